@@ -1,0 +1,35 @@
+# Aliases only: the real work lives in pyproject.toml and the konum CLI.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export NO_MKDOCS_2_WARNING := 1
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: site test serve lint bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
+	touch $(STAMP)
+
+site: $(STAMP)
+	$(BIN)/konum build
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+serve: $(STAMP)
+	$(BIN)/konum serve
+
+lint: $(STAMP)
+	$(BIN)/ruff check generator tests bench
+	$(BIN)/ruff format --check generator tests bench
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf site .site-tmp-* .site-old-* $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

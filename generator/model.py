@@ -1,0 +1,264 @@
+"""Typed question objects: what loading a bank produces and what everything downstream reads.
+
+Data flows one way (see STYLE.md): ``content/banks/*.yml`` is loaded and validated by
+:mod:`generator.banks` into the frozen dataclasses below; :mod:`generator.variants` turns them
+into :class:`Concrete` questions for one site seed; rendering and exports read only those.
+Nothing here imports YAML, MkDocs, Jinja or genanki.
+
+Text fields (``prompt``, ``explanation``, option texts, ...) hold Markdown source with
+``$...$`` / ``$$...$$`` math, exactly as the author wrote it; rendering to HTML happens later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal, Union
+
+QuestionType = Literal["choice", "fill", "matching", "numeric", "computed"]
+QUESTION_TYPES: tuple[QuestionType, ...] = ("choice", "fill", "matching", "numeric", "computed")
+
+#: A blank in a ``fill`` prompt: a run of four or more underscores.
+BLANK_PATTERN = r"_{4,}"
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a thing was written: 1-based line and column in a bank file."""
+
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a choice question.
+
+    ``pin`` keeps the option in place when the others are shuffled ("all of the above"
+    options are pinned last by their authors). ``feedback`` says why the option is wrong (or
+    right), shown after checking.
+    """
+
+    text: str
+    correct: bool
+    feedback: str | None = None
+    pin: bool = False
+
+
+@dataclass(frozen=True)
+class Blank:
+    """One blank of a fill question.
+
+    The reader's answer, stripped of surrounding whitespace, must equal one of ``answers``
+    (case-insensitively unless ``case_sensitive``), or fully match ``regex`` when given.
+    ``answers[0]`` is the one shown by "Show answer" and on flashcards.
+    """
+
+    answers: tuple[str, ...]
+    regex: str | None = None
+    case_sensitive: bool = False
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A matching pair: ``left`` is shown in order, ``right`` among the shuffled choices."""
+
+    left: str
+    right: str
+
+
+@dataclass(frozen=True)
+class Range:
+    """An inclusive numeric range constraint on a generator parameter.
+
+    ``step`` applies to integers and floats alike: values are ``low + k * step``.
+    """
+
+    low: float
+    high: float
+    step: float | None = None
+
+
+@dataclass(frozen=True)
+class Choices:
+    """A constraint that draws a generator parameter from a fixed list of values."""
+
+    values: tuple[object, ...]
+
+
+ParamConstraint = Union[Range, Choices]
+
+
+@dataclass(frozen=True)
+class QuestionBase:
+    """Fields every question has.
+
+    ``id`` is a slug unique across all banks; ``bank`` is the id of the bank it came from.
+    ``flashcard`` is False when the author opted the question out of the flashcard exports.
+    """
+
+    id: str
+    bank: str
+    prompt: str
+    explanation: str
+    source: Source
+    hint: str | None = None
+    tags: tuple[str, ...] = ()
+    difficulty: int | None = None
+    flashcard: bool = True
+
+
+@dataclass(frozen=True)
+class ChoiceQuestion(QuestionBase):
+    """Multiple choice; one correct option renders as radio buttons, several as checkboxes."""
+
+    type: Literal["choice"] = "choice"
+    options: tuple[Option, ...] = ()
+    shuffle: bool = True
+
+    @property
+    def multiple(self) -> bool:
+        return sum(o.correct for o in self.options) > 1
+
+
+@dataclass(frozen=True)
+class FillQuestion(QuestionBase):
+    """Fill in the blanks; ``prompt`` holds one :data:`BLANK_PATTERN` run per blank, in order."""
+
+    type: Literal["fill"] = "fill"
+    blanks: tuple[Blank, ...] = ()
+
+
+@dataclass(frozen=True)
+class MatchingQuestion(QuestionBase):
+    """Match each left item to its right item; ``distractors`` are extra right-side items."""
+
+    type: Literal["matching"] = "matching"
+    pairs: tuple[Pair, ...] = ()
+    distractors: tuple[str, ...] = ()
+    shuffle: bool = True
+
+
+@dataclass(frozen=True)
+class NumericQuestion(QuestionBase):
+    """A number, accepted within ``tolerance`` (absolute, or relative to ``answer``).
+
+    ``decimals`` is how many decimals the prompt asks for; the loader checks that the
+    tolerance admits ``round(answer, decimals)``.
+    """
+
+    type: Literal["numeric"] = "numeric"
+    answer: float = 0.0
+    tolerance: float = 0.0
+    relative: bool = False
+    unit: str | None = None
+    decimals: int | None = None
+
+
+@dataclass(frozen=True)
+class ComputedQuestion(QuestionBase):
+    """Numbers drawn from a seed, answers from the PE core through a named generator.
+
+    ``prompt`` may be empty: the generator's own prompt is used. When given it is a Jinja
+    template rendered with the drawn values. ``params`` constrains the generator's parameters
+    (names the generator declares). ``answer`` asks for a typed number or a choice among
+    computed options (the answer and misconception distractors). ``decimals`` overrides the
+    generator's default precision.
+    """
+
+    type: Literal["computed"] = "computed"
+    generator: str = ""
+    params: Mapping[str, ParamConstraint] = field(default_factory=dict)
+    answer: Literal["numeric", "choice"] = "numeric"
+    decimals: int | None = None
+    options: int = 4
+
+
+Question = Union[ChoiceQuestion, FillQuestion, MatchingQuestion, NumericQuestion, ComputedQuestion]
+
+
+@dataclass(frozen=True)
+class Flashcard:
+    """A fact card that is not a question (a bank's ``flashcards`` list)."""
+
+    id: str
+    bank: str
+    front: str
+    back: str
+    source: Source
+    tags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Bank:
+    """One bank file: a lesson's questions and extra flashcards.
+
+    ``title`` names the lesson (and the Anki subdeck ``Konum::<title>``).
+    """
+
+    id: str
+    title: str
+    path: str
+    questions: tuple[Question, ...]
+    flashcards: tuple[Flashcard, ...] = ()
+
+    def question(self, question_id: str) -> Question:
+        for q in self.questions:
+            if q.id == question_id:
+                return q
+        raise KeyError(question_id)
+
+
+# --- Concrete questions: one seed applied ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ConcreteOption:
+    """An option in display order; ``misconception`` names the wrong belief behind a
+    computed distractor (None for the right answer and for authored options)."""
+
+    text: str
+    correct: bool
+    feedback: str | None = None
+    misconception: str | None = None
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One drawing of a computed question: everything a reader sees for that set of numbers.
+
+    ``answer`` is the exact value from the core; ``shown_answer`` is it rounded to
+    ``decimals`` as text. ``tolerance`` is absolute. ``options`` is non-empty only for the
+    choice form, already shuffled. ``solution`` is Markdown with math: the worked steps.
+    """
+
+    index: int
+    values: Mapping[str, object]
+    prompt: str
+    answer: float
+    shown_answer: str
+    decimals: int
+    tolerance: float
+    unit: str | None
+    solution: str
+    options: tuple[ConcreteOption, ...] = ()
+
+
+@dataclass(frozen=True)
+class Concrete:
+    """A question with the site seed applied: option order fixed, computed variants drawn.
+
+    For choice and matching questions ``options`` / ``right_order`` hold the shuffled order
+    (indices into the question's ``options`` / right-hand items). ``variants`` is non-empty
+    only for computed questions.
+    """
+
+    question: Question
+    seed: int
+    option_order: tuple[int, ...] = ()
+    right_items: tuple[str, ...] = ()
+    variants: tuple[Variant, ...] = ()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal, Union
+from typing import Literal
 
 QuestionType = Literal["choice", "fill", "matching", "numeric", "computed"]
 QUESTION_TYPES: tuple[QuestionType, ...] = ("choice", "fill", "matching", "numeric", "computed")
@@ -90,7 +90,7 @@ class Choices:
     values: tuple[object, ...]
 
 
-ParamConstraint = Union[Range, Choices]
+ParamConstraint = Range | Choices
 
 
 @dataclass(frozen=True)
@@ -178,7 +178,7 @@ class ComputedQuestion(QuestionBase):
     options: int = 4
 
 
-Question = Union[ChoiceQuestion, FillQuestion, MatchingQuestion, NumericQuestion, ComputedQuestion]
+Question = ChoiceQuestion | FillQuestion | MatchingQuestion | NumericQuestion | ComputedQuestion
 
 
 @dataclass(frozen=True)

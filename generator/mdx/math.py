@@ -1,0 +1,122 @@
+r"""Math in Markdown, rendered at build time: ``$...$`` inline and ``$$...$$`` display.
+
+Syntax::
+
+    The angle is $\theta = p / 10000^{2k/d}$.
+
+    $$
+    PE_{(p, 2k)} = \sin\left(\frac{p}{10000^{2k/d}}\right)
+    $$
+
+``mode="mathml"`` (the site) converts the LaTeX to MathML with ``latex2mathml``: no JavaScript
+to ship, nothing to typeset again when the numbers change, and read by screen readers.
+``mode="anki"`` keeps the LaTeX between Anki's MathJax delimiters ``\( \)`` and ``\[ \]``.
+
+A dollar opens math only when the next character is not a space, and closes it only when the
+previous one is not a space and no digit follows ("costs $5 and $6" stays text). Write ``\$``
+for a literal dollar. Code spans and fenced code are never touched: the inline pattern runs
+after backticks, and display blocks are found after fenced code has been stashed.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import xml.etree.ElementTree as etree
+from typing import Any
+
+from latex2mathml.converter import convert
+from markdown import Extension, Markdown
+from markdown.inlinepatterns import InlineProcessor
+from markdown.preprocessors import Preprocessor
+
+MODES = ("mathml", "anki")
+
+INLINE_MATH_RE = r"""
+    (?<![\\$])               # not escaped, not the second dollar of $$
+    (?P<delim>\$\$?)         # $ or $$
+    (?!\s)(?P<tex>.+?)(?<!\s)(?<!\\)
+    (?P=delim)
+    (?![\d$])                # "$5 and $6" is money, not math
+"""
+
+# A display block: a line that starts with $$, up to the line that ends with $$.
+DISPLAY_BLOCK_RE = re.compile(
+    r"^(?P<indent>[ \t]*)\$\$(?P<tex>.*?)\$\$[ \t]*$", re.MULTILINE | re.DOTALL
+)
+
+
+class MathError(ValueError):
+    """LaTeX that latex2mathml cannot convert."""
+
+
+def tex_to_html(tex: str, *, display: bool, mode: str = "mathml") -> str:
+    """One formula as HTML: MathML for the site, MathJax-delimited LaTeX for Anki."""
+    tex = tex.strip()
+    if mode == "anki":
+        return html.escape(rf"\[{tex}\]" if display else rf"\({tex}\)", quote=False)
+    try:
+        mathml = convert(tex, display="block" if display else "inline")
+    except Exception as exc:  # latex2mathml raises many exception types
+        raise MathError(f"cannot render the math ${tex}$: {exc}") from exc
+    # The LaTeX source rides along so that copy-paste and assistive tech can use it.
+    return mathml.replace("<math ", f'<math alttext="{html.escape(tex, quote=True)}" ', 1)
+
+
+class InlineMathProcessor(InlineProcessor):
+    """``$...$`` and one-line ``$$...$$`` inside a paragraph."""
+
+    def __init__(self, pattern: str, md: Markdown, mode: str) -> None:
+        super().__init__(pattern, md)
+        self.compiled_re = re.compile(pattern, re.DOTALL | re.UNICODE | re.VERBOSE)
+        self.mode = mode
+
+    def handleMatch(
+        self, m: re.Match[str], data: str
+    ) -> tuple[etree.Element | str | None, int | None, int | None]:
+        display = m.group("delim") == "$$"
+        markup = tex_to_html(m.group("tex"), display=display, mode=self.mode)
+        return self.md.htmlStash.store(markup), m.start(0), m.end(0)
+
+
+class DisplayMathPreprocessor(Preprocessor):
+    """Multi-line ``$$ ... $$`` blocks become one stashed block of HTML."""
+
+    def __init__(self, md: Markdown, mode: str) -> None:
+        super().__init__(md)
+        self.mode = mode
+
+    def run(self, lines: list[str]) -> list[str]:
+        text = "\n".join(lines)
+        if "$$" not in text:
+            return lines
+
+        def replace(m: re.Match[str]) -> str:
+            markup = tex_to_html(m.group("tex"), display=True, mode=self.mode)
+            if self.mode == "mathml":
+                markup = f'<div class="konum-math">{markup}</div>'
+            placeholder = self.md.htmlStash.store(markup)
+            return f"{m.group('indent')}\n{m.group('indent')}{placeholder}\n"
+
+        return DISPLAY_BLOCK_RE.sub(replace, text).split("\n")
+
+
+class MathExtension(Extension):
+    """Registers the math processors; config ``mode`` is ``"mathml"`` or ``"anki"``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.config = {"mode": ["mathml", "mathml (site) or anki (MathJax delimiters)"]}
+        super().__init__(**kwargs)
+
+    def extendMarkdown(self, md: Markdown) -> None:
+        mode = self.getConfig("mode")
+        if mode not in MODES:
+            raise ValueError(f"math mode must be one of {MODES}, got {mode!r}")
+        # After fenced code (superfences: 25) is stashed, before the HTML block parser (20).
+        md.preprocessors.register(DisplayMathPreprocessor(md, mode), "konum_display_math", 24)
+        # After code spans (190), before backslash escapes (180) eat LaTeX's \{ and \\.
+        md.inlinePatterns.register(InlineMathProcessor(INLINE_MATH_RE, md, mode), "konum_math", 185)
+
+
+def makeExtension(**kwargs: Any) -> MathExtension:
+    return MathExtension(**kwargs)

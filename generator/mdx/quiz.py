@@ -1,0 +1,175 @@
+"""The ``/// quiz`` block: a bank's questions, rendered into the page at build time.
+
+Syntax (pymdownx Blocks)::
+
+    /// quiz | sinusoidal
+    ///
+
+    /// quiz | sinusoidal
+        questions: sin-entry, sin-why-pairs
+    ///
+
+The argument names a bank (``content/banks/<bank>.yml``); the optional ``questions`` option
+keeps only those ids, in that order. The HTML comes from :func:`generator.render.render_quiz`
+and is stashed, so Markdown never touches it.
+
+Configuration (``markdown_extensions`` in ``mkdocs.yml``)::
+
+    - generator.mdx.quiz:
+        banks: content/banks     # folder of bank files, relative to the working directory
+        seed: 42                 # the site seed; the KONUM_SEED environment variable wins
+        variants: 5              # variants shipped per computed question
+
+Banks are loaded once per build and loaded again when a bank file changes (``konum serve``).
+"""
+
+from __future__ import annotations
+
+import os
+import xml.etree.ElementTree as etree
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from markdown import Markdown
+from pymdownx.blocks import BlocksExtension, BlocksProcessor
+from pymdownx.blocks.block import Block, type_any
+
+from generator.model import Bank, Concrete
+from generator.variants import make_concrete
+
+try:  # MkDocs prints a BuildError as one clean line; Zensical and plain Markdown need no base.
+    from mkdocs.exceptions import BuildError as _Base
+except ImportError:  # pragma: no cover - without MkDocs
+    _Base = Exception  # type: ignore[misc,assignment]
+
+SEED_ENV = "KONUM_SEED"
+VARIANTS_ENV = "KONUM_VARIANTS"
+
+
+class QuizError(_Base):  # type: ignore[misc,valid-type]
+    """A quiz block that names a bank or question that does not exist, or bad banks."""
+
+
+@dataclass(frozen=True)
+class _Settings:
+    banks: Path
+    seed: int
+    variants: int
+
+
+def settings_from(config: dict[str, Any]) -> _Settings:
+    """Resolve the block's configuration, letting ``KONUM_SEED`` / ``KONUM_VARIANTS`` win."""
+    seed_text = os.environ.get(SEED_ENV) or str(config.get("seed", 42))
+    variants_text = os.environ.get(VARIANTS_ENV) or str(config.get("variants", 5))
+    try:
+        seed = int(seed_text)
+        variants = int(variants_text)
+    except ValueError as exc:
+        raise QuizError(f"quiz seed and variants must be whole numbers: {exc}") from None
+    if seed < 0 or not 1 <= variants <= 50:
+        raise QuizError(f"quiz seed must be >= 0 and variants 1..50, got {seed} and {variants}")
+    return _Settings(Path(str(config.get("banks", "content/banks"))), seed, variants)
+
+
+class _BankCache:
+    """Banks by folder, reloaded when any bank file's modification time or size changes."""
+
+    def __init__(self) -> None:
+        self._key: tuple[object, ...] | None = None
+        self._banks: dict[str, Bank] = {}
+        self._concrete: dict[tuple[str, int, int], Concrete] = {}
+
+    def banks(self, folder: Path) -> dict[str, Bank]:
+        from generator.banks import BankError, format_text, load_banks
+
+        files = sorted(folder.glob("*.yml"))
+        key = (
+            str(folder.resolve()),
+            *((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files),
+        )
+        if key != self._key:
+            try:
+                loaded = load_banks(folder)
+            except BankError as exc:
+                raise QuizError(
+                    "the question banks have problems:\n" + format_text(exc.problems)
+                ) from None
+            self._banks = {bank.id: bank for bank in loaded}
+            self._concrete = {}
+            self._key = key
+        return self._banks
+
+    def concrete(self, bank: Bank, question_id: str, seed: int, variants: int) -> Concrete:
+        key = (question_id, seed, variants)
+        if key not in self._concrete:
+            self._concrete[key] = make_concrete(bank.question(question_id), seed, variants)
+        return self._concrete[key]
+
+
+_CACHE = _BankCache()
+
+
+class QuizBlock(Block):
+    """``/// quiz | <bank id>`` with an optional ``questions`` option."""
+
+    NAME = "quiz"
+    ARGUMENT = True
+    # Options are checked in on_validate so that a mistake is an error, not silent text.
+    OPTIONS: ClassVar[dict[str, tuple[Any, Any]]] = {"questions": ("", type_any)}
+
+    def on_validate(self, parent: etree.Element) -> bool:
+        settings = settings_from(self.config)
+        banks = _CACHE.banks(settings.banks)
+        bank_id = str(self.argument).strip()
+        if bank_id not in banks:
+            known = ", ".join(sorted(banks)) or "none"
+            raise QuizError(
+                f"/// quiz names bank {bank_id!r}, which does not exist (banks: {known})"
+            )
+        bank = banks[bank_id]
+        wanted = self.options["questions"]
+        if isinstance(wanted, str):
+            wanted = [part.strip() for part in wanted.split(",") if part.strip()]
+        ids = [str(w) for w in wanted] if wanted else [q.id for q in bank.questions]
+        missing = [i for i in ids if i not in {q.id for q in bank.questions}]
+        if missing:
+            raise QuizError(
+                f"/// quiz | {bank_id}: no question {', '.join(map(repr, missing))} in that bank"
+            )
+        self.bank = bank
+        self.concretes = [_CACHE.concrete(bank, i, settings.seed, settings.variants) for i in ids]
+        counts: dict[str, int] = self.tracker.setdefault("quiz_ids", {})
+        counts[bank_id] = counts.get(bank_id, 0) + 1
+        self.quiz_id = bank_id if counts[bank_id] == 1 else f"{bank_id}-{counts[bank_id]}"
+        return True
+
+    def on_create(self, parent: etree.Element) -> etree.Element:
+        return etree.SubElement(parent, "div", {"class": "konum-quiz-host"})
+
+    def on_end(self, block: etree.Element) -> None:
+        from generator.render import render_quiz
+
+        html = render_quiz(self.concretes, self.quiz_id, title=self.bank.title)
+        for child in list(block):  # the block has no Markdown content of its own
+            block.remove(child)
+        block.text = self.md.htmlStash.store(html)
+
+
+class QuizExtension(BlocksExtension):
+    """Registers ``/// quiz``; see the module docstring for its configuration."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.config = {
+            "banks": ["content/banks", "folder of bank files"],
+            "seed": [42, "site seed (KONUM_SEED overrides)"],
+            "variants": [5, "variants per computed question (KONUM_VARIANTS overrides)"],
+        }
+        super().__init__(*args, **kwargs)
+
+    def extendMarkdownBlocks(self, md: Markdown, block_mgr: BlocksProcessor) -> None:
+        block_mgr.register(QuizBlock, self.getConfigs())
+
+
+def makeExtension(*args: Any, **kwargs: Any) -> QuizExtension:
+    return QuizExtension(*args, **kwargs)

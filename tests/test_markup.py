@@ -1,0 +1,83 @@
+"""Bank Markdown to safe HTML: math, code, and the sanitiser's allow-list."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as etree
+
+import pytest
+
+from generator.markup import render_markdown
+from generator.mdx.math import MathError, tex_to_html
+
+
+def test_inline_math_becomes_mathml() -> None:
+    html = render_markdown(r"The angle $\theta = p / 10000^{2k/d}$ grows.")
+    assert '<math alttext="\\theta = p / 10000^{2k/d}"' in html
+    assert 'display="inline"' in html
+    assert "<msup><mn>10000</mn>" in html
+
+
+def test_display_math_block_on_its_own_lines() -> None:
+    html = render_markdown("Before.\n\n$$\na^2 + b^2\n$$\n\nAfter.")
+    assert '<div class="konum-math"><math' in html
+    assert 'display="block"' in html
+    assert html.index("Before") < html.index("<math") < html.index("After")
+
+
+def test_money_is_not_math() -> None:
+    assert render_markdown("It costs $5 and $6.", inline=True) == "It costs $5 and $6."
+
+
+def test_code_spans_and_fences_keep_dollars_and_underscores() -> None:
+    html = render_markdown("Run `x = $a$` then\n\n```python\nPE[:, 0::____] = np.sin(angle)\n```\n")
+    assert "<code>x = $a$</code>" in html
+    assert "____" in html
+    assert "<math" not in html
+
+
+def test_anki_mode_keeps_latex_between_mathjax_delimiters() -> None:
+    assert render_markdown(r"$x_1$ and $$y$$", inline=True, math="anki") == r"\(x_1\) and \[y\]"
+
+
+def test_escaped_latex_braces_survive_markdown_escapes() -> None:
+    html = render_markdown(r"$\{1, 2\}$", inline=True)
+    assert '<mo stretchy="false">{</mo>' in html or "{" in html
+    assert "\\{" not in html.split("alttext")[0]
+
+
+@pytest.mark.parametrize(
+    "dangerous",
+    [
+        "<script>alert(1)</script>",
+        '<img src="x" onerror="alert(1)">',
+        '<a href="javascript:alert(1)">x</a>',
+        '<span onclick="alert(1)">x</span>',
+        "<iframe src='https://example.org'></iframe>",
+        "<style>body{display:none}</style>",
+    ],
+)
+def test_sanitiser_removes_scripts_handlers_and_javascript_links(dangerous: str) -> None:
+    html = render_markdown(f"Text {dangerous} end")
+    lowered = html.lower()
+    for bad in ("<script", "onerror", "onclick", "javascript:", "<iframe", "<style", "alert(1)</"):
+        assert bad not in lowered
+
+
+def test_allow_listed_html_passes() -> None:
+    html = render_markdown("Press <kbd>Tab</kbd>, H<sub>2</sub>O")
+    assert "<kbd>Tab</kbd>" in html and "<sub>2</sub>" in html
+
+
+def test_inline_unwraps_one_paragraph_only() -> None:
+    assert render_markdown("**bold**", inline=True) == "<strong>bold</strong>"
+    assert render_markdown("one\n\ntwo", inline=True).count("<p>") == 2
+
+
+def test_output_is_well_formed_xml() -> None:
+    html = render_markdown(r"A $\frac{1}{2}$ and `code` and *em*.")
+    etree.fromstring(f"<root>{html}</root>")
+
+
+def test_bad_latex_raises_math_error() -> None:
+    with pytest.raises(MathError, match="cannot render the math"):
+        tex_to_html(r"\frac{1}{", display=False)

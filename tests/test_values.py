@@ -1,0 +1,72 @@
+"""Numbers in lesson pages come from the core through the sandboxed Jinja pass."""
+
+from __future__ import annotations
+
+import markdown
+import numpy as np
+import pytest
+
+from generator import pe
+from generator.mdx.values import ValuesError, fmt, table, vec
+
+
+def convert(text: str) -> str:
+    md = markdown.Markdown(
+        extensions=["generator.mdx.values", "generator.mdx.math", "tables", "pymdownx.superfences"]
+    )
+    return md.convert(text)
+
+
+def test_fmt_normalises_negative_zero_and_rounds() -> None:
+    assert fmt(-0.00001, 3) == "0.000"
+    assert fmt(np.float64(0.29552020666), 4) == "0.2955"
+    assert fmt(-1.5, 1) == "-1.5"
+
+
+def test_vec_prints_like_rounded_numpy() -> None:
+    assert vec([0.0, 1.0, -0.0004, 0.8414709], 3) == "[0 1 0 0.841]"
+
+
+def test_table_is_markdown_with_labels() -> None:
+    text = table([[0.0, 1.0], [0.5, float("-inf")]], decimals=1, row_label="i", col_label="j")
+    lines = text.splitlines()
+    assert lines[0] == "| i \\ j | 0 | 1 |"
+    assert lines[2] == "| 0 | 0.0 | 1.0 |"
+    assert lines[3] == "| 1 | 0.5 | -inf |"
+
+
+def test_expressions_use_the_core() -> None:
+    html = convert("Row 1 is {{ vec(pe.sinusoidal(4, 6)[1]) }}.")
+    assert f"Row 1 is {vec(pe.sinusoidal(4, 6)[1])}." in html
+    assert "[0.841 0.54 0.046 0.999 0.002 1]" in html
+
+
+def test_expressions_run_inside_fenced_code() -> None:
+    html = convert("```python\nprint(PE[1, 0])  # {{ fmt(pe.sinusoidal(2, 4)[1, 0], 3) }}\n```\n")
+    assert "# 0.841" in html
+
+
+def test_set_and_loops_work() -> None:
+    html = convert(
+        "{% set s = pe.alibi_slopes(8) %}{% for x in s[:2] %}{{ fmt(x, 2) }};{% endfor %}"
+    )
+    assert "0.50;0.25;" in html
+
+
+def test_undefined_names_fail_loudly() -> None:
+    with pytest.raises(ValuesError, match="undefined"):
+        convert("{{ no_such_name }}")
+
+
+def test_sandbox_refuses_private_attributes() -> None:
+    with pytest.raises(ValuesError):
+        convert("{{ pe.__dict__ }}")
+
+
+def test_syntax_error_names_the_line() -> None:
+    with pytest.raises(ValuesError, match="line 3"):
+        convert("a\n\n{{ fmt( }}\n")
+
+
+def test_pages_without_expressions_are_untouched() -> None:
+    assert convert("Plain *text*.") == "<p>Plain <em>text</em>.</p>"

@@ -1,0 +1,272 @@
+/* konum quizzes: self-checking questions rendered by generator/render.py.
+ *
+ * Mounts every [data-question-id] element inside [data-konum-quiz]; each question reads its
+ * checker data from <script type="application/json" class="konum-data">. Progress lives in
+ * localStorage under "konum:<page path>:<quiz id>:<question id>". Safe to load twice
+ * (Material's instant navigation re-runs scripts in the content): mounting is idempotent.
+ * No network requests, no dependencies.
+ */
+(function () {
+  "use strict";
+  if (window.konumQuiz) {
+    window.konumQuiz.mountAll(document);
+    return;
+  }
+
+  function $$(root, sel) { return Array.prototype.slice.call(root.querySelectorAll(sel)); }
+  function show(el, on) { if (el) el.hidden = !on; }
+
+  var store = {
+    get: function (k) { try { return JSON.parse(localStorage.getItem(k) || "null"); } catch (e) { return null; } },
+    set: function (k, v) { try { localStorage.setItem(k, JSON.stringify(v)); } catch (e) { /* storage off */ } },
+    del: function (k) { try { localStorage.removeItem(k); } catch (e) { /* storage off */ } }
+  };
+
+  /* "0.84", ".84", "8.4e-1", "-0.84", "0,84" (comma decimal mark), "−0.84" -> number; else NaN */
+  function parseNumber(text) {
+    var s = String(text).trim().replace(/[\s\u00a0\u202f]/g, "").replace(/^\u2212/, "-");
+    if (!/^[+-]?(\d+([.,]\d*)?|[.,]\d+)(e[+-]?\d+)?$/i.test(s)) return NaN;
+    return parseFloat(s.replace(",", "."));
+  }
+
+  function matchesBlank(spec, value) {
+    var v = value.trim();
+    if (spec.regex) {
+      try { return new RegExp("^(?:" + spec.regex + ")$", spec.case_sensitive ? "" : "i").test(v); }
+      catch (e) { return false; }
+    }
+    return spec.answers.some(function (a) {
+      return spec.case_sensitive ? a.trim() === v : a.trim().toLowerCase() === v.toLowerCase();
+    });
+  }
+
+  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+
+  function mark(target, ok) {
+    var item = target.closest("li, .konum-match-row, .konum-numeric") || target;
+    item.classList.toggle("is-right", ok === true);
+    item.classList.toggle("is-wrong", ok === false);
+    var m = item.querySelector(".konum-mark");
+    if (m) m.textContent = ok === true ? "Right" : ok === false ? "Wrong" : "";
+    if (target.matches("input[type=text], select")) {
+      if (ok === null) target.removeAttribute("aria-invalid");
+      else target.setAttribute("aria-invalid", ok ? "false" : "true");
+    }
+  }
+
+  /* Graders: (scope element, spec) -> [ok, message]; they also mark controls. */
+  function gradeChoice(scope, spec) {
+    var inputs = $$(scope, "input.konum-choice"), wrong = 0, missing = 0, any = false;
+    inputs.forEach(function (inp, i) {
+      var right = spec.options[i], fb = inp.closest("li").querySelector(".konum-option-feedback");
+      any = any || inp.checked;
+      if (inp.checked && !right) wrong++;
+      if (!inp.checked && right) missing++;
+      mark(inp, inp.checked ? right : null);
+      show(fb, inp.checked);
+    });
+    if (!any) return [false, "Not quite: choose an answer first."];
+    if (!wrong && !missing) return [true, "Correct."];
+    if (!spec.multiple) {
+      return [false, "Not quite." + (scope.querySelector(".konum-option-feedback:not([hidden])")
+        ? " See the note under your choice." : " Try another option.")];
+    }
+    var parts = [];
+    if (wrong) parts.push(plural(wrong, "choice") + " marked wrong");
+    if (missing) parts.push(plural(missing, "correct option") + " not selected");
+    return [false, "Not quite: " + parts.join(", ") + "."];
+  }
+
+  function gradeFill(scope, spec) {
+    var bad = [];
+    $$(scope, "input.konum-blank").forEach(function (inp, i) {
+      var ok = matchesBlank(spec.blanks[i], inp.value);
+      inp.classList.toggle("is-right", ok);
+      inp.classList.toggle("is-wrong", !ok);
+      inp.setAttribute("aria-invalid", ok ? "false" : "true");
+      if (!ok) bad.push(i + 1);
+    });
+    if (!bad.length) return [true, "Correct."];
+    return [false, "Not quite: blank " + bad.join(", ") + (bad.length > 1 ? " are" : " is") + " not right yet."];
+  }
+
+  function gradeMatching(scope, spec) {
+    var right = 0, sel = $$(scope, "select.konum-select");
+    sel.forEach(function (s, i) {
+      var ok = s.value !== "" && Number(s.value) === spec.answers[i];
+      if (ok) right++;
+      mark(s, ok);
+    });
+    if (right === sel.length) return [true, "Correct: all " + sel.length + " pairs match."];
+    return [false, "Not quite: " + right + " of " + sel.length + " pairs are right."];
+  }
+
+  function gradeNumeric(scope, spec) {
+    var inp = scope.querySelector("input.konum-number-input"), x = parseNumber(inp.value);
+    if (isNaN(x)) {
+      mark(inp, false);
+      return [false, inp.value.trim() ? "Not quite: write a number such as 0.84, -1.5 or 8.4e-1."
+        : "Not quite: type a number first."];
+    }
+    var tol = spec.relative ? spec.tolerance * Math.abs(spec.answer) : spec.tolerance;
+    var ok = Math.abs(x - spec.answer) <= tol + 1e-9 * Math.max(1, Math.abs(spec.answer));
+    mark(inp, ok);
+    if (ok) return [true, "Correct."];
+    return [false, "Not quite: " + inp.value.trim() + " is too " + (x > spec.answer ? "high." : "low.")];
+  }
+
+  var GRADERS = { choice: gradeChoice, fill: gradeFill, matching: gradeMatching, numeric: gradeNumeric };
+
+  function mountQuestion(el, onChange) {
+    if (el.konum) return el.konum;
+    var data = JSON.parse(el.querySelector("script.konum-data").textContent);
+    var quiz = el.closest("[data-konum-quiz]");
+    var key = "konum:" + location.pathname + ":" + (quiz ? quiz.getAttribute("data-quiz-id") : "") +
+      ":" + el.getAttribute("data-question-id");
+    var feedback = el.querySelector(".konum-feedback");
+    var showBtn = el.querySelector(".konum-show"), hintBtn = el.querySelector(".konum-hint-button");
+    var api = { ok: false, checked: false, revealed: false, variant: 0 };
+    var count = data.type === "computed" ? data.variants.length : 1;
+
+    function part(sel) {
+      return data.type === "computed"
+        ? el.querySelector(sel + '[data-variant="' + api.variant + '"]') : el;
+    }
+    function scope() { return part(".konum-variant"); }
+    function answerBox() { return part(".konum-variant-answer").querySelector(".konum-answer"); }
+    function controls() { return $$(scope(), "input, select"); }
+    function spec() {
+      if (data.type !== "computed") return [data.type, data];
+      var v = data.variants[api.variant];
+      return [v.form, v.form === "choice" ? { options: v.options, multiple: v.multiple } : v];
+    }
+    function solution() { return data.type === "computed" ? part(".konum-variant-answer").querySelector(".konum-solution") : null; }
+
+    function save() {
+      store.set(key, {
+        v: api.variant, c: api.checked, r: api.revealed,
+        a: controls().map(function (c) { return c.type === "radio" || c.type === "checkbox" ? c.checked : c.value; })
+      });
+    }
+
+    function clearMarks() {
+      $$(el, ".is-right, .is-wrong").forEach(function (n) { n.classList.remove("is-right", "is-wrong"); });
+      $$(el, ".konum-mark").forEach(function (n) { n.textContent = ""; });
+      $$(el, "[aria-invalid]").forEach(function (n) { n.removeAttribute("aria-invalid"); });
+      $$(el, ".konum-option-feedback").forEach(function (n) { n.hidden = true; });
+      feedback.textContent = "";
+      feedback.className = "konum-feedback";
+    }
+
+    function setRevealed(on) {
+      api.revealed = on;
+      show(answerBox(), on);
+      if (showBtn) {
+        showBtn.setAttribute("aria-expanded", on ? "true" : "false");
+        showBtn.setAttribute("aria-controls", answerBox().id);
+      }
+      afterAnswer();
+    }
+
+    function afterAnswer() {
+      var done = api.checked || api.revealed;
+      show(el.querySelector(".konum-explanation"), done);
+      show(solution(), done);
+    }
+
+    function check(restoring) {
+      var s = spec(), result = GRADERS[s[0]](scope(), s[1]);
+      api.checked = true;
+      api.ok = result[0];
+      feedback.textContent = result[1];
+      feedback.className = "konum-feedback " + (api.ok ? "is-right" : "is-wrong");
+      afterAnswer();
+      if (!restoring) save();
+      if (onChange) onChange();
+    }
+
+    function setVariant(k) {
+      show(scope(), false);
+      show(part(".konum-variant-answer"), false);
+      api.variant = k;
+      show(scope(), true);
+      show(part(".konum-variant-answer"), true);
+      if (showBtn) showBtn.setAttribute("aria-controls", answerBox().id);
+    }
+
+    function reset(keepStore) {
+      clearMarks();
+      $$(el, "input, select").forEach(function (c) {
+        if (c.type === "radio" || c.type === "checkbox") c.checked = false; else c.value = "";
+      });
+      api.checked = api.ok = false;
+      if (count > 1) setVariant(0);
+      setRevealed(false);
+      show(el.querySelector(".konum-hint"), false);
+      if (hintBtn) hintBtn.setAttribute("aria-expanded", "false");
+      if (!keepStore) store.del(key);
+      if (onChange) onChange();
+    }
+
+    el.addEventListener("click", function (ev) {
+      var b = ev.target.closest("button");
+      if (!b || !el.contains(b)) return;
+      if (b.classList.contains("konum-check")) check(false);
+      else if (b.classList.contains("konum-show")) { setRevealed(!api.revealed); save(); }
+      else if (b.classList.contains("konum-hint-button")) {
+        var h = el.querySelector(".konum-hint"), open = h.hidden;
+        show(h, open);
+        b.setAttribute("aria-expanded", open ? "true" : "false");
+      } else if (b.classList.contains("konum-new")) {
+        var next = (api.variant + 1) % count;
+        reset(true);
+        setVariant(next);
+        save();
+      }
+    });
+    el.addEventListener("change", save);
+
+    var saved = store.get(key);
+    if (saved) {
+      if (saved.v > 0 && saved.v < count) setVariant(saved.v);
+      controls().forEach(function (c, i) {
+        var v = saved.a && saved.a[i];
+        if (v === undefined || v === null) return;
+        if (c.type === "radio" || c.type === "checkbox") c.checked = !!v; else c.value = v;
+      });
+      if (saved.c) check(true);
+      if (saved.r) setRevealed(true);
+    }
+    api.reset = reset;
+    el.konum = api;
+    el.setAttribute("data-konum-mounted", "");
+    return api;
+  }
+
+  function mountQuiz(quiz) {
+    if (quiz.konum) return;
+    var questions = [], score = quiz.querySelector(".konum-score-value");
+    function update() {
+      score.textContent = String(questions.filter(function (q) { return q.checked && q.ok; }).length);
+    }
+    $$(quiz, "[data-question-id]").forEach(function (el) { questions.push(mountQuestion(el, update)); });
+    var reset = quiz.querySelector(".konum-reset");
+    if (reset) reset.addEventListener("click", function () {
+      questions.forEach(function (q) { q.reset(false); });
+    });
+    quiz.konum = true;
+    update();
+  }
+
+  function mountAll(root) { $$(root, "[data-konum-quiz]").forEach(mountQuiz); }
+
+  window.konumQuiz = { mountAll: mountAll, mountQuestion: mountQuestion, parseNumber: parseNumber };
+
+  function start() {
+    var d$ = window.document$;
+    if (d$ && typeof d$.subscribe === "function") d$.subscribe(function () { mountAll(document); });
+    else mountAll(document);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

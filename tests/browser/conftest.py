@@ -1,0 +1,185 @@
+"""Fixtures for the real-browser quiz tests (Playwright driving Debian's Chromium).
+
+* ``site`` (session): a standalone folder with ``index.html`` = the sample quiz from
+  ``tests/quiz_samples.py`` rendered by :func:`generator.render.render_quiz`, the static
+  ``quiz.js`` / ``quiz.css``, and Material's own stylesheets (copied from the installed theme)
+  so that colours, fonts and contrast are those of the real site. ``twice.html`` loads the
+  script twice under a fake Material ``document$`` (idempotent mounting).
+* ``server`` (session): a ``http.server`` thread on 127.0.0.1 (free port) serving ``site``;
+  stopped at the end of the session. Yields the base URL.
+* ``browser`` (module): Chromium at ``/usr/bin/chromium``, headless, no network extras.
+* ``quiz`` (function): a fresh context and page with every request recorded (anything not on
+  127.0.0.1 is aborted) and console errors / page errors collected; at teardown it asserts
+  that there were none of either. ``quiz.open(name="index.html")`` loads a page.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for quiz_samples
+
+import quiz_samples as samples
+
+from generator.render import render_quiz
+
+playwright_sync = pytest.importorskip("playwright.sync_api")
+
+REPO = Path(__file__).resolve().parents[2]
+ASSETS = REPO / "content" / "assets" / "konum"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<title>konum quiz fixture</title>
+{material}
+<link rel="stylesheet" href="assets/konum/quiz.css">
+{head}
+</head>
+<body dir="ltr" data-md-color-scheme="default" data-md-color-primary="indigo"
+ data-md-color-accent="indigo">
+<div class="md-container"><main class="md-main"><div class="md-main__inner md-grid">
+<div class="md-content"><article class="md-content__inner md-typeset">
+<h1>Sinusoidal encoding</h1>
+<p>A page with a quiz, rendered by konum.</p>
+{quiz}
+{scripts}
+</article></div></div></main></div>
+</body>
+</html>
+"""
+
+# A stand-in for Material's document$ (an RxJS ReplaySubject(1) emitting on each page load).
+FAKE_DOCUMENT = """<script>
+window.document$ = {subs: [], last: null,
+  subscribe: function (fn) { this.subs.push(fn); if (this.last) fn(this.last); },
+  next: function (d) { this.last = d; this.subs.forEach(function (fn) { fn(d); }); }};
+document.addEventListener("DOMContentLoaded", function () { window.document$.next(document); });
+</script>"""
+
+
+def _material_css(dest: Path) -> str:
+    try:
+        import material
+    except ImportError:  # pragma: no cover - the theme is a project dependency
+        return ""
+    sheets = Path(material.__file__).parent / "templates" / "assets" / "stylesheets"
+    links = []
+    for pattern in ("main.*.min.css", "palette.*.min.css"):
+        for css in sorted(sheets.glob(pattern)):
+            shutil.copy(css, dest / css.name)
+            links.append(f'<link rel="stylesheet" href="material/{css.name}">')
+    return "\n".join(links)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("konum-site")
+    (root / "material").mkdir()
+    (root / "assets" / "konum").mkdir(parents=True)
+    for name in ("quiz.js", "quiz.css"):
+        shutil.copy(ASSETS / name, root / "assets" / "konum" / name)
+    material = _material_css(root / "material")
+    quiz = render_quiz(samples.all_samples(), samples.QUIZ_ID, title="Sinusoidal encoding")
+    script = '<script src="assets/konum/quiz.js"></script>'
+    (root / "index.html").write_text(
+        PAGE.format(material=material, head="", quiz=quiz, scripts=script), encoding="utf-8"
+    )
+    (root / "twice.html").write_text(
+        PAGE.format(
+            material=material, head=FAKE_DOCUMENT, quiz=quiz, scripts=script + "\n" + script
+        ),
+        encoding="utf-8",
+    )
+    return root
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def server(site: Path) -> Iterator[str]:
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """Module-scoped: only one sync Playwright may run per thread, and other test modules
+    here start their own; module scope stops ours before the next module begins."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    with playwright_sync.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@dataclass
+class QuizPage:
+    """A page plus what it did: ``requests`` (URLs), ``errors`` (console and page errors)."""
+
+    page: object
+    base: str
+    requests: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+
+    def open(self, name: str = "index.html") -> object:
+        self.page.goto(self.base + name)  # type: ignore[attr-defined]
+        return self.page
+
+
+@pytest.fixture
+def quiz(browser: object, server: str) -> Iterator[QuizPage]:
+    context = browser.new_context(viewport={"width": 1000, "height": 900})  # type: ignore[attr-defined]
+    page = context.new_page()
+    qp = QuizPage(page, server)
+
+    def route(r: object) -> None:
+        url = r.request.url  # type: ignore[attr-defined]
+        qp.requests.append(url)
+        if urlsplit(url).hostname == "127.0.0.1":
+            r.continue_()  # type: ignore[attr-defined]
+        else:
+            qp.blocked.append(url)
+            r.abort()  # type: ignore[attr-defined]
+
+    context.route("**/*", route)
+    page.on("console", lambda m: qp.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: qp.errors.append(str(e)))
+    try:
+        yield qp
+    finally:
+        context.close()
+    assert qp.errors == [], f"console errors: {qp.errors}"
+    assert qp.blocked == [], f"requests leaving 127.0.0.1: {qp.blocked}"

@@ -1,0 +1,496 @@
+"""The quiz in a real browser: feedback per type, New numbers, progress, keyboard, a11y.
+
+The page is the standalone fixture from ``conftest.py`` (the sample quiz from
+``tests/quiz_samples.py``); the ``quiz`` fixture fails a test that logs a console error or
+sends a request anywhere but 127.0.0.1. Expected answers are computed from the samples.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+import quiz_samples as samples
+from playwright.sync_api import Locator, Page, expect
+
+from generator import model
+
+pytestmark = pytest.mark.browser
+
+Q = f"#konum-{samples.QUIZ_ID}"
+
+
+def question(page: Page, qid: str) -> Locator:
+    return page.locator(f'[data-question-id="{qid}"]')
+
+
+def feedback(page: Page, qid: str) -> Locator:
+    return question(page, qid).locator(".konum-feedback")
+
+
+def check(page: Page, qid: str) -> None:
+    question(page, qid).get_by_role("button", name="Check").click()
+
+
+def score(page: Page) -> Locator:
+    return page.locator(".konum-score")
+
+
+def label_of(option: model.Option | model.ConcreteOption) -> str:
+    return option.text.replace("`", "")
+
+
+def choice_options(concrete: model.Concrete) -> list[model.Option]:
+    q = concrete.question
+    assert isinstance(q, model.ChoiceQuestion)
+    return [q.options[i] for i in concrete.option_order]
+
+
+# --- each type: right and wrong -------------------------------------------------------------
+
+
+def test_choice_single(quiz: Any) -> None:
+    page = quiz.open()
+    concrete = samples.choice()
+    qid = concrete.question.id
+    options = question(page, qid).locator("input.konum-choice")
+    shown = choice_options(concrete)
+    wrong = next(i for i, o in enumerate(shown) if not o.correct and o.feedback)
+    right = next(i for i, o in enumerate(shown) if o.correct)
+    check(page, qid)
+    expect(feedback(page, qid)).to_have_text("Not quite: choose an answer first.")
+    options.nth(wrong).check()
+    check(page, qid)
+    expect(feedback(page, qid)).to_contain_text("Not quite")
+    item = question(page, qid).locator("li.konum-option").nth(wrong)
+    expect(item).to_have_class("konum-option is-wrong")
+    expect(item.locator(".konum-mark")).to_have_text("Wrong")
+    assert shown[wrong].feedback is not None
+    expect(item.locator(".konum-option-feedback")).to_have_text(shown[wrong].feedback)
+    expect(question(page, qid).locator(".konum-explanation")).to_be_visible()
+    expect(score(page)).to_have_text(f"0 / {len(samples.all_samples())} correct")
+    options.nth(right).check()
+    check(page, qid)
+    expect(feedback(page, qid)).to_have_text("Correct.")
+    expect(item.locator(".konum-option-feedback")).to_be_hidden()
+    expect(question(page, qid).locator("li.konum-option").nth(right)).to_have_class(
+        "konum-option is-right"
+    )
+    expect(score(page)).to_have_text(f"1 / {len(samples.all_samples())} correct")
+
+
+def test_choice_multiple(quiz: Any) -> None:
+    page = quiz.open()
+    concrete = samples.choice_multiple()
+    qid = concrete.question.id
+    boxes = question(page, qid).locator("input[type=checkbox]")
+    correct = [i for i, o in enumerate(choice_options(concrete)) if o.correct]
+    boxes.nth(correct[0]).check()
+    check(page, qid)
+    expect(feedback(page, qid)).to_have_text("Not quite: 1 correct option not selected.")
+    for i in correct[1:]:
+        boxes.nth(i).check()
+    check(page, qid)
+    expect(feedback(page, qid)).to_have_text("Correct.")
+
+
+def test_fill(quiz: Any) -> None:
+    page = quiz.open()
+    qid = samples.fill().question.id
+    blanks = question(page, qid).locator("input.konum-blank")
+    expect(blanks).to_have_count(2)
+    expect(question(page, qid).locator("pre input.konum-blank")).to_have_count(1)
+    blanks.nth(0).fill("  COSINE ")  # trimmed, case-insensitive
+    blanks.nth(1).fill("3")
+    check(page, qid)
+    expect(feedback(page, qid)).to_have_text("Not quite: blank 2 is not right yet.")
+    expect(blanks.nth(1)).to_have_attribute("aria-invalid", "true")
+    blanks.nth(1).fill("2")
+    check(page, qid)
+    expect(feedback(page, qid)).to_have_text("Correct.")
+
+
+def test_fill_regex_and_case(quiz: Any) -> None:
+    page = quiz.open()
+    spec = {
+        "type": "fill",
+        "blanks": [
+            {"answers": [], "regex": r"0?\.5", "case_sensitive": True},
+            {"answers": ["PE"], "regex": None, "case_sensitive": True},
+        ],
+    }
+    result = page.evaluate(
+        """spec => {
+        const el = document.createElement('div');
+        el.innerHTML = `<div data-question-id="t" data-type="fill">
+          <script type="application/json" class="konum-data"></script>
+          <input class="konum-blank" aria-label="a"><input class="konum-blank" aria-label="b">
+          <button class="konum-check">Check</button><div class="konum-feedback"></div></div>`;
+        el.querySelector('script').textContent = JSON.stringify(spec);
+        document.body.appendChild(el);
+        const q = el.firstElementChild, api = window.konumQuiz.mountQuestion(q);
+        const [a, b] = q.querySelectorAll('input'), out = [];
+        for (const [x, y] of [['.5', 'PE'], ['0.5', 'pe'], ['0.55', 'PE'], [' 0.5 ', 'PE']]) {
+          a.value = x; b.value = y; q.querySelector('.konum-check').click();
+          out.push(api.ok);
+        }
+        el.remove();
+        return out;
+    }""",
+        spec,
+    )
+    assert result == [True, False, False, True]
+
+
+def test_matching(quiz: Any) -> None:
+    page = quiz.open()
+    concrete = samples.matching()
+    q = concrete.question
+    assert isinstance(q, model.MatchingQuestion)
+    selects = question(page, q.id).locator("select")
+    answers = [concrete.right_items.index(p.right) for p in q.pairs]
+    selects.nth(0).select_option(str(answers[0]))
+    selects.nth(1).select_option(str(answers[0]))
+    check(page, q.id)
+    expect(feedback(page, q.id)).to_have_text(f"Not quite: 1 of {len(q.pairs)} pairs are right.")
+    rows = question(page, q.id).locator(".konum-match-row")
+    expect(rows.nth(0).locator(".konum-mark")).to_have_text("Right")
+    expect(rows.nth(1).locator(".konum-mark")).to_have_text("Wrong")
+    selects.nth(1).select_option(str(answers[1]))
+    check(page, q.id)
+    expect(feedback(page, q.id)).to_contain_text("Correct")
+    expect(rows.nth(1)).to_have_class("konum-match-row is-right")
+
+
+@pytest.mark.parametrize(
+    ("typed", "ok"),
+    [("0.84", True), (".84", True), ("8.4e-1", True), ("0,84", True), (" 0.8415 ", True),
+     ("-0.84", False), ("0.83", False), ("0.85", False), ("abc", False), ("", False)],
+)  # fmt: skip
+def test_numeric(quiz: Any, typed: str, ok: bool) -> None:
+    page = quiz.open()
+    qid = samples.numeric().question.id
+    question(page, qid).locator("input").fill(typed)
+    check(page, qid)
+    expect(feedback(page, qid)).to_contain_text("Correct" if ok else "Not quite")
+
+
+def test_number_parsing(quiz: Any) -> None:
+    page = quiz.open()
+    cases = {
+        "0.84": 0.84, ".84": 0.84, "8.4e-1": 0.84, "-0.84": -0.84, "0,84": 0.84, "−2": -2,
+        "-.5": -0.5, "1E3": 1000, "12": 12,
+    }  # fmt: skip
+    got = page.evaluate("cs => cs.map(c => window.konumQuiz.parseNumber(c))", list(cases))
+    assert got == pytest.approx(list(cases.values()))
+    bad = ["", "abc", "1.2.3", "1,000.5", "e5", "--1", "0x10", "1/2"]
+    assert page.evaluate("cs => cs.map(c => isNaN(window.konumQuiz.parseNumber(c)))", bad) == [
+        True
+    ] * len(bad)
+
+
+def _prompt(page: Page, qid: str) -> Locator:
+    return question(page, qid).locator(".konum-variant:visible .konum-prompt")
+
+
+def test_computed_numeric_new_numbers(quiz: Any) -> None:
+    page = quiz.open()
+    concrete = samples.computed_numeric()
+    qid = concrete.question.id
+    first, second = concrete.variants[0], concrete.variants[1]
+    expect(_prompt(page, qid)).to_have_count(1)
+    prompt0 = _prompt(page, qid).inner_text()
+    question(page, qid).locator(".konum-variant:visible input").fill(first.shown_answer)
+    check(page, qid)
+    expect(feedback(page, qid)).to_have_text("Correct.")
+    expect(question(page, qid).locator(".konum-solution:visible")).to_have_count(1)
+    question(page, qid).get_by_role("button", name="New numbers").click()
+    expect(feedback(page, qid)).to_have_text("")
+    assert _prompt(page, qid).inner_text() != prompt0
+    expect(question(page, qid).locator(".konum-solution:visible")).to_have_count(0)
+    field = question(page, qid).locator(".konum-variant:visible input")
+    expect(field).to_have_value("")
+    field.fill(first.shown_answer)  # the old answer is wrong for the new numbers
+    check(page, qid)
+    expect(feedback(page, qid)).to_contain_text("Not quite")
+    field.fill(second.shown_answer.replace(".", ","))
+    check(page, qid)
+    expect(feedback(page, qid)).to_have_text("Correct.")
+    expect(question(page, qid).locator(".konum-solution:visible")).to_contain_text(
+        second.shown_answer
+    )
+    for _ in range(len(concrete.variants) - 1):  # cycles back to the first variant
+        question(page, qid).get_by_role("button", name="New numbers").click()
+    assert _prompt(page, qid).inner_text() == prompt0
+
+
+def test_computed_choice(quiz: Any) -> None:
+    page = quiz.open()
+    concrete = samples.computed_choice()
+    qid = concrete.question.id
+    for k, variant in enumerate(concrete.variants):
+        if k:
+            question(page, qid).get_by_role("button", name="New numbers").click()
+        radios = question(page, qid).locator(".konum-variant:visible input[type=radio]")
+        wrong = next(i for i, o in enumerate(variant.options) if not o.correct)
+        right = next(i for i, o in enumerate(variant.options) if o.correct)
+        radios.nth(wrong).check()
+        check(page, qid)
+        expect(feedback(page, qid)).to_contain_text("Not quite")
+        note = question(page, qid).locator(".konum-variant:visible .konum-option-feedback")
+        expect(note.locator("visible=true")).to_have_count(1)
+        radios.nth(right).check()
+        check(page, qid)
+        expect(feedback(page, qid)).to_have_text("Correct.")
+
+
+def test_show_answer_and_hint(quiz: Any) -> None:
+    page = quiz.open()
+    qid = samples.choice().question.id
+    q = question(page, qid)
+    show = q.get_by_role("button", name="Show answer")
+    expect(q.locator(".konum-answer")).to_be_hidden()
+    show.click()
+    expect(q.locator(".konum-answer")).to_be_visible()
+    expect(show).to_have_attribute("aria-expanded", "true")
+    expect(q.locator(".konum-explanation")).to_be_visible()
+    hint = q.get_by_role("button", name="Hint")
+    hint.click()
+    expect(q.locator(".konum-hint")).to_be_visible()
+    expect(hint).to_have_attribute("aria-expanded", "true")
+    cqid = samples.computed_numeric().question.id
+    cq = question(page, cqid)
+    cq.get_by_role("button", name="New numbers").click()
+    cq.get_by_role("button", name="Show answer").click()
+    shown = samples.computed_numeric().variants[1].shown_answer
+    expect(cq.locator(".konum-answer:visible")).to_contain_text(shown)
+
+
+# --- progress, reset, idempotency -----------------------------------------------------------
+
+
+def test_progress_survives_reload_and_reset_clears_it(quiz: Any) -> None:
+    page = quiz.open()
+    total = len(samples.all_samples())
+    fill_id = samples.fill().question.id
+    num = samples.computed_numeric()
+    question(page, fill_id).locator("input.konum-blank").nth(0).fill("cos")
+    question(page, fill_id).locator("input.konum-blank").nth(1).fill("2")
+    check(page, fill_id)
+    question(page, num.question.id).get_by_role("button", name="New numbers").click()
+    question(page, num.question.id).locator(".konum-variant:visible input").fill(
+        num.variants[1].shown_answer
+    )
+    check(page, num.question.id)
+    expect(score(page)).to_have_text(f"2 / {total} correct")
+    prompt = _prompt(page, num.question.id).inner_text()
+    page.reload()
+    expect(score(page)).to_have_text(f"2 / {total} correct")
+    expect(question(page, fill_id).locator("input.konum-blank").nth(1)).to_have_value("2")
+    expect(feedback(page, fill_id)).to_have_text("Correct.")
+    assert _prompt(page, num.question.id).inner_text() == prompt
+    expect(feedback(page, num.question.id)).to_have_text("Correct.")
+    keys = page.evaluate("Object.keys(localStorage)")
+    assert f"konum:/index.html:{samples.QUIZ_ID}:{fill_id}" in keys
+    page.get_by_role("button", name="Reset").click()
+    expect(score(page)).to_have_text(f"0 / {total} correct")
+    expect(feedback(page, fill_id)).to_have_text("")
+    page.reload()
+    expect(score(page)).to_have_text(f"0 / {total} correct")
+    expect(question(page, fill_id).locator("input.konum-blank").nth(1)).to_have_value("")
+    assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('konum:'))") == []
+
+
+def test_loaded_twice_mounts_once_via_document_observable(quiz: Any) -> None:
+    page = quiz.open("twice.html")
+    qid = samples.choice().question.id
+    assert page.evaluate("window.document$.subs.length") == 1
+    question(page, qid).get_by_role("button", name="Show answer").click()  # a toggle
+    expect(question(page, qid).locator(".konum-answer")).to_be_visible()
+    # Instant navigation: new content replaces the old, document$ emits, the quiz mounts.
+    page.evaluate(
+        """() => {
+        const article = document.querySelector('article');
+        article.innerHTML = article.innerHTML;
+        window.document$.next(document);
+    }"""
+    )
+    check(page, qid)
+    expect(feedback(page, qid)).to_contain_text("Not quite")
+
+
+# --- keyboard, accessibility, print ---------------------------------------------------------
+
+
+def _tab_to(page: Page, selector: str, limit: int = 80) -> None:
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def _press_button(page: Page, qid: str, name: str) -> None:
+    _tab_to(page, f'[data-question-id="{qid}"] button.konum-{name}')
+    page.keyboard.press("Enter")
+
+
+def test_whole_quiz_by_keyboard(quiz: Any) -> None:
+    page = quiz.open()
+    all_ = samples.all_samples()
+    for concrete in all_:
+        q = concrete.question
+        sel = f'[data-question-id="{q.id}"]'
+        if isinstance(q, model.ChoiceQuestion):
+            shown = choice_options(concrete)
+            _tab_to(page, f"{sel} input.konum-choice")
+            if concrete.question.multiple:  # checkboxes: Tab between them, Space toggles
+                for i, option in enumerate(shown):
+                    if i:
+                        page.keyboard.press("Tab")
+                    if option.correct:
+                        page.keyboard.press("Space")
+            else:  # radios: arrows move and select
+                for _ in range(next(i for i, o in enumerate(shown) if o.correct)):
+                    page.keyboard.press("ArrowDown")
+                page.keyboard.press("Space")
+        elif isinstance(q, model.FillQuestion):
+            for blank in q.blanks:
+                _tab_to(page, f"{sel} input.konum-blank")
+                page.keyboard.type(blank.answers[0])
+        elif isinstance(q, model.MatchingQuestion):
+            for pair in q.pairs:
+                _tab_to(page, f"{sel} select")
+                letter = chr(ord("A") + concrete.right_items.index(pair.right))
+                page.keyboard.type(letter)  # type-ahead picks "A: ...", "B: ..."
+        elif isinstance(q, model.NumericQuestion):
+            _tab_to(page, f"{sel} input")
+            page.keyboard.type(f"{q.answer:.2f}")
+        elif isinstance(q, model.ComputedQuestion):
+            variant = concrete.variants[0]
+            if variant.options:
+                _tab_to(page, f"{sel} input.konum-choice")
+                for _ in range(next(i for i, o in enumerate(variant.options) if o.correct)):
+                    page.keyboard.press("ArrowDown")
+                page.keyboard.press("Space")
+            else:
+                _tab_to(page, f"{sel} input")
+                page.keyboard.type(variant.shown_answer)
+        _press_button(page, q.id, "check")
+        expect(feedback(page, q.id)).to_have_text(
+            "Correct." if q.type != "matching" else f"Correct: all {len(q.pairs)} pairs match."
+        )
+    expect(score(page)).to_have_text(f"{len(all_)} / {len(all_)} correct")
+
+
+def test_focus_is_visible(quiz: Any) -> None:
+    page = quiz.open()
+    _tab_to(page, "button.konum-reset")
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline == "solid"
+
+
+def _axe(page: Page) -> list[dict[str, Any]]:
+    """axe-core violations inside the quiz.
+
+    Syntax-highlighted code is checked with every rule but colour contrast: the token
+    colours are Material's palette, not ours (in slate, Material's number colour #e6695b on
+    its code background #272a35 is 4.44:1, just under 4.5).
+    """
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    results = [
+        axe.run(page, context={"include": [[Q]], "exclude": [[f"{Q} .highlight"]]}),
+        axe.run(
+            page,
+            context={"include": [[f"{Q} .highlight"]]},
+            options={
+                "resultTypes": ["violations"],
+                "rules": {"color-contrast": {"enabled": False}},
+            },
+        ),
+    ]
+    return [
+        {"id": v["id"], "nodes": [n["target"] for n in v["nodes"]]}
+        for r in results
+        for v in r.response["violations"]
+    ]
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+def test_axe_no_violations(quiz: Any, scheme: str) -> None:
+    page = quiz.open()
+    page.evaluate("s => document.body.setAttribute('data-md-color-scheme', s)", scheme)
+    assert _axe(page) == []
+    # Also with feedback, marks, hints, answers and explanations on screen.
+    choice = samples.choice()
+    qid = choice.question.id
+    wrong = next(i for i, o in enumerate(choice_options(choice)) if o.feedback)
+    question(page, qid).locator("input.konum-choice").nth(wrong).check()
+    for concrete in samples.all_samples():
+        cq = question(page, concrete.question.id)
+        check(page, concrete.question.id)
+        cq.get_by_role("button", name="Show answer").click()
+        if concrete.question.hint:
+            cq.get_by_role("button", name="Hint").click()
+    expect(feedback(page, qid)).to_contain_text("Not quite")
+    assert _axe(page) == []
+
+
+def test_print_hides_answers_and_buttons(quiz: Any) -> None:
+    page = quiz.open()
+    qid = samples.choice().question.id
+    question(page, qid).get_by_role("button", name="Show answer").click()
+    page.emulate_media(media="print")
+    expect(question(page, qid).locator(".konum-answer")).to_be_hidden()
+    expect(question(page, qid).locator("button")).to_have_count(3)
+    for button in question(page, qid).locator("button").all():
+        expect(button).to_be_hidden()
+    expect(question(page, qid).locator(".konum-prompt")).to_be_visible()
+
+
+def test_all_requests_stay_local(quiz: Any) -> None:
+    page = quiz.open()
+    page.reload()
+    assert quiz.requests
+    assert all(r.startswith(quiz.base) for r in quiz.requests)
+
+
+# --- screenshots for a human reader ---------------------------------------------------------
+
+
+SHOTS = os.environ.get("KONUM_SHOTS")
+
+
+@pytest.mark.skipif(not SHOTS, reason="set KONUM_SHOTS=<folder> to save screenshots")
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+@pytest.mark.parametrize("width", [390, 1100])
+def test_screenshots(quiz: Any, scheme: str, width: int) -> None:
+    page = quiz.open()
+    page.set_viewport_size({"width": width, "height": 900})
+    page.evaluate("s => document.body.setAttribute('data-md-color-scheme', s)", scheme)
+    choice = samples.choice()
+    wrong = next(i for i, o in enumerate(choice_options(choice)) if o.feedback)
+    question(page, choice.question.id).locator("input.konum-choice").nth(wrong).check()
+    check(page, choice.question.id)
+    question(page, samples.fill().question.id).locator("input.konum-blank").nth(1).fill("2")
+    check(page, samples.fill().question.id)
+    matching = samples.matching()
+    question(page, matching.question.id).locator("select").nth(0).select_option("2")
+    check(page, matching.question.id)
+    numeric = samples.numeric()
+    assert isinstance(numeric.question, model.NumericQuestion)
+    question(page, numeric.question.id).locator("input").fill(
+        f"{math.floor(numeric.question.answer * 100) / 100}"
+    )
+    check(page, numeric.question.id)
+    question(page, samples.computed_numeric().question.id).get_by_role(
+        "button", name="Show answer"
+    ).click()
+    folder = Path(str(SHOTS))
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"quiz-{scheme}-{width}.png"), full_page=True)

@@ -1,0 +1,201 @@
+"""Hand-built concrete questions, one or more per type, for the render and browser tests.
+
+They are built directly from :mod:`generator.model` (no bank files, no variant generator) so
+the rendering tests depend only on the model. Computed answers come from ``math`` here, not
+from hard-coded numbers.
+"""
+
+from __future__ import annotations
+
+import math
+
+from generator import model
+
+SRC = model.Source("tests/quiz_samples.py", 1, 1)
+QUIZ_ID = "sample"
+
+
+def sin_entry(pos: int, j: int, d: int, base: float = 10000.0) -> float:
+    """PE[pos, j] in the interleaved layout: sin for even j, cos for odd j."""
+    angle = pos / base ** (2 * (j // 2) / d)
+    return math.sin(angle) if j % 2 == 0 else math.cos(angle)
+
+
+def choice() -> model.Concrete:
+    q = model.ChoiceQuestion(
+        id="s-why-pairs",
+        bank="sample",
+        prompt="Why does each frequency get both a sine and a cosine?",
+        explanation="A (sin, cos) pair turns a shift by $k$ into a **rotation** of the pair.",
+        source=SRC,
+        hint="Think about what a fixed offset $k$ does to the angle.",
+        options=(
+            model.Option("So that a fixed rotation maps $PE_p$ to $PE_{p+k}$", True),
+            model.Option(
+                "Sines are for even positions, cosines for odd ones",
+                False,
+                feedback="Every position gets both; the pair is what makes the shift linear.",
+            ),
+            model.Option("To double the width of `d_model`", False),
+            model.Option("None of the above", False, pin=True),
+        ),
+    )
+    return model.Concrete(q, seed=42, option_order=(2, 0, 1, 3))
+
+
+def choice_multiple() -> model.Concrete:
+    q = model.ChoiceQuestion(
+        id="s-which-fast",
+        bank="sample",
+        prompt="Which columns of $PE$ (with $d = 8$) share the wavelength $2\\pi$?\n\n"
+        "```python\nPE = sinusoidal(16, 8)\n```",
+        explanation="Columns 0 and 1 form pair $i = 0$, whose frequency is 1.",
+        source=SRC,
+        options=(
+            model.Option("column 0", True),
+            model.Option("column 1", True),
+            model.Option("column 7", False, feedback="Column 7 is the slowest cosine."),
+        ),
+        shuffle=False,
+    )
+    return model.Concrete(q, seed=42, option_order=(0, 1, 2))
+
+
+def fill() -> model.Concrete:
+    q = model.FillQuestion(
+        id="s-fill-even",
+        bank="sample",
+        prompt="Put the sines in the even columns, then name the function for the odd ones "
+        "(____):\n\n```python\nPE[:, 0::____] = np.sin(angle)\n```",
+        explanation="`0::2` takes every second column from 0; odd columns use `np.cos`.",
+        source=SRC,
+        blanks=(
+            model.Blank(answers=("cos", "cosine", "np.cos")),
+            model.Blank(answers=("2",)),
+        ),
+    )
+    return model.Concrete(q, seed=42)
+
+
+def matching() -> model.Concrete:
+    q = model.MatchingQuestion(
+        id="s-match",
+        bank="sample",
+        prompt="Match each slice of $PE$ at position 0 with its values.",
+        explanation="At position 0 every angle is 0, so sines are 0 and cosines are 1.",
+        source=SRC,
+        pairs=(
+            model.Pair("`PE[0, 0::2]`", "all 0 ($\\sin 0$)"),
+            model.Pair("`PE[0, 1::2]`", "all 1 ($\\cos 0$)"),
+        ),
+        distractors=("all $-1$",),
+    )
+    right = ("all 1 ($\\cos 0$)", "all $-1$", "all 0 ($\\sin 0$)")
+    return model.Concrete(q, seed=42, right_items=right)
+
+
+def numeric() -> model.Concrete:
+    q = model.NumericQuestion(
+        id="s-num-sin1",
+        bank="sample",
+        prompt="What is $\\sin(1)$, to 2 decimals?",
+        explanation="$\\sin(1) \\approx 0.8415$.",
+        source=SRC,
+        answer=math.sin(1.0),
+        tolerance=0.005,
+        decimals=2,
+        unit="(no unit)",
+    )
+    return model.Concrete(q, seed=42)
+
+
+def computed_numeric(count: int = 3) -> model.Concrete:
+    variants = []
+    for k in range(count):
+        pos, j, d = 1 + 2 * k, k % 4, 8
+        value = sin_entry(pos, j, d)
+        variants.append(
+            model.Variant(
+                index=k,
+                values={"pos": pos, "j": j, "d": d},
+                prompt=f"With $d = {d}$, what is $PE[{pos}, {j}]$? Give 4 decimals.",
+                answer=value,
+                shown_answer=f"{value:.4f}",
+                decimals=4,
+                tolerance=0.00005,
+                unit=None,
+                solution=f"Pair $i = {j // 2}$, angle ${pos} / 10000^{{{2 * (j // 2)}/{d}}}$, "
+                f"so the entry is `{value:.4f}`.",
+            )
+        )
+    q = model.ComputedQuestion(
+        id="s-entry",
+        bank="sample",
+        prompt="",
+        explanation="Even columns hold sines, odd columns cosines of the pair's angle.",
+        source=SRC,
+        generator="sinusoidal_entry",
+    )
+    return model.Concrete(q, seed=42, variants=tuple(variants))
+
+
+def computed_choice(count: int = 3) -> model.Concrete:
+    variants = []
+    for k in range(count):
+        pos = 2 + k
+        right = pos * 1.0  # column 0 has frequency 1: the angle is the position itself
+        degrees = math.degrees(right)
+        options = [
+            model.ConcreteOption(f"{right:.2f}", True),
+            model.ConcreteOption(
+                f"{degrees:.2f}",
+                False,
+                feedback=f"That is {right:.0f} radians in degrees; the formula uses radians.",
+                misconception="degrees",
+            ),
+            model.ConcreteOption(
+                f"{pos + 1:.2f}",
+                False,
+                feedback="Positions count from 0.",
+                misconception="position_from_1",
+            ),
+        ]
+        order = [(k + i) % 3 for i in range(3)]
+        variants.append(
+            model.Variant(
+                index=k,
+                values={"pos": pos},
+                prompt=f"What is the angle of pair 0 at position {pos} (radians)?",
+                answer=right,
+                shown_answer=f"{right:.2f}",
+                decimals=2,
+                tolerance=0.005,
+                unit="rad",
+                solution=f"$\\omega_0 = 1$, so the angle is ${pos} \\cdot 1 = {pos}$.",
+                options=tuple(options[i] for i in order),
+            )
+        )
+    q = model.ComputedQuestion(
+        id="s-angle",
+        bank="sample",
+        prompt="",
+        explanation="The angle of pair $i$ is $p / 10000^{2i/d}$.",
+        source=SRC,
+        generator="sinusoidal_angle",
+        answer="choice",
+        options=3,
+    )
+    return model.Concrete(q, seed=42, variants=tuple(variants))
+
+
+def all_samples() -> list[model.Concrete]:
+    """One quiz's worth: every type, computed in both forms."""
+    return [
+        choice(),
+        choice_multiple(),
+        fill(),
+        matching(),
+        numeric(),
+        computed_numeric(),
+        computed_choice(),
+    ]

@@ -1,0 +1,363 @@
+"""Quiz HTML from generator.render: golden files per type, the markup contract, escaping.
+
+Golden files live in ``tests/golden/<type>.html``; regenerate them after an intended change
+with ``KONUM_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_render.py`` and review the
+diff. They are rendered with the real :func:`generator.markup.render_markdown`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+from collections.abc import Callable
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+import quiz_samples as samples
+from jinja2 import DictLoader, Environment
+
+from generator import model
+from generator.render import TEMPLATES_DIR, RenderError, plain_text, render_quiz
+
+GOLDEN = Path(__file__).parent / "golden"
+ASSETS = Path(__file__).resolve().parent.parent / "content" / "assets" / "konum"
+
+GOLDEN_CASES: dict[str, Callable[[], list[model.Concrete]]] = {
+    "choice": lambda: [samples.choice(), samples.choice_multiple()],
+    "fill": lambda: [samples.fill()],
+    "matching": lambda: [samples.matching()],
+    "numeric": lambda: [samples.numeric()],
+    "computed": lambda: [samples.computed_numeric(), samples.computed_choice()],
+}
+
+
+class _Element:
+    def __init__(self, tag: str, attrs: dict[str, str | None], parent: _Element | None) -> None:
+        self.tag, self.attrs, self.parent = tag, attrs, parent
+        self.children: list[_Element] = []
+        self.text = ""
+
+    def classes(self) -> list[str]:
+        return (self.attrs.get("class") or "").split()
+
+    def iter(self) -> list[_Element]:
+        out = [self]
+        for child in self.children:
+            out.extend(child.iter())
+        return out
+
+    def find_all(self, pred: Callable[[_Element], bool]) -> list[_Element]:
+        return [e for e in self.iter() if pred(e)]
+
+    def ancestors(self) -> list[_Element]:
+        node, out = self.parent, []
+        while node is not None:
+            out.append(node)
+            node = node.parent
+        return out
+
+
+_VOID = {"input", "br", "hr", "img", "meta", "link", "col", "area", "source", "wbr"}
+
+
+class _TreeBuilder(HTMLParser):
+    """A small DOM from the stdlib parser (enough to check structure and attributes)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = _Element("#root", {}, None)
+        self.node = self.root
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        el = _Element(tag, dict(attrs), self.node)
+        self.node.children.append(el)
+        if tag not in _VOID:
+            self.node = el
+
+    def handle_endtag(self, tag: str) -> None:
+        node: _Element | None = self.node
+        while node is not None and node.tag != tag:
+            node = node.parent
+        assert node is not None and node.parent is not None, f"unbalanced </{tag}>"
+        self.node = node.parent
+
+    def handle_data(self, data: str) -> None:
+        self.node.text += data
+
+
+def parse(html: str) -> _Element:
+    builder = _TreeBuilder()
+    builder.feed(html)
+    builder.close()
+    assert builder.node is builder.root, "unclosed elements"
+    return builder.root
+
+
+def has_class(name: str) -> Callable[[_Element], bool]:
+    return lambda e: name in e.classes()
+
+
+@pytest.fixture(scope="module")
+def quiz_html() -> str:
+    return render_quiz(samples.all_samples(), samples.QUIZ_ID, title="Sample quiz")
+
+
+# --- golden files ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", sorted(GOLDEN_CASES))
+def test_golden(kind: str) -> None:
+    html = render_quiz(GOLDEN_CASES[kind](), "golden", title="Golden")
+    path = GOLDEN / f"{kind}.html"
+    if os.environ.get("KONUM_UPDATE_GOLDEN") == "1":
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(html, encoding="utf-8")
+    assert path.exists(), f"missing {path}; run with KONUM_UPDATE_GOLDEN=1"
+    assert html == path.read_text(encoding="utf-8"), f"{path} differs (KONUM_UPDATE_GOLDEN=1)"
+
+
+def test_golden_covers_every_type() -> None:
+    assert set(GOLDEN_CASES) == set(model.QUESTION_TYPES)
+
+
+# --- markup contract ------------------------------------------------------------------------
+
+
+def test_wrapper(quiz_html: str) -> None:
+    root = parse(quiz_html)
+    (quiz,) = root.find_all(has_class("konum-quiz"))
+    assert quiz.tag == "div"
+    assert "data-konum-quiz" in quiz.attrs
+    assert quiz.attrs["data-quiz-id"] == samples.QUIZ_ID
+    score = re.search(r'<p class="konum-score">(.*?)</p>', quiz_html)
+    assert score is not None
+    total = len(samples.all_samples())
+    assert re.sub(r"<[^>]+>", "", score.group(1)) == f"0 / {total} correct"
+    (reset,) = quiz.find_all(has_class("konum-reset"))
+    assert reset.tag == "button" and reset.attrs["type"] == "button"
+
+
+def test_every_question_follows_the_contract(quiz_html: str) -> None:
+    root = parse(quiz_html)
+    questions = root.find_all(lambda e: "data-question-id" in e.attrs)
+    expected = samples.all_samples()
+    assert [q.attrs["data-question-id"] for q in questions] == [c.question.id for c in expected]
+    for q, concrete in zip(questions, expected, strict=True):
+        assert q.attrs["data-type"] == concrete.question.type
+        assert "konum-question" in q.classes()
+        (data,) = q.find_all(lambda e: e.tag == "script")
+        assert data.attrs == {"type": "application/json", "class": "konum-data"}
+        assert json.loads(data.text)["type"] == concrete.question.type
+        (feedback,) = q.find_all(has_class("konum-feedback"))
+        assert feedback.attrs["aria-live"] == "polite"
+        buttons = {"".join(b.text).strip() for b in q.find_all(lambda e: e.tag == "button")}
+        assert {"Check", "Show answer"} <= buttons
+        assert ("Hint" in buttons) == (concrete.question.hint is not None)
+        assert ("New numbers" in buttons) == (len(concrete.variants) > 1)
+        for button in q.find_all(lambda e: e.tag == "button"):
+            assert button.attrs["type"] == "button"
+        for fieldset in q.find_all(lambda e: e.tag == "fieldset"):
+            assert fieldset.children[0].tag == "legend"
+
+
+def test_every_control_has_a_label(quiz_html: str) -> None:
+    root = parse(quiz_html)
+    label_for = {e.attrs.get("for") for e in root.find_all(lambda e: e.tag == "label")}
+    controls = root.find_all(lambda e: e.tag in ("input", "select"))
+    assert controls
+    for control in controls:
+        named = control.attrs.get("id") in label_for or control.attrs.get("aria-label")
+        assert named, f"control without a label: {control.attrs}"
+
+
+def test_ids_unique_deterministic_and_references_resolve(quiz_html: str) -> None:
+    root = parse(quiz_html)
+    ids = [e.attrs["id"] for e in root.iter() if e.attrs.get("id")]
+    assert len(ids) == len(set(ids))
+    assert all(i and i.startswith(f"konum-{samples.QUIZ_ID}") for i in ids)
+    for e in root.iter():
+        for attr in ("for", "aria-controls", "aria-describedby"):
+            for ref in (e.attrs.get(attr) or "").split():
+                assert ref in ids, f"{attr}={ref} points nowhere"
+    assert render_quiz(samples.all_samples(), samples.QUIZ_ID, title="Sample quiz") == quiz_html
+
+
+def test_choice_radio_or_checkbox() -> None:
+    root = parse(render_quiz([samples.choice(), samples.choice_multiple()], "q"))
+    single, multiple = root.find_all(lambda e: "data-question-id" in e.attrs)
+    assert {i.attrs["type"] for i in single.find_all(lambda e: e.tag == "input")} == {"radio"}
+    types = {i.attrs["type"] for i in multiple.find_all(lambda e: e.tag == "input")}
+    assert types == {"checkbox"}
+    data = json.loads(single.find_all(lambda e: e.tag == "script")[0].text)
+    concrete = samples.choice()
+    q = concrete.question
+    assert isinstance(q, model.ChoiceQuestion)
+    assert data["options"] == [q.options[i].correct for i in concrete.option_order]
+    assert data["multiple"] is False
+
+
+def test_fill_blanks_become_inputs_also_in_code() -> None:
+    root = parse(render_quiz([samples.fill()], "q"))
+    blanks = root.find_all(has_class("konum-blank"))
+    assert [b.attrs["aria-label"] for b in blanks] == ["Blank 1 of 2", "Blank 2 of 2"]
+    assert any(a.tag == "pre" for a in blanks[1].ancestors()), "second blank is in the code"
+    assert "____" not in render_quiz([samples.fill()], "q")
+    assert "KONUMBLANK" not in render_quiz([samples.fill()], "q")
+
+
+def test_fill_blank_in_inline_code() -> None:
+    q = model.FillQuestion(
+        id="inline", bank="t", prompt="Slice `PE[:, 1::______]` for cosines.",
+        explanation="", source=samples.SRC, blanks=(model.Blank(answers=("2",)),),
+    )  # fmt: skip
+    root = parse(render_quiz([model.Concrete(q, 1)], "q"))
+    (blank,) = root.find_all(has_class("konum-blank"))
+    assert blank.parent is not None and blank.parent.tag == "code"
+
+
+def test_fill_blank_count_must_match() -> None:
+    q = model.FillQuestion(
+        id="bad", bank="t", prompt="Only ____ one", explanation="", source=samples.SRC,
+        blanks=(model.Blank(answers=("a",)), model.Blank(answers=("b",))),
+    )  # fmt: skip
+    with pytest.raises(RenderError, match="bad: prompt has 1 blank"):
+        render_quiz([model.Concrete(q, 1)], "q")
+
+
+def test_matching_selects() -> None:
+    concrete = samples.matching()
+    root = parse(render_quiz([concrete], "q"))
+    selects = root.find_all(lambda e: e.tag == "select")
+    q = concrete.question
+    assert isinstance(q, model.MatchingQuestion)
+    assert len(selects) == len(q.pairs)
+    for select in selects:
+        options = [o for o in select.children if o.tag == "option"]
+        assert options[0].attrs["value"] == ""
+        assert len(options) == len(concrete.right_items) + 1
+    data = json.loads(root.find_all(lambda e: e.tag == "script")[0].text)
+    assert [concrete.right_items[i] for i in data["answers"]] == [p.right for p in q.pairs]
+
+
+def test_numeric_input() -> None:
+    root = parse(render_quiz([samples.numeric()], "q"))
+    (inp,) = root.find_all(lambda e: e.tag == "input")
+    assert inp.attrs["type"] == "text" and inp.attrs["inputmode"] == "decimal"
+    (unit,) = root.find_all(has_class("konum-unit"))
+    assert unit.text == "(no unit)" and inp.attrs["aria-describedby"] == unit.attrs["id"]
+
+
+def test_computed_ships_every_variant_one_visible() -> None:
+    for concrete in (samples.computed_numeric(4), samples.computed_choice(3)):
+        root = parse(render_quiz([concrete], "q"))
+        variants = root.find_all(has_class("konum-variant"))
+        assert [v.attrs["data-variant"] for v in variants] == [
+            str(i) for i in range(len(concrete.variants))
+        ]
+        assert ["hidden" in v.attrs for v in variants] == [False] + [True] * (len(variants) - 1)
+        prompts = [v.find_all(has_class("konum-prompt"))[0] for v in variants]
+        assert len({"".join(e.text for e in p.iter()) for p in prompts}) == len(variants)
+        solutions = root.find_all(has_class("konum-solution"))
+        assert len(solutions) == len(variants) and all("hidden" in s.attrs for s in solutions)
+        data = json.loads(root.find_all(lambda e: e.tag == "script")[0].text)
+        assert len(data["variants"]) == len(concrete.variants)
+        for entry, variant in zip(data["variants"], concrete.variants, strict=True):
+            assert entry["shown"] == variant.shown_answer
+            if variant.options:
+                assert entry["options"] == [o.correct for o in variant.options]
+            else:
+                assert entry["answer"] == variant.answer
+                assert entry["tolerance"] == variant.tolerance
+
+
+def test_computed_without_variants_is_an_error() -> None:
+    concrete = samples.computed_numeric()
+    with pytest.raises(RenderError, match="s-entry: a computed question needs"):
+        render_quiz([model.Concrete(concrete.question, 1)], "q")
+
+
+def test_quiz_and_question_ids_are_checked() -> None:
+    with pytest.raises(RenderError, match="quiz id"):
+        render_quiz([samples.choice()], "Bad Id")
+    with pytest.raises(RenderError, match="duplicate question ids s-why-pairs"):
+        render_quiz([samples.choice(), samples.choice()], "q")
+
+
+# --- escaping -------------------------------------------------------------------------------
+
+
+def test_data_cannot_break_out_of_the_json_script() -> None:
+    evil = "</script><script>alert(1)</script>"
+    q = model.FillQuestion(
+        id="evil", bank="t", prompt="Type ____ and ____.", explanation="", source=samples.SRC,
+        blanks=(model.Blank(answers=(evil,)), model.Blank(answers=("x",), regex="a<b&c'd")),
+    )  # fmt: skip
+    html = render_quiz([model.Concrete(q, 1)], "q", title=evil)
+    assert html.count("<script") == 1 and html.count("</script>") == 1
+    root = parse(html)
+    (script,) = root.find_all(lambda e: e.tag == "script")
+    data = json.loads(script.text)
+    assert data["blanks"][0]["answers"] == [evil]
+    assert data["blanks"][1]["regex"] == "a<b&c'd"
+    (title,) = root.find_all(has_class("konum-quiz-title"))
+    assert title.text == evil and title.children == []
+
+
+def test_markdown_html_is_sanitised() -> None:
+    q = model.ChoiceQuestion(
+        id="x", bank="t", prompt='Pick <img src=x onerror="alert(1)"> one', explanation="",
+        source=samples.SRC,
+        options=(model.Option("<script>alert(1)</script>ok", True), model.Option("no", False)),
+    )  # fmt: skip
+    html = render_quiz([model.Concrete(q, 1, option_order=(0, 1))], "q")
+    assert "onerror" not in html and "alert(1)" not in html
+
+
+def test_plain_text() -> None:
+    assert plain_text("all 0 ($\\sin 0$)") == "all 0 (sin 0)"
+    assert plain_text("`PE[0, 1::2]` is **one**") == "PE[0, 1::2] is one"
+    assert plain_text("$\\frac{p}{10000^{2i/d}}$") == "p/(10000^(2i/d))"
+    assert plain_text("$\\theta \\cdot m$") == "θ · m"
+
+
+# --- static assets and the theme override ---------------------------------------------------
+
+
+def test_assets_fit_in_10_kb_gzipped() -> None:
+    js = (ASSETS / "quiz.js").read_bytes()
+    css = (ASSETS / "quiz.css").read_bytes()
+    assert len(gzip.compress(js, 9)) + len(gzip.compress(css, 9)) <= 10 * 1024
+
+
+def test_assets_make_no_requests() -> None:
+    js = (ASSETS / "quiz.js").read_text(encoding="utf-8")
+    css = (ASSETS / "quiz.css").read_text(encoding="utf-8")
+    for needle in ("fetch(", "XMLHttpRequest", "import(", "sendBeacon", "WebSocket", "http"):
+        assert needle not in js, needle
+    assert "url(" not in css and "@import" not in css
+
+
+BASE_STUB = """<head>{% block extrahead %}{% endblock %}</head>
+<div data-md-component="container">{% block content %}{{ page.content }}{% endblock %}</div>"""
+
+
+class _Page:
+    def __init__(self, content: str) -> None:
+        self.content = content
+
+
+@pytest.mark.parametrize("with_quiz", [True, False])
+def test_override_loads_assets_only_with_a_quiz(with_quiz: bool) -> None:
+    override = (TEMPLATES_DIR / "overrides" / "main.html").read_text(encoding="utf-8")
+    env = Environment(loader=DictLoader({"base.html": BASE_STUB, "main.html": override}))
+    env.filters["url"] = lambda path: "../" + path
+    content = '<div class="konum-quiz" data-konum-quiz></div>' if with_quiz else "<p>Hi</p>"
+    html = env.get_template("main.html").render(page=_Page(content))
+    head, _, body = html.partition("</head>")
+    assert ('href="../assets/konum/quiz.css"' in head) is with_quiz
+    # The script must be inside the container: Material re-runs only those scripts.
+    assert ('<script src="../assets/konum/quiz.js"></script>' in body) is with_quiz
+    assert "quiz.js" not in head

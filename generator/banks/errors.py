@@ -1,0 +1,76 @@
+"""Problems found in question banks, and the exception that carries them.
+
+A :class:`BankProblem` is one mistake an author made, located as precisely as the source
+allows. Lines and columns are 1-based (as editors count); ``line``/``column`` are None for
+problems about a whole file (missing, not UTF-8 at all, too large). Field paths count list
+items from 0: ``options[1].text`` is the text of the second option. Inside a question whose
+id is known, ``field`` is relative to that question and ``question_id`` names it; otherwise
+the path starts at the top of the bank (``questions[3].id``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True)
+class BankProblem:
+    """One content error in one bank file.
+
+    ``message`` is the complete sentence shown to authors (it already says what was expected
+    and what was found); ``expected`` and ``found`` repeat those parts for tools.
+    """
+
+    file: str
+    line: int | None
+    column: int | None
+    message: str
+    question_id: str | None = None
+    field: str | None = None
+    expected: str | None = None
+    found: str | None = None
+
+    def location(self) -> str:
+        """``FILE:LINE:COL``, or just ``FILE`` for whole-file problems."""
+        if self.line is None:
+            return self.file
+        return f"{self.file}:{self.line}:{self.column or 1}"
+
+    def __str__(self) -> str:
+        parts = [f"{self.location()}:"]
+        if self.question_id:
+            parts.append(f"[{self.question_id}]")
+        if self.field:
+            parts.append(f"{self.field}:")
+        parts.append(self.message)
+        return " ".join(parts)
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready mapping of every field."""
+        return asdict(self)
+
+
+def sort_problems(problems: Iterable[BankProblem], files: Sequence[str] = ()) -> list[BankProblem]:
+    """Problems ordered by file (in ``files`` order, then by name) and position in the file."""
+    order = {name: i for i, name in enumerate(files)}
+    return sorted(
+        problems,
+        key=lambda p: (order.get(p.file, len(order)), p.file, p.line or 0, p.column or 0),
+    )
+
+
+class BankError(Exception):
+    """Raised when one or more banks have content errors; carries every problem found.
+
+    ``files`` lists every bank file that was checked (for the "N of M banks" summary).
+    """
+
+    def __init__(self, problems: Sequence[BankProblem], files: Sequence[str] = ()) -> None:
+        self.problems: tuple[BankProblem, ...] = tuple(problems)
+        self.files: tuple[str, ...] = tuple(files)
+        count = len(self.problems)
+        first = f": {self.problems[0]}" if self.problems else ""
+        more = f" (and {count - 1} more)" if count > 1 else ""
+        plural = "s" if count != 1 else ""
+        super().__init__(f"{count} problem{plural} in question banks{first}{more}")

@@ -1,0 +1,809 @@
+"""Field-by-field validation of one bank's located YAML nodes into :mod:`generator.model` objects.
+
+:class:`BankValidator` walks the node tree once, collecting every problem it finds (it never
+stops at the first) and building the typed objects from whatever is valid. A bank becomes a
+:class:`~generator.model.Bank` only when its file has no problem at all. Checks that need
+every bank (ids unique across banks) live in :mod:`generator.banks.load`.
+
+Conventions: problems inside a question whose id is valid carry ``question_id`` and a field
+path relative to the question (``options[1].text``); elsewhere the path starts at the top of
+the file (``questions[3].id``). List indices count from 0.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
+from typing import Any, Literal, cast
+
+from generator import model
+from generator.banks import htmlcheck
+from generator.banks.errors import BankProblem
+from generator.banks.schema import (
+    BANK_FIELDS,
+    BLANK_FIELDS,
+    COMMON_FIELDS,
+    COMPUTED_ANSWERS,
+    COMPUTED_OPTIONS,
+    DECIMALS,
+    DIFFICULTY,
+    FLASHCARD_FIELDS,
+    MIN_OPTIONS,
+    MIN_PAIRS,
+    OPTION_FIELDS,
+    PAIR_FIELDS,
+    RANGE_FIELDS,
+    SLUG,
+    TYPE_FIELDS,
+    all_question_fields,
+    owners,
+    slugify,
+)
+from generator.banks.yamlsource import Mark, YMap, YNode, YScalar, YSeq
+
+ComputedCheck = Callable[
+    [str, Mapping[str, model.ParamConstraint], str, "int | None", int],
+    "list[tuple[str, str]]",
+]
+
+_NUMBER_TEXT = re.compile(r"[-+]?(?:\d[\d_]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def computed_validator() -> ComputedCheck | None:
+    """``generator.computed.validate_computed``, or None while that package does not exist.
+
+    Imported lazily: the computed generators live in their own package, and banks without
+    computed questions must load without it. Tests replace this function.
+    """
+    try:
+        module = importlib.import_module("generator.computed")
+    except ModuleNotFoundError as exc:
+        if exc.name != "generator.computed":
+            raise  # the package exists but is broken: that is a bug to see, not to skip
+        return None
+    check = getattr(module, "validate_computed", None)
+    return cast(ComputedCheck, check) if callable(check) else None
+
+
+@dataclass(frozen=True)
+class IdUse:
+    """Where an id was defined (for duplicate reports within and across banks)."""
+
+    id: str
+    file: str
+    mark: Mark
+
+    def where(self) -> str:
+        return f"{self.file}:{self.mark.line}:{self.mark.column}"
+
+
+def describe(node: YNode | None) -> str:
+    """How a value looks to an author, for "found ..." messages."""
+    if node is None:
+        return "nothing"
+    if isinstance(node, YMap):
+        return "a mapping (key: value lines)"
+    if isinstance(node, YSeq):
+        return "a list"
+    value = node.value
+    if value is None:
+        return "nothing (an empty value)"
+    if isinstance(value, bool):
+        return f"{node.text} (a true/false value)"
+    if isinstance(value, (int, float)):
+        return f"the number {node.text}"
+    shown = str(value) if len(str(value)) <= 40 else str(value)[:37] + "..."
+    return f'text "{shown}"'
+
+
+def _written(node: YNode) -> str:
+    return node.text if isinstance(node, YScalar) else describe(node)
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _num(value: float) -> str:
+    return f"{value:.10g}"
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+class BankValidator:
+    """Validates one bank file; read :attr:`problems`, :attr:`ids` and the result of :meth:`run`.
+
+    Args:
+        file: the file name used in problems (as the user gave it).
+        stem: the file name without directory and extension (the bank id must equal it).
+        text: the decoded file text (used to place problems inside block scalars).
+    """
+
+    def __init__(self, file: str, stem: str, text: str = "") -> None:
+        self.file = file
+        self.stem = stem
+        self.lines = text.split("\n")
+        self.problems: list[BankProblem] = []
+        self.ids: list[IdUse] = []
+        self.qid: str | None = None
+        self.prefix = ""
+
+    # --- reporting ------------------------------------------------------------------------
+
+    def problem(
+        self,
+        mark: Mark,
+        path: str,
+        message: str,
+        expected: str | None = None,
+        found: str | None = None,
+    ) -> None:
+        if expected is not None and found is not None:
+            message = f"{message}: expected {expected}, found {found}"
+        field = path if self.qid else (self.prefix + path if path else self.prefix.rstrip("."))
+        self.problems.append(
+            BankProblem(
+                self.file, mark.line, mark.column, message,
+                question_id=self.qid, field=field or None, expected=expected, found=found,
+            )
+        )
+
+    def check_keys(
+        self, node: YMap, path: str, allowed: Sequence[str], elsewhere: Mapping[str, str] = {}
+    ) -> None:
+        for key, entry in node.entries.items():
+            if key in allowed:
+                continue
+            where = _join(path, key)
+            if key in elsewhere:
+                self.problem(entry.key_mark, where,
+                             f"'{key}' is not a field here; {elsewhere[key]}")
+                continue
+            close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            self.problem(
+                entry.key_mark, where, f"unknown key '{key}'{hint}",
+                expected="one of " + ", ".join(allowed), found=f"'{key}'",
+            )
+
+    def missing(self, node: YMap, path: str, key: str, expected: str) -> None:
+        self.problem(node.mark, _join(path, key), f"missing required field '{key}'",
+                     expected=expected, found="nothing")
+
+    # --- typed getters (None means absent or already reported) ---------------------------
+
+    def text(
+        self, node: YMap, key: str, path: str, *, required: bool, markdown: bool = False
+    ) -> str | None:
+        value = node.get(key)
+        if value is None:
+            if required:
+                self.missing(node, path, key, "text")
+            return None
+        return self.as_text(value, _join(path, key), required=required, markdown=markdown)
+
+    def as_text(
+        self, node: YNode, path: str, *, required: bool = True, markdown: bool = False
+    ) -> str | None:
+        if not isinstance(node, YScalar):
+            self.problem(node.mark, path, "wrong type", expected="text", found=describe(node))
+            return None
+        if node.value is None or (isinstance(node.value, str) and not node.value.strip()):
+            if required:
+                self.problem(node.mark, path, "is empty", expected="text", found="nothing")
+            return None
+        # Numbers and true/false are taken as written: `text: No` means the word "No".
+        result = node.value if isinstance(node.value, str) else node.text
+        if markdown:
+            self.check_html(node, path, result)
+        return result
+
+    def check_html(self, node: YScalar, path: str, text: str) -> None:
+        for issue in htmlcheck.scan(text):
+            line, column = node.mark.line, node.mark.column
+            if node.style == "|":
+                line = node.mark.line + issue.line
+                source = self.lines[line - 1] if line - 1 < len(self.lines) else ""
+                column = len(source) - len(source.lstrip(" ")) + issue.offset + 1
+            elif issue.line == 1 and node.style in (None, '"', "'") and "\n" not in text:
+                column = node.mark.column + issue.offset + (1 if node.style else 0)
+            self.problem(Mark(line, column), path, issue.message)
+
+    def boolean(self, node: YMap, key: str, path: str, default: bool) -> bool:
+        value = node.get(key)
+        if value is None:
+            return default
+        if isinstance(value, YScalar) and isinstance(value.value, bool):
+            return value.value
+        self.problem(value.mark, _join(path, key), "wrong type",
+                     expected="true or false", found=describe(value))
+        return default
+
+    def integer(self, node: YMap, key: str, path: str, bounds: tuple[int, int]) -> int | None:
+        value = node.get(key)
+        if value is None:
+            return None
+        low, high = bounds
+        if (
+            not isinstance(value, YScalar)
+            or not isinstance(value.value, int)
+            or isinstance(value.value, bool)
+        ):
+            self.problem(value.mark, _join(path, key), "wrong type",
+                         expected=f"a whole number from {low} to {high}", found=describe(value))
+            return None
+        if not low <= value.value <= high:
+            self.problem(value.mark, _join(path, key), "out of range",
+                         expected=f"a whole number from {low} to {high}", found=str(value.value))
+            return None
+        return value.value
+
+    def number(self, node: YNode, path: str) -> float | None:
+        """A YAML number; a plain (unquoted) ``1e-3`` counts too (YAML 1.1 reads it as text)."""
+        if isinstance(node, YScalar):
+            value = node.value
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return value
+            if (
+                isinstance(value, str)
+                and node.style is None
+                and _NUMBER_TEXT.fullmatch(value.strip())
+            ):
+                return float(value.replace("_", ""))
+        hint = " (remove the quotes)" if isinstance(node, YScalar) and node.style else ""
+        self.problem(node.mark, path, f"wrong type{hint}", expected="a number",
+                     found=describe(node))
+        return None
+
+    def sequence(self, node: YMap, key: str, path: str, *, required: bool) -> YSeq | None:
+        value = node.get(key)
+        if value is None:
+            if required:
+                self.missing(node, path, key, "a list")
+            return None
+        if not isinstance(value, YSeq):
+            self.problem(value.mark, _join(path, key), "wrong type",
+                         expected="a list", found=describe(value))
+            return None
+        return value
+
+    def text_list(
+        self, node: YMap, key: str, path: str, *, required: bool, markdown: bool = False
+    ) -> tuple[str, ...] | None:
+        seq = self.sequence(node, key, path, required=required)
+        if seq is None:
+            return None
+        items = [
+            self.as_text(item, f"{_join(path, key)}[{i}]", markdown=markdown)
+            for i, item in enumerate(seq.items)
+        ]
+        return tuple(item for item in items if item is not None)
+
+    def tags(self, node: YMap, path: str) -> tuple[str, ...]:
+        values = self.text_list(node, "tags", path, required=False) or ()
+        seq = node.get("tags")
+        for i, tag in enumerate(values):
+            if any(ch.isspace() for ch in tag.strip()):
+                mark = seq.items[i].mark if isinstance(seq, YSeq) else node.mark
+                self.problem(mark, f"{_join(path, 'tags')}[{i}]",
+                             "a tag cannot contain spaces (flashcard apps split tags at spaces); "
+                             f"write '{'-'.join(tag.split())}'")
+        return tuple(tag.strip() for tag in values)
+
+    def identifier(self, node: YMap, path: str, kind: str) -> str | None:
+        value = node.get("id")
+        if value is None:
+            self.missing(node, path, "id", "a slug such as 'sin-why-pairs'")
+            return None
+        ident = self.as_text(value, _join(path, "id"))
+        if ident is None:
+            return None
+        if not SLUG.fullmatch(ident):
+            suggestion = slugify(ident)
+            hint = f" (for example '{suggestion}')" if suggestion else ""
+            self.problem(value.mark, _join(path, "id"), f"{kind} id is not a slug{hint}",
+                         expected="lowercase letters a-z, digits and single hyphens",
+                         found=f"'{ident}'")
+            return None
+        self.ids.append(IdUse(ident, self.file, value.mark))
+        return ident
+
+    # --- the bank -------------------------------------------------------------------------
+
+    def run(self, root: YNode | None) -> model.Bank | None:
+        """Validate the whole file; the bank when it has no problem (so far), else None."""
+        start = len(self.problems)
+        bank = self.bank(root)
+        self.check_duplicate_ids()
+        return bank if len(self.problems) == start else None
+
+    def bank(self, root: YNode | None) -> model.Bank | None:
+        if root is None:
+            self.problems.append(BankProblem(
+                self.file, 1, 1, "the file is empty: a bank needs 'bank', 'title' and "
+                "'questions'", expected="a bank", found="nothing"))
+            return None
+        if not isinstance(root, YMap):
+            self.problem(root.mark, "", "a bank file must be a mapping with 'bank', 'title' "
+                         "and 'questions'", expected="a mapping", found=describe(root))
+            return None
+        self.check_keys(root, "", BANK_FIELDS)
+        bank_id = self.text(root, "bank", "", required=True)
+        bank_node = root.get("bank")
+        if bank_id is not None and bank_node is not None:
+            if not SLUG.fullmatch(bank_id):
+                self.problem(bank_node.mark, "bank", "bank id is not a slug",
+                             expected="lowercase letters a-z, digits and single hyphens",
+                             found=f"'{bank_id}'")
+            elif bank_id != self.stem:
+                self.problem(bank_node.mark, "bank", "the bank id must equal the file name "
+                             "without .yml", expected=f"'{self.stem}'", found=f"'{bank_id}'")
+        title = self.text(root, "title", "", required=True, markdown=True)
+        questions: list[model.Question] = []
+        seq = self.sequence(root, "questions", "", required=True)
+        if seq is not None:
+            if not seq.items:
+                self.problem(seq.mark, "questions", "the bank has no questions",
+                             expected="at least one question", found="an empty list")
+            for i, item in enumerate(seq.items):
+                question = self.question(item, i, bank_id or self.stem)
+                if question is not None:
+                    questions.append(question)
+        cards: list[model.Flashcard] = []
+        card_seq = self.sequence(root, "flashcards", "", required=False)
+        if card_seq is not None:
+            for i, item in enumerate(card_seq.items):
+                card = self.flashcard(item, i, bank_id or self.stem)
+                if card is not None:
+                    cards.append(card)
+        if bank_id is None or title is None:
+            return None
+        return model.Bank(bank_id, title, self.file, tuple(questions), tuple(cards))
+
+    def check_duplicate_ids(self) -> None:
+        seen: dict[str, IdUse] = {}
+        for use in self.ids:
+            first = seen.setdefault(use.id, use)
+            if first is not use:
+                self.problems.append(BankProblem(
+                    self.file, use.mark.line, use.mark.column,
+                    f"duplicate id '{use.id}': already used at line {first.mark.line}",
+                    question_id=use.id, field="id",
+                    expected="an id used once across all banks", found=f"'{use.id}' twice"))
+
+    def flashcard(self, node: YNode, index: int, bank: str) -> model.Flashcard | None:
+        self.qid, self.prefix = None, f"flashcards[{index}]."
+        try:
+            if not isinstance(node, YMap):
+                self.problem(node.mark, "", "each flashcard must be a mapping with id, front "
+                             "and back", expected="a mapping", found=describe(node))
+                return None
+            ident = self.identifier(node, "", "flashcard")
+            self.qid = ident
+            self.check_keys(node, "", FLASHCARD_FIELDS)
+            front = self.text(node, "front", "", required=True, markdown=True)
+            back = self.text(node, "back", "", required=True, markdown=True)
+            tags = self.tags(node, "")
+            if ident is None or front is None or back is None:
+                return None
+            source = model.Source(self.file, node.mark.line, node.mark.column)
+            return model.Flashcard(ident, bank, front, back, source, tags)
+        finally:
+            self.qid, self.prefix = None, ""
+
+    # --- questions ------------------------------------------------------------------------
+
+    def question(self, node: YNode, index: int, bank: str) -> model.Question | None:
+        self.qid, self.prefix = None, f"questions[{index}]."
+        try:
+            return self._question(node, bank)
+        finally:
+            self.qid, self.prefix = None, ""
+
+    def _question(self, node: YNode, bank: str) -> model.Question | None:
+        if not isinstance(node, YMap):
+            self.problem(node.mark, "", "each question must be a mapping (id, type, prompt, "
+                         "...)", expected="a mapping", found=describe(node))
+            return None
+        start = len(self.problems)
+        ident = self.identifier(node, "", "question")
+        self.qid = ident
+        qtype = self.question_type(node)
+        if qtype is None:
+            self.check_keys(node, "", all_question_fields())
+        else:
+            allowed = COMMON_FIELDS + TYPE_FIELDS[qtype]
+            elsewhere = {
+                key: f"only {' and '.join(owners(key))} questions have it "
+                f"(this question is '{qtype}')"
+                for key in all_question_fields() if key not in allowed
+            }
+            self.check_keys(node, "", allowed, elsewhere)
+        computed = qtype == "computed"
+        prompt = self.text(node, "prompt", "", required=not computed, markdown=True)
+        explanation = self.text(node, "explanation", "", required=not computed, markdown=True)
+        hint = self.text(node, "hint", "", required=False, markdown=True)
+        tags = self.tags(node, "")
+        difficulty = self.integer(node, "difficulty", "", DIFFICULTY)
+        flashcard = self.boolean(node, "flashcard", "", True)
+        common: dict[str, Any] = {
+            "id": ident or "",
+            "bank": bank,
+            "prompt": prompt or "",
+            "explanation": explanation or "",
+            "source": model.Source(self.file, node.mark.line, node.mark.column),
+            "hint": hint,
+            "tags": tags,
+            "difficulty": difficulty,
+            "flashcard": flashcard,
+        }
+        built: model.Question | None = None
+        if qtype == "choice":
+            built = self.choice(node, common)
+        elif qtype == "fill":
+            built = self.fill(node, common, prompt)
+        elif qtype == "matching":
+            built = self.matching(node, common)
+        elif qtype == "numeric":
+            built = self.numeric(node, common)
+        elif qtype == "computed":
+            built = self.computed(node, common)
+        return built if len(self.problems) == start else None
+
+    def question_type(self, node: YMap) -> model.QuestionType | None:
+        value = node.get("type")
+        if value is None:
+            self.missing(node, "", "type", "one of " + ", ".join(model.QUESTION_TYPES))
+            return None
+        qtype = self.as_text(value, "type")
+        if qtype is None:
+            return None
+        if qtype not in model.QUESTION_TYPES:
+            close = difflib.get_close_matches(qtype, model.QUESTION_TYPES, n=1, cutoff=0.5)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            self.problem(value.mark, "type", f"unknown question type '{qtype}'{hint}",
+                         expected="one of " + ", ".join(model.QUESTION_TYPES),
+                         found=f"'{qtype}'")
+            return None
+        return qtype
+
+    def choice(self, node: YMap, common: dict[str, Any]) -> model.ChoiceQuestion | None:
+        shuffle = self.boolean(node, "shuffle", "", True)
+        seq = self.sequence(node, "options", "", required=True)
+        if seq is None:
+            return None
+        options: list[model.Option] = []
+        first_text: dict[str, tuple[int, Mark]] = {}
+        any_correct = False
+        for j, item in enumerate(seq.items):
+            path = f"options[{j}]"
+            if not isinstance(item, YMap):
+                self.problem(item.mark, path, "each option must be a mapping such as "
+                             "'- text: ...' with optional correct, feedback and pin",
+                             expected="a mapping", found=describe(item))
+                continue
+            self.check_keys(item, path, OPTION_FIELDS)
+            text = self.text(item, "text", path, required=True, markdown=True)
+            correct = self.boolean(item, "correct", path, False)
+            any_correct = any_correct or correct
+            feedback = self.text(item, "feedback", path, required=False, markdown=True)
+            pin = self.boolean(item, "pin", path, False)
+            if text is None:
+                continue
+            text_node = item.get("text")
+            mark = text_node.mark if text_node is not None else item.mark
+            earlier = first_text.setdefault(_norm(text), (j, mark))
+            if earlier[0] != j:
+                self.problem(mark, f"{path}.text", f"duplicate option: the same text as "
+                             f"options[{earlier[0]}] (line {earlier[1].line})")
+            options.append(model.Option(text, correct, feedback, pin))
+        if len(seq.items) < MIN_OPTIONS:
+            self.problem(seq.mark, "options", "too few options",
+                         expected=f"at least {MIN_OPTIONS}", found=str(len(seq.items)))
+        elif not any_correct:
+            self.problem(seq.mark, "options", "no option is marked 'correct: true'",
+                         expected="at least one correct option", found="none")
+        return model.ChoiceQuestion(**common, options=tuple(options),
+                                    shuffle=shuffle)
+
+    def fill(
+        self, node: YMap, common: dict[str, Any], prompt: str | None
+    ) -> model.FillQuestion | None:
+        seq = self.sequence(node, "blanks", "", required=True)
+        blanks: list[model.Blank] = []
+        for j, item in enumerate(seq.items if seq is not None else ()):
+            blank = self.blank(item, f"blanks[{j}]")
+            if blank is not None:
+                blanks.append(blank)
+        if prompt is not None and seq is not None:
+            count = len(re.findall(model.BLANK_PATTERN, prompt))
+            if count == 0:
+                self.problem(seq.mark, "blanks", "the prompt has no blank: write ____ (4 or "
+                             "more underscores) where each answer goes",
+                             expected=f"{len(seq.items)} blank(s) in the prompt", found="none")
+            elif count != len(seq.items):
+                self.problem(seq.mark, "blanks", "the prompt's blanks (runs of 4 or more "
+                             "underscores) and the 'blanks' entries do not line up",
+                             expected=f"{count} entries (one per blank in the prompt)",
+                             found=f"{len(seq.items)}")
+        return model.FillQuestion(**common, blanks=tuple(blanks))
+
+    def blank(self, node: YNode, path: str) -> model.Blank | None:
+        if not isinstance(node, YMap):
+            self.problem(node.mark, path, "each blank must be a mapping such as "
+                         "'- answers: [\"2\"]' or '- answer: \"2\"'",
+                         expected="a mapping", found=describe(node))
+            return None
+        self.check_keys(node, path, BLANK_FIELDS)
+        answers = self.text_list(node, "answers", path, required=False)
+        single = self.text(node, "answer", path, required=False)
+        regex = self.text(node, "regex", path, required=False)
+        case_sensitive = self.boolean(node, "case_sensitive", path, False)
+        answers_node = node.get("answers")
+        if "answers" in node.entries and "answer" in node.entries:
+            self.problem(node.entries["answer"].key_mark, _join(path, "answer"),
+                         "give either 'answer' or 'answers', not both")
+        elif isinstance(answers_node, YSeq) and not answers_node.items:
+            self.problem(answers_node.mark, _join(path, "answers"), "no accepted answer",
+                         expected="at least one answer", found="an empty list")
+        accepted = answers if answers else ((single,) if single is not None else ())
+        if (
+            "answers" not in node.entries
+            and "answer" not in node.entries
+            and "regex" not in node.entries
+        ):
+            self.problem(node.mark, path, "a blank needs 'answers' (or 'answer') or 'regex'",
+                         expected="answers or regex", found="neither")
+        if regex is not None:
+            regex_node = node.get("regex")
+            mark = regex_node.mark if regex_node is not None else node.mark
+            try:
+                compiled = re.compile(regex, 0 if case_sensitive else re.IGNORECASE)
+            except re.error as exc:
+                self.problem(mark, _join(path, "regex"), f"invalid regular expression: {exc}")
+            else:
+                for answer in accepted:
+                    if not compiled.fullmatch(answer.strip()):
+                        self.problem(mark, _join(path, "regex"), f"the answer '{answer}' does "
+                                     "not match this regular expression")
+        return model.Blank(tuple(a.strip() for a in accepted), regex, case_sensitive)
+
+    def matching(self, node: YMap, common: dict[str, Any]) -> model.MatchingQuestion | None:
+        shuffle = self.boolean(node, "shuffle", "", True)
+        seq = self.sequence(node, "pairs", "", required=True)
+        pairs: list[model.Pair] = []
+        seen: dict[str, dict[str, tuple[int, Mark]]] = {"left": {}, "right": {}}
+        for j, item in enumerate(seq.items if seq is not None else ()):
+            path = f"pairs[{j}]"
+            if not isinstance(item, YMap):
+                self.problem(item.mark, path, "each pair must be a mapping with 'left' and "
+                             "'right'", expected="a mapping", found=describe(item))
+                continue
+            self.check_keys(item, path, PAIR_FIELDS)
+            sides = {}
+            for side in ("left", "right"):
+                value = self.text(item, side, path, required=True, markdown=True)
+                sides[side] = value
+                side_node = item.get(side)
+                if value is None or side_node is None:
+                    continue
+                earlier = seen[side].setdefault(_norm(value), (j, side_node.mark))
+                if earlier[0] != j:
+                    self.problem(side_node.mark, f"{path}.{side}", f"duplicate {side} item: "
+                                 f"the same as pairs[{earlier[0]}].{side} "
+                                 f"(line {earlier[1].line})")
+            if sides["left"] is not None and sides["right"] is not None:
+                pairs.append(model.Pair(sides["left"], sides["right"]))
+        if seq is not None and len(seq.items) < MIN_PAIRS:
+            self.problem(seq.mark, "pairs", "too few pairs",
+                         expected=f"at least {MIN_PAIRS}", found=str(len(seq.items)))
+        distractors = self.text_list(node, "distractors", "", required=False,
+                                     markdown=True) or ()
+        dseq = node.get("distractors")
+        for j, text in enumerate(distractors):
+            mark = dseq.items[j].mark if isinstance(dseq, YSeq) else node.mark
+            earlier = seen["right"].setdefault(_norm(text), (-1 - j, mark))
+            if earlier[0] != -1 - j:
+                what = (f"pairs[{earlier[0]}].right" if earlier[0] >= 0
+                        else f"distractors[{-1 - earlier[0]}]")
+                self.problem(mark, f"distractors[{j}]", f"duplicate right-hand item: the same "
+                             f"as {what} (line {earlier[1].line})")
+        return model.MatchingQuestion(**common, pairs=tuple(pairs),
+                                      distractors=tuple(distractors), shuffle=shuffle)
+
+    def numeric(self, node: YMap, common: dict[str, Any]) -> model.NumericQuestion | None:
+        answer_node = node.get("answer")
+        answer: float | None = None
+        if answer_node is None:
+            self.missing(node, "", "answer", "a number")
+        else:
+            answer = self.number(answer_node, "answer")
+            if answer is not None and not math.isfinite(answer):
+                self.problem(answer_node.mark, "answer", "the answer must be a finite number",
+                             expected="a finite number", found=_written(answer_node))
+                answer = None
+        tolerances: dict[str, float] = {}
+        for key in ("tolerance", "relative_tolerance"):
+            value_node = node.get(key)
+            if value_node is None:
+                continue
+            value = self.number(value_node, key)
+            if value is None:
+                continue
+            if not math.isfinite(value) or value < 0:
+                self.problem(value_node.mark, key, "a tolerance must be zero or positive",
+                             expected="a finite number >= 0", found=_written(value_node))
+                continue
+            tolerances[key] = value
+        relative = "relative_tolerance" in node.entries
+        if "tolerance" in node.entries and relative:
+            self.problem(node.entries["relative_tolerance"].key_mark, "relative_tolerance",
+                         "give either 'tolerance' (absolute) or 'relative_tolerance', not both")
+        tolerance = tolerances.get("relative_tolerance" if relative else "tolerance", 0.0)
+        decimals = self.integer(node, "decimals", "", DECIMALS)
+        unit = self.text(node, "unit", "", required=False, markdown=True)
+        both = "tolerance" in node.entries and relative
+        key = "relative_tolerance" if relative else "tolerance"
+        usable = not both and (key in tolerances or key not in node.entries)
+        if answer is not None and relative and answer == 0:
+            self.problem(node.entries["relative_tolerance"].key_mark, "relative_tolerance",
+                         "a relative tolerance cannot work when the answer is 0; use "
+                         "'tolerance'")
+        elif answer is not None and decimals is not None and usable:
+            self.check_rounding(node, answer, decimals, tolerance, relative)
+        return model.NumericQuestion(**common, answer=float(answer or 0.0),
+                                     tolerance=float(tolerance), relative=relative, unit=unit,
+                                     decimals=decimals)
+
+    def check_rounding(
+        self, node: YMap, answer: float, decimals: int, tolerance: float, relative: bool
+    ) -> None:
+        """The tolerance must admit the answer rounded half-up to ``decimals`` (as a reader
+        rounds it)."""
+        try:
+            with localcontext() as ctx:
+                ctx.prec = 400
+                rounded = float(Decimal(repr(answer)).quantize(
+                    Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP))
+        except (InvalidOperation, OverflowError, ValueError):
+            return
+        gap = abs(rounded - answer)
+        allowed = tolerance * abs(answer) if relative else tolerance
+        if gap <= allowed + 1e-12 * max(1.0, abs(answer)):
+            return
+        key = "relative_tolerance" if relative else "tolerance"
+        need = gap / abs(answer) if relative else gap
+        mark = node.entries[key].value.mark if key in node.entries else node.mark
+        self.problem(
+            mark, key,
+            f"{key} {_num(tolerance)} does not admit {rounded:.{decimals}f}, the answer "
+            f"{_num(answer)} rounded to {decimals} decimals; use at least {_num(need)}",
+            expected=f"{key} >= {_num(need)}", found=_num(tolerance),
+        )
+
+    def computed(self, node: YMap, common: dict[str, Any]) -> model.ComputedQuestion | None:
+        start = len(self.problems)
+        generator = self.text(node, "generator", "", required=True)
+        params: dict[str, model.ParamConstraint] = {}
+        params_node = node.get("params")
+        if params_node is not None:
+            if isinstance(params_node, YMap):
+                for name, entry in params_node.entries.items():
+                    constraint = self.constraint(entry.value, f"params.{name}")
+                    if constraint is not None:
+                        params[name] = constraint
+            else:
+                self.problem(params_node.mark, "params", "wrong type",
+                             expected="a mapping of parameter names to values",
+                             found=describe(params_node))
+        answer_text = self.text(node, "answer", "", required=False) or "numeric"
+        if answer_text not in COMPUTED_ANSWERS:
+            answer_node = node.get("answer")
+            mark = answer_node.mark if answer_node is not None else node.mark
+            self.problem(mark, "answer", "unknown answer form",
+                         expected="numeric or choice", found=f"'{answer_text}'")
+            answer_text = "numeric"
+        answer = cast(Literal["numeric", "choice"], answer_text)
+        options = self.integer(node, "options", "", COMPUTED_OPTIONS)
+        if options is not None and answer != "choice":
+            self.problem(node.entries["options"].key_mark, "options",
+                         "'options' only applies with 'answer: choice'")
+        decimals = self.integer(node, "decimals", "", DECIMALS)
+        if generator is not None and len(self.problems) == start:
+            self.run_computed_check(node, generator, params, answer, decimals, options or 4)
+        return model.ComputedQuestion(
+            **common, generator=generator or "", params=params, answer=answer,
+            decimals=decimals, options=options or 4)
+
+    def constraint(self, node: YNode, path: str) -> model.ParamConstraint | None:
+        if isinstance(node, YMap):
+            self.check_keys(node, path, RANGE_FIELDS)
+            bounds: dict[str, float] = {}
+            for key in RANGE_FIELDS:
+                value_node = node.get(key)
+                if value_node is None:
+                    if key != "step":
+                        self.missing(node, path, key, "a number")
+                    continue
+                value = self.number(value_node, f"{path}.{key}")
+                if value is not None and not math.isfinite(value):
+                    self.problem(value_node.mark, f"{path}.{key}", "not a finite number",
+                                 expected="a finite number", found=_written(value_node))
+                elif value is not None:
+                    bounds[key] = value
+            if "step" in bounds and bounds["step"] <= 0:
+                self.problem(node.entries["step"].value.mark, f"{path}.step",
+                             "the step must be positive", expected="a number > 0",
+                             found=_num(bounds["step"]))
+                return None
+            if "min" not in bounds or "max" not in bounds:
+                return None
+            if bounds["min"] > bounds["max"]:
+                self.problem(node.mark, path, "min is larger than max",
+                             expected="min <= max", found=f"min {_num(bounds['min'])}, "
+                             f"max {_num(bounds['max'])}")
+                return None
+            return model.Range(bounds["min"], bounds["max"], bounds.get("step"))
+        items = node.items if isinstance(node, YSeq) else [node]
+        if isinstance(node, YSeq) and not items:
+            self.problem(node.mark, path, "no values to choose from",
+                         expected="at least one value", found="an empty list")
+            return None
+        values: list[object] = []
+        for i, item in enumerate(items):
+            where = f"{path}[{i}]" if isinstance(node, YSeq) else path
+            if not isinstance(item, YScalar) or item.value is None:
+                self.problem(item.mark, where, "wrong type",
+                             expected="a number, true/false or text", found=describe(item))
+                continue
+            raw = item.value
+            if isinstance(raw, str) and item.style is None and _NUMBER_TEXT.fullmatch(raw):
+                raw = float(raw.replace("_", ""))  # YAML 1.1 reads a plain 1.5e4 as text
+            values.append(raw)
+        if len(values) != len(items):
+            return None
+        return model.Choices(tuple(values))
+
+    def run_computed_check(
+        self,
+        node: YMap,
+        generator: str,
+        params: Mapping[str, model.ParamConstraint],
+        answer: str,
+        decimals: int | None,
+        options: int,
+    ) -> None:
+        check = computed_validator()
+        if check is None:
+            return
+        try:
+            found = check(generator, params, answer, decimals, options)
+        except Exception as exc:  # the generator's own bug must still not hide the bank
+            self.problem(node.mark, "generator",
+                         f"the generator check failed ({type(exc).__name__}: {exc})")
+            return
+        for path, message in found:
+            self.problem(self.resolve(node, path), path, message)
+
+    def resolve(self, node: YMap, path: str) -> Mark:
+        """The mark of the deepest node that ``path`` (``params.d``, ``x[1].y``) reaches."""
+        current: YNode = node
+        mark = node.mark
+        for part in re.findall(r"[^.\[\]]+|\[\d+\]", path):
+            nxt: YNode | None = None
+            if part.startswith("[") and isinstance(current, YSeq):
+                index = int(part[1:-1])
+                nxt = current.items[index] if index < len(current.items) else None
+            elif isinstance(current, YMap):
+                nxt = current.get(part)
+            if nxt is None:
+                break
+            current, mark = nxt, nxt.mark
+        return mark

@@ -1,0 +1,186 @@
+"""Write cards as an Anki package (``.apkg``) with genanki.
+
+Identities are stable so a regenerated package updates a reader's notes in place and keeps
+their review history:
+
+* the two note types have hard-coded ids (:data:`BASIC_MODEL_ID`, :data:`CLOZE_MODEL_ID`);
+* each bank becomes the subdeck ``Konum::<bank title>`` whose id is derived from the bank id
+  (:func:`deck_id`), the same in every run and on every machine;
+* note GUIDs are ``genanki.guid_for(card.key)``.
+
+Anki replaces an existing note only when the imported one is newer, judged by its
+modification time, which genanki sets from the package timestamp: :func:`write_apkg` uses
+``SOURCE_DATE_EPOCH`` when set (reproducible builds), else the current time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+import re
+import sqlite3
+import tempfile
+import time
+import zipfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import genanki
+
+from generator.exports.cards import Card
+
+#: Name of the parent deck; each bank is the subdeck ``Konum::<bank title>``.
+ROOT_DECK = "Konum"
+
+# Hard-coded, never change: Anki recognises note types by id.
+BASIC_MODEL_ID = 1_732_905_311
+CLOZE_MODEL_ID = 1_732_905_312
+
+CSS = """\
+.card { font-family: system-ui, sans-serif; font-size: 19px; line-height: 1.5;
+  color: #1d1d1f; background: #fff; text-align: left; max-width: 42em; margin: 0 auto; }
+.nightMode.card, .night_mode .card { color: #e6e6e6; background: #1f2128; }
+code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 0.9em; }
+pre { background: rgba(127, 127, 127, 0.12); padding: 0.5em 0.75em; border-radius: 4px;
+  overflow-x: auto; }
+table { border-collapse: collapse; }
+th, td { border: 1px solid rgba(127, 127, 127, 0.4); padding: 0.25em 0.6em; text-align: left; }
+.konum-answer { font-size: 1.1em; }
+.konum-solution, .konum-explanation { margin-top: 0.75em; }
+.cloze { font-weight: bold; color: #1565c0; }
+.nightMode .cloze, .night_mode .cloze { color: #82b1ff; }
+"""
+
+BASIC_MODEL = genanki.Model(
+    BASIC_MODEL_ID,
+    "Konum Basic",
+    fields=[{"name": "Front"}, {"name": "Back"}],
+    templates=[
+        {
+            "name": "Card 1",
+            "qfmt": "{{Front}}",
+            "afmt": '{{FrontSide}}<hr id="answer">{{Back}}',
+        }
+    ],
+    css=CSS,
+)
+
+CLOZE_MODEL = genanki.Model(
+    CLOZE_MODEL_ID,
+    "Konum Cloze",
+    fields=[{"name": "Text"}, {"name": "Back Extra"}],
+    templates=[
+        {
+            "name": "Cloze",
+            "qfmt": "{{cloze:Text}}",
+            "afmt": "{{cloze:Text}}<br>{{Back Extra}}",
+        }
+    ],
+    css=CSS,
+    model_type=genanki.Model.CLOZE,
+)
+
+
+def deck_name(card: Card) -> str:
+    """The Anki deck of ``card``: ``Konum::<bank title>``."""
+    return f"{ROOT_DECK}::{card.deck}"
+
+
+def deck_id(bank_id: str) -> int:
+    """A deck id derived from ``bank_id``: BLAKE2b, so constant across runs and machines.
+
+    In ``[2**30, 2**31)``, the range genanki draws its own ids from.
+    """
+    digest = hashlib.blake2b(f"konum-deck\x1f{bank_id}".encode(), digest_size=8).digest()
+    return (1 << 30) + int.from_bytes(digest, "big") % (1 << 30)
+
+
+def sanitize_tag(tag: str) -> str:
+    """A tag Anki accepts: whitespace runs become ``_``, double quotes are dropped."""
+    return re.sub(r"\s+", "_", tag.strip()).replace('"', "")
+
+
+def anki_tags(card: Card) -> list[str]:
+    """The card's tags, sanitised for Anki, empty ones dropped, order kept."""
+    return list(dict.fromkeys(t for t in map(sanitize_tag, card.tags) if t))
+
+
+def guid(card: Card) -> str:
+    """The note GUID of ``card`` (``genanki.guid_for`` of its stable key)."""
+    return str(genanki.guid_for(card.key))
+
+
+def resolve_timestamp(timestamp: float | None = None) -> float:
+    """``timestamp`` if given, else ``SOURCE_DATE_EPOCH`` when set, else the current time."""
+    if timestamp is not None:
+        return float(timestamp)
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    return float(epoch) if epoch else time.time()
+
+
+def build_package(cards: Sequence[Card]) -> genanki.Package:
+    """A genanki package with one deck per bank, in the order the banks first appear."""
+    decks: dict[str, genanki.Deck] = {}
+    media: dict[str, Path] = {}
+    for card in cards:
+        deck = decks.get(card.bank)
+        if deck is None:
+            deck = decks[card.bank] = genanki.Deck(deck_id(card.bank), deck_name(card))
+        is_cloze = card.kind == "cloze"
+        deck.add_note(
+            genanki.Note(
+                model=CLOZE_MODEL if is_cloze else BASIC_MODEL,
+                fields=[card.front, card.back],
+                tags=anki_tags(card),
+                guid=guid(card),
+            )
+        )
+        for path in card.media:
+            media.setdefault(path.name, path)
+    return genanki.Package(list(decks.values()), media_files=[str(p) for p in media.values()])
+
+
+def _zip_entry(name: str, date_time: tuple[int, int, int, int, int, int]) -> zipfile.ZipInfo:
+    info = zipfile.ZipInfo(name, date_time=date_time)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = 0o644 << 16
+    return info
+
+
+def write_apkg(cards: Iterable[Card], path: str | Path, *, timestamp: float | None = None) -> None:
+    """Write ``cards`` to the Anki package ``path``, byte for byte the same for the same
+    cards and timestamp.
+
+    genanki's ``Package.write_to_file`` stamps zip entries with the current time (and leaves
+    its temporary database behind), so the package is assembled here: genanki fills the
+    database, the zip entries carry ``timestamp`` as their date.
+
+    Args:
+        cards: Cards from :func:`generator.exports.cards.build_cards` with ``math="anki"``
+            and a ``media_root``, so images are listed in :attr:`Card.media`.
+        path: The ``.apkg`` file to write.
+        timestamp: Seconds since the epoch given to notes and cards as their modification
+            time; by default ``SOURCE_DATE_EPOCH`` when set, else now. Anki only updates an
+            existing note from a package whose notes are newer.
+    """
+    stamp = resolve_timestamp(timestamp)
+    package = build_package(list(cards))
+    # Zip dates run from 1980 and have a two-second resolution; UTC keeps them machine-free.
+    date_time = time.gmtime(max(stamp, 315_532_800))[:6]
+    with tempfile.TemporaryDirectory(prefix="konum-apkg-") as folder:
+        database = Path(folder) / "collection.anki2"
+        connection = sqlite3.connect(database)
+        try:
+            package.write_to_db(connection.cursor(), stamp, itertools.count(int(stamp * 1000)))
+            connection.commit()
+        finally:
+            connection.close()
+        media = [Path(p) for p in package.media_files]
+        with zipfile.ZipFile(path, "w") as archive:
+            archive.writestr(_zip_entry("collection.anki2", date_time), database.read_bytes())
+            names = {str(i): p.name for i, p in enumerate(media)}
+            archive.writestr(_zip_entry("media", date_time), json.dumps(names))
+            for i, p in enumerate(media):
+                archive.writestr(_zip_entry(str(i), date_time), p.read_bytes())

@@ -1,0 +1,334 @@
+"""Turn banks and concrete questions into a neutral list of flashcards.
+
+Pure: no genanki, no files written. Every exporter (:mod:`.anki`, :mod:`.text`, the study page's
+``cards.json``) reads the :class:`Card` objects built here.
+
+Conventions:
+
+* A card's ``key`` is stable: ``question:<id>`` for a question, ``question:<id>:variant:<i>``
+  for variant ``i`` of a computed question, ``flashcard:<bank>:<id>`` for a bank's
+  ``flashcards`` entry. Exporters derive Anki note GUIDs from it, so a regenerated deck
+  (another seed, new numbers) updates notes in place instead of adding new ones.
+* Only computed cards depend on the seed. Choice options and matching pairs appear in the
+  order the author wrote them (not the seed's shuffle), so the other cards never change when
+  the site is rebuilt with another seed.
+* ``front`` and ``back`` are HTML from :func:`generator.markup.render_markdown` with the
+  ``math`` mode asked for: ``"anki"`` (MathJax delimiters ``\\( \\)`` / ``\\[ \\]``) for the
+  Anki and text exports, ``"mathml"`` for the study page.
+* A ``cloze`` card holds Anki cloze text in ``front`` (every blank is ``{{c1::answer}}``, so
+  the note makes one card that hides all blanks at once) and the "Back Extra" in ``back``;
+  :func:`display_sides` turns it into a plain front/back pair for tools without cloze support.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from generator import model
+from generator.errors import ExportError
+
+CardKind = Literal["basic", "cloze"]
+MathMode = Literal["anki", "mathml"]
+
+#: Placeholder for a fill blank while its prompt goes through Markdown: letters and digits
+#: only, so Markdown, code highlighting and escaping leave it intact, inside code or not.
+_BLANK_TOKEN = "KONUMBLANK{}X"
+_BLANK_RE = re.compile(model.BLANK_PATTERN)
+_CLOZE_RE = re.compile(r"\{\{c\d+::(.*?)(?:::(.*?))?\}\}", re.DOTALL)
+_IMG_SRC_RE = re.compile(r'(<img\b[^>]*?\bsrc=")([^"]+)(")', re.IGNORECASE)
+_REMOTE_SRC_RE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Card:
+    """One flashcard, independent of the tool it is exported to.
+
+    Attributes:
+        key: Stable identity (see the module docstring); Anki GUIDs derive from it.
+        bank: Id of the bank the card came from (Anki deck ids derive from it).
+        deck: The bank's title; Anki puts the card in the subdeck ``Konum::<deck>``.
+        kind: ``"basic"`` (front/back) or ``"cloze"`` (front holds cloze text).
+        front: HTML of the front, or the cloze text for a cloze card.
+        back: HTML of the back, or the "Back Extra" for a cloze card.
+        tags: The bank id, then the question's tags, in order, without duplicates (not yet
+            sanitised for any tool).
+        media: Local files the HTML references by their base name (``<img src="name">``).
+    """
+
+    key: str
+    bank: str
+    deck: str
+    kind: CardKind
+    front: str
+    back: str
+    tags: tuple[str, ...] = ()
+    media: tuple[Path, ...] = ()
+
+
+def _render(text: str, math: MathMode, *, inline: bool = False) -> str:
+    # Imported on use: generator.markup belongs to the lead and may land after this module.
+    from generator.markup import render_markdown
+
+    return render_markdown(text, inline=inline, math=math)
+
+
+def _letter(index: int) -> str:
+    return chr(ord("A") + index)
+
+
+def _answer_line(label: str, body_html: str) -> str:
+    return f'<p class="konum-answer"><strong>{label}:</strong> {body_html}</p>'
+
+
+def _section(class_name: str, body_html: str, heading: str | None = None) -> str:
+    head = f"<p><strong>{heading}</strong></p>" if heading else ""
+    return f'<div class="{class_name}">{head}{body_html}</div>'
+
+
+def _explanation(text: str, math: MathMode) -> str:
+    return _section("konum-explanation", _render(text, math)) if text.strip() else ""
+
+
+def _options_list(texts: Sequence[str], math: MathMode) -> str:
+    items = "".join(f"<li>{_render(t, math, inline=True)}</li>" for t in texts)
+    return f'<ol class="konum-options" type="A">{items}</ol>'
+
+
+def format_number(value: float, decimals: int | None, unit: str | None = None) -> str:
+    """A number as shown on a card: ``decimals`` fixed places when given, else the shortest
+    form (``32.0`` shows as ``32``); ``-0`` shows as ``0``; the unit follows after a space."""
+    text = f"{value:.{decimals}f}" if decimals is not None else f"{value:.12g}"
+    if re.fullmatch(r"-0(\.0*)?", text):
+        text = text[1:]
+    return f"{text} {unit}" if unit else text
+
+
+def _tags(bank: model.Bank, tags: Iterable[str], *extra: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(t for t in (bank.id, *tags, *extra) if t.strip()))
+
+
+def _choice_card(bank: model.Bank, q: model.ChoiceQuestion, math: MathMode) -> Card:
+    hint = "<p><em>Choose all that apply.</em></p>" if q.multiple else ""
+    front = _render(q.prompt, math) + hint + _options_list([o.text for o in q.options], math)
+    correct = [(i, o) for i, o in enumerate(q.options) if o.correct]
+    label = "Answers" if len(correct) > 1 else "Answer"
+    answers = "; ".join(f"{_letter(i)}. {_render(o.text, math, inline=True)}" for i, o in correct)
+    back = _answer_line(label, answers) + _explanation(q.explanation, math)
+    return Card(f"question:{q.id}", bank.id, bank.title, "basic", front, back, _tags(bank, q.tags))
+
+
+def _cloze_answer(q: model.FillQuestion, index: int, blank: model.Blank) -> str:
+    shown = blank.answers[0] if blank.answers else blank.regex or ""
+    if not shown.strip():
+        raise ExportError(f"question {q.id!r}: blank {index + 1} has no answer to show")
+    if "}}" in shown or "::" in shown:
+        raise ExportError(
+            f"question {q.id!r}: blank {index + 1} answer {shown!r} contains '}}}}' or '::',"
+            " which Anki's cloze syntax cannot hold"
+        )
+    return shown
+
+
+def _fill_card(bank: model.Bank, q: model.FillQuestion, math: MathMode) -> Card:
+    count = len(_BLANK_RE.findall(q.prompt))
+    if count != len(q.blanks):
+        raise ExportError(
+            f"question {q.id!r}: expected {len(q.blanks)} blanks in the prompt, found {count}"
+        )
+    tokens = iter(range(count))
+    source = _BLANK_RE.sub(lambda _m: _BLANK_TOKEN.format(next(tokens)), q.prompt)
+    text = _render(source, math)
+    for i, blank in enumerate(q.blanks):
+        token = _BLANK_TOKEN.format(i)
+        if text.count(token) != 1:
+            raise ExportError(
+                f"question {q.id!r}: blank {i + 1} did not survive rendering (is it inside"
+                " math? blanks in math cannot become cloze deletions)"
+            )
+        # The answer lands in the rendered HTML, inside <code> when the blank was in code,
+        # so it keeps the code formatting; escape it like any text.
+        answer = html.escape(_cloze_answer(q, i, blank), quote=False)
+        text = text.replace(token, "{{c1::" + answer + "}}")
+    return Card(
+        f"question:{q.id}",
+        bank.id,
+        bank.title,
+        "cloze",
+        text,
+        _explanation(q.explanation, math),
+        _tags(bank, q.tags),
+    )
+
+
+def _matching_card(bank: model.Bank, q: model.MatchingQuestion, math: MathMode) -> Card:
+    lefts = "".join(f"<li>{_render(p.left, math, inline=True)}</li>" for p in q.pairs)
+    front = _render(q.prompt, math) + f'<ul class="konum-match-items">{lefts}</ul>'
+    rows = "".join(
+        f"<tr><td>{_render(p.left, math, inline=True)}</td>"
+        f"<td>{_render(p.right, math, inline=True)}</td></tr>"
+        for p in q.pairs
+    )
+    table = (
+        '<table class="konum-pairs"><thead><tr><th scope="col">Item</th>'
+        f'<th scope="col">Matches</th></tr></thead><tbody>{rows}</tbody></table>'
+    )
+    back = table + _explanation(q.explanation, math)
+    return Card(f"question:{q.id}", bank.id, bank.title, "basic", front, back, _tags(bank, q.tags))
+
+
+def _numeric_card(bank: model.Bank, q: model.NumericQuestion, math: MathMode) -> Card:
+    shown = html.escape(format_number(q.answer, q.decimals, q.unit), quote=False)
+    back = _answer_line("Answer", shown) + _explanation(q.explanation, math)
+    return Card(
+        f"question:{q.id}",
+        bank.id,
+        bank.title,
+        "basic",
+        _render(q.prompt, math),
+        back,
+        _tags(bank, q.tags),
+    )
+
+
+def _variant_card(
+    bank: model.Bank, q: model.ComputedQuestion, v: model.Variant, math: MathMode
+) -> Card:
+    front = _render(v.prompt, math)
+    shown_text = f"{v.shown_answer} {v.unit}" if v.unit else v.shown_answer
+    shown = html.escape(shown_text, quote=False)
+    if v.options:
+        front += _options_list([o.text for o in v.options], math)
+        letters = [_letter(i) for i, o in enumerate(v.options) if o.correct]
+        shown = f"{', '.join(letters)}. {shown}" if letters else shown
+    back = (
+        _answer_line("Answer", shown)
+        + _section("konum-solution", _render(v.solution, math), heading="Worked solution")
+        + _explanation(q.explanation, math)
+    )
+    return Card(
+        f"question:{q.id}:variant:{v.index}",
+        bank.id,
+        bank.title,
+        "basic",
+        front,
+        back,
+        _tags(bank, q.tags, "computed"),
+    )
+
+
+def _flashcard(bank: model.Bank, fc: model.Flashcard, math: MathMode) -> Card:
+    return Card(
+        f"flashcard:{bank.id}:{fc.id}",
+        bank.id,
+        bank.title,
+        "basic",
+        _render(fc.front, math),
+        _render(fc.back, math),
+        _tags(bank, fc.tags),
+    )
+
+
+def _collect_media(card: Card, media_root: Path) -> Card:
+    """Point local ``<img>`` sources at Anki's flat media folder and list the files.
+
+    Sources are resolved against ``media_root`` (the docs dir); ``../`` and ``/`` prefixes are
+    dropped, since authors write them relative to a lesson page. Remote and data URLs stay.
+    """
+    found: dict[str, Path] = {}
+
+    def flatten(match: re.Match[str]) -> str:
+        src = html.unescape(match.group(2))
+        if _REMOTE_SRC_RE.match(src):
+            return match.group(0)
+        relative = re.sub(r"^(?:\.\./|\./|/)+", "", src)
+        path = media_root / relative
+        if not path.is_file():
+            raise ExportError(f"card {card.key!r}: image {src!r} not found under {media_root}")
+        name = path.name
+        if found.get(name, path) != path:
+            raise ExportError(f"card {card.key!r}: two images are both named {name!r}")
+        found[name] = path
+        return match.group(1) + html.escape(name) + match.group(3)
+
+    front = _IMG_SRC_RE.sub(flatten, card.front)
+    back = _IMG_SRC_RE.sub(flatten, card.back)
+    if not found:
+        return card
+    return Card(
+        card.key, card.bank, card.deck, card.kind, front, back, card.tags, tuple(found.values())
+    )
+
+
+def build_cards(
+    banks: Iterable[model.Bank],
+    concretes: Iterable[model.Concrete] = (),
+    *,
+    math: MathMode = "anki",
+    media_root: Path | None = None,
+) -> list[Card]:
+    """All flashcards of ``banks``, in bank order, questions first, then ``flashcards``.
+
+    Args:
+        banks: The loaded banks.
+        concretes: Concrete questions for one seed; only computed questions are looked up
+            here (one card per shipped variant), by question id.
+        math: ``"anki"`` for MathJax delimiters, ``"mathml"`` for the study page.
+        media_root: Where local ``<img>`` sources are resolved (the docs dir). When given,
+            sources are rewritten to bare file names and the files listed in
+            :attr:`Card.media` (for Anki); when None, image sources are left as written.
+
+    Returns:
+        The cards; questions with ``flashcard: false`` are left out.
+
+    Raises:
+        ExportError: A computed question has no concrete variants, a fill prompt's blanks do
+            not match its answers, an answer cannot be a cloze deletion or an image is missing.
+    """
+    by_id = {c.question.id: c for c in concretes}
+    cards: list[Card] = []
+    for bank in banks:
+        for q in bank.questions:
+            if not q.flashcard:
+                continue
+            if isinstance(q, model.ChoiceQuestion):
+                cards.append(_choice_card(bank, q, math))
+            elif isinstance(q, model.FillQuestion):
+                cards.append(_fill_card(bank, q, math))
+            elif isinstance(q, model.MatchingQuestion):
+                cards.append(_matching_card(bank, q, math))
+            elif isinstance(q, model.NumericQuestion):
+                cards.append(_numeric_card(bank, q, math))
+            else:
+                concrete = by_id.get(q.id)
+                if concrete is None or not concrete.variants:
+                    raise ExportError(
+                        f"computed question {q.id!r} in bank {bank.id!r} has no variants;"
+                        " pass its Concrete to build the cards"
+                    )
+                cards.extend(_variant_card(bank, q, v, math) for v in concrete.variants)
+        cards.extend(_flashcard(bank, fc, math) for fc in bank.flashcards)
+    if media_root is not None:
+        cards = [_collect_media(card, media_root) for card in cards]
+    duplicates = sorted(k for k, n in Counter(c.key for c in cards).items() if n > 1)
+    if duplicates:
+        raise ExportError(f"duplicate card keys (ids must be unique): {', '.join(duplicates)}")
+    return cards
+
+
+def display_sides(card: Card) -> tuple[str, str]:
+    """Front and back HTML for tools without cloze support.
+
+    A basic card is returned as is. For a cloze card the front shows each deletion as
+    ``[…]`` and the back shows the text with the answers marked, then the "Back Extra".
+    """
+    if card.kind == "basic":
+        return card.front, card.back
+    front = _CLOZE_RE.sub('<span class="konum-cloze">[…]</span>', card.front)
+    back = _CLOZE_RE.sub(r'<mark class="konum-cloze">\1</mark>', card.front) + card.back
+    return front, back

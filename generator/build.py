@@ -1,0 +1,242 @@
+"""``konum build``: validate, build into a temporary folder beside ``site/``, then swap.
+
+The published folder is never written in place. A build renders everything into
+``.site-tmp-<random>`` next to it; only a complete, strict build with its downloads is
+swapped in, atomically where the kernel allows (Linux ``renameat2(RENAME_EXCHANGE)``), so a
+build that fails or is killed (SIGINT or SIGKILL, at any moment) leaves the old site exactly
+as it was. Leftover temporary folders of killed builds are removed by the next build. A lock
+file serialises concurrent builds: the second one waits for the first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import errno
+import fcntl
+import logging
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.errors import BuildError
+from generator.mdx.quiz import SEED_ENV, VARIANTS_ENV
+
+QUIZ_EXTENSION = "generator.mdx.quiz"
+TMP_PREFIX = ".site-tmp-"
+OLD_PREFIX = ".site-old-"
+LOCK_NAME = ".konum-build.lock"
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    """What a build needs from ``mkdocs.yml``."""
+
+    config_file: Path
+    site_dir: Path
+    banks_dir: Path
+    seed: int
+    variants: int
+
+
+def read_site_config(config_file: str | Path = "mkdocs.yml") -> SiteConfig:
+    """Read ``mkdocs.yml`` with MkDocs' own loader (so its validation applies)."""
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import ConfigurationError
+
+    path = Path(config_file)
+    if not path.is_file():
+        raise BuildError(f"no MkDocs configuration at {path} (run konum from the project folder)")
+    try:
+        with _quiet_mkdocs():
+            config = load_config(str(path))
+    except ConfigurationError as exc:
+        raise BuildError(f"{path}: {exc}") from None
+    quiz = dict(config["mdx_configs"].get(QUIZ_EXTENSION, {}))
+    if QUIZ_EXTENSION not in config["markdown_extensions"]:
+        raise BuildError(f"{path}: markdown_extensions does not list {QUIZ_EXTENSION}")
+    root = path.resolve().parent
+    return SiteConfig(
+        config_file=path.resolve(),
+        site_dir=Path(config["site_dir"]),
+        banks_dir=(root / str(quiz.get("banks", "content/banks"))),
+        seed=int(quiz.get("seed", 42)),
+        variants=int(quiz.get("variants", 5)),
+    )
+
+
+@contextlib.contextmanager
+def _quiet_mkdocs() -> Iterator[None]:
+    logger = logging.getLogger("mkdocs")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+@contextlib.contextmanager
+def build_lock(folder: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``folder/.konum-build.lock`` (waiting for another build)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / LOCK_NAME, "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print("konum: another build is writing the site; waiting for it", file=sys.stderr)
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def remove_leftovers(folder: Path) -> list[Path]:
+    """Delete temporary folders that killed builds left behind (call with the lock held)."""
+    removed = []
+    for child in folder.iterdir():
+        if child.is_dir() and child.name.startswith((TMP_PREFIX, OLD_PREFIX)):
+            shutil.rmtree(child, ignore_errors=True)
+            removed.append(child)
+    return removed
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Atomically swap two folders (Linux renameat2); False when the system cannot."""
+    if not sys.platform.startswith("linux"):
+        return False
+    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    renameat2 = getattr(libc, "renameat2", None)
+    if renameat2 is None:
+        return False
+    result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    if result == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+def swap_into_place(new: Path, site: Path) -> None:
+    """Make ``new`` the folder at ``site``; the old content is deleted afterwards."""
+    if not site.exists():
+        os.rename(new, site)
+        return
+    if _exchange(new, site):
+        shutil.rmtree(new)  # now holds the old site
+        return
+    # Fallback: two renames; a kill between them leaves the old site in .site-old-*.
+    old = Path(tempfile.mkdtemp(prefix=OLD_PREFIX, dir=site.parent))
+    os.rename(site, old / "site")
+    os.rename(new, site)
+    shutil.rmtree(old)
+
+
+def _mkdocs_build(config_file: Path, site_dir: Path) -> None:
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import Abort, ConfigurationError, MkDocsException
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setLevel(logging.WARNING)
+    handler.setFormatter(logging.Formatter("%(levelname)s - %(message)s"))
+    logger = logging.getLogger("mkdocs")
+    logger.addHandler(handler)
+    try:
+        config = load_config(str(config_file), site_dir=str(site_dir), strict=True)
+        build(config)
+    except (Abort, ConfigurationError, MkDocsException) as exc:
+        raise BuildError(f"the site build failed: {exc}") from None
+    finally:
+        logger.removeHandler(handler)
+
+
+def build_site(
+    config_file: str | Path = "mkdocs.yml",
+    *,
+    seed: int | None = None,
+    variants: int | None = None,
+    site_dir: str | Path | None = None,
+    downloads: bool = True,
+) -> Path:
+    """Validate the banks, build the site and its downloads, and publish it atomically.
+
+    Args:
+        config_file: the ``mkdocs.yml`` to build.
+        seed: site seed; default the one in ``mkdocs.yml``.
+        variants: variants per computed question; default the one in ``mkdocs.yml``.
+        site_dir: where to publish; default ``site_dir`` of ``mkdocs.yml``.
+        downloads: also write the flashcard exports into ``<site>/downloads/``.
+
+    Returns:
+        The published folder.
+
+    Raises:
+        generator.banks.BankError: a bank has problems (nothing was built).
+        BuildError: MkDocs or an export failed (the published folder is untouched).
+    """
+    from generator.banks import load_banks
+
+    settings = read_site_config(config_file)
+    seed = settings.seed if seed is None else seed
+    variants = settings.variants if variants is None else variants
+    target = Path(site_dir) if site_dir is not None else settings.site_dir
+    target = target.resolve()
+    banks = load_banks(settings.banks_dir)  # fails early, with every problem listed
+
+    environment = {SEED_ENV: str(seed), VARIANTS_ENV: str(variants)}
+    # Paths in mkdocs.yml (the quiz block's banks folder) are relative to its folder.
+    with (
+        build_lock(target.parent),
+        _environment(environment),
+        _working_directory(settings.config_file.parent),
+    ):
+        remove_leftovers(target.parent)
+        staging = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=target.parent))
+        try:
+            _mkdocs_build(settings.config_file, staging)
+            if downloads:
+                from generator.exports import publish_downloads
+
+                publish_downloads(banks, seed, variants, staging / "downloads")
+            swap_into_place(staging, target)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+    return target
+
+
+@contextlib.contextmanager
+def _working_directory(folder: Path) -> Iterator[None]:
+    previous = Path.cwd()
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(previous)
+
+
+@contextlib.contextmanager
+def _environment(values: dict[str, str]) -> Iterator[None]:
+    saved: dict[str, Any] = {key: os.environ.get(key) for key in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for key, old in saved.items():
+            if old is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = old

@@ -1,0 +1,209 @@
+"""The ``konum`` command line: check banks, preview computed questions, build, serve, export.
+
+Every failure the user can fix prints one clear line (or one line per bank problem) and exits
+non-zero; no traceback reaches the terminal for bad input.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+
+from generator import __version__
+from generator.errors import KonumError
+
+SEED = click.IntRange(min=0, max=2**63 - 1)
+VARIANTS = click.IntRange(min=1, max=50)
+
+
+def _banks_or_exit(paths: Sequence[str] | None, output_format: str = "text") -> tuple[object, ...]:
+    from generator.banks import BankError, discover, format_json, format_text, load_banks
+
+    try:
+        return tuple(load_banks(discover(paths)))
+    except BankError as exc:
+        text = format_json(exc.problems) if output_format == "json" else format_text(exc.problems)
+        click.echo(text, err=output_format != "json")
+        raise click.exceptions.Exit(1) from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="konum")
+def cli() -> None:
+    """konum: quizzes and flashcards on positional encoding, computed not typed.
+
+    Run from the project folder (where mkdocs.yml is).
+    """
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Problems as lines (FILE:LINE:COL: [id] field: message) or JSON.",
+)
+def check(paths: tuple[str, ...], output_format: str) -> None:
+    """Validate question banks (default: every bank in content/banks)."""
+    from generator.banks import check_banks, format_json, format_text
+
+    report = check_banks(list(paths) or None)
+    counts = {"files": len(report.files), "questions": report.questions}
+    if output_format == "json":
+        click.echo(format_json(report.problems, **counts))
+    else:
+        click.echo(format_text(report.problems, **counts), err=bool(report.problems))
+    if report.problems:
+        raise click.exceptions.Exit(1)
+
+
+@cli.command()
+@click.argument("question_id")
+@click.option("--seed", type=SEED, default=None, help="Site seed (default: mkdocs.yml's).")
+@click.option(
+    "--variants", type=VARIANTS, default=3, show_default=True, help="How many variants to print."
+)
+def preview(question_id: str, seed: int | None, variants: int) -> None:
+    """Print the variants of a computed question: prompt, answer, options, solution."""
+    from generator.build import read_site_config
+    from generator.computed import computed_variants
+    from generator.computed.preview import format_preview
+    from generator.model import ComputedQuestion
+
+    settings = read_site_config()
+    banks = _banks_or_exit(None)
+    questions = {q.id: q for bank in banks for q in bank.questions}  # type: ignore[attr-defined]
+    if question_id not in questions:
+        import difflib
+
+        close = difflib.get_close_matches(question_id, list(questions), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise KonumError(f"no question with id {question_id!r}{hint}")
+    question = questions[question_id]
+    if not isinstance(question, ComputedQuestion):
+        raise KonumError(
+            f"question {question_id!r} is a {question.type} question; "
+            "preview shows computed questions"
+        )
+    chosen_seed = settings.seed if seed is None else seed
+    click.echo(format_preview(question, computed_variants(question, chosen_seed, variants)))
+
+
+@cli.command()
+@click.option("--seed", type=SEED, default=None, help="Site seed (default: mkdocs.yml's).")
+@click.option("--variants", type=VARIANTS, default=None, help="Variants per computed question.")
+@click.option(
+    "-d",
+    "--site-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Publish here instead of mkdocs.yml's site_dir.",
+)
+@click.option(
+    "-f", "--config-file", type=click.Path(dir_okay=False), default="mkdocs.yml", show_default=True
+)
+def build(seed: int | None, variants: int | None, site_dir: str | None, config_file: str) -> None:
+    """Validate the banks and build the site (and its downloads) atomically."""
+    from generator.banks import BankError, format_text
+    from generator.build import build_site
+
+    try:
+        target = build_site(config_file, seed=seed, variants=variants, site_dir=site_dir)
+    except BankError as exc:
+        click.echo(format_text(exc.problems), err=True)
+        click.echo("konum: build stopped; the published site was not touched", err=True)
+        raise click.exceptions.Exit(1) from None
+    click.echo(f"konum: site built into {os.path.relpath(target)}")
+
+
+@cli.command()
+@click.option("--seed", type=SEED, default=None, help="Site seed (default: mkdocs.yml's).")
+@click.option("-a", "--dev-addr", default="127.0.0.1:8000", show_default=True, metavar="IP:PORT")
+def serve(seed: int | None, dev_addr: str) -> None:
+    """Preview the site with live reload (banks, lessons, templates and code)."""
+    from mkdocs.commands.serve import serve as mkdocs_serve
+
+    from generator.build import read_site_config
+    from generator.mdx.quiz import SEED_ENV
+
+    settings = read_site_config()
+    if seed is not None:
+        os.environ[SEED_ENV] = str(seed)
+    root = settings.config_file.parent
+    mkdocs_serve(
+        config_file=str(settings.config_file),
+        dev_addr=dev_addr,
+        livereload=True,
+        watch=[str(root / "templates"), str(root / "generator")],
+    )
+
+
+@cli.command()
+@click.argument("kind", type=click.Choice(["anki", "text", "csv"]))
+@click.option("--seed", type=SEED, default=None, help="Site seed (default: mkdocs.yml's).")
+@click.option("--variants", type=VARIANTS, default=None, help="Variants per computed question.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="File to write (default: konum.apkg, konum-anki.txt or konum.csv).",
+)
+def export(kind: str, seed: int | None, variants: int | None, output: str | None) -> None:
+    """Export flashcards: an Anki package, Anki's text format, or plain CSV."""
+    from generator.build import read_site_config
+    from generator.exports import DEFAULT_NAMES, export_banks
+
+    settings = read_site_config()
+    banks = _banks_or_exit(None)
+    path = Path(output or DEFAULT_NAMES[kind])
+    count = export_banks(
+        kind,  # type: ignore[arg-type]
+        banks,  # type: ignore[arg-type]
+        settings.seed if seed is None else seed,
+        settings.variants if variants is None else variants,
+        path,
+    )
+    click.echo(f"konum: wrote {count} cards to {path}")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point: run the CLI, turning every user error into one line and an exit code."""
+    try:
+        code = cli.main(
+            args=list(argv) if argv is not None else None, prog_name="konum", standalone_mode=False
+        )
+    except click.UsageError as exc:
+        message = exc.format_message()
+        hint = (
+            f" (see 'konum {exc.ctx.info_name} --help')"
+            if exc.ctx and exc.ctx.parent
+            else " (see 'konum --help')"
+        )
+        click.echo(f"konum: {message}{hint}", err=True)
+        sys.exit(2)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.Abort:
+        click.echo("konum: interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        click.echo(f"konum: {exc.format_message()}", err=True)
+        sys.exit(exc.exit_code)
+    except KonumError as exc:
+        click.echo(f"konum: {exc}", err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        click.echo("konum: interrupted", err=True)
+        sys.exit(130)
+    except OSError as exc:
+        click.echo(f"konum: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), err=True)
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)

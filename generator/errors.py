@@ -1,0 +1,19 @@
+"""The exception tree of konum's commands: each kind of failure has its own type.
+
+Content errors in banks are :class:`generator.banks.BankError`; everything a command reports
+as one clear line without a traceback derives from :class:`KonumError`.
+"""
+
+from __future__ import annotations
+
+
+class KonumError(Exception):
+    """A failure the user can fix; the CLI prints its message as one line and exits 1."""
+
+
+class BuildError(KonumError):
+    """The site build failed; the published ``site/`` was left as it was."""
+
+
+class ExportError(KonumError):
+    """A flashcard export could not be written."""

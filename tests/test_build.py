@@ -1,0 +1,145 @@
+"""konum build: atomic publication, kill safety, the lock, reproducibility, bad input."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.miniproject import konum, make_project, tree_digest
+
+pytestmark = pytest.mark.slow
+EPOCH = {"SOURCE_DATE_EPOCH": "1767225600"}
+
+
+@pytest.fixture
+def built(tmp_path: Path) -> Path:
+    """A mini project with a first site already built (seed 1)."""
+    project = make_project(tmp_path)
+    result = konum(project, "build", "--seed", "1", env=EPOCH)
+    assert result.returncode == 0, result.stderr
+    return project
+
+
+def leftovers(project: Path) -> list[str]:
+    return sorted(
+        p.name for p in project.iterdir() if p.name.startswith((".site-tmp-", ".site-old-"))
+    )
+
+
+def test_build_publishes_pages_and_downloads(built: Path) -> None:
+    site = built / "site"
+    assert (site / "index.html").is_file()
+    quiz_page = (site / "lessons" / "quiz.html").read_text()
+    assert 'data-question-id="mini-entry"' in quiz_page
+    assert "<math" in quiz_page
+    for name in ("konum.apkg", "konum-anki.txt", "konum.csv", "cards.json"):
+        assert (site / "downloads" / name).is_file(), name
+    assert leftovers(built) == []
+
+
+def test_konum_assets_only_on_quiz_pages(built: Path) -> None:
+    index = (built / "site" / "index.html").read_text()
+    quiz_page = (built / "site" / "lessons" / "quiz.html").read_text()
+    assert "assets/konum/quiz.js" not in index and "assets/konum/quiz.css" not in index
+    assert "assets/konum/quiz.js" in quiz_page and "assets/konum/quiz.css" in quiz_page
+
+
+def test_same_seed_and_epoch_rebuild_byte_for_byte(built: Path, tmp_path: Path) -> None:
+    other = tmp_path / "again"
+    result = konum(built, "build", "--seed", "1", "-d", str(other), env=EPOCH)
+    assert result.returncode == 0, result.stderr
+    assert tree_digest(other) == tree_digest(built / "site")
+
+
+def test_another_seed_changes_computed_numbers(built: Path, tmp_path: Path) -> None:
+    other = tmp_path / "seed2"
+    assert konum(built, "build", "--seed", "2", "-d", str(other), env=EPOCH).returncode == 0
+    first = (built / "site" / "lessons" / "quiz.html").read_text()
+    second = (other / "lessons" / "quiz.html").read_text()
+    assert first != second
+
+
+def test_broken_bank_stops_the_build_and_keeps_the_site(built: Path) -> None:
+    before = tree_digest(built / "site")
+    bank = built / "content" / "banks" / "mini.yml"
+    bank.write_text(bank.read_text().replace("type: fill", "type: filll"))
+    result = konum(built, "build", env=EPOCH)
+    assert result.returncode == 1
+    assert "mini.yml:" in result.stderr and "[mini-fill]" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert tree_digest(built / "site") == before
+    assert leftovers(built) == []
+
+
+def test_strict_warning_keeps_the_site(built: Path) -> None:
+    before = tree_digest(built / "site")
+    page = built / "content" / "lessons" / "quiz.md"
+    page.write_text(page.read_text() + "\n[a broken link](nowhere.md)\n")
+    result = konum(built, "build", env=EPOCH)
+    assert result.returncode == 1
+    assert "nowhere.md" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert tree_digest(built / "site") == before
+    assert leftovers(built) == []
+
+
+def _start_build(project: Path, *args: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **EPOCH}
+    return subprocess.Popen(
+        [sys.executable, "-m", "generator", "build", *args],
+        cwd=project,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _wait_for_staging(project: Path, proc: subprocess.Popen[str], timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        staging = [p for p in project.glob(".site-tmp-*") if any(p.iterdir())]
+        if staging:
+            return
+        if proc.poll() is not None:
+            _, error = proc.communicate()
+            pytest.fail(f"the build ended before it could be killed: {error}")
+        time.sleep(0.01)
+    pytest.fail("the build never started writing its staging folder")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+def test_killed_build_leaves_the_site_intact(built: Path, sig: signal.Signals) -> None:
+    before = tree_digest(built / "site")
+    proc = _start_build(built, "--seed", "5")
+    _wait_for_staging(built, proc)
+    proc.send_signal(sig)
+    proc.communicate(timeout=60)
+    assert proc.returncode != 0
+    assert tree_digest(built / "site") == before
+    # The next build cleans up whatever the killed one left and publishes normally.
+    result = konum(built, "build", "--seed", "5", env=EPOCH)
+    assert result.returncode == 0, result.stderr
+    assert leftovers(built) == []
+    assert tree_digest(built / "site") != before
+
+
+def test_two_builds_at_once_do_not_corrupt_the_site(built: Path, tmp_path: Path) -> None:
+    procs = [_start_build(built, "--seed", seed) for seed in ("7", "8")]
+    for proc in procs:
+        _, stderr = proc.communicate(timeout=300)
+        assert proc.returncode == 0, stderr
+    published = tree_digest(built / "site")
+    references = []
+    for seed in ("7", "8"):
+        ref = tmp_path / f"ref{seed}"
+        assert konum(built, "build", "--seed", seed, "-d", str(ref), env=EPOCH).returncode == 0
+        references.append(tree_digest(ref))
+    assert published in references
+    assert leftovers(built) == []

@@ -1,0 +1,80 @@
+"""The konum command: help, version, and one clear line for every kind of nonsense."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator import __version__
+from tests.miniproject import konum, make_project
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_project(tmp_path_factory.mktemp("cli"))
+
+
+def test_version_and_help(project: Path) -> None:
+    result = konum(project, "--version")
+    assert result.returncode == 0 and __version__ in result.stdout
+    result = konum(project, "--help")
+    assert result.returncode == 0
+    for command in ("check", "preview", "build", "serve", "export"):
+        assert command in result.stdout
+
+
+def test_check_passes_on_good_banks(project: Path) -> None:
+    result = konum(project, "check")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_check_json_on_good_banks(project: Path) -> None:
+    import json
+
+    result = konum(project, "check", "--format", "json")
+    assert result.returncode == 0
+    assert json.loads(result.stdout) in ([], {"problems": []}) or "problems" in json.loads(
+        result.stdout
+    )
+
+
+def test_preview_prints_variants(project: Path) -> None:
+    result = konum(project, "preview", "mini-entry", "--seed", "3", "--variants", "2")
+    assert result.returncode == 0, result.stderr
+    assert "mini-entry" in result.stdout or "sinusoidal" in result.stdout.lower()
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("build", "--seed", "abc"), "--seed"),
+        (("build", "--seed", "-3"), "--seed"),
+        (("build", "--frobnicate"), "--frobnicate"),
+        (("nonsense",), "nonsense"),
+        (("check", "no/such/bank.yml"), "no/such/bank.yml"),
+        (("preview", "no-such-question"), "no-such-question"),
+        (("preview", "mini-choice"), "computed"),
+        (("export", "pdf"), "pdf"),
+        (("export", "csv", "-o", "/proc/konum.csv"), "/proc/konum.csv"),
+        (("export", "anki", "-o", "/no/such/dir/x.apkg"), "/no/such/dir"),
+        (("build", "-f", "missing.yml"), "missing.yml"),
+        (("build", "-d", "/proc/site"), "/proc"),
+    ],
+)
+def test_nonsense_gets_one_clear_line(project: Path, args: tuple[str, ...], needle: str) -> None:
+    result = konum(project, *args)
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr + result.stdout
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    # check reports each problem on its line, then a summary; everything else is one line.
+    assert len(lines) == (2 if args[0] == "check" else 1), result.stderr
+    assert needle in lines[0]
+
+
+def test_export_writes_each_kind(project: Path, tmp_path: Path) -> None:
+    for kind, name in (("anki", "x.apkg"), ("text", "x.txt"), ("csv", "x.csv")):
+        out = tmp_path / name
+        result = konum(project, "export", kind, "--seed", "4", "-o", str(out))
+        assert result.returncode == 0, result.stderr
+        assert out.is_file() and out.stat().st_size > 0

@@ -7,6 +7,8 @@ numbers. Expected counts are derived from the bank objects, not from the exporte
 
 from __future__ import annotations
 
+import html
+
 import csv
 import importlib.util
 import json
@@ -216,16 +218,28 @@ def test_build_cards_errors(banks: list[model.Bank]) -> None:
     )
     with pytest.raises(ExportError, match=r"'two-blanks'.*expected 2 blanks.*found 1"):
         build_cards([bank], [])
-    braces = model.FillQuestion(
-        id="braces",
+
+
+def test_cloze_answers_with_colons_and_braces_survive_anki(
+    collection: Collection, tmp_path: Path
+) -> None:
+    """Python slices (``[::-1]``) and braces must not cut Anki's {{c1::...}} short."""
+    question = model.FillQuestion(
+        id="slices",
         bank="b",
-        prompt="a ____",
+        prompt="Reverse the rows: `x____` and build a set: `____`",
         explanation="",
         source=fx.SRC,
-        blanks=(model.Blank(("{x}}",)),),
+        blanks=(model.Blank(("[::-1]",)), model.Blank(("{1, 2}}",))),
     )
-    with pytest.raises(ExportError, match=r"'braces'.*cloze"):
-        build_cards([model.Bank("b", "B", "b.yml", (braces,))], [])
+    path = tmp_path / "slices.apkg"
+    export("anki", [model.Bank("b", "B", "b.yml", (question,))], [], path, timestamp=T1)
+    import_apkg(collection, path)
+    (note_id,) = collection.find_notes("")
+    card = collection.get_note(note_id).cards()[0]
+    assert card.question().count("[...]") == 2
+    answer = card.answer()
+    assert "[::-1]" in html.unescape(answer) and "{1, 2}}" in html.unescape(answer)
 
 
 def test_export_rejects_unknown_kind(banks: list[model.Bank], tmp_path: Path) -> None:

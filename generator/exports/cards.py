@@ -127,12 +127,18 @@ def _cloze_answer(q: model.FillQuestion, index: int, blank: model.Blank) -> str:
     shown = blank.answers[0] if blank.answers else blank.regex or ""
     if not shown.strip():
         raise ExportError(f"question {q.id!r}: blank {index + 1} has no answer to show")
-    if "}}" in shown or "::" in shown:
-        raise ExportError(
-            f"question {q.id!r}: blank {index + 1} answer {shown!r} contains '}}}}' or '::',"
-            " which Anki's cloze syntax cannot hold"
-        )
     return shown
+
+
+def _cloze_safe(answer: str) -> str:
+    """``answer`` as HTML in which Anki's cloze delimiters cannot occur.
+
+    Anki parses ``{{c1::text::hint}}`` on the field's HTML source, so ``::`` (Python's
+    ``[::-1]``) or braces in an answer would cut the deletion short. As character
+    references they render the same and are invisible to the cloze parser.
+    """
+    escaped = html.escape(answer, quote=False)
+    return escaped.replace(":", "&#58;").replace("{", "&#123;").replace("}", "&#125;")
 
 
 def _fill_card(bank: model.Bank, q: model.FillQuestion, math: MathMode) -> Card:
@@ -153,7 +159,7 @@ def _fill_card(bank: model.Bank, q: model.FillQuestion, math: MathMode) -> Card:
             )
         # The answer lands in the rendered HTML, inside <code> when the blank was in code,
         # so it keeps the code formatting; escape it like any text.
-        answer = html.escape(_cloze_answer(q, i, blank), quote=False)
+        answer = _cloze_safe(_cloze_answer(q, i, blank))
         text = text.replace(token, "{{c1::" + answer + "}}")
     return Card(
         f"question:{q.id}",

@@ -70,3 +70,10 @@ def test_syntax_error_names_the_line() -> None:
 
 def test_pages_without_expressions_are_untouched() -> None:
     assert convert("Plain *text*.") == "<p>Plain <em>text</em>.</p>"
+
+
+def test_figures_are_inlined_as_svg_with_their_alt_text() -> None:
+    html = convert('Before.\n\n{{ figure("pe_heatmap", alt="A heatmap", n=8, d=8) }}\n\nAfter.')
+    assert '<figure class="konum-figure"' in html
+    assert 'aria-label="A heatmap"' in html
+    assert "wzxhzdk" not in html and "<p><figure" not in html

@@ -115,10 +115,12 @@ class ValuesPreprocessor(Preprocessor):
 
 
 class ValuesExtension(Extension):
-    """Registers the values pass ahead of every other preprocessor."""
+    """Registers the values pass ahead of fenced code and HTML blocks."""
 
     def extendMarkdown(self, md: Markdown) -> None:
-        md.preprocessors.register(ValuesPreprocessor(md), "konum_values", 40)
+        # After whitespace normalisation (30), which would strip the stash markers of figures,
+        # and before fenced code (25) is stashed, so printed outputs in code are computed.
+        md.preprocessors.register(ValuesPreprocessor(md), "konum_values", 29)
 
 
 def makeExtension(**kwargs: Any) -> ValuesExtension:

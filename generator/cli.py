@@ -120,7 +120,8 @@ def build(seed: int | None, variants: int | None, site_dir: str | None, config_f
         click.echo(format_text(exc.problems), err=True)
         click.echo("konum: build stopped; the published site was not touched", err=True)
         raise click.exceptions.Exit(1) from None
-    click.echo(f"konum: site built into {os.path.relpath(target)}")
+    shown = target.relative_to(Path.cwd()) if target.is_relative_to(Path.cwd()) else target
+    click.echo(f"konum: site built into {shown}")
 
 
 @cli.command()
@@ -136,12 +137,12 @@ def serve(seed: int | None, dev_addr: str) -> None:
     settings = read_site_config()
     if seed is not None:
         os.environ[SEED_ENV] = str(seed)
-    root = settings.config_file.parent
+    # Lessons and banks live in docs_dir, which MkDocs watches; add templates and our code.
+    package = Path(__file__).resolve().parent
+    candidates = [settings.config_file.parent / "templates", package.parent / "templates", package]
+    watch = sorted({str(path) for path in candidates if path.is_dir()})
     mkdocs_serve(
-        config_file=str(settings.config_file),
-        dev_addr=dev_addr,
-        livereload=True,
-        watch=[str(root / "templates"), str(root / "generator")],
+        config_file=str(settings.config_file), dev_addr=dev_addr, livereload=True, watch=watch
     )
 
 

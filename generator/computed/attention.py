@@ -1,0 +1,239 @@
+"""Generators about learned tables and why attention needs position at all.
+
+Conventions: a learned table (:func:`generator.pe.learned`) has one row of ``d`` numbers per
+position ``0..n-1``; attention is :func:`generator.pe.self_attention` (no projections,
+``softmax(x x^T / sqrt(d)) x``); position encodings are added by position, after reordering.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from generator import pe
+from generator.computed.base import (
+    BOOL,
+    BaseGenerator,
+    Distractor,
+    Generated,
+    Values,
+    format_number,
+    param,
+    sig,
+    specs,
+)
+from generator.model import Choices, Range
+from generator.seeding import rng_for
+
+SEED = Range(0, 2**31 - 1)
+Attend = Callable[[np.ndarray], np.ndarray]
+
+
+class LearnedParams(BaseGenerator):
+    name = "learned_params"
+    title = "The number of parameters of a learned position table"
+    params = specs(
+        param("n", "int", Choices((512, 1024, 2048)), Range(1, 10_000_000), "Maximum positions."),
+        param("d", "int", Choices((256, 512, 768, 1024)), Range(1, 100_000), "Model dimension."),
+    )
+    default_decimals = 0
+    misconceptions = ("n_plus_1_rows", "sum_not_product", "pairwise_table", "half_table")
+
+    def build(self, v: Values, decimals: int) -> Generated | None:
+        n, d = v["n"], v["d"]
+        # The table is pe.learned(n, d): shape (n, d). Its size is n * d; building it just to
+        # count would allocate n * d floats, so the shape is used directly.
+        answer = n * d
+        distractors = [
+            Distractor(
+                float((n + 1) * d),
+                "n_plus_1_rows",
+                f"This counts {n + 1} rows. A table for positions $0..{n - 1}$ has {n} rows; "
+                "the extra padding row is a fairseq / RoBERTa detail, not part of the rule.",
+            ),
+            Distractor(
+                float(n + d),
+                "sum_not_product",
+                f"This adds {n} and {d}. Every one of the {n} rows holds {d} numbers.",
+            ),
+            Distractor(
+                float(n * n),
+                "pairwise_table",
+                "This counts one number per pair of positions. An absolute table stores one "
+                "vector per position.",
+            ),
+            Distractor(
+                float(n * d // 2),
+                "half_table",
+                "This counts one number per sine/cosine pair. A learned table has no pairs: "
+                "every entry is its own parameter.",
+            ),
+        ]
+        prompt = (
+            f"A model learns an absolute position embedding table (like BERT or GPT-2) for at "
+            f"most $n = {n}$ positions with model dimension $d = {d}$. How many trainable "
+            "parameters does the table have?"
+        )
+        solution = (
+            "One learned vector of $d$ numbers per position:\n\n"
+            f"$$n \\cdot d = {n} \\cdot {d} = {answer}$$\n"
+        )
+        return self.make(
+            v,
+            prompt=prompt,
+            answer=float(answer),
+            decimals=decimals,
+            solution=solution,
+            distractors=distractors,
+            unit="parameters",
+            exact=True,
+        )
+
+
+def _matrix(x: np.ndarray) -> str:
+    rows = " \\\\ ".join(" & ".join(str(int(a)) for a in row) for row in x)
+    return f"\\begin{{pmatrix}} {rows} \\end{{pmatrix}}"
+
+
+def _paren(value: float) -> str:
+    """A number for after a minus sign: negative ones in parentheses."""
+    text = sig(value, 5)
+    return f"\\left({text}\\right)" if value < 0 else text
+
+
+def _attention_unscaled(x: np.ndarray) -> np.ndarray:
+    return np.asarray(pe.softmax(x @ x.T) @ x)
+
+
+class PermutationGap(BaseGenerator):
+    name = "permutation_gap"
+    title = "Does self-attention output follow a permutation? With and without PE"
+    params = specs(
+        param("n", "int", Range(3, 6), Range(2, 16), "Number of tokens."),
+        param("d", "int", Choices((4, 6, 8)), Range(2, 16, 2), "Model dimension (even)."),
+        param("with_pe", "bool", BOOL, BOOL, "Add sinusoidal encodings after reordering."),
+        param(
+            "vector_seed",
+            "int",
+            Range(0, 999_999),
+            SEED,
+            "Seed of the integer token vectors (entries -2..2).",
+        ),
+    )
+    default_decimals = 3
+    misconceptions = (
+        "pe_moves_with_token",
+        "invariance_for_equivariance",
+        "attention_sees_order",
+        "missing_sqrt_d",
+    )
+
+    def build(self, v: Values, decimals: int) -> Generated | None:
+        n, d, with_pe, vseed = v["n"], v["d"], v["with_pe"], v["vector_seed"]
+        x = rng_for(vseed, "permutation_gap", n, d).integers(-2, 3, size=(n, d)).astype(np.float64)
+        if len({tuple(row) for row in x}) < n:
+            return None  # repeated tokens blur the point of the question
+        perm = np.arange(n)[::-1]
+        enc = pe.sinusoidal(n, d)
+
+        def gap(add_pe: bool, attend: Attend = pe.self_attention, follow: bool = True) -> float:
+            e = enc if add_pe else np.zeros_like(x)
+            moved = attend(x[perm] + e)
+            base_out = attend(x + e)
+            target = base_out[perm] if follow else base_out
+            return float(np.max(np.abs(moved - target)))
+
+        answer = gap(with_pe)
+        if with_pe and float(format_number(answer, decimals)) == 0.0:
+            return None
+        e = enc if with_pe else np.zeros_like(x)
+        moved = pe.self_attention(x[perm] + e)
+        target = pe.self_attention(x + e)[perm]
+        r, c = np.unravel_index(int(np.argmax(np.abs(moved - target))), moved.shape)
+        ans = format_number(answer, decimals)
+        if with_pe:
+            distractors = [
+                Distractor(
+                    0.0,
+                    "pe_moves_with_token",
+                    "This lets each token keep its encoding when it moves. Encodings belong to "
+                    "positions: after reversing, a token sits at a new position and gets that "
+                    "position's encoding, so its scores change.",
+                ),
+                Distractor(
+                    gap(True, follow=False),
+                    "invariance_for_equivariance",
+                    "This compares the new output with the old one row by row, without "
+                    "reversing the old rows. Even without encodings the rows would move with "
+                    "their tokens.",
+                ),
+                Distractor(
+                    gap(True, attend=_attention_unscaled),
+                    "missing_sqrt_d",
+                    f"This leaves out the $1/\\sqrt{{d}} = 1/\\sqrt{{{d}}}$ scaling of the scores.",
+                ),
+            ]
+        else:
+            distractors = [
+                Distractor(
+                    gap(True),
+                    "attention_sees_order",
+                    "This is the gap with position encodings added. Without them attention "
+                    "only compares token vectors, so reordering the tokens reorders the output "
+                    "rows and nothing else.",
+                ),
+                Distractor(
+                    gap(False, follow=False),
+                    "invariance_for_equivariance",
+                    "This compares the new output with the old one row by row. Attention is "
+                    "permutation-equivariant, not invariant: the rows move with the tokens, "
+                    "so the fair comparison reverses the old output too.",
+                ),
+            ]
+        pe_text = (
+            " Sinusoidal position encodings are added after the reordering: the token at "
+            "position $p$ gets $PE_p$ ($E$ below)."
+            if with_pe
+            else " No position encoding is used."
+        )
+        e_sym = " + E" if with_pe else ""
+        prompt = (
+            f"The rows of $X$ are {n} token vectors of dimension {d}:\n\n"
+            f"$$X = {_matrix(x)}$$\n\n"
+            "Attention without projections is "
+            "$A(X) = \\mathrm{softmax}\\left(X X^\\top/\\sqrt{d}\\right) X$. Let $P$ reverse the "
+            f"order of the tokens.{pe_text} What is the largest entry of "
+            f"$\\left| A(PX{e_sym}) - P\\,A(X{e_sym}) \\right|$? Round to {decimals} decimals."
+        )
+        if with_pe:
+            solution = (
+                "Without encodings the difference would be 0: attention only compares "
+                "token vectors, so reversing the tokens reverses the output rows. The encodings "
+                "stay at their positions, so after reversing every token gets a different "
+                "$PE_p$ and its scores change.\n\n"
+                f"Computing both sides, the largest difference is in row {r}, column {c}:\n\n"
+                f"$$\\left| {sig(float(moved[r, c]), 5)} - {_paren(float(target[r, c]))} "
+                f"\\right| = {ans}$$\n"
+            )
+        else:
+            solution = (
+                "Without position encodings, self-attention is permutation-equivariant: "
+                "$A(PX) = P\\,A(X)$ for every permutation $P$, because the scores $x_i \\cdot "
+                "x_j$ do not depend on where the tokens sit. Reversing the tokens reverses the "
+                f"output rows, so every difference is 0 (up to rounding: "
+                f"${sig(answer, 2) if answer else '0'}$).\n\n"
+                f"$$\\max \\left| A(PX) - P\\,A(X) \\right| = {ans}$$\n"
+            )
+        return self.make(
+            v,
+            prompt=prompt,
+            answer=answer,
+            decimals=decimals,
+            solution=solution,
+            distractors=distractors,
+            extra={"x": x, "permutation": perm},
+        )
+
+
+GENERATORS = (LearnedParams(), PermutationGap())

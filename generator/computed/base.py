@@ -1,0 +1,526 @@
+"""Building blocks shared by every computed-question generator.
+
+A generator is a named recipe: it declares its parameters (:class:`ParamSpec`), draws values
+for them from a seeded ``numpy`` generator inside the constraints a bank gives (a
+:class:`~generator.model.Range` or :class:`~generator.model.Choices` per parameter), asks the
+PE core (:mod:`generator.pe`) for the answer, and returns a :class:`Generated`: the values,
+a default prompt, the answer, a tolerance, a worked solution and misconception distractors.
+
+Conventions fixed here:
+
+* A ``Range`` is inclusive. Values lie on the lattice ``origin + i * step``: the range's own
+  ``step`` when it has one (origin ``low``); otherwise the step of the parameter's *allowed*
+  range (origin its low end, so ``d: {min: 4, max: 16}`` draws even ``d`` when ``d`` must be
+  even); otherwise 1 for ints and 0.01 for floats (origin ``low``).
+* Draws are uniform over the lattice points or the listed choices.
+* Tolerance: half a unit of the last decimal asked for plus 10 % slack (``0.55 * 10**-dec``),
+  never less than the distance from the exact answer to its rounded form. Answers that are
+  integers by nature (bucket indices, parameter counts, columns) get tolerance 0.
+* Text: prompts and solutions are Markdown with ``$...$`` / ``$$...$$`` LaTeX that
+  latex2mathml renders; every number is filled in.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+import numpy as np
+
+from generator.model import Choices, ParamConstraint, Range
+
+Kind = Literal["int", "float", "bool", "str"]
+
+#: Slack on top of half a unit of the last decimal (a reader who rounds intermediate steps
+#: should still be accepted).
+TOLERANCE_SLACK = 0.1
+#: Step of a float range that gives none (values with two decimals).
+FLOAT_STEP = 0.01
+#: How many times :meth:`BaseGenerator.generate` redraws before giving up on the constraints.
+MAX_DRAWS = 200
+
+
+class GeneratorError(ValueError):
+    """A generator cannot produce a question from the constraints it was given."""
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """A parameter a generator declares.
+
+    ``default`` is used when the bank does not constrain the parameter; ``allowed`` is the hard
+    bound every bank constraint must fall inside (a ``Range`` with a ``step`` also fixes the
+    lattice: ``Range(2, 4096, 2)`` means an even int).
+    """
+
+    name: str
+    kind: Kind
+    default: ParamConstraint
+    allowed: ParamConstraint
+    doc: str
+
+
+@dataclass(frozen=True)
+class Distractor:
+    """A wrong answer that a named misconception produces.
+
+    ``misconception`` is a key of :data:`generator.computed.misconceptions.MISCONCEPTIONS`;
+    ``feedback`` is Markdown naming the mistake, with the numbers.
+    """
+
+    value: float
+    misconception: str
+    feedback: str
+
+
+@dataclass(frozen=True)
+class Generated:
+    """One drawing of a generator: what a variant is made of.
+
+    ``values`` holds the drawn parameters and derived numbers (plain ints, floats, bools,
+    strings and lists, integral floats as ints), available to prompt templates. ``answer`` is
+    exact (from :mod:`generator.pe`); ``tolerance`` is absolute and admits
+    ``round(answer, decimals)``. ``distractors`` are in the generator's order of preference.
+    """
+
+    values: Mapping[str, object]
+    prompt: str
+    answer: float
+    decimals: int
+    tolerance: float
+    unit: str | None
+    solution: str
+    distractors: tuple[Distractor, ...]
+
+
+class Generator(Protocol):
+    """What the registry holds: a named recipe for computed questions."""
+
+    name: str
+    title: str
+    params: Mapping[str, ParamSpec]
+    default_decimals: int
+    misconceptions: tuple[str, ...]
+
+    def generate(
+        self,
+        rng: np.random.Generator,
+        constraints: Mapping[str, ParamConstraint],
+        decimals: int | None = None,
+    ) -> Generated: ...
+
+
+# --- numbers as text ---------------------------------------------------------------------------
+
+
+def format_number(value: float, decimals: int) -> str:
+    """``value`` with ``decimals`` decimals; ``-0.000`` is normalised to ``0.000``."""
+    text = f"{float(value):.{decimals}f}"
+    if text.startswith("-") and float(text) == 0.0:
+        text = text[1:]
+    return text
+
+
+def num(value: float, decimals: int = 4) -> str:
+    """A number for a solution or prompt: integers plainly, others with ``decimals``."""
+    value = float(value)
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return format_number(value, decimals)
+
+
+def plain(value: object) -> object:
+    """``value`` as plain Python for templates and JSON: numpy scalars unwrapped, integral
+    floats as ints, arrays and tuples as lists."""
+    if isinstance(value, np.ndarray):
+        return [plain(v) for v in value.tolist()]
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        number = float(value)
+        if number.is_integer() and abs(number) < 1e15:
+            return int(number)
+        return number
+    return value
+
+
+def tolerance_for(answer: float, decimals: int, *, exact: bool = False) -> float:
+    """Absolute tolerance for an answer asked to ``decimals`` decimals.
+
+    ``exact`` answers (integers by nature) get 0. Otherwise half a unit of the last decimal
+    plus :data:`TOLERANCE_SLACK` of a unit, and at least what admits the rounded answer.
+    """
+    if exact:
+        return 0.0
+    unit = 10.0 ** (-decimals)
+    rounded = float(format_number(answer, decimals))
+    needed = abs(rounded - answer) * (1 + 1e-9) + 1e-12
+    return max((0.5 + TOLERANCE_SLACK) * unit, needed)
+
+
+def shown(value: float, decimals: int) -> str:
+    """Alias of :func:`format_number` used when comparing options at the precision shown."""
+    return format_number(value, decimals)
+
+
+# --- describing and checking constraints -------------------------------------------------------
+
+
+def _is_int(value: object) -> bool:
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    if isinstance(value, (int, np.integer)):
+        return True
+    return isinstance(value, (float, np.floating)) and math.isfinite(value) and value.is_integer()
+
+
+def _is_number(value: object) -> bool:
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    return isinstance(value, (int, float, np.integer, np.floating)) and math.isfinite(float(value))
+
+
+def _matches_kind(kind: Kind, value: object) -> bool:
+    if kind == "int":
+        return _is_int(value)
+    if kind == "float":
+        return _is_number(value)
+    if kind == "bool":
+        return isinstance(value, (bool, np.bool_))
+    return isinstance(value, str)
+
+
+def _show(value: object) -> str:
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value)
+    if _is_number(value):
+        return sig(float(value))  # type: ignore[arg-type]
+    return repr(value)
+
+
+def describe(spec: ParamSpec) -> str:
+    """What ``spec`` accepts, for messages: ``an even int in 2..4096``, ``one of 4, 8``."""
+    allowed = spec.allowed
+    if isinstance(allowed, Choices):
+        if spec.kind == "bool":
+            return "true or false"
+        return "one of " + ", ".join(_show(v) for v in allowed.values)
+    noun = {"int": "int", "float": "number", "bool": "bool", "str": "string"}[spec.kind]
+    article = "an" if noun == "int" else "a"
+    bounds = f"{_show(allowed.low)}..{_show(allowed.high)}"
+    if allowed.step:
+        step = allowed.step
+        if step == 2 and allowed.low % 2 == 0:
+            return f"an even {noun} in {bounds}"
+        if float(allowed.low) % step == 0:
+            return f"a multiple of {_show(step)} in {bounds}"
+        return f"{article} {noun} in {bounds} in steps of {_show(step)} from {_show(allowed.low)}"
+    return f"{article} {noun} in {bounds}"
+
+
+def _on_lattice(value: float, origin: float, step: float) -> bool:
+    ratio = (value - origin) / step
+    return abs(ratio - round(ratio)) < 1e-9
+
+
+def _value_allowed(spec: ParamSpec, value: object) -> bool:
+    if not _matches_kind(spec.kind, value):
+        return False
+    allowed = spec.allowed
+    if isinstance(allowed, Choices):
+        if spec.kind in ("int", "float"):
+            return any(
+                _is_number(a) and float(a) == float(value)  # type: ignore[arg-type]
+                for a in allowed.values
+            )
+        return value in allowed.values
+    number = float(value)  # type: ignore[arg-type]
+    if not allowed.low <= number <= allowed.high:
+        return False
+    return not allowed.step or _on_lattice(number, allowed.low, allowed.step)
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """The values a ``Range`` constraint draws from: ``start + i * step``, ``i < count``."""
+
+    start: float
+    step: float
+    count: int
+
+    def value(self, index: int) -> float:
+        return self.start + index * self.step
+
+    def clip(self, low: float, high: float) -> Lattice:
+        """The part of the lattice inside ``[low, high]`` (possibly empty)."""
+        eps = 1e-9 * max(1.0, abs(self.step))
+        first = max(0, math.ceil((low - self.start) / self.step - eps))
+        last = min(self.count - 1, math.floor((high - self.start) / self.step + eps))
+        return Lattice(self.value(first), self.step, max(0, last - first + 1))
+
+
+def lattice(spec: ParamSpec, constraint: Range) -> Lattice:
+    """The lattice a ``Range`` constraint on ``spec`` draws from (see the module docstring)."""
+    allowed = spec.allowed
+    if constraint.step:
+        origin, step = float(constraint.low), float(constraint.step)
+    elif isinstance(allowed, Range) and allowed.step:
+        origin, step = float(allowed.low), float(allowed.step)
+    else:
+        origin, step = float(constraint.low), 1.0 if spec.kind == "int" else FLOAT_STEP
+    full = Lattice(origin, step, 1 + math.floor((constraint.high - origin) / step + 1e-9))
+    return full.clip(constraint.low, constraint.high)
+
+
+def check_constraint(spec: ParamSpec, constraint: object) -> str | None:
+    """Why ``constraint`` is not acceptable for ``spec`` (None when it is).
+
+    Messages say what was expected and what was found, e.g.
+    ``expected an even int in 2..4096, found 7``.
+    """
+    expected = describe(spec)
+    if isinstance(constraint, Choices):
+        if not constraint.values:
+            return f"expected {expected}, found an empty list of choices"
+        for value in constraint.values:
+            if not _value_allowed(spec, value):
+                return f"expected {expected}, found {_show(value)}"
+        return None
+    if not isinstance(constraint, Range):
+        return f"expected {expected} (a value, a list or a min/max range), found {constraint!r}"
+    if spec.kind in ("bool", "str"):
+        return f"expected {expected}, found a range (use a value or a list)"
+    found = f"the range {_show(constraint.low)}..{_show(constraint.high)}"
+    for label, bound in (("min", constraint.low), ("max", constraint.high)):
+        if not _is_number(bound) or (spec.kind == "int" and not _is_int(bound)):
+            return f"expected {expected}, found {label} {_show(bound)}"
+    if constraint.step is not None:
+        if not _is_number(constraint.step) or constraint.step <= 0:
+            return f"expected a positive step, found step {_show(constraint.step)}"
+        if spec.kind == "int" and not _is_int(constraint.step):
+            return f"expected an integer step for an int, found step {_show(constraint.step)}"
+    if constraint.low > constraint.high:
+        return (
+            f"empty range: min {_show(constraint.low)} is greater than max {_show(constraint.high)}"
+        )
+    allowed = spec.allowed
+    if isinstance(allowed, Range):
+        if constraint.low < allowed.low or constraint.high > allowed.high:
+            return f"expected {expected}, found {found}"
+        if (
+            allowed.step
+            and constraint.step
+            and not (
+                _on_lattice(constraint.low, allowed.low, allowed.step)
+                and _on_lattice(constraint.step, 0.0, allowed.step)
+            )
+        ):
+            return (
+                f"expected {expected}, found {found} in steps of {_show(constraint.step)} "
+                "(it includes values that are not allowed)"
+            )
+    points = lattice(spec, constraint)
+    if points.count == 0:
+        return f"empty range: {found} contains no {expected.removeprefix('a ').removeprefix('an ')}"
+    if isinstance(allowed, Choices):
+        if points.count > 10_000:
+            return f"expected {expected}, found {found}"
+        for i in range(points.count):
+            if not _value_allowed(spec, _typed(spec.kind, points.value(i))):
+                return f"expected {expected}, found {found} (it includes {_show(points.value(i))})"
+    return None
+
+
+# --- drawing -----------------------------------------------------------------------------------
+
+
+def _typed(kind: Kind, value: object) -> object:
+    if kind == "int":
+        return round(float(value))  # type: ignore[arg-type]
+    if kind == "float":
+        return round(float(value), 10)  # type: ignore[arg-type]
+    if kind == "bool":
+        return bool(value)
+    return str(value)
+
+
+Bounds = tuple[float, float]
+
+
+def draw_value(
+    rng: np.random.Generator,
+    spec: ParamSpec,
+    constraint: ParamConstraint,
+    bounds: Bounds | None = None,
+) -> tuple[bool, object]:
+    """Draw one value of ``spec`` inside ``constraint`` and the dynamic ``bounds``.
+
+    Returns ``(True, value)``, or ``(False, None)`` when nothing lies inside the bounds (the
+    caller then redraws the parameters it depends on).
+    """
+    if isinstance(constraint, Choices):
+        values = list(constraint.values)
+        if bounds is not None:
+            values = [v for v in values if bounds[0] <= float(v) <= bounds[1]]  # type: ignore[arg-type]
+        if not values:
+            return False, None
+        return True, _typed(spec.kind, values[int(rng.integers(len(values)))])
+    points = lattice(spec, constraint)
+    if bounds is not None:
+        points = points.clip(*bounds)
+    if points.count == 0:
+        return False, None
+    return True, _typed(spec.kind, points.value(int(rng.integers(points.count))))
+
+
+Values = dict[str, Any]
+
+
+class BaseGenerator:
+    """Common machinery: draw the parameters in declared order, redraw degenerate cases.
+
+    Subclasses set the class attributes, may override :meth:`bounds` (a parameter's range
+    depending on earlier ones, e.g. ``j < d``), and implement :meth:`build`, which returns
+    None for a degenerate draw (trivial or ill-posed question) so that another is drawn.
+    """
+
+    name: str = ""
+    title: str = ""
+    params: Mapping[str, ParamSpec] = {}
+    default_decimals: int = 4
+    misconceptions: tuple[str, ...] = ()
+
+    def bounds(self, name: str, drawn: Values) -> Bounds | None:
+        """Extra inclusive bounds on parameter ``name`` given the values drawn before it."""
+        return None
+
+    def build(self, v: Values, decimals: int) -> Generated | None:
+        """The question for the drawn values ``v``, or None if the draw is degenerate."""
+        raise NotImplementedError
+
+    def draw(
+        self, rng: np.random.Generator, constraints: Mapping[str, ParamConstraint]
+    ) -> Values | None:
+        """One set of parameter values, or None when the dependent bounds leave nothing."""
+        values: Values = {}
+        for name, spec in self.params.items():
+            constraint = constraints.get(name, spec.default)
+            ok, value = draw_value(rng, spec, constraint, self.bounds(name, values))
+            if not ok:
+                return None
+            values[name] = value
+        return values
+
+    def generate(
+        self,
+        rng: np.random.Generator,
+        constraints: Mapping[str, ParamConstraint],
+        decimals: int | None = None,
+    ) -> Generated:
+        """Draw values and build the question, redrawing degenerate cases.
+
+        Raises:
+            GeneratorError: the constraints leave no usable draw (after :data:`MAX_DRAWS`).
+        """
+        unknown = sorted(set(constraints) - set(self.params))
+        if unknown:
+            raise GeneratorError(f"{self.name}: unknown parameter(s) {', '.join(unknown)}")
+        dec = self.default_decimals if decimals is None else int(decimals)
+        for _ in range(MAX_DRAWS):
+            values = self.draw(rng, constraints)
+            if values is None:
+                continue
+            generated = self.build(values, dec)
+            if generated is not None:
+                return generated
+        raise GeneratorError(
+            f"{self.name}: the parameter constraints leave no usable draw in {MAX_DRAWS} tries "
+            "(each draw was inconsistent, e.g. a column outside d, or trivial, e.g. an answer "
+            "of exactly 0); widen the ranges"
+        )
+
+    # helpers for subclasses ----------------------------------------------------------------
+
+    def make(
+        self,
+        v: Values,
+        *,
+        prompt: str,
+        answer: float,
+        decimals: int,
+        solution: str,
+        distractors: Sequence[Distractor],
+        unit: str | None = None,
+        exact: bool = False,
+        extra: Mapping[str, object] | None = None,
+    ) -> Generated:
+        """Assemble a :class:`Generated` (values made plain, tolerance from the decimals)."""
+        values = {k: plain(x) for k, x in {**v, **(extra or {})}.items()}
+        values["decimals"] = decimals
+        return Generated(
+            values=values,
+            prompt=prompt,
+            answer=float(answer),
+            decimals=decimals,
+            tolerance=tolerance_for(float(answer), decimals, exact=exact),
+            unit=unit,
+            solution=solution,
+            distractors=tuple(d for d in distractors if math.isfinite(d.value)),
+        )
+
+
+def param(
+    name: str,
+    kind: Kind,
+    default: ParamConstraint | object,
+    allowed: ParamConstraint,
+    doc: str,
+) -> ParamSpec:
+    """A :class:`ParamSpec`; a bare ``default`` value means ``Choices((value,))``."""
+    if not isinstance(default, (Range, Choices)):
+        default = Choices((default,))
+    return ParamSpec(name, kind, default, allowed, doc)
+
+
+def specs(*items: ParamSpec) -> dict[str, ParamSpec]:
+    """Parameter specs by name, in declared (drawing) order."""
+    return {item.name: item for item in items}
+
+
+BOOL = Choices((False, True))
+
+#: Shared parameter builders, so that every family spells ``d`` and ``base`` the same way.
+BASE_ALLOWED = Range(1.5, 1e9)
+
+
+def base_param(doc: str = "The frequency base (the 10000 of the paper).") -> ParamSpec:
+    return param("base", "float", 10000.0, BASE_ALLOWED, doc)
+
+
+def sig(value: float, digits: int = 6) -> str:
+    """``value`` with about ``digits`` significant digits, trailing zeros dropped, as text that
+    is safe inside ``$...$`` (very small or large numbers as ``m \\cdot 10^{e}``)."""
+    x = float(value)
+    if x == 0 or not math.isfinite(x):
+        return "0" if x == 0 else str(x)
+    if x.is_integer() and abs(x) < 1e15:
+        return str(int(x))
+    exponent = math.floor(math.log10(abs(x)))
+    if -4 <= exponent < 12:
+        places = max(0, digits - 1 - exponent)
+        text = f"{x:.{places}f}"
+        if "." in text:
+            text = text.rstrip("0").rstrip(".")
+        return "0" if text in ("-0", "") else text
+    mantissa = x / 10.0**exponent
+    m = f"{mantissa:.{max(0, digits - 1)}f}".rstrip("0").rstrip(".")
+    # Parenthesised so that the number can carry an exponent: \left(...\right)^{2k/d}.
+    return f"\\left({m} \\cdot 10^{{{exponent}}}\\right)"

@@ -1,0 +1,123 @@
+"""Checking a computed question's generator, params, answer form, decimals and options.
+
+The bank loader calls :func:`validate_computed` and turns each ``(field path, message)`` pair
+into a located problem. Messages say what was expected and what was found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Literal
+
+from generator.computed.base import GeneratorError, check_constraint
+from generator.computed.registry import GENERATORS, suggest, unknown_generator_message
+from generator.computed.variants import MAX_ATTEMPTS, draw_variant
+from generator.model import ParamConstraint
+from generator.seeding import rng_for
+
+ANSWERS = ("numeric", "choice")
+DECIMALS = (0, 8)
+OPTIONS = (2, 6)
+#: Variants drawn (with a fixed seed) to check that the params really give usable questions.
+PROBE_VARIANTS = 6
+
+
+def _int_in(value: object, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def validate_computed(
+    generator: str,
+    params: Mapping[str, ParamConstraint],
+    answer: str,
+    decimals: int | None,
+    options: int,
+) -> list[tuple[str, str]]:
+    """Problems with a computed question, as ``(field path, message)`` pairs.
+
+    Field paths: ``generator``, ``params.<name>`` (or ``params`` for the combination),
+    ``answer``, ``decimals``, ``options``. Checks: the generator exists (with a "did you
+    mean"); every param is declared (with a suggestion) and its constraint has the right kind,
+    is not empty and lies inside the allowed bounds; ``answer`` is numeric or choice;
+    ``decimals`` is in 0..8; ``options`` is in 2..6; and, when nothing else is wrong, a few
+    variants are drawn with a fixed seed to check that the params leave usable draws and (for
+    the choice form) enough distinct distractors.
+    """
+    problems: list[tuple[str, str]] = []
+    if answer not in ANSWERS:
+        problems.append(("answer", f"expected 'numeric' or 'choice', found {answer!r}"))
+    if decimals is not None and not _int_in(decimals, *DECIMALS):
+        problems.append(("decimals", f"expected an int in 0..8, found {decimals!r}"))
+    options_ok = _int_in(options, *OPTIONS)
+    if not options_ok:
+        problems.append(("options", f"expected an int in 2..6, found {options!r}"))
+    gen = GENERATORS.get(generator)
+    if gen is None:
+        problems.append(("generator", unknown_generator_message(generator)))
+        return problems
+    for name, constraint in params.items():
+        spec = gen.params.get(name)
+        if spec is None:
+            hint = suggest(name, gen.params)
+            did_you_mean = f"; did you mean {hint!r}?" if hint else ""
+            problems.append(
+                (
+                    f"params.{name}",
+                    f"unknown parameter {name!r} of {gen.name}{did_you_mean} "
+                    f"(parameters: {', '.join(gen.params)})",
+                )
+            )
+            continue
+        message = check_constraint(spec, constraint)
+        if message:
+            problems.append((f"params.{name}", message))
+    if answer == "choice" and options_ok and options - 1 > len(gen.misconceptions):
+        kinds = len(gen.misconceptions)
+        problems.append(
+            (
+                "options",
+                f"{gen.name} can produce at most {kinds} distinct distractor"
+                f"{'s' if kinds != 1 else ''} ({', '.join(gen.misconceptions)}), so a choice "
+                f"question takes at most {kinds + 1} options; found {options}",
+            )
+        )
+    if problems:
+        return problems
+    return _probe(generator, params, answer, decimals, options)
+
+
+def _probe(
+    generator: str,
+    params: Mapping[str, ParamConstraint],
+    answer: str,
+    decimals: int | None,
+    options: int,
+) -> list[tuple[str, str]]:
+    """Draw a few variants with a fixed seed; report params that cannot give questions."""
+    gen = GENERATORS[generator]
+    form: Literal["numeric", "choice"] = "choice" if answer == "choice" else "numeric"
+    for index in range(PROBE_VARIANTS):
+        result = None
+        for attempt in range(MAX_ATTEMPTS):
+            rng = rng_for(0, "konum-validate", generator, index, attempt)
+            try:
+                result = draw_variant(
+                    gen, params, form=form, options=options, decimals=decimals, rng=rng
+                )
+            except GeneratorError as exc:
+                return [("params", str(exc))]
+            except ValueError as exc:  # the PE core rejected a drawn combination
+                return [("params", f"the PE core rejects values these params allow: {exc}")]
+            if result is not None:
+                break
+        if result is None:
+            shown = gen.default_decimals if decimals is None else decimals
+            return [
+                (
+                    "options",
+                    f"with these params {gen.name} cannot give {options - 1} distractors that "
+                    f"differ from the answer and each other at {shown} decimals; ask for fewer "
+                    "options, more decimals or wider params",
+                )
+            ]
+    return []

@@ -1,0 +1,170 @@
+"""Seeded variants of computed questions: the numbers a reader sees for one site seed.
+
+Variant ``i`` of question ``q`` draws from ``rng_for(seed, q.id, i)``; when a draw cannot give
+enough distinct options (at the precision shown) it retries with
+``rng_for(seed, q.id, i, attempt)``. So a question's numbers depend only on the site seed, its
+id and the variant index, never on other questions.
+
+The choice form shows the answer and ``options - 1`` distractors (in the generator's order of
+preference, skipping any that show the same text as the answer or as each other), shuffled by
+the same generator, so the correct option's position is uniform over the slots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Literal
+
+import numpy as np
+from jinja2 import StrictUndefined, TemplateError
+from jinja2.sandbox import SandboxedEnvironment
+
+from generator.computed.base import (
+    Distractor,
+    Generated,
+    Generator,
+    GeneratorError,
+    format_number,
+)
+from generator.computed.registry import get_generator
+from generator.model import ComputedQuestion, ConcreteOption, ParamConstraint, Variant
+from generator.seeding import rng_for
+
+#: Draws tried per variant before giving up (the first is ``rng_for(seed, id, i)``).
+MAX_ATTEMPTS = 50
+
+
+class PromptTemplateError(ValueError):
+    """A computed question's prompt is not a valid Jinja template for the drawn values."""
+
+
+def pick_distractors(generated: Generated, needed: int) -> tuple[Distractor, ...] | None:
+    """The first ``needed`` distractors that show differently from the answer and from each
+    other at ``generated.decimals``; None when there are not enough."""
+    seen = {format_number(generated.answer, generated.decimals)}
+    picked: list[Distractor] = []
+    for distractor in generated.distractors:
+        text = format_number(distractor.value, generated.decimals)
+        if text in seen:
+            continue
+        seen.add(text)
+        picked.append(distractor)
+        if len(picked) == needed:
+            return tuple(picked)
+    return None
+
+
+def draw_variant(
+    generator: Generator,
+    params: Mapping[str, ParamConstraint],
+    *,
+    form: Literal["numeric", "choice"],
+    options: int,
+    decimals: int | None,
+    rng: np.random.Generator,
+) -> tuple[Generated, tuple[ConcreteOption, ...]] | None:
+    """One drawing and, for the choice form, its shuffled options (None: not enough options).
+
+    Raises:
+        GeneratorError: the constraints leave no usable draw.
+    """
+    generated = generator.generate(rng, params, decimals)
+    if form != "choice":
+        return generated, ()
+    picked = pick_distractors(generated, options - 1)
+    if picked is None:
+        return None
+    shown_answer = format_number(generated.answer, generated.decimals)
+    choices = [ConcreteOption(text=shown_answer, correct=True)] + [
+        ConcreteOption(
+            text=format_number(d.value, generated.decimals),
+            correct=False,
+            feedback=d.feedback,
+            misconception=d.misconception,
+        )
+        for d in picked
+    ]
+    order = rng.permutation(len(choices))
+    return generated, tuple(choices[int(i)] for i in order)
+
+
+def _template_env() -> SandboxedEnvironment:
+    # Prompts are Markdown, escaped later by the Markdown renderer: no HTML autoescape here.
+    env = SandboxedEnvironment(
+        undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True
+    )
+    env.globals["fmt"] = format_number
+    return env
+
+
+def computed_variants(question: ComputedQuestion, seed: int, count: int = 5) -> tuple[Variant, ...]:
+    """``count`` variants of ``question`` for the site ``seed``.
+
+    Raises:
+        GeneratorError: the generator cannot produce the question from its params (e.g. not
+            enough distinct distractors in :data:`MAX_ATTEMPTS` draws); names the question.
+        PromptTemplateError: ``question.prompt`` is not a valid template for the values.
+        UnknownGeneratorError: the generator does not exist.
+    """
+    generator = get_generator(question.generator)
+    template = None
+    if question.prompt.strip():
+        try:
+            template = _template_env().from_string(question.prompt)
+        except TemplateError as exc:
+            raise PromptTemplateError(
+                f"question {question.id}: the prompt is not a valid Jinja template: {exc}"
+            ) from exc
+    variants = []
+    for index in range(count):
+        result = None
+        for attempt in range(MAX_ATTEMPTS):
+            rng = (
+                rng_for(seed, question.id, index)
+                if attempt == 0
+                else rng_for(seed, question.id, index, attempt)
+            )
+            try:
+                result = draw_variant(
+                    generator,
+                    question.params,
+                    form=question.answer,
+                    options=question.options,
+                    decimals=question.decimals,
+                    rng=rng,
+                )
+            except GeneratorError as exc:
+                raise GeneratorError(f"question {question.id}: {exc}") from exc
+            if result is not None:
+                break
+        if result is None:
+            raise GeneratorError(
+                f"question {question.id}: {generator.name} gave fewer than "
+                f"{question.options - 1} distractors that differ at the precision shown in "
+                f"{MAX_ATTEMPTS} draws; ask for fewer options, more decimals or wider params"
+            )
+        generated, options = result
+        prompt = generated.prompt
+        if template is not None:
+            try:
+                prompt = template.render(dict(generated.values))
+            except TemplateError as exc:
+                raise PromptTemplateError(
+                    f"question {question.id}: the prompt template failed for variant {index}: "
+                    f"{exc} (available values: {', '.join(sorted(generated.values))})"
+                ) from exc
+        variants.append(
+            Variant(
+                index=index,
+                values=generated.values,
+                prompt=prompt,
+                answer=generated.answer,
+                shown_answer=format_number(generated.answer, generated.decimals),
+                decimals=generated.decimals,
+                tolerance=generated.tolerance,
+                unit=generated.unit,
+                solution=generated.solution,
+                options=options,
+            )
+        )
+    return tuple(variants)

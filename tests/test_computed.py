@@ -1,0 +1,663 @@
+"""Tests for the computed-question generators (generator/computed/).
+
+Every stored answer is recomputed here from generator.pe by a route of the test's own (a
+different core function or a property of the encoding), never through the generator's code.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+import pytest
+
+from generator import pe
+from generator.computed import (
+    GENERATORS,
+    MISCONCEPTIONS,
+    GeneratorError,
+    PromptTemplateError,
+    UnknownGeneratorError,
+    computed_variants,
+    format_number,
+    format_preview,
+    get_generator,
+    tolerance_for,
+    validate_computed,
+)
+from generator.model import Bank, Choices, ComputedQuestion, ParamConstraint, Range, Source
+from generator.seeding import rng_for
+
+SEEDS = range(200)
+RENDER_SEEDS = range(12)
+
+# The catalogue fixed by the SPEC: lesson banks are written against these names.
+CATALOGUE: dict[str, set[str]] = {
+    "sinusoidal_entry": {"pos", "j", "d", "base"},
+    "sinusoidal_angle": {"pos", "k", "d", "base"},
+    "sinusoidal_wavelength": {"k", "d", "base"},
+    "faster_dimension": {"j1", "j2", "d", "base"},
+    "sinusoidal_dot": {"p", "q", "d", "base"},
+    "shift_matrix_entry": {"offset", "k", "d", "base", "row", "col"},
+    "rope_angle": {"m", "k", "d", "base"},
+    "rope_score": {"m", "n", "d", "base", "layout", "vector_seed"},
+    "rope_scaling": {"method", "k", "d", "base", "factor", "original_max", "seq_len"},
+    "alibi_slope": {"heads", "head"},
+    "alibi_bias": {"heads", "head", "i", "j", "causal"},
+    "t5_bucket": {"relative_position", "bidirectional", "num_buckets", "max_distance"},
+    "shaw_index": {"i", "j", "max_distance"},
+    "sincos_2d_entry": {"grid", "row", "col", "d", "channel", "base"},
+    "learned_params": {"n", "d"},
+    "permutation_gap": {"n", "d", "with_pe", "vector_seed"},
+}
+REQUIRED_MISCONCEPTIONS = {
+    "i_for_2k",
+    "sin_cos_swapped",
+    "degrees",
+    "position_from_1",
+    "layout_mixup",
+    "rope_pairing",
+    "alibi_naive_slope",
+    "t5_sign",
+}
+
+
+def question(
+    generator: str,
+    *,
+    qid: str | None = None,
+    answer: str = "numeric",
+    options: int = 4,
+    params: Mapping[str, ParamConstraint] | None = None,
+    decimals: int | None = None,
+    prompt: str = "",
+) -> ComputedQuestion:
+    return ComputedQuestion(
+        id=qid or "q-" + generator.replace("_", "-"),
+        bank="test",
+        prompt=prompt,
+        explanation="",
+        source=Source("test.yml", 1, 1),
+        generator=generator,
+        params=dict(params or {}),
+        answer=answer,  # type: ignore[arg-type]
+        decimals=decimals,
+        options=options,
+    )
+
+
+def choice_options(name: str) -> int:
+    """The largest option count (<= 4) the generator supports with default params."""
+    return min(4, 1 + len(GENERATORS[name].misconceptions))
+
+
+# --- independent recomputation from the core ---------------------------------------------------
+
+
+def _angle_mod(a: float, b: float) -> float:
+    """Distance between two angles modulo 2*pi."""
+    return abs((a - b + math.pi) % (2 * math.pi) - math.pi)
+
+
+def _sinusoidal_entry(v: Mapping[str, Any]) -> float:
+    table = pe.sinusoidal(v["pos"] + 1, v["d"], base=v["base"])
+    return float(table[v["pos"], v["j"]])
+
+
+def _sinusoidal_angle(v: Mapping[str, Any]) -> float:
+    pos, k, d, base = v["pos"], v["k"], v["d"], v["base"]
+    angle = float(pe.rope_angles(np.array([pos]), d, base=base)[0, k])
+    row = pe.sinusoidal(np.array([pos]), d, base=base)[0]
+    assert _angle_mod(math.atan2(row[2 * k], row[2 * k + 1]), angle) < 1e-6
+    return angle
+
+
+def _sinusoidal_wavelength(v: Mapping[str, Any]) -> float:
+    return float(2 * math.pi / pe.rope_frequencies(v["d"], base=v["base"])[v["k"]])
+
+
+def _faster_dimension(v: Mapping[str, Any]) -> float:
+    lam = pe.sinusoidal_wavelengths(v["d"], base=v["base"])
+    j1, j2 = v["j1"], v["j2"]
+    return float(j1 if lam[j1 // 2] < lam[j2 // 2] else j2)
+
+
+def _sinusoidal_dot(v: Mapping[str, Any]) -> float:
+    table = pe.sinusoidal(max(v["p"], v["q"]) + 1, v["d"], base=v["base"])
+    return float(table[v["p"]] @ table[v["q"]])
+
+
+def _shift_matrix_entry(v: Mapping[str, Any]) -> float:
+    # Fit the 2x2 map from pairs at quarter-turn positions to the same pairs shifted.
+    d, k, base, offset = v["d"], v["k"], v["base"], v["offset"]
+    omega = pe.sinusoidal_frequencies(d, base=base)[k]
+    positions = np.arange(4) * (math.pi / 2) / omega
+    before = pe.sinusoidal(positions, d, base=base)[:, 2 * k : 2 * k + 2]
+    after = pe.sinusoidal(positions + offset, d, base=base)[:, 2 * k : 2 * k + 2]
+    m = np.linalg.lstsq(before, after, rcond=None)[0].T
+    return float(m[v["row"], v["col"]])
+
+
+def _rope_angle(v: Mapping[str, Any]) -> float:
+    d, k, m, base = v["d"], v["k"], v["m"], v["base"]
+    angle = float(pe.sinusoidal_angles(np.array([m]), d, base=base)[0, k])
+    unit = np.zeros(d)
+    unit[k] = 1.0
+    rotated = pe.rope(unit, m, base=base, layout="half")
+    assert _angle_mod(math.atan2(rotated[k + d // 2], rotated[k]), angle) < 1e-6
+    return angle
+
+
+def _rope_score(v: Mapping[str, Any]) -> float:
+    q, k = np.array(v["q"], dtype=float), np.array(v["k"], dtype=float)
+    m, n, base, layout = v["m"], v["n"], v["base"], v["layout"]
+    rq = pe.rope(q[None, :], np.array([m], dtype=float), base=base, layout=layout)[0]
+    rk = pe.rope(k[None, :], np.array([n], dtype=float), base=base, layout=layout)[0]
+    score = float(rq @ rk)
+    # RoPE's point: only n - m matters.
+    shifted = pe.rope(q, 0.0, base=base, layout=layout) @ pe.rope(
+        k, n - m, base=base, layout=layout
+    )
+    assert abs(score - shifted) < 1e-9
+    return score
+
+
+def _rope_scaling(v: Mapping[str, Any]) -> float:
+    method, f, l0 = v["method"], v["factor"], v["original_max"]
+    scaling: dict[str, object] = {"rope_type": method, "factor": f}
+    if method == "dynamic":
+        scaling.update(max_position_embeddings=l0, seq_len=v["seq_len"])
+    elif method == "llama3":
+        scaling.update(
+            low_freq_factor=1.0, high_freq_factor=4.0, original_max_position_embeddings=l0
+        )
+    inv = pe.rope_frequencies(v["d"], base=v["base"], scaling=scaling)[v["k"]]
+    return float(2 * math.pi / inv)
+
+
+def _alibi_slope(v: Mapping[str, Any]) -> float:
+    return float(pe.alibi_slopes(v["heads"])[v["head"] - 1])
+
+
+def _alibi_bias(v: Mapping[str, Any]) -> float:
+    m = pe.alibi_slopes(v["heads"])[v["head"] - 1]
+    i, j = v["i"], v["j"]
+    if v["causal"]:
+        assert j <= i
+        return float(-m * (i - j))
+    return float(-m * abs(i - j))
+
+
+def _t5_reference(rp: int, bidirectional: bool, num_buckets: int, max_distance: int) -> int:
+    """Hugging Face's _relative_position_bucket, scalar, written out again (float32 log)."""
+    bucket = 0
+    if bidirectional:
+        num_buckets //= 2
+        bucket += num_buckets if rp > 0 else 0
+        n = abs(rp)
+    else:
+        n = -min(rp, 0)
+    exact = num_buckets // 2
+    if n < exact:
+        return bucket + n
+    large = np.log(np.float32(n) / np.float32(exact)) / np.float32(math.log(max_distance / exact))
+    value = exact + int(large * np.float32(num_buckets - exact))
+    return bucket + min(value, num_buckets - 1)
+
+
+def _t5_bucket(v: Mapping[str, Any]) -> float:
+    args = v["relative_position"], v["bidirectional"], v["num_buckets"], v["max_distance"]
+    core = int(
+        pe.t5_bucket(
+            np.array([args[0]]), bidirectional=args[1], num_buckets=args[2], max_distance=args[3]
+        )[0]
+    )
+    assert core == _t5_reference(*args)
+    return float(core)
+
+
+def _shaw_index(v: Mapping[str, Any]) -> float:
+    i, j, k = v["i"], v["j"], v["max_distance"]
+    size = max(i, j) + 3
+    return float(pe.relative_index(size, size, k)[i, j])
+
+
+def _sincos_2d_entry(v: Mapping[str, Any]) -> float:
+    grid, row, col, d, channel, base = (
+        v[x] for x in ("grid", "row", "col", "d", "channel", "base")
+    )
+    value = float(pe.sincos_2d(grid, grid, d, base=base)[row * grid + col, channel])
+    half = d // 2
+    coord, c = (row, channel - half) if channel >= half else (col, channel)
+    assert (
+        abs(value - pe.sinusoidal(np.array([coord]), half, base=base, layout="concat")[0, c])
+        < 1e-12
+    )
+    return value
+
+
+def _learned_params(v: Mapping[str, Any]) -> float:
+    rows = pe.learned(v["n"], 1).shape[0]
+    cols = pe.learned(1, v["d"]).shape[1]
+    return float(rows * cols)
+
+
+def _permutation_gap(v: Mapping[str, Any]) -> float:
+    x = np.array(v["x"], dtype=float)
+    n, d = x.shape
+    enc = pe.sinusoidal(n, d) if v["with_pe"] else np.zeros_like(x)
+    perm = np.arange(n)[::-1]
+    return float(
+        np.max(np.abs(pe.self_attention(x[perm] + enc) - pe.self_attention(x + enc)[perm]))
+    )
+
+
+RECOMPUTE: dict[str, Callable[[Mapping[str, Any]], float]] = {
+    "sinusoidal_entry": _sinusoidal_entry,
+    "sinusoidal_angle": _sinusoidal_angle,
+    "sinusoidal_wavelength": _sinusoidal_wavelength,
+    "faster_dimension": _faster_dimension,
+    "sinusoidal_dot": _sinusoidal_dot,
+    "shift_matrix_entry": _shift_matrix_entry,
+    "rope_angle": _rope_angle,
+    "rope_score": _rope_score,
+    "rope_scaling": _rope_scaling,
+    "alibi_slope": _alibi_slope,
+    "alibi_bias": _alibi_bias,
+    "t5_bucket": _t5_bucket,
+    "shaw_index": _shaw_index,
+    "sincos_2d_entry": _sincos_2d_entry,
+    "learned_params": _learned_params,
+    "permutation_gap": _permutation_gap,
+}
+
+_UNFILLED = re.compile(r"\{\{|\{%|\bNone\b|\bnan\b|\binf\b", re.IGNORECASE)
+
+
+# --- catalogue ---------------------------------------------------------------------------------
+
+
+def test_catalogue_names_and_params_are_the_fixed_ones() -> None:
+    for name, params in CATALOGUE.items():
+        assert name in GENERATORS, name
+        assert set(GENERATORS[name].params) == params, name
+        assert get_generator(name).name == name
+    assert set(RECOMPUTE) == set(GENERATORS)
+
+
+def test_misconceptions_are_declared_and_described() -> None:
+    assert set(MISCONCEPTIONS) >= REQUIRED_MISCONCEPTIONS
+    for gen in GENERATORS.values():
+        assert gen.misconceptions, gen.name
+        assert set(gen.misconceptions) <= set(MISCONCEPTIONS), gen.name
+    used = {key for gen in GENERATORS.values() for key in gen.misconceptions}
+    assert used == set(MISCONCEPTIONS), "every described misconception is produced somewhere"
+
+
+def test_every_default_constraint_passes_its_own_check() -> None:
+    for gen in GENERATORS.values():
+        assert validate_computed(gen.name, {}, "numeric", None, 4) == [], gen.name
+        for spec in gen.params.values():
+            assert validate_computed(gen.name, {spec.name: spec.default}, "numeric", None, 4) == []
+            assert spec.doc
+
+
+def test_unknown_generator_suggests_a_name() -> None:
+    with pytest.raises(UnknownGeneratorError, match="did you mean 'alibi_slope'"):
+        get_generator("alibi_slop")
+
+
+# --- every generator, many seeds ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(GENERATORS))
+def test_answers_tolerances_and_distractors_over_many_seeds(name: str) -> None:
+    gen = GENERATORS[name]
+    options = choice_options(name)
+    numeric = question(name)
+    choice = question(name, answer="choice", options=options)
+    for seed in SEEDS:
+        (variant,) = computed_variants(numeric, seed, count=1)
+        expected = RECOMPUTE[name](variant.values)
+        assert variant.answer == pytest.approx(expected, rel=1e-9, abs=1e-9), (seed, variant)
+        rounded = round(variant.answer, variant.decimals)
+        assert abs(rounded - variant.answer) <= variant.tolerance
+        assert variant.tolerance <= 10.0 ** (-variant.decimals)
+        assert variant.shown_answer == format_number(variant.answer, variant.decimals)
+        assert not variant.shown_answer.startswith("-0") or float(variant.shown_answer) != 0
+        assert not variant.options
+        assert variant.decimals == gen.default_decimals
+        for text in (variant.prompt, variant.solution):
+            assert text.strip()
+            assert not _UNFILLED.search(text), (seed, text)
+            assert text.count("$") % 2 == 0, text
+        assert variant.shown_answer in variant.solution, (seed, variant.solution)
+
+        (cv,) = computed_variants(choice, seed, count=1)
+        assert RECOMPUTE[name](cv.values) == pytest.approx(cv.answer, rel=1e-9, abs=1e-9)
+        texts = [o.text for o in cv.options]
+        assert len(texts) == options
+        assert len(set(texts)) == options, (seed, texts)
+        correct = [o for o in cv.options if o.correct]
+        assert len(correct) == 1 and correct[0].text == cv.shown_answer
+        assert correct[0].misconception is None
+        for option in cv.options:
+            if option.correct:
+                continue
+            assert option.misconception in gen.misconceptions
+            assert option.feedback and not _UNFILLED.search(option.feedback)
+            assert option.feedback.count("$") % 2 == 0
+
+
+@pytest.mark.parametrize("name", sorted(GENERATORS))
+def test_prompts_solutions_and_feedback_render_as_markdown(name: str) -> None:
+    markup = pytest.importorskip("generator.markup")
+    q = question(name, answer="choice", options=choice_options(name))
+    for seed in RENDER_SEEDS:
+        (variant,) = computed_variants(q, seed, count=1)
+        texts = [variant.prompt, variant.solution]
+        texts += [o.feedback for o in variant.options if o.feedback]
+        for text in texts:
+            html = markup.render_markdown(text)
+            assert "$" not in html, (seed, text)
+            if "$" in text:
+                assert "<math" in html
+
+
+def test_degenerate_draws_are_avoided() -> None:
+    for seed in range(100):
+        rng = rng_for(seed, "degenerate")
+        fd = GENERATORS["faster_dimension"].generate(rng, {})
+        assert fd.values["j1"] // 2 != fd.values["j2"] // 2
+        dot = GENERATORS["sinusoidal_dot"].generate(rng, {})
+        assert dot.values["p"] != dot.values["q"]
+        bias = GENERATORS["alibi_bias"].generate(rng, {})
+        assert bias.values["i"] != bias.values["j"]
+        assert float(format_number(bias.answer, 4)) != 0
+        t5 = GENERATORS["t5_bucket"].generate(rng, {})
+        assert t5.values["relative_position"] != 0
+        entry = GENERATORS["sinusoidal_entry"].generate(rng, {})
+        assert abs(float(format_number(entry.answer, 4))) not in (0.0, 1.0)
+        score = GENERATORS["rope_score"].generate(rng, {})
+        assert score.values["m"] != score.values["n"]
+
+
+def test_decimals_override_changes_precision_and_tolerance() -> None:
+    (v,) = computed_variants(question("sinusoidal_entry", decimals=2), 3, count=1)
+    assert v.decimals == 2 and len(v.shown_answer.split(".")[1]) == 2
+    assert 0.005 <= v.tolerance <= 0.01
+    assert "Round to 2 decimals" in v.prompt
+
+
+# --- hand-worked values ------------------------------------------------------------------------
+
+
+def _one(name: str, **fixed: object) -> Any:
+    params = {k: Choices((value,)) for k, value in fixed.items()}
+    (v,) = computed_variants(question(name, params=params), 0, count=1)
+    return v
+
+
+def test_hand_worked_values() -> None:
+    v = _one("sinusoidal_entry", pos=3, j=2, d=8)
+    assert v.shown_answer == "0.2955"  # 3 / 10000^(2/8) = 0.3, sin(0.3) = 0.29552
+    assert "0.3" in v.solution and "\\sin(0.3)" in v.solution
+    assert _one("alibi_slope", heads=6, head=5).shown_answer == "0.5000"
+    assert _one("alibi_slope", heads=8, head=8).shown_answer == "0.0039"  # 2^-8
+    for rp, bucket in ((20, "26"), (-1, "1"), (1, "17"), (-20, "10"), (200, "31"), (-200, "15")):
+        assert _one("t5_bucket", relative_position=rp).shown_answer == bucket
+    assert _one("t5_bucket", relative_position=5, bidirectional=False).shown_answer == "0"
+    assert _one("shaw_index", i=2, j=5, max_distance=2).shown_answer == "4"
+    assert _one("shaw_index", i=5, j=4, max_distance=2).shown_answer == "1"
+    assert _one("learned_params", n=1024, d=768).shown_answer == "786432"
+    assert _one("rope_angle", m=10, k=1, d=4).shown_answer == "0.1000"  # 10 / 10000^(1/2)
+    assert _one("sinusoidal_wavelength", k=0, d=16).shown_answer == "6.28"
+    assert _one("sinusoidal_angle", pos=5, k=1, d=4).shown_answer == "0.0500"
+    assert _one("faster_dimension", j1=9, j2=2, d=16).shown_answer == "2"
+    assert _one("alibi_bias", heads=8, head=1, i=5, j=1, causal=True).shown_answer == "-2.0000"
+    linear = _one("rope_scaling", method="linear", k=0, d=64, factor=4.0)
+    assert linear.shown_answer == "25.1"  # 4 * 2 pi
+    gap = _one("permutation_gap", with_pe=False)
+    assert gap.shown_answer == "0.000"
+
+
+def test_hand_worked_distractors() -> None:
+    params = {"pos": Choices((3,)), "j": Choices((2,)), "d": Choices((8,))}
+    g = GENERATORS["sinusoidal_entry"].generate(rng_for(0, "x"), params)
+    by_key = {d.misconception: d.value for d in g.distractors}
+    assert by_key["sin_cos_swapped"] == pytest.approx(math.cos(0.3))
+    assert by_key["degrees"] == pytest.approx(math.sin(math.radians(0.3)))
+    assert by_key["position_from_1"] == pytest.approx(math.sin(0.4))
+    assert by_key["i_for_2k"] == pytest.approx(math.sin(3 / 10000 ** (4 / 8)))
+    g = GENERATORS["alibi_slope"].generate(
+        rng_for(0, "x"), {"heads": Choices((6,)), "head": Choices((5,))}
+    )
+    by_key = {d.misconception: d.value for d in g.distractors}
+    assert by_key["alibi_naive_slope"] == pytest.approx(2 ** (-40 / 6))
+    g = GENERATORS["t5_bucket"].generate(rng_for(0, "x"), {"relative_position": Choices((20,))})
+    assert {d.misconception: d.value for d in g.distractors}["t5_sign"] == 10
+
+
+# --- seeds and variants ------------------------------------------------------------------------
+
+
+def _numbers(variants: tuple[Any, ...]) -> list[tuple[object, ...]]:
+    return [(v.answer, tuple(sorted((k, str(x)) for k, x in v.values.items()))) for v in variants]
+
+
+def test_numbers_depend_only_on_seed_id_and_variant() -> None:
+    from generator.variants import concretes_for
+
+    q1 = question("sinusoidal_entry", qid="sin-entry", answer="choice")
+    q2 = question("rope_score", qid="rope-score")
+    alone = Bank("b", "B", "b.yml", (q1,))
+    crowded = Bank("b", "B", "b.yml", (q2, question("alibi_bias", qid="a-bias"), q1))
+    before = concretes_for([alone], 42)["sin-entry"].variants
+    after = concretes_for([crowded], 42)["sin-entry"].variants
+    assert before == after
+    # The variant count does not shift the numbers of earlier variants.
+    assert computed_variants(q1, 42, count=2) == computed_variants(q1, 42, count=5)[:2]
+    assert computed_variants(q1, 42) == computed_variants(q1, 42)
+
+
+@pytest.mark.parametrize("name", sorted(GENERATORS))
+def test_different_seeds_give_different_numbers(name: str) -> None:
+    q = question(name)
+    assert _numbers(computed_variants(q, 1)) != _numbers(computed_variants(q, 2))
+    assert _numbers(computed_variants(q, 42)) != _numbers(computed_variants(q, 7))
+
+
+def test_correct_option_position_is_spread_evenly() -> None:
+    for options in (3, 4):
+        counts: Counter[int] = Counter()
+        names = [n for n in sorted(GENERATORS) if choice_options(n) >= options]
+        for name in names:
+            q = question(name, answer="choice", options=options)
+            for seed in range(20):
+                for v in computed_variants(q, seed, count=3):
+                    counts[next(i for i, o in enumerate(v.options) if o.correct)] += 1
+        total = sum(counts.values())
+        expected = total / options
+        chi2 = sum((counts[i] - expected) ** 2 / expected for i in range(options))
+        # 99.9th percentile of chi-square with 2 and 3 degrees of freedom.
+        assert chi2 < {3: 13.82, 4: 16.27}[options], (options, counts)
+        assert set(counts) == set(range(options))
+
+
+def test_choice_retries_until_distractors_differ_at_the_precision_shown() -> None:
+    # alibi_slope with 8 heads: the naive and sorted rules equal the answer, so they are skipped.
+    q = question("alibi_slope", answer="choice", options=3, params={"heads": Choices((8,))})
+    for v in computed_variants(q, 5, count=5):
+        keys = {o.misconception for o in v.options if not o.correct}
+        assert keys.isdisjoint({"alibi_naive_slope", "alibi_sorted"})
+        assert len({o.text for o in v.options}) == 3
+
+
+def test_impossible_choice_raises_a_clear_error() -> None:
+    q = question(
+        "t5_bucket",
+        answer="choice",
+        options=4,
+        params={"relative_position": Choices((3,))},
+    )
+    with pytest.raises(GeneratorError, match="q-t5-bucket"):
+        computed_variants(q, 1)
+
+
+# --- prompt templates --------------------------------------------------------------------------
+
+
+def test_prompt_template_uses_the_drawn_values() -> None:
+    q = question(
+        "sinusoidal_entry",
+        prompt="Find $PE_{ {{- pos }},{{ j -}} }$ for $d = {{ d }}$, to {{ decimals }} places.",
+    )
+    for v in computed_variants(q, 11):
+        assert v.prompt == (
+            f"Find $PE_{{{v.values['pos']},{v.values['j']}}}$ for $d = {v.values['d']}$, "
+            "to 4 places."
+        )
+
+
+def test_prompt_template_errors_name_the_question() -> None:
+    for prompt in ("{{ nope }}", "{{ pos ", "{{ pos.__class__.__mro__ }}"):
+        q = question("sinusoidal_entry", qid="bad-template", prompt=prompt)
+        with pytest.raises(PromptTemplateError, match="bad-template") as info:
+            computed_variants(q, 1)
+        assert isinstance(info.value, ValueError)
+
+
+def test_prompt_template_is_not_html_escaped() -> None:
+    q = question("alibi_bias", prompt="Is {{ i }} < {{ j }} & so on?")
+    assert "<" in computed_variants(q, 1, count=1)[0].prompt
+
+
+# --- validation ----------------------------------------------------------------------------------
+
+
+def _messages(problems: list[tuple[str, str]]) -> dict[str, str]:
+    return dict(problems)
+
+
+def test_validate_unknown_generator_and_param() -> None:
+    got = _messages(validate_computed("sinusoidal_entri", {}, "numeric", None, 4))
+    assert "did you mean 'sinusoidal_entry'" in got["generator"]
+    got = _messages(
+        validate_computed("sinusoidal_entry", {"position": Range(1, 5)}, "numeric", None, 4)
+    )
+    assert "unknown parameter 'position'" in got["params.position"]
+    assert "did you mean 'pos'" in got["params.position"]
+
+
+@pytest.mark.parametrize(
+    ("generator", "param", "constraint", "fragment"),
+    [
+        ("sinusoidal_entry", "d", Choices((7,)), "expected an even int in 2..4096, found 7"),
+        ("sinusoidal_entry", "d", Range(4, 5000), "expected an even int in 2..4096"),
+        ("sinusoidal_entry", "d", Range(2, 16, 3), "not allowed"),
+        ("sinusoidal_entry", "pos", Choices((1.5,)), "expected an int"),
+        ("sinusoidal_entry", "pos", Range(-3, 4), "found the range -3..4"),
+        ("sinusoidal_entry", "pos", Range(10, 5), "empty range"),
+        ("sinusoidal_entry", "d", Range(5, 5), "empty range"),
+        ("sinusoidal_entry", "pos", Choices(()), "empty list"),
+        ("rope_score", "layout", Range(1, 2), "found a range"),
+        ("rope_score", "layout", Choices(("rotate_half",)), "one of 'half', 'interleaved'"),
+        ("rope_score", "d", Range(2, 16), "expected one of 2, 4, 6, 8"),
+        ("alibi_bias", "causal", Choices(("yes",)), "expected true or false"),
+        ("sincos_2d_entry", "d", Choices((18,)), "multiple of 4"),
+        ("rope_scaling", "factor", Choices(("big",)), "expected a number"),
+        ("shaw_index", "max_distance", Range(1, 3, 0.5), "integer step"),
+    ],
+)
+def test_validate_constraint_errors(
+    generator: str, param: str, constraint: ParamConstraint, fragment: str
+) -> None:
+    got = _messages(validate_computed(generator, {param: constraint}, "numeric", None, 4))
+    assert fragment in got[f"params.{param}"], got
+
+
+def test_validate_answer_decimals_and_options() -> None:
+    assert "answer" in _messages(validate_computed("alibi_slope", {}, "text", None, 4))
+    for decimals in (9, -1, True):
+        got = _messages(validate_computed("alibi_slope", {}, "numeric", decimals, 4))  # type: ignore[arg-type]
+        assert "0..8" in got["decimals"]
+    for options in (1, 7):
+        got = _messages(validate_computed("alibi_slope", {}, "choice", None, options))
+        assert "2..6" in got["options"]
+    assert validate_computed("alibi_slope", {}, "choice", 6, 6) == []
+
+
+def test_validate_choice_needs_enough_distractors() -> None:
+    got = _messages(validate_computed("faster_dimension", {}, "choice", None, 4))
+    assert "at most 3 options" in got["options"]
+    assert validate_computed("faster_dimension", {}, "choice", None, 3) == []
+    got = _messages(
+        validate_computed("t5_bucket", {"relative_position": Choices((3,))}, "choice", None, 4)
+    )
+    assert "cannot give 3 distractors" in got["options"]
+    assert (
+        validate_computed("t5_bucket", {"relative_position": Choices((3,))}, "numeric", None, 4)
+        == []
+    )
+
+
+def test_validate_reports_constraints_with_no_usable_draw() -> None:
+    params = {"d": Choices((4,)), "j": Choices((9,))}
+    got = _messages(validate_computed("sinusoidal_entry", params, "numeric", None, 4))
+    assert "no usable draw" in got["params"]
+
+
+def test_ranges_respect_the_allowed_lattice() -> None:
+    gen = GENERATORS["sincos_2d_entry"]
+    for seed in range(50):
+        g = gen.generate(rng_for(seed, "lattice"), {"d": Range(4, 40)})
+        assert g.values["d"] % 4 == 0
+    floats = GENERATORS["rope_scaling"]
+    for seed in range(50):
+        g = floats.generate(
+            rng_for(seed, "f"), {"factor": Range(1.5, 3), "method": Choices(("linear",))}
+        )
+        factor = g.values["factor"]
+        assert 1.5 <= factor <= 3 and abs(round(factor * 100) - factor * 100) < 1e-6
+
+
+# --- numbers as text and preview -----------------------------------------------------------------
+
+
+def test_format_number_and_tolerance() -> None:
+    assert format_number(-0.0001, 3) == "0.000"
+    assert format_number(-0.0006, 3) == "-0.001"
+    assert format_number(26.0, 0) == "26"
+    tol = tolerance_for(0.2955202, 4)
+    assert 0.00005 < tol < 0.0001
+    assert abs(0.2955 - 0.2955202) <= tol
+    assert tolerance_for(26.0, 0, exact=True) == 0.0
+    assert tolerance_for(0.125, 2) >= abs(round(0.125, 2) - 0.125)
+
+
+def test_preview_shows_every_part() -> None:
+    q = question("sinusoidal_entry", answer="choice", options=4)
+    variants = computed_variants(q, 42, count=2)
+    text = format_preview(q, variants)
+    for v in variants:
+        assert v.prompt.splitlines()[0] in text
+        assert f"answer: {v.shown_answer}" in text
+        for option in v.options:
+            assert option.text in text
+            if option.misconception:
+                assert f"[{option.misconception}]" in text
+        assert v.solution.splitlines()[0] in text
+    assert "tolerance" in text and "<- correct" in text
+
+
+def test_far_apart_positions_stay_cheap_and_right() -> None:
+    assert _one("shaw_index", i=90_000, j=10, max_distance=5).shown_answer == "0"
+    assert _one("shaw_index", i=10, j=90_000, max_distance=5).shown_answer == "10"
+    far = _one("alibi_bias", heads=256, head=256, i=100_000, j=0, causal=True)
+    assert far.answer == pytest.approx(-(2.0**-8) * 100_000)
+    patch = _one("sincos_2d_entry", grid=64, row=63, col=62, d=1024, channel=1000)
+    assert patch.answer == pytest.approx(pe.sincos_2d(64, 64, 1024)[63 * 64 + 62, 1000])

@@ -7,9 +7,8 @@ numbers. Expected counts are derived from the bank objects, not from the exporte
 
 from __future__ import annotations
 
-import html
-
 import csv
+import html
 import importlib.util
 import json
 import os

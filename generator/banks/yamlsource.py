@@ -83,7 +83,7 @@ class YMap:
         return iter(self.entries)
 
 
-YNode = Union[YScalar, YSeq, YMap]  # noqa: UP007 (a runtime alias on Python 3.10)
+YNode = Union[YScalar, YSeq, YMap]
 
 
 def _mark(mark: Any) -> Mark:

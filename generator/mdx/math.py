@@ -71,7 +71,7 @@ class InlineMathProcessor(InlineProcessor):
         self.compiled_re = re.compile(pattern, re.DOTALL | re.UNICODE | re.VERBOSE)
         self.mode = mode
 
-    def handleMatch(
+    def handleMatch(  # type: ignore[override]
         self, m: re.Match[str], data: str
     ) -> tuple[etree.Element | str | None, int | None, int | None]:
         display = m.group("delim") == "$$"

@@ -47,7 +47,7 @@ SEED_ENV = "KONUM_SEED"
 VARIANTS_ENV = "KONUM_VARIANTS"
 
 
-class QuizError(_Base):  # type: ignore[misc,valid-type]
+class QuizError(_Base):
     """A quiz block that names a bank or question that does not exist, or bad banks."""
 
 
@@ -110,7 +110,7 @@ class _BankCache:
 _CACHE = _BankCache()
 
 
-class QuizBlock(Block):
+class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
     """``/// quiz | <bank id>`` with an optional ``questions`` option."""
 
     NAME = "quiz"
@@ -156,7 +156,7 @@ class QuizBlock(Block):
         block.text = self.md.htmlStash.store(html)
 
 
-class QuizExtension(BlocksExtension):
+class QuizExtension(BlocksExtension):  # type: ignore[misc]
     """Registers ``/// quiz``; see the module docstring for its configuration."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -1,0 +1,143 @@
+"""The real site: every lesson has what issue 5 asks for, and both builders accept it."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from generator.banks import load_banks
+
+REPO = Path(__file__).resolve().parent.parent
+LESSONS = sorted((REPO / "content" / "lessons").glob("*.md"))
+QUESTION = re.compile(r'data-question-id="(?P<id>[^"]+)"\s+data-type="(?P<type>[a-z]+)"')
+
+
+def _page(site: Path, source: Path) -> str:
+    return (site / "lessons" / source.with_suffix(".html").name).read_text(encoding="utf-8")
+
+
+def test_there_are_eight_lessons() -> None:
+    assert len(LESSONS) >= 8
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_lesson_has_prose_math_code_exercise_figure_and_quiz(
+    built_site: Path, lesson: Path
+) -> None:
+    html = _page(built_site, lesson)
+    assert html.count("<math") >= 3, "math rendered to MathML"
+    assert '<div class="highlight">' in html, "a numpy code block"
+    assert 'class="konum-figure"' in html and "<svg" in html, "a figure drawn from the core"
+    assert "<details" in html, "a collapsible example solution"
+    types = Counter(m.group("type") for m in QUESTION.finditer(html))
+    assert sum(types.values()) >= 8, types
+    assert set(types) >= {"choice", "fill", "matching", "numeric", "computed"}, types
+    assert types["computed"] >= 3, types
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_lesson_states_no_hand_typed_results(lesson: Path) -> None:
+    """Decimal results must come from {{ ... }} expressions, not be typed into the prose.
+
+    Results are shown to three or more decimals; hyperparameters such as ``std=0.02`` or
+    ``rotary_pct = 0.25`` are settings a lesson may state, and have fewer.
+    """
+    text = lesson.read_text(encoding="utf-8")
+    text = re.sub(r"\{\{.*?\}\}|\{%.*?%\}", "", text, flags=re.DOTALL)
+    typed = re.findall(r"(?<![\w.^_{])-?\d+\.\d{3,}(?![\w.])", text)
+    assert typed == [], f"numbers typed by hand in {lesson.name}: {typed}"
+
+
+def test_every_bank_appears_on_a_page(built_site: Path) -> None:
+    html = "".join(p.read_text(encoding="utf-8") for p in built_site.rglob("*.html"))
+    shown = {m.group("id") for m in QUESTION.finditer(html)}
+    for bank in load_banks(REPO / "content" / "banks"):
+        assert {q.id for q in bank.questions} <= shown, bank.id
+
+
+def test_pages_without_a_quiz_load_no_konum_quiz_assets(built_site: Path) -> None:
+    for page in ("index.html", "glossary.html", "summary.html"):
+        html = (built_site / page).read_text(encoding="utf-8")
+        assert "assets/konum/quiz" not in html, page
+
+
+def test_site_needs_no_outside_host(built_site: Path) -> None:
+    for page in built_site.rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        assert "fonts.googleapis" not in html and "cdn.jsdelivr" not in html, page
+        assert not re.search(r'<(?:script|link)[^>]+(?:src|href)="https?://', html), page
+
+
+def test_home_glossary_summary_and_flashcards_exist(built_site: Path) -> None:
+    for page in (
+        "index.html",
+        "glossary.html",
+        "summary.html",
+        "flashcards.html",
+        "authoring.html",
+    ):
+        assert (built_site / page).is_file(), page
+
+
+@pytest.mark.slow
+def test_plain_mkdocs_build_strict(tmp_path: Path) -> None:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    mkdocs = shutil.which("mkdocs", path=str(Path(os.sys.executable).parent))
+    assert mkdocs is not None
+    result = subprocess.run(
+        [mkdocs, "build", "--strict", "-d", str(tmp_path / "plain")],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "data-konum-quiz" in (tmp_path / "plain" / "lessons" / "02-sinusoidal.html").read_text()
+
+
+@pytest.mark.slow
+def test_zensical_builds_the_same_config(tmp_path: Path) -> None:
+    zensical = shutil.which("zensical", path=str(Path(os.sys.executable).parent))
+    assert zensical is not None, "zensical is a test dependency"
+    project = tmp_path / "z"
+    shutil.copytree(
+        REPO,
+        project,
+        ignore=shutil.ignore_patterns(".venv", "site", ".git", ".site-*", "__pycache__", "bench"),
+    )
+    result = subprocess.run(
+        [zensical, "build", "--clean"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    page = next((project / "site").rglob("02-sinusoidal*/index.html"), None) or next(
+        (project / "site").rglob("02-sinusoidal*.html")
+    )
+    html = page.read_text(encoding="utf-8")
+    assert "data-konum-quiz" in html and "<math" in html
+
+
+def test_every_computed_question_gets_new_numbers_with_a_new_seed() -> None:
+    from generator.model import ComputedQuestion
+    from generator.variants import make_concrete
+
+    for bank in load_banks(REPO / "content" / "banks"):
+        for question in bank.questions:
+            if not isinstance(question, ComputedQuestion):
+                continue
+            first = make_concrete(question, 42).variants
+            second = make_concrete(question, 43).variants
+            assert [v.values for v in first] != [v.values for v in second], question.id
+            assert [v.prompt for v in first] != [v.prompt for v in second], question.id

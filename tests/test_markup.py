@@ -81,3 +81,16 @@ def test_output_is_well_formed_xml() -> None:
 def test_bad_latex_raises_math_error() -> None:
     with pytest.raises(MathError, match="cannot render the math"):
         tex_to_html(r"\frac{1}{", display=False)
+
+
+def test_function_names_keep_a_thin_space_before_their_argument() -> None:
+    html = tex_to_html(r"\cos 0 + \sin(x)", display=False)
+    assert '<mi>cos</mi><mspace width="0.1667em"></mspace><mn>0</mn>' in html
+    assert "<mi>sin</mi><mo" in html  # a bracket needs no extra space
+
+
+def test_matrix_brackets_stretch() -> None:
+    html = tex_to_html(r"\begin{pmatrix} a & b \\ c & d \end{pmatrix}", display=True)
+    assert '<mo stretchy="true" fence="true" form="prefix">&#x00028;</mo><mtable>' in html
+    assert '</mtable><mo stretchy="true" fence="true" form="postfix">&#x00029;</mo>' in html
+    assert "<mspace" in render_markdown(r"$\cos 0$")  # and the sanitiser keeps it

@@ -46,6 +46,26 @@ DISPLAY_BLOCK_RE = re.compile(
 )
 
 
+# latex2mathml leaves two things to the browser that it does not do well: a function name
+# followed directly by its argument (\cos 0 would touch: "cos0"), and the brackets of a
+# pmatrix/bmatrix, which must be marked stretchy to grow with the matrix.
+_FUNCTION_THEN_ARGUMENT = re.compile(
+    r"(<mi>(?:sin|cos|tan|exp|log|ln|max|min|arg)</mi>)(?=<m[in][ >])"
+)
+_FENCE_BEFORE_TABLE = re.compile(r"<mo>([^<]{1,10})</mo>(?=<mtable)")
+_FENCE_AFTER_TABLE = re.compile(r"(?<=</mtable>)<mo>([^<]{1,10})</mo>")
+
+
+def _polish(mathml: str) -> str:
+    mathml = _FUNCTION_THEN_ARGUMENT.sub(r'\1<mspace width="0.1667em"></mspace>', mathml)
+    mathml = _FENCE_BEFORE_TABLE.sub(
+        r'<mo stretchy="true" fence="true" form="prefix">\1</mo>', mathml
+    )
+    return _FENCE_AFTER_TABLE.sub(
+        r'<mo stretchy="true" fence="true" form="postfix">\1</mo>', mathml
+    )
+
+
 class MathError(ValueError):
     """LaTeX that latex2mathml cannot convert."""
 
@@ -60,7 +80,7 @@ def tex_to_html(tex: str, *, display: bool, mode: str = "mathml") -> str:
     except Exception as exc:  # latex2mathml raises many exception types
         raise MathError(f"cannot render the math ${tex}$: {exc}") from exc
     # The LaTeX source rides along so that copy-paste and assistive tech can use it.
-    return mathml.replace("<math ", f'<math alttext="{html.escape(tex, quote=True)}" ', 1)
+    return _polish(mathml).replace("<math ", f'<math alttext="{html.escape(tex, quote=True)}" ', 1)
 
 
 class InlineMathProcessor(InlineProcessor):

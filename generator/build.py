@@ -159,6 +159,10 @@ def _mkdocs_build(config_file: Path, site_dir: Path) -> None:
         build(config)
     except (Abort, ConfigurationError, MkDocsException) as exc:
         raise BuildError(f"the site build failed: {exc}") from None
+    except (ValueError, KeyError, TypeError) as exc:
+        # Content errors raised inside Markdown extensions (a bad {{ }} expression, LaTeX
+        # that cannot be rendered); MkDocs has already logged which page it was reading.
+        raise BuildError(f"the site build failed: {type(exc).__name__}: {exc}") from None
     finally:
         logger.removeHandler(handler)
 

@@ -354,7 +354,13 @@ def render_quiz(
     if duplicates:
         raise RenderError(f"quiz {quiz_id}: duplicate question ids {', '.join(duplicates)}")
     total = len(concretes)
-    questions = [_question(c, quiz_id, n, total) for n, c in enumerate(concretes, start=1)]
+    questions = []
+    for number, concrete in enumerate(concretes, start=1):
+        try:
+            questions.append(_question(concrete, quiz_id, number, total))
+        except ValueError as exc:  # RenderError, MathError: say where the question was written
+            q = concrete.question
+            raise RenderError(f"{q.source}: [{q.id}] {exc}") from None
     template = environment().get_template("quiz/quiz.html.j2")
     context: Mapping[str, Any] = {
         "quiz_id": quiz_id,

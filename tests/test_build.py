@@ -143,3 +143,27 @@ def test_two_builds_at_once_do_not_corrupt_the_site(built: Path, tmp_path: Path)
         references.append(tree_digest(ref))
     assert published in references
     assert leftovers(built) == []
+
+
+def test_bad_latex_in_a_bank_names_file_line_and_question(built: Path) -> None:
+    before = tree_digest(built / "site")
+    bank = built / "content" / "banks" / "mini.yml"
+    bank.write_text(bank.read_text().replace(r"Even columns hold $\sin$", r"Even $\frac{1}{$ hold"))
+    result = konum(built, "build", env=EPOCH)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert "mini.yml:" in result.stderr and "[mini-choice]" in result.stderr
+    assert "cannot render the math" in result.stderr
+    assert tree_digest(built / "site") == before
+    assert leftovers(built) == []
+
+
+def test_bad_expression_in_a_lesson_names_the_page(built: Path) -> None:
+    before = tree_digest(built / "site")
+    page = built / "content" / "index.md"
+    page.write_text(page.read_text() + "\n{{ pe.sinusoidal(2, 3, layout='diagonal') }}\n")
+    result = konum(built, "build", env=EPOCH)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert "index.md" in result.stderr and "layout" in result.stderr
+    assert tree_digest(built / "site") == before

@@ -18,7 +18,7 @@ from html.parser import HTMLParser
 ALLOWED_TAGS = frozenset(
     """a abbr b bdi bdo blockquote br caption cite code dd del details dfn div dl dt em
     figcaption figure h1 h2 h3 h4 h5 h6 hr i img ins kbd li mark ol p pre q s samp small span
-    strong sub summary sup table tbody td tfoot th thead tr u ul var wbr""".split()
+    strong sub summary sup table tbody td tfoot th thead tr u ul var wbr""".split()  # noqa: SIM905
 )
 _URL_ATTRS = frozenset({"href", "src", "action", "formaction", "xlink:href", "poster", "srcset"})
 _BAD_SCHEME = re.compile(r"^(javascript|vbscript|data\s*:\s*text/html)", re.IGNORECASE)

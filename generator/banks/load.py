@@ -65,11 +65,14 @@ def _read(path: Path, name: str) -> tuple[bytes | None, list[BankProblem]]:
         size = path.stat().st_size
         if size > yamlsource.MAX_BYTES:
             return None, [
-                BankProblem(name, None, None,
-                            f"file is too large: {size:,} bytes, the limit is "
-                            f"{yamlsource.MAX_BYTES:,}",
-                            expected=f"at most {yamlsource.MAX_BYTES:,} bytes",
-                            found=f"{size:,} bytes")
+                BankProblem(
+                    name,
+                    None,
+                    None,
+                    f"file is too large: {size:,} bytes, the limit is {yamlsource.MAX_BYTES:,}",
+                    expected=f"at most {yamlsource.MAX_BYTES:,} bytes",
+                    found=f"{size:,} bytes",
+                )
             ]
         return path.read_bytes(), []
     except FileNotFoundError:
@@ -137,21 +140,33 @@ def _cross_bank(results: Sequence[_FileResult]) -> list[BankProblem]:
             local.add(use.id)
             earlier = first.setdefault(use.id, use)
             if earlier is not use:
-                problems.append(BankProblem(
-                    use.file, use.mark.line, use.mark.column,
-                    f"duplicate id '{use.id}': already used at {earlier.where()}",
-                    question_id=use.id, field="id",
-                    expected="an id used once across all banks", found=f"'{use.id}' twice"))
+                problems.append(
+                    BankProblem(
+                        use.file,
+                        use.mark.line,
+                        use.mark.column,
+                        f"duplicate id '{use.id}': already used at {earlier.where()}",
+                        question_id=use.id,
+                        field="id",
+                        expected="an id used once across all banks",
+                        found=f"'{use.id}' twice",
+                    )
+                )
     banks: dict[str, IdUse] = {}
     for result in results:
         if result.bank_id is None:
             continue
         earlier = banks.setdefault(result.bank_id.id, result.bank_id)
         if earlier is not result.bank_id:
-            problems.append(BankProblem(
-                result.file, result.bank_id.mark.line, result.bank_id.mark.column,
-                f"duplicate bank id '{earlier.id}': already used by {earlier.file}",
-                field="bank"))
+            problems.append(
+                BankProblem(
+                    result.file,
+                    result.bank_id.mark.line,
+                    result.bank_id.mark.column,
+                    f"duplicate bank id '{earlier.id}': already used by {earlier.file}",
+                    field="bank",
+                )
+            )
     return problems
 
 

@@ -150,8 +150,14 @@ class BankValidator:
         field = path if self.qid else (self.prefix + path if path else self.prefix.rstrip("."))
         self.problems.append(
             BankProblem(
-                self.file, mark.line, mark.column, message,
-                question_id=self.qid, field=field or None, expected=expected, found=found,
+                self.file,
+                mark.line,
+                mark.column,
+                message,
+                question_id=self.qid,
+                field=field or None,
+                expected=expected,
+                found=found,
             )
         )
 
@@ -163,19 +169,28 @@ class BankValidator:
                 continue
             where = _join(path, key)
             if key in elsewhere:
-                self.problem(entry.key_mark, where,
-                             f"'{key}' is not a field here; {elsewhere[key]}")
+                self.problem(
+                    entry.key_mark, where, f"'{key}' is not a field here; {elsewhere[key]}"
+                )
                 continue
             close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             self.problem(
-                entry.key_mark, where, f"unknown key '{key}'{hint}",
-                expected="one of " + ", ".join(allowed), found=f"'{key}'",
+                entry.key_mark,
+                where,
+                f"unknown key '{key}'{hint}",
+                expected="one of " + ", ".join(allowed),
+                found=f"'{key}'",
             )
 
     def missing(self, node: YMap, path: str, key: str, expected: str) -> None:
-        self.problem(node.mark, _join(path, key), f"missing required field '{key}'",
-                     expected=expected, found="nothing")
+        self.problem(
+            node.mark,
+            _join(path, key),
+            f"missing required field '{key}'",
+            expected=expected,
+            found="nothing",
+        )
 
     # --- typed getters (None means absent or already reported) ---------------------------
 
@@ -222,8 +237,13 @@ class BankValidator:
             return default
         if isinstance(value, YScalar) and isinstance(value.value, bool):
             return value.value
-        self.problem(value.mark, _join(path, key), "wrong type",
-                     expected="true or false", found=describe(value))
+        self.problem(
+            value.mark,
+            _join(path, key),
+            "wrong type",
+            expected="true or false",
+            found=describe(value),
+        )
         return default
 
     def integer(self, node: YMap, key: str, path: str, bounds: tuple[int, int]) -> int | None:
@@ -236,12 +256,22 @@ class BankValidator:
             or not isinstance(value.value, int)
             or isinstance(value.value, bool)
         ):
-            self.problem(value.mark, _join(path, key), "wrong type",
-                         expected=f"a whole number from {low} to {high}", found=describe(value))
+            self.problem(
+                value.mark,
+                _join(path, key),
+                "wrong type",
+                expected=f"a whole number from {low} to {high}",
+                found=describe(value),
+            )
             return None
         if not low <= value.value <= high:
-            self.problem(value.mark, _join(path, key), "out of range",
-                         expected=f"a whole number from {low} to {high}", found=str(value.value))
+            self.problem(
+                value.mark,
+                _join(path, key),
+                "out of range",
+                expected=f"a whole number from {low} to {high}",
+                found=str(value.value),
+            )
             return None
         return value.value
 
@@ -258,8 +288,9 @@ class BankValidator:
             ):
                 return float(value.replace("_", ""))
         hint = " (remove the quotes)" if isinstance(node, YScalar) and node.style else ""
-        self.problem(node.mark, path, f"wrong type{hint}", expected="a number",
-                     found=describe(node))
+        self.problem(
+            node.mark, path, f"wrong type{hint}", expected="a number", found=describe(node)
+        )
         return None
 
     def sequence(self, node: YMap, key: str, path: str, *, required: bool) -> YSeq | None:
@@ -269,8 +300,9 @@ class BankValidator:
                 self.missing(node, path, key, "a list")
             return None
         if not isinstance(value, YSeq):
-            self.problem(value.mark, _join(path, key), "wrong type",
-                         expected="a list", found=describe(value))
+            self.problem(
+                value.mark, _join(path, key), "wrong type", expected="a list", found=describe(value)
+            )
             return None
         return value
 
@@ -292,9 +324,12 @@ class BankValidator:
         for i, tag in enumerate(values):
             if any(ch.isspace() for ch in tag.strip()):
                 mark = seq.items[i].mark if isinstance(seq, YSeq) else node.mark
-                self.problem(mark, f"{_join(path, 'tags')}[{i}]",
-                             "a tag cannot contain spaces (flashcard apps split tags at spaces); "
-                             f"write '{'-'.join(tag.split())}'")
+                self.problem(
+                    mark,
+                    f"{_join(path, 'tags')}[{i}]",
+                    "a tag cannot contain spaces (flashcard apps split tags at spaces); "
+                    f"write '{'-'.join(tag.split())}'",
+                )
         return tuple(tag.strip() for tag in values)
 
     def identifier(self, node: YMap, path: str, kind: str) -> str | None:
@@ -308,9 +343,13 @@ class BankValidator:
         if not SLUG.fullmatch(ident):
             suggestion = slugify(ident)
             hint = f" (for example '{suggestion}')" if suggestion else ""
-            self.problem(value.mark, _join(path, "id"), f"{kind} id is not a slug{hint}",
-                         expected="lowercase letters a-z, digits and single hyphens",
-                         found=f"'{ident}'")
+            self.problem(
+                value.mark,
+                _join(path, "id"),
+                f"{kind} id is not a slug{hint}",
+                expected="lowercase letters a-z, digits and single hyphens",
+                found=f"'{ident}'",
+            )
             return None
         self.ids.append(IdUse(ident, self.file, value.mark))
         return ident
@@ -326,32 +365,58 @@ class BankValidator:
 
     def bank(self, root: YNode | None) -> model.Bank | None:
         if root is None:
-            self.problems.append(BankProblem(
-                self.file, 1, 1, "the file is empty: a bank needs 'bank', 'title' and "
-                "'questions'", expected="a bank", found="nothing"))
+            self.problems.append(
+                BankProblem(
+                    self.file,
+                    1,
+                    1,
+                    "the file is empty: a bank needs 'bank', 'title' and 'questions'",
+                    expected="a bank",
+                    found="nothing",
+                )
+            )
             return None
         if not isinstance(root, YMap):
-            self.problem(root.mark, "", "a bank file must be a mapping with 'bank', 'title' "
-                         "and 'questions'", expected="a mapping", found=describe(root))
+            self.problem(
+                root.mark,
+                "",
+                "a bank file must be a mapping with 'bank', 'title' and 'questions'",
+                expected="a mapping",
+                found=describe(root),
+            )
             return None
         self.check_keys(root, "", BANK_FIELDS)
         bank_id = self.text(root, "bank", "", required=True)
         bank_node = root.get("bank")
         if bank_id is not None and bank_node is not None:
             if not SLUG.fullmatch(bank_id):
-                self.problem(bank_node.mark, "bank", "bank id is not a slug",
-                             expected="lowercase letters a-z, digits and single hyphens",
-                             found=f"'{bank_id}'")
+                self.problem(
+                    bank_node.mark,
+                    "bank",
+                    "bank id is not a slug",
+                    expected="lowercase letters a-z, digits and single hyphens",
+                    found=f"'{bank_id}'",
+                )
             elif bank_id != self.stem:
-                self.problem(bank_node.mark, "bank", "the bank id must equal the file name "
-                             "without .yml", expected=f"'{self.stem}'", found=f"'{bank_id}'")
+                self.problem(
+                    bank_node.mark,
+                    "bank",
+                    "the bank id must equal the file name without .yml",
+                    expected=f"'{self.stem}'",
+                    found=f"'{bank_id}'",
+                )
         title = self.text(root, "title", "", required=True, markdown=True)
         questions: list[model.Question] = []
         seq = self.sequence(root, "questions", "", required=True)
         if seq is not None:
             if not seq.items:
-                self.problem(seq.mark, "questions", "the bank has no questions",
-                             expected="at least one question", found="an empty list")
+                self.problem(
+                    seq.mark,
+                    "questions",
+                    "the bank has no questions",
+                    expected="at least one question",
+                    found="an empty list",
+                )
             for i, item in enumerate(seq.items):
                 question = self.question(item, i, bank_id or self.stem)
                 if question is not None:
@@ -372,18 +437,30 @@ class BankValidator:
         for use in self.ids:
             first = seen.setdefault(use.id, use)
             if first is not use:
-                self.problems.append(BankProblem(
-                    self.file, use.mark.line, use.mark.column,
-                    f"duplicate id '{use.id}': already used at line {first.mark.line}",
-                    question_id=use.id, field="id",
-                    expected="an id used once across all banks", found=f"'{use.id}' twice"))
+                self.problems.append(
+                    BankProblem(
+                        self.file,
+                        use.mark.line,
+                        use.mark.column,
+                        f"duplicate id '{use.id}': already used at line {first.mark.line}",
+                        question_id=use.id,
+                        field="id",
+                        expected="an id used once across all banks",
+                        found=f"'{use.id}' twice",
+                    )
+                )
 
     def flashcard(self, node: YNode, index: int, bank: str) -> model.Flashcard | None:
         self.qid, self.prefix = None, f"flashcards[{index}]."
         try:
             if not isinstance(node, YMap):
-                self.problem(node.mark, "", "each flashcard must be a mapping with id, front "
-                             "and back", expected="a mapping", found=describe(node))
+                self.problem(
+                    node.mark,
+                    "",
+                    "each flashcard must be a mapping with id, front and back",
+                    expected="a mapping",
+                    found=describe(node),
+                )
                 return None
             ident = self.identifier(node, "", "flashcard")
             self.qid = ident
@@ -409,8 +486,13 @@ class BankValidator:
 
     def _question(self, node: YNode, bank: str) -> model.Question | None:
         if not isinstance(node, YMap):
-            self.problem(node.mark, "", "each question must be a mapping (id, type, prompt, "
-                         "...)", expected="a mapping", found=describe(node))
+            self.problem(
+                node.mark,
+                "",
+                "each question must be a mapping (id, type, prompt, ...)",
+                expected="a mapping",
+                found=describe(node),
+            )
             return None
         start = len(self.problems)
         ident = self.identifier(node, "", "question")
@@ -423,7 +505,8 @@ class BankValidator:
             elsewhere = {
                 key: f"only {' and '.join(owners(key))} questions have it "
                 f"(this question is '{qtype}')"
-                for key in all_question_fields() if key not in allowed
+                for key in all_question_fields()
+                if key not in allowed
             }
             self.check_keys(node, "", allowed, elsewhere)
         computed = qtype == "computed"
@@ -468,9 +551,13 @@ class BankValidator:
         if qtype not in model.QUESTION_TYPES:
             close = difflib.get_close_matches(qtype, model.QUESTION_TYPES, n=1, cutoff=0.5)
             hint = f"; did you mean '{close[0]}'?" if close else ""
-            self.problem(value.mark, "type", f"unknown question type '{qtype}'{hint}",
-                         expected="one of " + ", ".join(model.QUESTION_TYPES),
-                         found=f"'{qtype}'")
+            self.problem(
+                value.mark,
+                "type",
+                f"unknown question type '{qtype}'{hint}",
+                expected="one of " + ", ".join(model.QUESTION_TYPES),
+                found=f"'{qtype}'",
+            )
             return None
         return qtype
 
@@ -485,9 +572,14 @@ class BankValidator:
         for j, item in enumerate(seq.items):
             path = f"options[{j}]"
             if not isinstance(item, YMap):
-                self.problem(item.mark, path, "each option must be a mapping such as "
-                             "'- text: ...' with optional correct, feedback and pin",
-                             expected="a mapping", found=describe(item))
+                self.problem(
+                    item.mark,
+                    path,
+                    "each option must be a mapping such as "
+                    "'- text: ...' with optional correct, feedback and pin",
+                    expected="a mapping",
+                    found=describe(item),
+                )
                 continue
             self.check_keys(item, path, OPTION_FIELDS)
             text = self.text(item, "text", path, required=True, markdown=True)
@@ -501,17 +593,30 @@ class BankValidator:
             mark = text_node.mark if text_node is not None else item.mark
             earlier = first_text.setdefault(_norm(text), (j, mark))
             if earlier[0] != j:
-                self.problem(mark, f"{path}.text", f"duplicate option: the same text as "
-                             f"options[{earlier[0]}] (line {earlier[1].line})")
+                self.problem(
+                    mark,
+                    f"{path}.text",
+                    f"duplicate option: the same text as "
+                    f"options[{earlier[0]}] (line {earlier[1].line})",
+                )
             options.append(model.Option(text, correct, feedback, pin))
         if len(seq.items) < MIN_OPTIONS:
-            self.problem(seq.mark, "options", "too few options",
-                         expected=f"at least {MIN_OPTIONS}", found=str(len(seq.items)))
+            self.problem(
+                seq.mark,
+                "options",
+                "too few options",
+                expected=f"at least {MIN_OPTIONS}",
+                found=str(len(seq.items)),
+            )
         elif not any_correct:
-            self.problem(seq.mark, "options", "no option is marked 'correct: true'",
-                         expected="at least one correct option", found="none")
-        return model.ChoiceQuestion(**common, options=tuple(options),
-                                    shuffle=shuffle)
+            self.problem(
+                seq.mark,
+                "options",
+                "no option is marked 'correct: true'",
+                expected="at least one correct option",
+                found="none",
+            )
+        return model.ChoiceQuestion(**common, options=tuple(options), shuffle=shuffle)
 
     def fill(
         self, node: YMap, common: dict[str, Any], prompt: str | None
@@ -525,21 +630,34 @@ class BankValidator:
         if prompt is not None and seq is not None:
             count = len(re.findall(model.BLANK_PATTERN, prompt))
             if count == 0:
-                self.problem(seq.mark, "blanks", "the prompt has no blank: write ____ (4 or "
-                             "more underscores) where each answer goes",
-                             expected=f"{len(seq.items)} blank(s) in the prompt", found="none")
+                self.problem(
+                    seq.mark,
+                    "blanks",
+                    "the prompt has no blank: write ____ (4 or "
+                    "more underscores) where each answer goes",
+                    expected=f"{len(seq.items)} blank(s) in the prompt",
+                    found="none",
+                )
             elif count != len(seq.items):
-                self.problem(seq.mark, "blanks", "the prompt's blanks (runs of 4 or more "
-                             "underscores) and the 'blanks' entries do not line up",
-                             expected=f"{count} entries (one per blank in the prompt)",
-                             found=f"{len(seq.items)}")
+                self.problem(
+                    seq.mark,
+                    "blanks",
+                    "the prompt's blanks (runs of 4 or more "
+                    "underscores) and the 'blanks' entries do not line up",
+                    expected=f"{count} entries (one per blank in the prompt)",
+                    found=f"{len(seq.items)}",
+                )
         return model.FillQuestion(**common, blanks=tuple(blanks))
 
     def blank(self, node: YNode, path: str) -> model.Blank | None:
         if not isinstance(node, YMap):
-            self.problem(node.mark, path, "each blank must be a mapping such as "
-                         "'- answers: [\"2\"]' or '- answer: \"2\"'",
-                         expected="a mapping", found=describe(node))
+            self.problem(
+                node.mark,
+                path,
+                "each blank must be a mapping such as '- answers: [\"2\"]' or '- answer: \"2\"'",
+                expected="a mapping",
+                found=describe(node),
+            )
             return None
         self.check_keys(node, path, BLANK_FIELDS)
         answers = self.text_list(node, "answers", path, required=False)
@@ -548,19 +666,32 @@ class BankValidator:
         case_sensitive = self.boolean(node, "case_sensitive", path, False)
         answers_node = node.get("answers")
         if "answers" in node.entries and "answer" in node.entries:
-            self.problem(node.entries["answer"].key_mark, _join(path, "answer"),
-                         "give either 'answer' or 'answers', not both")
+            self.problem(
+                node.entries["answer"].key_mark,
+                _join(path, "answer"),
+                "give either 'answer' or 'answers', not both",
+            )
         elif isinstance(answers_node, YSeq) and not answers_node.items:
-            self.problem(answers_node.mark, _join(path, "answers"), "no accepted answer",
-                         expected="at least one answer", found="an empty list")
+            self.problem(
+                answers_node.mark,
+                _join(path, "answers"),
+                "no accepted answer",
+                expected="at least one answer",
+                found="an empty list",
+            )
         accepted = answers if answers else ((single,) if single is not None else ())
         if (
             "answers" not in node.entries
             and "answer" not in node.entries
             and "regex" not in node.entries
         ):
-            self.problem(node.mark, path, "a blank needs 'answers' (or 'answer') or 'regex'",
-                         expected="answers or regex", found="neither")
+            self.problem(
+                node.mark,
+                path,
+                "a blank needs 'answers' (or 'answer') or 'regex'",
+                expected="answers or regex",
+                found="neither",
+            )
         if regex is not None:
             regex_node = node.get("regex")
             mark = regex_node.mark if regex_node is not None else node.mark
@@ -571,8 +702,11 @@ class BankValidator:
             else:
                 for answer in accepted:
                     if not compiled.fullmatch(answer.strip()):
-                        self.problem(mark, _join(path, "regex"), f"the answer '{answer}' does "
-                                     "not match this regular expression")
+                        self.problem(
+                            mark,
+                            _join(path, "regex"),
+                            f"the answer '{answer}' does not match this regular expression",
+                        )
         return model.Blank(tuple(a.strip() for a in accepted), regex, case_sensitive)
 
     def matching(self, node: YMap, common: dict[str, Any]) -> model.MatchingQuestion | None:
@@ -583,8 +717,13 @@ class BankValidator:
         for j, item in enumerate(seq.items if seq is not None else ()):
             path = f"pairs[{j}]"
             if not isinstance(item, YMap):
-                self.problem(item.mark, path, "each pair must be a mapping with 'left' and "
-                             "'right'", expected="a mapping", found=describe(item))
+                self.problem(
+                    item.mark,
+                    path,
+                    "each pair must be a mapping with 'left' and 'right'",
+                    expected="a mapping",
+                    found=describe(item),
+                )
                 continue
             self.check_keys(item, path, PAIR_FIELDS)
             sides = {}
@@ -596,27 +735,42 @@ class BankValidator:
                     continue
                 earlier = seen[side].setdefault(_norm(value), (j, side_node.mark))
                 if earlier[0] != j:
-                    self.problem(side_node.mark, f"{path}.{side}", f"duplicate {side} item: "
-                                 f"the same as pairs[{earlier[0]}].{side} "
-                                 f"(line {earlier[1].line})")
+                    self.problem(
+                        side_node.mark,
+                        f"{path}.{side}",
+                        f"duplicate {side} item: "
+                        f"the same as pairs[{earlier[0]}].{side} "
+                        f"(line {earlier[1].line})",
+                    )
             if sides["left"] is not None and sides["right"] is not None:
                 pairs.append(model.Pair(sides["left"], sides["right"]))
         if seq is not None and len(seq.items) < MIN_PAIRS:
-            self.problem(seq.mark, "pairs", "too few pairs",
-                         expected=f"at least {MIN_PAIRS}", found=str(len(seq.items)))
-        distractors = self.text_list(node, "distractors", "", required=False,
-                                     markdown=True) or ()
+            self.problem(
+                seq.mark,
+                "pairs",
+                "too few pairs",
+                expected=f"at least {MIN_PAIRS}",
+                found=str(len(seq.items)),
+            )
+        distractors = self.text_list(node, "distractors", "", required=False, markdown=True) or ()
         dseq = node.get("distractors")
         for j, text in enumerate(distractors):
             mark = dseq.items[j].mark if isinstance(dseq, YSeq) else node.mark
             earlier = seen["right"].setdefault(_norm(text), (-1 - j, mark))
             if earlier[0] != -1 - j:
-                what = (f"pairs[{earlier[0]}].right" if earlier[0] >= 0
-                        else f"distractors[{-1 - earlier[0]}]")
-                self.problem(mark, f"distractors[{j}]", f"duplicate right-hand item: the same "
-                             f"as {what} (line {earlier[1].line})")
-        return model.MatchingQuestion(**common, pairs=tuple(pairs),
-                                      distractors=tuple(distractors), shuffle=shuffle)
+                what = (
+                    f"pairs[{earlier[0]}].right"
+                    if earlier[0] >= 0
+                    else f"distractors[{-1 - earlier[0]}]"
+                )
+                self.problem(
+                    mark,
+                    f"distractors[{j}]",
+                    f"duplicate right-hand item: the same as {what} (line {earlier[1].line})",
+                )
+        return model.MatchingQuestion(
+            **common, pairs=tuple(pairs), distractors=tuple(distractors), shuffle=shuffle
+        )
 
     def numeric(self, node: YMap, common: dict[str, Any]) -> model.NumericQuestion | None:
         answer_node = node.get("answer")
@@ -626,8 +780,13 @@ class BankValidator:
         else:
             answer = self.number(answer_node, "answer")
             if answer is not None and not math.isfinite(answer):
-                self.problem(answer_node.mark, "answer", "the answer must be a finite number",
-                             expected="a finite number", found=_written(answer_node))
+                self.problem(
+                    answer_node.mark,
+                    "answer",
+                    "the answer must be a finite number",
+                    expected="a finite number",
+                    found=_written(answer_node),
+                )
                 answer = None
         tolerances: dict[str, float] = {}
         for key in ("tolerance", "relative_tolerance"):
@@ -638,14 +797,22 @@ class BankValidator:
             if value is None:
                 continue
             if not math.isfinite(value) or value < 0:
-                self.problem(value_node.mark, key, "a tolerance must be zero or positive",
-                             expected="a finite number >= 0", found=_written(value_node))
+                self.problem(
+                    value_node.mark,
+                    key,
+                    "a tolerance must be zero or positive",
+                    expected="a finite number >= 0",
+                    found=_written(value_node),
+                )
                 continue
             tolerances[key] = value
         relative = "relative_tolerance" in node.entries
         if "tolerance" in node.entries and relative:
-            self.problem(node.entries["relative_tolerance"].key_mark, "relative_tolerance",
-                         "give either 'tolerance' (absolute) or 'relative_tolerance', not both")
+            self.problem(
+                node.entries["relative_tolerance"].key_mark,
+                "relative_tolerance",
+                "give either 'tolerance' (absolute) or 'relative_tolerance', not both",
+            )
         tolerance = tolerances.get("relative_tolerance" if relative else "tolerance", 0.0)
         decimals = self.integer(node, "decimals", "", DECIMALS)
         unit = self.text(node, "unit", "", required=False, markdown=True)
@@ -653,14 +820,21 @@ class BankValidator:
         key = "relative_tolerance" if relative else "tolerance"
         usable = not both and (key in tolerances or key not in node.entries)
         if answer is not None and relative and answer == 0:
-            self.problem(node.entries["relative_tolerance"].key_mark, "relative_tolerance",
-                         "a relative tolerance cannot work when the answer is 0; use "
-                         "'tolerance'")
+            self.problem(
+                node.entries["relative_tolerance"].key_mark,
+                "relative_tolerance",
+                "a relative tolerance cannot work when the answer is 0; use 'tolerance'",
+            )
         elif answer is not None and decimals is not None and usable:
             self.check_rounding(node, answer, decimals, tolerance, relative)
-        return model.NumericQuestion(**common, answer=float(answer or 0.0),
-                                     tolerance=float(tolerance), relative=relative, unit=unit,
-                                     decimals=decimals)
+        return model.NumericQuestion(
+            **common,
+            answer=float(answer or 0.0),
+            tolerance=float(tolerance),
+            relative=relative,
+            unit=unit,
+            decimals=decimals,
+        )
 
     def check_rounding(
         self, node: YMap, answer: float, decimals: int, tolerance: float, relative: bool
@@ -670,8 +844,11 @@ class BankValidator:
         try:
             with localcontext() as ctx:
                 ctx.prec = 400
-                rounded = float(Decimal(repr(answer)).quantize(
-                    Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP))
+                rounded = float(
+                    Decimal(repr(answer)).quantize(
+                        Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP
+                    )
+                )
         except (InvalidOperation, OverflowError, ValueError):
             return
         gap = abs(rounded - answer)
@@ -682,10 +859,12 @@ class BankValidator:
         need = gap / abs(answer) if relative else gap
         mark = node.entries[key].value.mark if key in node.entries else node.mark
         self.problem(
-            mark, key,
+            mark,
+            key,
             f"{key} {_num(tolerance)} does not admit {rounded:.{decimals}f}, the answer "
             f"{_num(answer)} rounded to {decimals} decimals; use at least {_num(need)}",
-            expected=f"{key} >= {_num(need)}", found=_num(tolerance),
+            expected=f"{key} >= {_num(need)}",
+            found=_num(tolerance),
         )
 
     def computed(self, node: YMap, common: dict[str, Any]) -> model.ComputedQuestion | None:
@@ -700,27 +879,44 @@ class BankValidator:
                     if constraint is not None:
                         params[name] = constraint
             else:
-                self.problem(params_node.mark, "params", "wrong type",
-                             expected="a mapping of parameter names to values",
-                             found=describe(params_node))
+                self.problem(
+                    params_node.mark,
+                    "params",
+                    "wrong type",
+                    expected="a mapping of parameter names to values",
+                    found=describe(params_node),
+                )
         answer_text = self.text(node, "answer", "", required=False) or "numeric"
         if answer_text not in COMPUTED_ANSWERS:
             answer_node = node.get("answer")
             mark = answer_node.mark if answer_node is not None else node.mark
-            self.problem(mark, "answer", "unknown answer form",
-                         expected="numeric or choice", found=f"'{answer_text}'")
+            self.problem(
+                mark,
+                "answer",
+                "unknown answer form",
+                expected="numeric or choice",
+                found=f"'{answer_text}'",
+            )
             answer_text = "numeric"
         answer = cast(Literal["numeric", "choice"], answer_text)
         options = self.integer(node, "options", "", COMPUTED_OPTIONS)
         if options is not None and answer != "choice":
-            self.problem(node.entries["options"].key_mark, "options",
-                         "'options' only applies with 'answer: choice'")
+            self.problem(
+                node.entries["options"].key_mark,
+                "options",
+                "'options' only applies with 'answer: choice'",
+            )
         decimals = self.integer(node, "decimals", "", DECIMALS)
         if generator is not None and len(self.problems) == start:
             self.run_computed_check(node, generator, params, answer, decimals, options or 4)
         return model.ComputedQuestion(
-            **common, generator=generator or "", params=params, answer=answer,
-            decimals=decimals, options=options or 4)
+            **common,
+            generator=generator or "",
+            params=params,
+            answer=answer,
+            decimals=decimals,
+            options=options or 4,
+        )
 
     def constraint(self, node: YNode, path: str) -> model.ParamConstraint | None:
         if isinstance(node, YMap):
@@ -734,34 +930,57 @@ class BankValidator:
                     continue
                 value = self.number(value_node, f"{path}.{key}")
                 if value is not None and not math.isfinite(value):
-                    self.problem(value_node.mark, f"{path}.{key}", "not a finite number",
-                                 expected="a finite number", found=_written(value_node))
+                    self.problem(
+                        value_node.mark,
+                        f"{path}.{key}",
+                        "not a finite number",
+                        expected="a finite number",
+                        found=_written(value_node),
+                    )
                 elif value is not None:
                     bounds[key] = value
             if "step" in bounds and bounds["step"] <= 0:
-                self.problem(node.entries["step"].value.mark, f"{path}.step",
-                             "the step must be positive", expected="a number > 0",
-                             found=_num(bounds["step"]))
+                self.problem(
+                    node.entries["step"].value.mark,
+                    f"{path}.step",
+                    "the step must be positive",
+                    expected="a number > 0",
+                    found=_num(bounds["step"]),
+                )
                 return None
             if "min" not in bounds or "max" not in bounds:
                 return None
             if bounds["min"] > bounds["max"]:
-                self.problem(node.mark, path, "min is larger than max",
-                             expected="min <= max", found=f"min {_num(bounds['min'])}, "
-                             f"max {_num(bounds['max'])}")
+                self.problem(
+                    node.mark,
+                    path,
+                    "min is larger than max",
+                    expected="min <= max",
+                    found=f"min {_num(bounds['min'])}, max {_num(bounds['max'])}",
+                )
                 return None
             return model.Range(bounds["min"], bounds["max"], bounds.get("step"))
         items = node.items if isinstance(node, YSeq) else [node]
         if isinstance(node, YSeq) and not items:
-            self.problem(node.mark, path, "no values to choose from",
-                         expected="at least one value", found="an empty list")
+            self.problem(
+                node.mark,
+                path,
+                "no values to choose from",
+                expected="at least one value",
+                found="an empty list",
+            )
             return None
         values: list[object] = []
         for i, item in enumerate(items):
             where = f"{path}[{i}]" if isinstance(node, YSeq) else path
             if not isinstance(item, YScalar) or item.value is None:
-                self.problem(item.mark, where, "wrong type",
-                             expected="a number, true/false or text", found=describe(item))
+                self.problem(
+                    item.mark,
+                    where,
+                    "wrong type",
+                    expected="a number, true/false or text",
+                    found=describe(item),
+                )
                 continue
             raw = item.value
             if isinstance(raw, str) and item.style is None and _NUMBER_TEXT.fullmatch(raw):
@@ -786,8 +1005,9 @@ class BankValidator:
         try:
             found = check(generator, params, answer, decimals, options)
         except Exception as exc:  # the generator's own bug must still not hide the bank
-            self.problem(node.mark, "generator",
-                         f"the generator check failed ({type(exc).__name__}: {exc})")
+            self.problem(
+                node.mark, "generator", f"the generator check failed ({type(exc).__name__}: {exc})"
+            )
             return
         for path, message in found:
             self.problem(self.resolve(node, path), path, message)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 import yaml
 from yaml.constructor import SafeConstructor
@@ -83,7 +83,7 @@ class YMap:
         return iter(self.entries)
 
 
-YNode = Union[YScalar, YSeq, YMap]
+YNode = YScalar | YSeq | YMap
 
 
 def _mark(mark: Any) -> Mark:
@@ -97,17 +97,23 @@ def decode(data: bytes, file: str) -> tuple[str | None, list[BankProblem]]:
     if len(data) > MAX_BYTES:
         return None, [
             BankProblem(
-                file, None, None,
+                file,
+                None,
+                None,
                 f"file is too large: {len(data):,} bytes, the limit is {MAX_BYTES:,}",
-                expected=f"at most {MAX_BYTES:,} bytes", found=f"{len(data):,} bytes",
+                expected=f"at most {MAX_BYTES:,} bytes",
+                found=f"{len(data):,} bytes",
             )
         ]
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return None, [
             BankProblem(
-                file, None, None,
+                file,
+                None,
+                None,
                 "file is UTF-16, not UTF-8: save it again with the UTF-8 encoding",
-                expected="UTF-8", found="UTF-16",
+                expected="UTF-8",
+                found="UTF-16",
             )
         ]
     if data.startswith(b"\xef\xbb\xbf"):
@@ -121,10 +127,13 @@ def decode(data: bytes, file: str) -> tuple[str | None, list[BankProblem]]:
         byte = data[exc.start]
         return None, [
             BankProblem(
-                file, line, column,
+                file,
+                line,
+                column,
                 f"file is not UTF-8: byte 0x{byte:02x} cannot be decoded (was it saved as "
                 "Windows-1254 or Latin-1?); save it again with the UTF-8 encoding",
-                expected="UTF-8", found=f"byte 0x{byte:02x}",
+                expected="UTF-8",
+                found=f"byte 0x{byte:02x}",
             )
         ]
 
@@ -161,7 +170,9 @@ def _check_depth(text: str, file: str) -> BankProblem | None:
                 if depth > MAX_DEPTH:
                     pos = _mark(event.start_mark)
                     return BankProblem(
-                        file, pos.line, pos.column,
+                        file,
+                        pos.line,
+                        pos.column,
                         f"nesting is too deep (more than {MAX_DEPTH} levels)",
                     )
             elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
@@ -180,10 +191,14 @@ class _Converter:
         self.constructor = SafeConstructor()
         self.here = ""
 
-    def problem(self, mark: Mark, message: str, *, field: str | None = None,
-                **kw: str | None) -> None:
-        self.problems.append(BankProblem(self.file, mark.line, mark.column, message,
-                                         field=field or self.here or None, **kw))
+    def problem(
+        self, mark: Mark, message: str, *, field: str | None = None, **kw: str | None
+    ) -> None:
+        self.problems.append(
+            BankProblem(
+                self.file, mark.line, mark.column, message, field=field or self.here or None, **kw
+            )
+        )
 
     def convert(self, node: yaml.Node, depth: int, path: str = "") -> YNode:
         """Convert ``node``; ``path`` is its field path from the top (``questions[2].prompt``)."""
@@ -193,16 +208,24 @@ class _Converter:
         if self.count > MAX_NODES or depth > MAX_DEPTH:
             if not self.exhausted:
                 self.exhausted = True
-                what = (f"more than {MAX_NODES:,} values" if self.count > MAX_NODES
-                        else f"nesting deeper than {MAX_DEPTH} levels")
+                what = (
+                    f"more than {MAX_NODES:,} values"
+                    if self.count > MAX_NODES
+                    else f"nesting deeper than {MAX_DEPTH} levels"
+                )
                 self.problem(mark, f"refused: aliases expand to {what} (an alias bomb?)")
             return YScalar(mark, None, "")
         if isinstance(node, yaml.ScalarNode):
             return self.scalar(node, mark)
         if isinstance(node, yaml.SequenceNode):
             self.check_tag(node, f"{_TAG}seq", mark)
-            return YSeq(mark, [self.convert(item, depth + 1, f"{path}[{i}]")
-                               for i, item in enumerate(node.value)])
+            return YSeq(
+                mark,
+                [
+                    self.convert(item, depth + 1, f"{path}[{i}]")
+                    for i, item in enumerate(node.value)
+                ],
+            )
         assert isinstance(node, yaml.MappingNode)
         self.check_tag(node, f"{_TAG}map", mark)
         result = YMap(mark)
@@ -213,8 +236,12 @@ class _Converter:
                 self.problem(key_mark, "merge keys (<<) are not supported; write the fields out")
                 continue
             if not isinstance(key_node, yaml.ScalarNode) or key_node.tag not in _SCALAR_TAGS:
-                self.problem(key_mark, "a key must be plain text",
-                             expected="text", found="a list, mapping or tagged value")
+                self.problem(
+                    key_mark,
+                    "a key must be plain text",
+                    expected="text",
+                    found="a list, mapping or tagged value",
+                )
                 continue
             key = str(key_node.value)
             where = f"{path}.{key}" if path else key
@@ -225,7 +252,9 @@ class _Converter:
                     key_mark,
                     f"duplicate key '{key}' (first written at line {first.line}); YAML would "
                     "silently keep only the last one",
-                    expected="each key once", found=f"'{key}' twice", field=where,
+                    expected="each key once",
+                    found=f"'{key}' twice",
+                    field=where,
                 )
                 continue
             result.entries[key] = YEntry(key_mark, value)
@@ -233,16 +262,24 @@ class _Converter:
 
     def check_tag(self, node: yaml.Node, expected: str, mark: Mark) -> None:
         if node.tag != expected:
-            self.problem(mark, f"unsupported YAML tag {_short(node.tag)}",
-                         expected="plain YAML", found=_short(node.tag))
+            self.problem(
+                mark,
+                f"unsupported YAML tag {_short(node.tag)}",
+                expected="plain YAML",
+                found=_short(node.tag),
+            )
 
     def scalar(self, node: yaml.ScalarNode, mark: Mark) -> YScalar:
         text = str(node.value)
         tag = node.tag
         if tag not in _SCALAR_TAGS:
-            self.problem(mark, f"unsupported YAML tag {_short(tag)}; only plain text, numbers, "
-                         "true/false, lists and mappings are allowed",
-                         expected="plain YAML", found=_short(tag))
+            self.problem(
+                mark,
+                f"unsupported YAML tag {_short(tag)}; only plain text, numbers, "
+                "true/false, lists and mappings are allowed",
+                expected="plain YAML",
+                found=_short(tag),
+            )
             return YScalar(mark, None, text, node.style or None)
         value: object
         try:
@@ -257,8 +294,9 @@ class _Converter:
             else:
                 value = text
         except (ValueError, KeyError, yaml.YAMLError):
-            self.problem(mark, f"cannot read '{text}' as {_short(tag)}",
-                         expected=_short(tag), found=text)
+            self.problem(
+                mark, f"cannot read '{text}' as {_short(tag)}", expected=_short(tag), found=text
+            )
             value = None
         return YScalar(mark, value, text, node.style or None)
 
@@ -292,8 +330,9 @@ def _check_expansion(root: yaml.Node, file: str) -> BankProblem | None:
         size(root, 0)
     except _Refused as exc:
         pos = _mark(exc.node.start_mark)
-        return BankProblem(file, pos.line, pos.column,
-                           f"refused: aliases expand to {exc.what} (an alias bomb?)")
+        return BankProblem(
+            file, pos.line, pos.column, f"refused: aliases expand to {exc.what} (an alias bomb?)"
+        )
     return None
 
 
@@ -305,7 +344,7 @@ class _Refused(Exception):
 
 
 def _short(tag: str) -> str:
-    return "!!" + tag[len(_TAG):] if tag.startswith(_TAG) else tag
+    return "!!" + tag[len(_TAG) :] if tag.startswith(_TAG) else tag
 
 
 def parse(text: str, file: str) -> tuple[YNode | None, list[BankProblem]]:
@@ -327,8 +366,9 @@ def parse(text: str, file: str) -> tuple[YNode | None, list[BankProblem]]:
             return None, [_syntax_problem(exc, file)]
         return None, [_syntax_problem(fast_exc, file)]
     except RecursionError:  # pragma: no cover - the depth check above should prevent it
-        return None, [BankProblem(file, 1, 1, f"nesting is too deep (more than {MAX_DEPTH} "
-                                  "levels)")]
+        return None, [
+            BankProblem(file, 1, 1, f"nesting is too deep (more than {MAX_DEPTH} levels)")
+        ]
     if node is None:
         return None, []
     refused = _check_expansion(node, file)

@@ -138,7 +138,12 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
                 f"/// quiz | {bank_id}: no question {', '.join(map(repr, missing))} in that bank"
             )
         self.bank = bank
-        self.concretes = [_CACHE.concrete(bank, i, settings.seed, settings.variants) for i in ids]
+        try:
+            self.concretes = [
+                _CACHE.concrete(bank, i, settings.seed, settings.variants) for i in ids
+            ]
+        except ValueError as exc:  # a computed question whose generator or template fails
+            raise QuizError(f"/// quiz | {bank_id}: {exc}") from None
         counts: dict[str, int] = self.tracker.setdefault("quiz_ids", {})
         counts[bank_id] = counts.get(bank_id, 0) + 1
         self.quiz_id = bank_id if counts[bank_id] == 1 else f"{bank_id}-{counts[bank_id]}"
@@ -150,7 +155,10 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
     def on_end(self, block: etree.Element) -> None:
         from generator.render import render_quiz
 
-        html = render_quiz(self.concretes, self.quiz_id, title=self.bank.title)
+        try:
+            html = render_quiz(self.concretes, self.quiz_id, title=self.bank.title)
+        except ValueError as exc:
+            raise QuizError(str(exc)) from None
         for child in list(block):  # the block has no Markdown content of its own
             block.remove(child)
         block.text = self.md.htmlStash.store(html)

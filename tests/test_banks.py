@@ -104,9 +104,16 @@ def test_valid_bank_header(bank: model.Bank) -> None:
     assert bank.title == "Every question type"
     assert bank.path == str(VALID)
     assert [q.id for q in bank.questions] == [
-        "choice-all-fields", "choice-minimal", "fill-all-fields", "fill-shorthand",
-        "matching-all-fields", "numeric-absolute", "numeric-relative",
-        "numeric-default-tolerance", "computed-all-fields", "computed-minimal",
+        "choice-all-fields",
+        "choice-minimal",
+        "fill-all-fields",
+        "fill-shorthand",
+        "matching-all-fields",
+        "numeric-absolute",
+        "numeric-relative",
+        "numeric-default-tolerance",
+        "computed-all-fields",
+        "computed-minimal",
     ]
     assert {q.type for q in bank.questions} == set(model.QUESTION_TYPES)
     assert all(q.bank == "everything" for q in bank.questions)
@@ -124,10 +131,18 @@ def test_valid_choice_every_field(bank: model.Bank) -> None:
     assert q.shuffle is False
     assert q.source == model.Source(str(VALID), 5, 5)
     assert q.options == (
-        model.Option("So that a fixed rotation maps $PE_p$ to $PE_{p+k}$", True,
-                     "Yes, the pair turns a shift into a rotation.", False),
-        model.Option("Sines encode even positions, cosines odd positions", False,
-                     "Every position gets both.", False),
+        model.Option(
+            "So that a fixed rotation maps $PE_p$ to $PE_{p+k}$",
+            True,
+            "Yes, the pair turns a shift into a rotation.",
+            False,
+        ),
+        model.Option(
+            "Sines encode even positions, cosines odd positions",
+            False,
+            "Every position gets both.",
+            False,
+        ),
         model.Option("No", False, None, False),  # YAML's `No` stays the word, not false
         model.Option("All of the above", False, None, True),
     )
@@ -172,8 +187,13 @@ def test_valid_matching(bank: model.Bank) -> None:
 def test_valid_numeric(bank: model.Bank) -> None:
     q = bank.question("numeric-absolute")
     assert isinstance(q, model.NumericQuestion)
-    assert (q.answer, q.tolerance, q.relative, q.decimals, q.unit) == (32.0, 0.0, False, 0,
-                                                                       "buckets")
+    assert (q.answer, q.tolerance, q.relative, q.decimals, q.unit) == (
+        32.0,
+        0.0,
+        False,
+        0,
+        "buckets",
+    )
     assert isinstance(q.answer, float)
     rel = bank.question("numeric-relative")
     assert isinstance(rel, model.NumericQuestion)
@@ -182,7 +202,11 @@ def test_valid_numeric(bank: model.Bank) -> None:
     default = bank.question("numeric-default-tolerance")
     assert isinstance(default, model.NumericQuestion)
     assert (default.answer, default.tolerance, default.relative, default.decimals) == (
-        1024.0, 0.0, False, None)
+        1024.0,
+        0.0,
+        False,
+        None,
+    )
 
 
 def test_valid_computed(bank: model.Bank, fake_computed: FakeComputed) -> None:
@@ -200,20 +224,31 @@ def test_valid_computed(bank: model.Bank, fake_computed: FakeComputed) -> None:
     assert (q.hint, q.tags, q.difficulty) == ("The angle is in radians.", ("computed",), 3)
     minimal = bank.question("computed-minimal")
     assert isinstance(minimal, model.ComputedQuestion)
-    assert (minimal.prompt, minimal.explanation, dict(minimal.params), minimal.answer,
-            minimal.options, minimal.decimals) == ("", "", {}, "numeric", 4, None)
+    assert (
+        minimal.prompt,
+        minimal.explanation,
+        dict(minimal.params),
+        minimal.answer,
+        minimal.options,
+        minimal.decimals,
+    ) == ("", "", {}, "numeric", 4, None)
     assert [call[0] for call in fake_computed.calls] == ["sinusoidal_entry", "learned_params"]
     assert fake_computed.calls[0][1:] == (q.params, "choice", 3, 5)
 
 
 def test_valid_flashcards(bank: model.Bank) -> None:
     assert bank.flashcards == (
-        model.Flashcard("fc-base-10000", "everything",
-                        "What is the 10000 in the sinusoidal formula?",
-                        "A hyperparameter that sets the longest wavelength.",
-                        model.Source(str(VALID), 104, 5), ("sinusoidal",)),
-        model.Flashcard("fc-minimal", "everything", "Ön yüz", "Arka yüz",
-                        model.Source(str(VALID), 108, 5), ()),
+        model.Flashcard(
+            "fc-base-10000",
+            "everything",
+            "What is the 10000 in the sinusoidal formula?",
+            "A hyperparameter that sets the longest wavelength.",
+            model.Source(str(VALID), 104, 5),
+            ("sinusoidal",),
+        ),
+        model.Flashcard(
+            "fc-minimal", "everything", "Ön yüz", "Arka yüz", model.Source(str(VALID), 108, 5), ()
+        ),
     )
 
 
@@ -224,8 +259,15 @@ CORPUS = [
     ("yaml-syntax", 7, 11, None, None, "YAML syntax error: expected ',' or ']'", 1),
     ("tab-indent", 5, 1, None, None, "indentation must use spaces, not tabs", 1),
     ("duplicate-key", 8, 5, "q1", "answer", "duplicate key 'answer' (first written at line 7)", 1),
-    ("python-tag", 6, 13, "q1", "prompt",
-     "unsupported YAML tag !!python/object/apply:os.system", 2),
+    (
+        "python-tag",
+        6,
+        13,
+        "q1",
+        "prompt",
+        "unsupported YAML tag !!python/object/apply:os.system",
+        2,
+    ),
     ("alias-bomb", 7, 4, None, None, "refused: aliases expand to more than 50,000 values", 1),
     ("merge-key", 10, 5, "q2", None, "merge keys (<<) are not supported", 4),
     ("multiple-documents", 9, 1, None, None, "expected a single document", 1),
@@ -233,86 +275,296 @@ CORPUS = [
     ("empty-file", 1, 1, None, None, "the file is empty", 1),
     ("empty-bank", 3, 12, None, "questions", "the bank has no questions", 1),
     ("not-a-mapping", 1, 1, None, None, "a bank file must be a mapping", 1),
-    ("bank-id-mismatch", 1, 7, None, "bank",
-     "must equal the file name without .yml: expected 'bank-id-mismatch', found 'sinusoidal'", 1),
-    ("unknown-key", 8, 5, "q1", "explenation",
-     "unknown key 'explenation'; did you mean 'explanation'?", 2),
+    (
+        "bank-id-mismatch",
+        1,
+        7,
+        None,
+        "bank",
+        "must equal the file name without .yml: expected 'bank-id-mismatch', found 'sinusoidal'",
+        1,
+    ),
+    (
+        "unknown-key",
+        8,
+        5,
+        "q1",
+        "explenation",
+        "unknown key 'explenation'; did you mean 'explanation'?",
+        2,
+    ),
     ("unknown-top-key", 2, 1, None, "titel", "unknown key 'titel'; did you mean 'title'?", 2),
-    ("key-of-other-type", 11, 5, "q1", "blanks",
-     "only fill questions have it (this question is 'choice')", 1),
-    ("missing-field", 4, 5, "q1", "explanation",
-     "missing required field 'explanation': expected text, found nothing", 1),
+    (
+        "key-of-other-type",
+        11,
+        5,
+        "q1",
+        "blanks",
+        "only fill questions have it (this question is 'choice')",
+        1,
+    ),
+    (
+        "missing-field",
+        4,
+        5,
+        "q1",
+        "explanation",
+        "missing required field 'explanation': expected text, found nothing",
+        1,
+    ),
     ("missing-id", 4, 5, None, "questions[0].id", "missing required field 'id'", 1),
     ("wrong-type-text", 6, 13, "q1", "prompt", "expected text, found a list", 1),
     ("wrong-type-bool", 7, 14, "q1", "shuffle", 'expected true or false, found text "no"', 1),
     ("question-not-mapping", 4, 5, None, "questions[0]", "each question must be a mapping", 1),
-    ("bad-slug", 4, 9, None, "questions[0].id",
-     "question id is not a slug (for example 'sin-why')", 1),
+    (
+        "bad-slug",
+        4,
+        9,
+        None,
+        "questions[0].id",
+        "question id is not a slug (for example 'sin-why')",
+        1,
+    ),
     ("duplicate-id", 9, 9, "ok-same", "id", "duplicate id 'ok-same': already used at line 4", 1),
-    ("unknown-type", 5, 11, "q1", "type", "unknown question type 'choise'; did you mean 'choice'?",
-     1),
+    (
+        "unknown-type",
+        5,
+        11,
+        "q1",
+        "type",
+        "unknown question type 'choise'; did you mean 'choice'?",
+        1,
+    ),
     ("choice-no-correct", 8, 7, "q1", "options", "no option is marked 'correct: true'", 1),
-    ("choice-duplicate-options", 10, 15, "q1", "options[1].text",
-     "duplicate option: the same text as options[0] (line 8)", 1),
-    ("choice-one-option", 8, 7, "q1", "options", "too few options: expected at least 2, found 1",
-     1),
+    (
+        "choice-duplicate-options",
+        10,
+        15,
+        "q1",
+        "options[1].text",
+        "duplicate option: the same text as options[0] (line 8)",
+        1,
+    ),
+    (
+        "choice-one-option",
+        8,
+        7,
+        "q1",
+        "options",
+        "too few options: expected at least 2, found 1",
+        1,
+    ),
     ("choice-option-string", 10, 9, "q1", "options[1]", "each option must be a mapping", 1),
-    ("fill-mismatch", 8, 7, "q1", "blanks",
-     "do not line up: expected 2 entries (one per blank in the prompt), found 1", 1),
+    (
+        "fill-mismatch",
+        8,
+        7,
+        "q1",
+        "blanks",
+        "do not line up: expected 2 entries (one per blank in the prompt), found 1",
+        1,
+    ),
     ("fill-no-blank", 8, 7, "q1", "blanks", "the prompt has no blank", 1),
-    ("fill-blank-empty", 8, 9, "q1", "blanks[0]",
-     "a blank needs 'answers' (or 'answer') or 'regex'", 1),
-    ("fill-bad-regex", 8, 16, "q1", "blanks[0].regex",
-     "invalid regular expression: missing ), unterminated subpattern at position 4", 1),
-    ("fill-regex-rejects-answer", 9, 16, "q1", "blanks[0].regex",
-     "the answer 'two' does not match this regular expression", 1),
-    ("fill-answer-and-answers", 9, 9, "q1", "blanks[0].answer",
-     "give either 'answer' or 'answers', not both", 1),
-    ("matching-duplicate-left", 10, 15, "q1", "pairs[1].left",
-     "duplicate left item: the same as pairs[0].left (line 8)", 1),
-    ("matching-duplicate-right", 11, 16, "q1", "pairs[1].right",
-     "duplicate right item: the same as pairs[0].right (line 9)", 1),
-    ("matching-distractor-duplicate", 12, 25, "q1", "distractors[1]",
-     "duplicate right-hand item: the same as pairs[1].right (line 11)", 1),
+    (
+        "fill-blank-empty",
+        8,
+        9,
+        "q1",
+        "blanks[0]",
+        "a blank needs 'answers' (or 'answer') or 'regex'",
+        1,
+    ),
+    (
+        "fill-bad-regex",
+        8,
+        16,
+        "q1",
+        "blanks[0].regex",
+        "invalid regular expression: missing ), unterminated subpattern at position 4",
+        1,
+    ),
+    (
+        "fill-regex-rejects-answer",
+        9,
+        16,
+        "q1",
+        "blanks[0].regex",
+        "the answer 'two' does not match this regular expression",
+        1,
+    ),
+    (
+        "fill-answer-and-answers",
+        9,
+        9,
+        "q1",
+        "blanks[0].answer",
+        "give either 'answer' or 'answers', not both",
+        1,
+    ),
+    (
+        "matching-duplicate-left",
+        10,
+        15,
+        "q1",
+        "pairs[1].left",
+        "duplicate left item: the same as pairs[0].left (line 8)",
+        1,
+    ),
+    (
+        "matching-duplicate-right",
+        11,
+        16,
+        "q1",
+        "pairs[1].right",
+        "duplicate right item: the same as pairs[0].right (line 9)",
+        1,
+    ),
+    (
+        "matching-distractor-duplicate",
+        12,
+        25,
+        "q1",
+        "distractors[1]",
+        "duplicate right-hand item: the same as pairs[1].right (line 11)",
+        1,
+    ),
     ("matching-one-pair", 8, 7, "q1", "pairs", "too few pairs: expected at least 2, found 1", 1),
     ("numeric-not-finite", 7, 13, "q1", "answer", "the answer must be a finite number", 1),
-    ("numeric-answer-text", 7, 13, "q1", "answer",
-     'wrong type (remove the quotes): expected a number, found text "2"', 1),
-    ("numeric-negative-tolerance", 8, 16, "q1", "tolerance",
-     "a tolerance must be zero or positive: expected a finite number >= 0, found -0.5", 1),
-    ("numeric-both-tolerances", 9, 5, "q1", "relative_tolerance",
-     "give either 'tolerance' (absolute) or 'relative_tolerance', not both", 1),
-    ("numeric-rounding", 8, 16, "q1", "tolerance",
-     "tolerance 0.001 does not admit 3.14, the answer 3.14159 rounded to 2 decimals; "
-     "use at least 0.00159", 1),
-    ("numeric-relative-zero", 8, 5, "q1", "relative_tolerance",
-     "a relative tolerance cannot work when the answer is 0", 1),
-    ("difficulty-range", 8, 17, "q1", "difficulty",
-     "out of range: expected a whole number from 1 to 3, found 4", 1),
+    (
+        "numeric-answer-text",
+        7,
+        13,
+        "q1",
+        "answer",
+        'wrong type (remove the quotes): expected a number, found text "2"',
+        1,
+    ),
+    (
+        "numeric-negative-tolerance",
+        8,
+        16,
+        "q1",
+        "tolerance",
+        "a tolerance must be zero or positive: expected a finite number >= 0, found -0.5",
+        1,
+    ),
+    (
+        "numeric-both-tolerances",
+        9,
+        5,
+        "q1",
+        "relative_tolerance",
+        "give either 'tolerance' (absolute) or 'relative_tolerance', not both",
+        1,
+    ),
+    (
+        "numeric-rounding",
+        8,
+        16,
+        "q1",
+        "tolerance",
+        "tolerance 0.001 does not admit 3.14, the answer 3.14159 rounded to 2 decimals; "
+        "use at least 0.00159",
+        1,
+    ),
+    (
+        "numeric-relative-zero",
+        8,
+        5,
+        "q1",
+        "relative_tolerance",
+        "a relative tolerance cannot work when the answer is 0",
+        1,
+    ),
+    (
+        "difficulty-range",
+        8,
+        17,
+        "q1",
+        "difficulty",
+        "out of range: expected a whole number from 1 to 3, found 4",
+        1,
+    ),
     ("tags-not-list", 8, 11, "q1", "tags", 'expected a list, found text "sinusoidal"', 1),
     ("tag-with-space", 8, 18, "q1", "tags[1]", "a tag cannot contain spaces", 1),
     ("html-script", 6, 18, "q1", "prompt", "raw HTML tag <script> is not allowed", 1),
-    ("html-onclick", 10, 7, "q1", "explanation",
-     "event handler attribute 'onclick' on <span> is not allowed", 1),
-    ("html-javascript-url", 11, 20, "q1", "options[1].feedback",
-     "a 'javascript:' URL in 'href' is not allowed", 1),
+    (
+        "html-onclick",
+        10,
+        7,
+        "q1",
+        "explanation",
+        "event handler attribute 'onclick' on <span> is not allowed",
+        1,
+    ),
+    (
+        "html-javascript-url",
+        11,
+        20,
+        "q1",
+        "options[1].feedback",
+        "a 'javascript:' URL in 'href' is not allowed",
+        1,
+    ),
     ("html-iframe", 9, 11, "q1", "hint", "raw HTML tag <iframe> is not allowed", 1),
     ("html-style", 8, 18, "q1", "explanation", "raw HTML tag <style> is not allowed", 1),
     ("markdown-javascript-link", 6, 34, "q1", "prompt", "a 'javascript:' link is not allowed", 1),
-    ("computed-bad-answer", 7, 13, "q1", "answer",
-     "unknown answer form: expected numeric or choice, found 'text'", 1),
-    ("computed-options-range", 8, 14, "q1", "options",
-     "out of range: expected a whole number from 2 to 6, found 9", 1),
-    ("computed-options-numeric", 7, 5, "q1", "options",
-     "'options' only applies with 'answer: choice'", 1),
-    ("computed-range-min-max", 8, 10, "q1", "params.m",
-     "min is larger than max: expected min <= max, found min 50, max 1", 1),
+    (
+        "computed-bad-answer",
+        7,
+        13,
+        "q1",
+        "answer",
+        "unknown answer form: expected numeric or choice, found 'text'",
+        1,
+    ),
+    (
+        "computed-options-range",
+        8,
+        14,
+        "q1",
+        "options",
+        "out of range: expected a whole number from 2 to 6, found 9",
+        1,
+    ),
+    (
+        "computed-options-numeric",
+        7,
+        5,
+        "q1",
+        "options",
+        "'options' only applies with 'answer: choice'",
+        1,
+    ),
+    (
+        "computed-range-min-max",
+        8,
+        10,
+        "q1",
+        "params.m",
+        "min is larger than max: expected min <= max, found min 50, max 1",
+        1,
+    ),
     ("computed-range-step", 8, 34, "q1", "params.m.step", "the step must be positive", 1),
-    ("computed-range-missing-max", 8, 19, "q1", "params.m.mx",
-     "unknown key 'mx'; did you mean 'max'?", 2),
+    (
+        "computed-range-missing-max",
+        8,
+        19,
+        "q1",
+        "params.m.mx",
+        "unknown key 'mx'; did you mean 'max'?",
+        2,
+    ),
     ("computed-empty-choices", 8, 10, "q1", "params.d", "no values to choose from", 1),
-    ("computed-generator-rejects", 8, 10, "q1", "params.d",
-     "expected an even int in 2..4096, found 7", 1),
+    (
+        "computed-generator-rejects",
+        8,
+        10,
+        "q1",
+        "params.d",
+        "expected an even int in 2..4096, found 7",
+        1,
+    ),
     ("flashcard-missing-back", 10, 5, "fc-one", "back", "missing required field 'back'", 1),
     ("not-utf8", 6, 27, None, None, "file is not UTF-8: byte 0xfd cannot be decoded", 1),
     ("utf16", None, None, None, None, "file is UTF-16, not UTF-8", 1),
@@ -362,10 +614,15 @@ def test_recursive_alias_is_refused(tmp_path: Path) -> None:
 
 def test_python_tag_is_never_constructed(tmp_path: Path) -> None:
     marker = tmp_path / "pwned"
-    path = write(tmp_path, "evil", QUESTION.format(stem="evil").replace(
-        "prompt: Two?",
-        f"prompt: !!python/object/apply:pathlib.Path.touch [!!python/object/apply:pathlib.Path "
-        f"['{marker}']]"))
+    path = write(
+        tmp_path,
+        "evil",
+        QUESTION.format(stem="evil").replace(
+            "prompt: Two?",
+            f"prompt: !!python/object/apply:pathlib.Path.touch [!!python/object/apply:pathlib.Path "
+            f"['{marker}']]",
+        ),
+    )
     problems = problems_of(path)
     assert not marker.exists()
     assert any("unsupported YAML tag" in p.message for p in problems)
@@ -377,7 +634,7 @@ def test_too_large_file_is_refused_without_parsing(tmp_path: Path) -> None:
     (problem,) = problems_of(path)
     assert problem.line is None
     assert "file is too large" in problem.message
-    assert str(problem) .startswith(f"{path}: file is too large: ")
+    assert str(problem).startswith(f"{path}: file is too large: ")
 
 
 def test_decode_limit_applies_to_bytes_too() -> None:
@@ -393,19 +650,27 @@ def test_utf8_bom_is_accepted(tmp_path: Path) -> None:
 
 
 def test_problem_path_uses_index_when_id_is_unusable(tmp_path: Path) -> None:
-    path = write(tmp_path, "b", QUESTION.format(stem="b") + """  - id: 12 Bad
+    path = write(
+        tmp_path,
+        "b",
+        QUESTION.format(stem="b")
+        + """  - id: 12 Bad
     type: fill
     prompt: x
     blanks: []
     explanation: y
-""")
+""",
+    )
     problems = problems_of(path)
     assert {p.field for p in problems} == {"questions[1].id", "questions[1].blanks"}
     assert all(p.question_id is None for p in problems)
 
 
 def test_all_problems_in_one_file_are_reported(tmp_path: Path) -> None:
-    path = write(tmp_path, "many", """bank: many
+    path = write(
+        tmp_path,
+        "many",
+        """bank: many
 title: Many
 questions:
   - id: a
@@ -425,21 +690,31 @@ questions:
     prompt: P
     pairs: [{left: a, right: b}]
     explanation: E
-""")
+""",
+    )
     problems = problems_of(path)
     assert [(p.question_id, p.line) for p in problems] == [
-        ("a", 8), ("a", 9), ("b", 14), ("c", 19),
+        ("a", 8),
+        ("a", 9),
+        ("b", 14),
+        ("c", 19),
     ]
 
 
 def test_plain_exponent_numbers_are_numbers_but_quoted_ones_are_not(tmp_path: Path) -> None:
-    path = write(tmp_path, "exp", QUESTION.format(stem="exp").replace(
-        "answer: 2", "answer: 2.5e-3\n    tolerance: 1e-4"))
+    path = write(
+        tmp_path,
+        "exp",
+        QUESTION.format(stem="exp").replace("answer: 2", "answer: 2.5e-3\n    tolerance: 1e-4"),
+    )
     q = load_bank(path).questions[0]
     assert isinstance(q, model.NumericQuestion)
     assert (q.answer, q.tolerance) == (0.0025, 0.0001)
-    quoted = write(tmp_path, "quoted", QUESTION.format(stem="quoted").replace(
-        "answer: 2", "answer: 2\n    tolerance: '1e-4'"))
+    quoted = write(
+        tmp_path,
+        "quoted",
+        QUESTION.format(stem="quoted").replace("answer: 2", "answer: 2\n    tolerance: '1e-4'"),
+    )
     (problem,) = problems_of(quoted)
     assert problem.field == "tolerance"
 
@@ -447,9 +722,9 @@ def test_plain_exponent_numbers_are_numbers_but_quoted_ones_are_not(tmp_path: Pa
 @pytest.mark.parametrize(
     ("answer", "decimals", "tolerance", "ok"),
     [
-        (0.8414709848, 4, 0.00005, True),   # 0.8415 is 0.0000290152 away
+        (0.8414709848, 4, 0.00005, True),  # 0.8415 is 0.0000290152 away
         (0.8414709848, 4, 0.00002, False),
-        (2.5, 0, 0.5, True),                 # a reader rounds half up to 3
+        (2.5, 0, 0.5, True),  # a reader rounds half up to 3
         (2.5, 0, 0.4, False),
         (-1.25, 1, 0.05, True),
         (7, 2, 0, True),
@@ -458,8 +733,13 @@ def test_plain_exponent_numbers_are_numbers_but_quoted_ones_are_not(tmp_path: Pa
 def test_tolerance_must_admit_rounded_answer(
     tmp_path: Path, answer: float, decimals: int, tolerance: float, ok: bool
 ) -> None:
-    path = write(tmp_path, "r", QUESTION.format(stem="r").replace(
-        "answer: 2", f"answer: {answer}\n    decimals: {decimals}\n    tolerance: {tolerance}"))
+    path = write(
+        tmp_path,
+        "r",
+        QUESTION.format(stem="r").replace(
+            "answer: 2", f"answer: {answer}\n    decimals: {decimals}\n    tolerance: {tolerance}"
+        ),
+    )
     if ok:
         load_bank(path)
     else:
@@ -468,8 +748,13 @@ def test_tolerance_must_admit_rounded_answer(
 
 
 def test_relative_tolerance_rounding_check(tmp_path: Path) -> None:
-    path = write(tmp_path, "r", QUESTION.format(stem="r").replace(
-        "answer: 2", "answer: 1234.5678\n    decimals: 0\n    relative_tolerance: 0.0001"))
+    path = write(
+        tmp_path,
+        "r",
+        QUESTION.format(stem="r").replace(
+            "answer: 2", "answer: 1234.5678\n    decimals: 0\n    relative_tolerance: 0.0001"
+        ),
+    )
     (problem,) = problems_of(path)
     assert problem.field == "relative_tolerance"
     assert "does not admit 1235" in problem.message
@@ -479,8 +764,11 @@ def test_relative_tolerance_rounding_check(tmp_path: Path) -> None:
 
 
 def computed_bank(tmp_path: Path, body: str) -> Path:
-    return write(tmp_path, "comp", "bank: comp\ntitle: C\nquestions:\n  - id: c1\n"
-                 "    type: computed\n" + body)
+    return write(
+        tmp_path,
+        "comp",
+        "bank: comp\ntitle: C\nquestions:\n  - id: c1\n    type: computed\n" + body,
+    )
 
 
 def test_computed_unknown_generator_reported_at_generator(tmp_path: Path) -> None:
@@ -491,14 +779,17 @@ def test_computed_unknown_generator_reported_at_generator(tmp_path: Path) -> Non
 
 
 def test_computed_params_forms(tmp_path: Path, fake_computed: FakeComputed) -> None:
-    path = computed_bank(tmp_path, """    generator: rope_angle
+    path = computed_bank(
+        tmp_path,
+        """    generator: rope_angle
     params:
       m: {min: 0, max: 10, step: 2}
       k: [0, 1, 2]
       layout: half
       causal: true
       base: 1.5e4
-""")
+""",
+    )
     q = load_bank(path).questions[0]
     assert isinstance(q, model.ComputedQuestion)
     assert dict(q.params) == {
@@ -509,7 +800,8 @@ def test_computed_params_forms(tmp_path: Path, fake_computed: FakeComputed) -> N
         "base": model.Choices((15000.0,)),  # plain 1.5e4 is a number, though YAML 1.1 says text
     }
     quoted = computed_bank(
-        tmp_path, "    generator: rope_angle\n    params:\n      layout: '1e4'\n")
+        tmp_path, "    generator: rope_angle\n    params:\n      layout: '1e4'\n"
+    )
     q = load_bank(quoted).questions[0]
     assert isinstance(q, model.ComputedQuestion)
     assert q.params["layout"] == model.Choices(("1e4",))
@@ -545,18 +837,24 @@ def test_real_computed_validator(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         pytest.skip("generator.computed.validate_computed does not exist yet")
     monkeypatch.undo()  # the real validator, not the fake
     assert len(load_bank(VALID).questions) == 10
-    good = computed_bank(tmp_path, """    generator: sinusoidal_entry
+    good = computed_bank(
+        tmp_path,
+        """    generator: sinusoidal_entry
     params:
       pos: {min: 1, max: 20}
       d: [4, 8]
     answer: choice
     options: 4
-""")
+""",
+    )
     assert load_bank(good).questions[0].id == "c1"
-    bad = computed_bank(tmp_path, """    generator: sinusoidal_entry
+    bad = computed_bank(
+        tmp_path,
+        """    generator: sinusoidal_entry
     params:
       d: [7]
-""")
+""",
+    )
     problems = problems_of(bad)
     assert any(p.field == "params.d" and p.line == 8 for p in problems), problems
     unknown = computed_bank(tmp_path, "    generator: sinusoidal_entyr\n")
@@ -623,11 +921,21 @@ def test_cross_bank_duplicate_ids_name_both_locations() -> None:
 def test_load_banks_reports_all_problems_of_all_banks(tmp_path: Path) -> None:
     good = write(tmp_path, "good", QUESTION.format(stem="good").replace("q1", "g1"))
     with pytest.raises(BankError) as info:
-        load_banks([BROKEN / "html-script.yml", good, BROKEN / "fill-mismatch.yml",
-                    tmp_path / "missing.yml"])
+        load_banks(
+            [
+                BROKEN / "html-script.yml",
+                good,
+                BROKEN / "fill-mismatch.yml",
+                tmp_path / "missing.yml",
+            ]
+        )
     files = [p.file for p in info.value.problems]
-    assert files == [str(BROKEN / "html-script.yml"), str(BROKEN / "fill-mismatch.yml"),
-                     str(BROKEN / "fill-mismatch.yml"), str(tmp_path / "missing.yml")]
+    assert files == [
+        str(BROKEN / "html-script.yml"),
+        str(BROKEN / "fill-mismatch.yml"),
+        str(BROKEN / "fill-mismatch.yml"),
+        str(tmp_path / "missing.yml"),
+    ]
     assert "duplicate id 'q1'" in info.value.problems[1].message
     assert info.value.problems[3].message == "no such file or directory"
     assert "4 problems in question banks" in str(info.value)
@@ -651,45 +959,73 @@ def test_discover(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert discover(None) == [Path("content/banks/a.yml"), Path("content/banks/z.yml")]
     assert discover([]) == discover(None)
     assert discover(["content/banks/z.yml", "content/banks", "nope.yml"]) == [
-        Path("content/banks/z.yml"), Path("content/banks/a.yml"), Path("nope.yml")]
+        Path("content/banks/z.yml"),
+        Path("content/banks/a.yml"),
+        Path("nope.yml"),
+    ]
     empty = tmp_path / "empty"
     empty.mkdir()
     assert discover([empty]) == [empty]
     report = check_banks([empty, "nope.yml"])
     assert [p.message for p in report.problems] == [
-        "a directory without any .yml bank file", "no such file or directory"]
+        "a directory without any .yml bank file",
+        "no such file or directory",
+    ]
 
 
 def test_format_text_lines_and_summary() -> None:
     problems = [
-        BankProblem("content/banks/rope.yml", 12, 7, "too few options: expected at least 2, "
-                    "found 1", question_id="rope-q", field="options"),
+        BankProblem(
+            "content/banks/rope.yml",
+            12,
+            7,
+            "too few options: expected at least 2, found 1",
+            question_id="rope-q",
+            field="options",
+        ),
         BankProblem("content/banks/rope.yml", 3, 1, "duplicate key 'title'"),
         BankProblem("content/banks/x.yml", None, None, "no such file or directory"),
     ]
-    assert format_text(problems, files=9) == "\n".join([
-        "content/banks/rope.yml:12:7: [rope-q] options: too few options: expected at least 2, "
-        "found 1",
-        "content/banks/rope.yml:3:1: duplicate key 'title'",
-        "content/banks/x.yml: no such file or directory",
-        "3 problems in 2 of 9 banks",
-    ])
-    assert format_text(problems[:1]) .endswith("\n1 problem in 1 of 1 bank")
+    assert format_text(problems, files=9) == "\n".join(
+        [
+            "content/banks/rope.yml:12:7: [rope-q] options: too few options: expected at least 2, "
+            "found 1",
+            "content/banks/rope.yml:3:1: duplicate key 'title'",
+            "content/banks/x.yml: no such file or directory",
+            "3 problems in 2 of 9 banks",
+        ]
+    )
+    assert format_text(problems[:1]).endswith("\n1 problem in 1 of 1 bank")
     assert format_text([], files=9, questions=87) == "9 banks, 87 questions: all good"
     assert format_text([], files=1, questions=1) == "1 bank, 1 question: all good"
 
 
 def test_format_json() -> None:
-    problem = BankProblem("f.yml", 2, 3, "wrong type: expected a number, found text \"2\"",
-                          question_id="q", field="answer", expected="a number", found='text "2"')
+    problem = BankProblem(
+        "f.yml",
+        2,
+        3,
+        'wrong type: expected a number, found text "2"',
+        question_id="q",
+        field="answer",
+        expected="a number",
+        found='text "2"',
+    )
     data = json.loads(format_json([problem], files=2))
     assert data["ok"] is False
     assert data["summary"] == "1 problem in 1 of 2 banks"
-    assert data["problems"] == [{
-        "file": "f.yml", "line": 2, "column": 3, "question_id": "q", "field": "answer",
-        "message": "wrong type: expected a number, found text \"2\"",
-        "expected": "a number", "found": 'text "2"',
-    }]
+    assert data["problems"] == [
+        {
+            "file": "f.yml",
+            "line": 2,
+            "column": 3,
+            "question_id": "q",
+            "field": "answer",
+            "message": 'wrong type: expected a number, found text "2"',
+            "expected": "a number",
+            "found": 'text "2"',
+        }
+    ]
     ok = json.loads(format_json([], files=9, questions=87))
     assert (ok["ok"], ok["problems"], ok["questions"]) == (True, [], 87)
 
@@ -700,7 +1036,8 @@ def test_check_report_on_corpus_counts_every_file() -> None:
     assert not report.ok
     assert {p.file for p in report.problems} == set(report.files)
     assert format_text(report.problems, files=len(report.files)).endswith(
-        f"in {len(CORPUS)} of {len(CORPUS)} banks")
+        f"in {len(CORPUS)} of {len(CORPUS)} banks"
+    )
 
 
 # --- the authoring page's examples are valid -------------------------------------------------
@@ -711,8 +1048,11 @@ AUTHORING = Path(__file__).parent.parent / "content" / "authoring.md"
 def _authoring_examples() -> list[str]:
     import re
 
-    text = AUTHORING.read_text(encoding="utf-8").replace("{% raw %}\n", "").replace(
-        "{% endraw %}\n", "")
+    text = (
+        AUTHORING.read_text(encoding="utf-8")
+        .replace("{% raw %}\n", "")
+        .replace("{% endraw %}\n", "")
+    )
     blocks = re.findall(r"^(`{3,})yaml\n(.*?)^\1$", text, re.DOTALL | re.MULTILINE)
     return [body for _, body in blocks if "..." not in body]
 
@@ -722,8 +1062,9 @@ def test_authoring_page_examples_load(tmp_path: Path) -> None:
     questions = [e for e in examples if e.startswith("  - id:")]
     cards = [e for e in examples if e.startswith("flashcards:")]
     assert len(questions) == 5 and len(cards) == 1
-    path = write(tmp_path, "docs", "bank: docs\ntitle: Docs\nquestions:\n" + "".join(questions)
-                 + cards[0])
+    path = write(
+        tmp_path, "docs", "bank: docs\ntitle: Docs\nquestions:\n" + "".join(questions) + cards[0]
+    )
     bank = load_bank(path)
     assert [q.type for q in bank.questions] == list(model.QUESTION_TYPES)
     assert [c.id for c in bank.flashcards] == ["fc-base-10000"]

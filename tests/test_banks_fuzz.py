@@ -30,17 +30,37 @@ YAML_CHARS = ":-[]{}&*!|>'\"#%@`,?\t\n <>$_\\ışğüöçİ0123456789abcxyz"
 scalars = st.one_of(
     st.none(),
     st.booleans(),
-    st.integers(min_value=-10**6, max_value=10**6),
+    st.integers(min_value=-(10**6), max_value=10**6),
     st.floats(allow_nan=True, allow_infinity=True),
     st.text(alphabet=YAML_CHARS, max_size=12),
-    st.sampled_from(["choice", "fill", "matching", "numeric", "computed", "____", "<script>",
-                     "true", "rope_angle", "", "q1"]),
+    st.sampled_from(
+        [
+            "choice",
+            "fill",
+            "matching",
+            "numeric",
+            "computed",
+            "____",
+            "<script>",
+            "true",
+            "rope_angle",
+            "",
+            "q1",
+        ]
+    ),
 )
 values = st.recursive(
     scalars,
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(st.sampled_from(["text", "correct", "min", "max", "answers", "left",
-                                       "right", "id", "x"]), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(
+                ["text", "correct", "min", "max", "answers", "left", "right", "id", "x"]
+            ),
+            inner,
+            max_size=3,
+        )
+    ),
     max_leaves=6,
 )
 
@@ -75,8 +95,9 @@ def structural(draw: st.DrawFn) -> str:
         elif action == "delete":
             del parent[path[-1]]
         elif action == "rename" and isinstance(parent, dict):
-            parent[draw(st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1,
-                                max_size=12))] = parent.pop(path[-1])
+            parent[
+                draw(st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=12))
+            ] = parent.pop(path[-1])
         elif action == "add" and isinstance(parent, list):
             parent.append(draw(values))
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -92,10 +113,13 @@ def textual(draw: st.DrawFn) -> str:
         if action in ("delete", "insert") and text:
             start = draw(st.integers(0, len(text) - 1))
             if action == "delete":
-                text = text[:start] + text[start + draw(st.integers(1, 20)):]
+                text = text[:start] + text[start + draw(st.integers(1, 20)) :]
             else:
-                text = text[:start] + draw(st.text(alphabet=YAML_CHARS, min_size=1,
-                                                   max_size=8)) + text[start:]
+                text = (
+                    text[:start]
+                    + draw(st.text(alphabet=YAML_CHARS, min_size=1, max_size=8))
+                    + text[start:]
+                )
         elif action == "dup-line":
             i = draw(st.integers(0, len(lines) - 1))
             lines.insert(i, lines[i])
@@ -116,8 +140,9 @@ def textual(draw: st.DrawFn) -> str:
 def test_mutated_bank_loads_or_reports_problems(text: str) -> None:
     # The computed-generator hook is switched off: this test is about the loader alone
     # (tests/test_banks.py covers the hook, with a fake and with the real package).
-    with tempfile.TemporaryDirectory() as tmp, mock.patch.object(
-        validate, "computed_validator", lambda: None
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        mock.patch.object(validate, "computed_validator", lambda: None),
     ):
         path = Path(tmp) / "everything.yml"
         path.write_text(text, encoding="utf-8")

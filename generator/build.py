@@ -29,9 +29,11 @@ from generator.errors import BuildError
 from generator.mdx.quiz import SEED_ENV, VARIANTS_ENV
 
 QUIZ_EXTENSION = "generator.mdx.quiz"
-TMP_PREFIX = ".site-tmp-"
-OLD_PREFIX = ".site-old-"
-LOCK_NAME = ".konum-build.lock"
+
+
+def _staging_prefixes(target: Path) -> tuple[str, str]:
+    """Names of a target's temporary folders: ``.site-tmp-*`` and ``.site-old-*`` for ``site``."""
+    return f".{target.name}-tmp-", f".{target.name}-old-"
 
 
 @dataclass(frozen=True)
@@ -83,10 +85,11 @@ def _quiet_mkdocs() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def build_lock(folder: Path) -> Iterator[None]:
-    """Hold an exclusive lock on ``folder/.konum-build.lock`` (waiting for another build)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / LOCK_NAME, "a+") as handle:
+def build_lock(target: Path) -> Iterator[None]:
+    """Hold an exclusive lock for publishing ``target`` (``.site-lock`` beside ``site``),
+    waiting while another build holds it. Builds of other folders are not held up."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target.parent / f".{target.name}-lock", "a+") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -98,11 +101,12 @@ def build_lock(folder: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def remove_leftovers(folder: Path) -> list[Path]:
-    """Delete temporary folders that killed builds left behind (call with the lock held)."""
+def remove_leftovers(target: Path) -> list[Path]:
+    """Delete the temporary folders that killed builds of ``target`` left behind (call with
+    the lock held, so none of them belongs to a running build)."""
     removed = []
-    for child in folder.iterdir():
-        if child.is_dir() and child.name.startswith((TMP_PREFIX, OLD_PREFIX)):
+    for child in target.parent.iterdir():
+        if child.is_dir() and child.name.startswith(_staging_prefixes(target)):
             shutil.rmtree(child, ignore_errors=True)
             removed.append(child)
     return removed
@@ -138,7 +142,7 @@ def swap_into_place(new: Path, site: Path) -> None:
         shutil.rmtree(new)  # now holds the old site
         return
     # Fallback: two renames; a kill between them leaves the old site in .site-old-*.
-    old = Path(tempfile.mkdtemp(prefix=OLD_PREFIX, dir=site.parent))
+    old = Path(tempfile.mkdtemp(prefix=_staging_prefixes(site)[1], dir=site.parent))
     os.rename(site, old / "site")
     os.rename(new, site)
     shutil.rmtree(old)
@@ -203,12 +207,12 @@ def build_site(
     environment = {SEED_ENV: str(seed), VARIANTS_ENV: str(variants)}
     # Paths in mkdocs.yml (the quiz block's banks folder) are relative to its folder.
     with (
-        build_lock(target.parent),
+        build_lock(target),
         _environment(environment),
         _working_directory(settings.config_file.parent),
     ):
-        remove_leftovers(target.parent)
-        staging = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=target.parent))
+        remove_leftovers(target)
+        staging = Path(tempfile.mkdtemp(prefix=_staging_prefixes(target)[0], dir=target.parent))
         try:
             _mkdocs_build(settings.config_file, staging)
             if downloads:

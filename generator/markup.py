@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from html import escape as html_escape
 from typing import Literal
 
 import markdown
@@ -98,8 +99,13 @@ ALLOWED_ATTRIBUTES: dict[str, set[str]] = {
 URL_SCHEMES = {"http", "https", "mailto"}
 
 _PARAGRAPH = re.compile(r"\A<p>(.*)</p>\Z", re.DOTALL)
-# Text with none of these characters renders to itself, escaped: the common case in banks.
-_MARKDOWN_SYNTAX = re.compile(r"[\\`*_\[\]<>&$#|!~\n=+-]|^\s|^\d+\.|\s$")
+# Outside math, a paragraph with none of these renders to itself: the common case in banks.
+# Line-level syntax (headings, lists, quotes, code indents) only counts at its start.
+_INLINE_SYNTAX = re.compile(r"[\\`*_\[\]<>&!|~\n\t]")
+_BLOCK_START = re.compile(r"^(?:\s|[#>+=*-]|\d+[.)])")
+_CODE_SPAN = re.compile(r"(?<![`\\])`(?P<code>[^`]+)`(?!`)")
+_LONE_MATH = re.compile(r"(?<![\\$])\$(?!\$)[^$]+\$")
+_BLANK_LINES = re.compile(r"\n[ \t]*\n\s*")
 
 
 def _extensions(math: MathMode) -> tuple[list[object], dict[str, dict[str, object]]]:
@@ -125,10 +131,10 @@ def _converter(math: MathMode) -> markdown.Markdown:
     return markdown.Markdown(extensions=extensions, extension_configs=configs)  # type: ignore[arg-type]
 
 
-def sanitise(html: str) -> str:
-    """Keep only allow-listed tags and attributes; drop scripts and their content."""
-    return nh3.clean(
-        html,
+@lru_cache(maxsize=1)
+def _cleaner() -> nh3.Cleaner:
+    # Built once: nh3.clean() would convert the allow-lists on every call.
+    return nh3.Cleaner(
         tags=ALLOWED_TAGS,
         attributes=ALLOWED_ATTRIBUTES,
         url_schemes=URL_SCHEMES,
@@ -137,8 +143,76 @@ def sanitise(html: str) -> str:
     )
 
 
+def sanitise(html: str) -> str:
+    """Keep only allow-listed tags and attributes; drop scripts and their content."""
+    return _cleaner().clean(html)
+
+
+@lru_cache(maxsize=8192)
+def _math(tex: str, display: bool, math: MathMode) -> str:
+    """One formula, rendered and sanitised once per build however often it appears."""
+    from generator.mdx.math import tex_to_html
+
+    markup = tex_to_html(tex, display=display, mode=math)
+    return sanitise(markup) if math == "mathml" else markup
+
+
+def _fast_inline(text: str, math: MathMode) -> str | None:
+    """Plain text with ``$math$`` as HTML, or None when it holds other Markdown."""
+    from generator.mdx.math import INLINE_MATH
+
+    parts: list[str] = []
+    end = 0
+    for m in INLINE_MATH.finditer(text):
+        parts.append(text[end : m.start()])
+        parts.append(_math(m.group("tex"), m.group("delim") == "$$", math))
+        end = m.end()
+    parts.append(text[end:])
+    if any(_INLINE_SYNTAX.search(plain) for plain in parts[::2]):
+        return None
+    return "".join(parts)
+
+
+def _fast_paragraph(paragraph: str, math: MathMode) -> str | None:
+    """A paragraph of plain text, ``code`` and ``$math$`` as HTML, or None when it needs
+    Markdown. Code spans are taken first, as Python-Markdown does (backticks outrank math)."""
+    from generator.mdx.math import DISPLAY_BLOCK_RE
+
+    whole = DISPLAY_BLOCK_RE.fullmatch(paragraph)
+    if whole and not whole.group("indent") and "\n" not in paragraph:
+        formula = _math(whole.group("tex"), True, math)
+        return (
+            f'<div class="konum-math">{formula}</div>' if math == "mathml" else f"<p>{formula}</p>"
+        )
+    if "\n" in paragraph or _BLOCK_START.match(paragraph) or paragraph[-1].isspace():
+        return None
+    parts: list[str] = []
+    end = 0
+    for m in _CODE_SPAN.finditer(paragraph):
+        before = _fast_inline(paragraph[end : m.start()], math)
+        code = m.group("code").strip()
+        if before is None or not code:
+            return None
+        parts.append(before)
+        parts.append(f"<code>{html_escape(code, quote=False)}</code>")
+        end = m.end()
+    rest = _fast_inline(paragraph[end:], math)
+    if rest is None:
+        return None
+    parts.append(rest)
+    inner = "".join(parts)
+    if math == "mathml" and _LONE_MATH.fullmatch(paragraph):
+        return inner  # Markdown unwraps a paragraph that is one block-level <math>
+    return f"<p>{inner}</p>"
+
+
+@lru_cache(maxsize=16384)
 def render_markdown(text: str, *, inline: bool = False, math: MathMode = "mathml") -> str:
     """Render bank Markdown (with ``$math$`` and code) to sanitised HTML.
+
+    Pure and cached: the same text is rendered once per build (quiz pages and flashcards
+    share it). Paragraphs of plain text and math take a fast path that gives the same HTML
+    as Markdown would (a property test holds the two together).
 
     Args:
         text: Markdown source as written in a bank.
@@ -148,14 +222,21 @@ def render_markdown(text: str, *, inline: bool = False, math: MathMode = "mathml
     Raises:
         generator.mdx.math.MathError: the LaTeX in the text cannot be rendered.
     """
-    if not _MARKDOWN_SYNTAX.search(text):
-        escaped = text.replace('"', "&quot;")
-        return escaped if inline else f"<p>{escaped}</p>"
-    md = _converter(math)
-    md.reset()
-    html = sanitise(md.convert(text))
+    paragraphs = [p for p in _BLANK_LINES.split(text.strip("\n")) if p]
+    fast = [_fast_paragraph(p, math) for p in paragraphs]
+    if paragraphs and all(html is not None for html in fast):
+        html = "\n".join(h for h in fast if h is not None)
+    else:
+        html = markdown_html(text, math)
     if inline:
         m = _PARAGRAPH.match(html)
         if m and "<p>" not in m.group(1):
             return m.group(1)
     return html
+
+
+def markdown_html(text: str, math: MathMode = "mathml") -> str:
+    """Full Python-Markdown rendering and sanitising (the slow path of render_markdown)."""
+    md = _converter(math)
+    md.reset()
+    return sanitise(md.convert(text))

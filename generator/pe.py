@@ -274,11 +274,15 @@ def sinusoidal(
     else:
         d = _int_at_least("d", d, 1)
     angles = sinusoidal_angles(positions, d, base=base)
-    if layout_ == "concat":
-        return np.concatenate([np.sin(angles), np.cos(angles)], axis=1)
     out = np.empty((angles.shape[0], d), dtype=np.float64)
-    out[:, 0::2] = np.sin(angles)
-    out[:, 1::2] = np.cos(angles[:, : d // 2])
+    half = angles.shape[1]
+    # Writing sin and cos straight into their columns saves two temporary tables.
+    if layout_ == "concat":
+        np.sin(angles, out=out[:, :half])
+        np.cos(angles, out=out[:, half:])
+    else:
+        np.sin(angles, out=out[:, 0::2])
+        np.cos(angles[:, : d // 2], out=out[:, 1::2])
     return out
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as etree
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.markup import render_markdown
 from generator.mdx.math import MathError, tex_to_html
@@ -94,3 +96,61 @@ def test_matrix_brackets_stretch() -> None:
     assert '<mo stretchy="true" fence="true" form="prefix">&#x00028;</mo><mtable>' in html
     assert '</mtable><mo stretchy="true" fence="true" form="postfix">&#x00029;</mo>' in html
     assert "<mspace" in render_markdown(r"$\cos 0$")  # and the sanitiser keeps it
+
+
+PIECES = [
+    "word",
+    "two words",
+    " ",
+    "x",
+    "$x$",
+    "$x_1 + y$",
+    "$$\\sum_k k$$",
+    "`code`",
+    "`a $b$`",
+    "$5",
+    "costs",
+    ".",
+    ",",
+    "(",
+    ")",
+    "-",
+    "1.",
+    "#",
+    "_",
+    "*",
+    "\n",
+    "\n\n",
+    "Türkçe",
+    "'",
+    '"',
+    "é",
+    "$\\frac{a}{b}$",
+    "a-b",
+    "=",
+]
+
+
+@given(
+    st.lists(st.sampled_from(PIECES), min_size=1, max_size=12),
+    st.booleans(),
+    st.sampled_from(["mathml", "anki"]),
+)
+@settings(max_examples=300, deadline=None)
+def test_fast_path_renders_exactly_like_markdown(
+    pieces: list[str], inline: bool, math: str
+) -> None:
+    """render_markdown's shortcut for plain text, code and math must equal full Markdown."""
+    from generator.markup import markdown_html
+
+    text = "".join(pieces)
+    if not text.strip():
+        return
+    try:
+        slow = markdown_html(text, math)  # type: ignore[arg-type]
+    except MathError:
+        return
+    fast = render_markdown(text, inline=inline, math=math)  # type: ignore[arg-type]
+    if inline and slow.startswith("<p>") and slow.endswith("</p>") and slow.count("<p>") == 1:
+        slow = slow[3:-4]
+    assert fast == slow

@@ -91,6 +91,11 @@ def export(
     cards = build_cards(
         banks, concretes, math="anki", media_root=media_root if kind == "anki" else None
     )
+    _write(kind, cards, Path(path), timestamp)
+    return cards
+
+
+def _write(kind: ExportKind, cards: Sequence[Card], path: Path, timestamp: float | None) -> None:
     try:
         if kind == "anki":
             write_apkg(cards, path, timestamp=timestamp)
@@ -100,7 +105,6 @@ def export(
             write_csv(cards, path)
     except OSError as exc:
         raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from exc
-    return cards
 
 
 def _concretes(banks: Sequence[model.Bank], seed: int, variants: int) -> list[model.Concrete]:
@@ -149,9 +153,12 @@ def publish_downloads(
     out.mkdir(parents=True, exist_ok=True)
     concretes = _concretes(banks, seed, variants)
     written: dict[str, Path] = {}
+    # One set of cards for the three files: media only matter to the package, and the text
+    # formats ignore them.
+    cards = build_cards(banks, concretes, math="anki", media_root=_docs_dir(banks))
     for kind in ("anki", "text", "csv"):
         path = written[kind] = out / DEFAULT_NAMES[kind]
-        export(kind, banks, concretes, path, media_root=_docs_dir(banks), timestamp=timestamp)
+        _write(kind, cards, path, timestamp)
     path = written["json"] = out / CARDS_JSON
     try:
         write_cards_json(build_cards(banks, concretes, math="mathml"), path)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import html
 import re
 import xml.etree.ElementTree as etree
+from functools import lru_cache
 from typing import Any
 
 from latex2mathml.converter import convert
@@ -35,14 +36,17 @@ MODES = ("mathml", "anki")
 INLINE_MATH_RE = r"""
     (?<![\\$])               # not escaped, not the second dollar of $$
     (?P<delim>\$\$?)         # $ or $$
-    (?!\s)(?P<tex>.+?)(?<!\s)(?<!\\)
+    (?!\s)(?P<tex>[^\x02\x03]+?)(?<!\s)(?<!\\)  # never across a stashed code span
     (?P=delim)
     (?![\d$])                # "$5 and $6" is money, not math
 """
 
-# A display block: a line that starts with $$, up to the line that ends with $$.
+INLINE_MATH = re.compile(INLINE_MATH_RE, re.DOTALL | re.UNICODE | re.VERBOSE)
+
+# A display block: a line that starts with $$, up to the line that ends with $$, within
+# one paragraph (never across a blank line).
 DISPLAY_BLOCK_RE = re.compile(
-    r"^(?P<indent>[ \t]*)\$\$(?P<tex>.*?)\$\$[ \t]*$", re.MULTILINE | re.DOTALL
+    r"^(?P<indent>[ \t]*)\$\$(?P<tex>(?:(?!\n[ \t]*\n).)*?)\$\$[ \t]*$", re.MULTILINE | re.DOTALL
 )
 
 
@@ -70,6 +74,7 @@ class MathError(ValueError):
     """LaTeX that latex2mathml cannot convert."""
 
 
+@lru_cache(maxsize=16384)
 def tex_to_html(tex: str, *, display: bool, mode: str = "mathml") -> str:
     """One formula as HTML: MathML for the site, MathJax-delimited LaTeX for Anki."""
     tex = tex.strip()
@@ -88,7 +93,11 @@ class InlineMathProcessor(InlineProcessor):
 
     def __init__(self, pattern: str, md: Markdown, mode: str) -> None:
         super().__init__(pattern, md)
-        self.compiled_re = re.compile(pattern, re.DOTALL | re.UNICODE | re.VERBOSE)
+        self.compiled_re = (
+            INLINE_MATH
+            if pattern == INLINE_MATH_RE
+            else re.compile(pattern, re.DOTALL | re.UNICODE | re.VERBOSE)
+        )
         self.mode = mode
 
     def handleMatch(  # type: ignore[override]

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import BuildError
-from generator.mdx.quiz import SEED_ENV, VARIANTS_ENV
+from generator.mdx.quiz import SEED_ENV, VARIANTS_ENV, prime_banks
 
 QUIZ_EXTENSION = "generator.mdx.quiz"
 
@@ -203,6 +203,7 @@ def build_site(
     target = Path(site_dir) if site_dir is not None else settings.site_dir
     target = target.resolve()
     banks = load_banks(settings.banks_dir)  # fails early, with every problem listed
+    prime_banks(settings.banks_dir, banks)
 
     environment = {SEED_ENV: str(seed), VARIANTS_ENV: str(variants)}
     # Paths in mkdocs.yml (the quiz block's banks folder) are relative to its folder.

@@ -167,3 +167,23 @@ def test_bad_expression_in_a_lesson_names_the_page(built: Path) -> None:
     assert "Traceback" not in result.stderr
     assert "index.md" in result.stderr and "layout" in result.stderr
     assert tree_digest(built / "site") == before
+
+
+def test_banks_validated_by_the_build_are_not_loaded_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """konum build loads the banks once; the quiz blocks reuse them (relative path or not)."""
+    import generator.banks
+    from generator.banks import load_banks
+    from generator.mdx import quiz
+
+    project = make_project(tmp_path)
+    banks = load_banks(project / "content" / "banks")
+    quiz.prime_banks(project / "content" / "banks", banks)
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("banks loaded a second time")
+
+    monkeypatch.setattr(generator.banks, "load_banks", refuse)
+    monkeypatch.chdir(project)
+    assert set(quiz._CACHE.banks(Path("content/banks"))) == {"mini"}

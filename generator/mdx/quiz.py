@@ -80,14 +80,23 @@ class _BankCache:
         self._banks: dict[str, Bank] = {}
         self._concrete: dict[tuple[str, int, int], Concrete] = {}
 
+    @staticmethod
+    def _key_of(folder: Path) -> tuple[object, ...]:
+        files = sorted(folder.glob("*.yml"))
+        stats = ((f.name, f.stat().st_mtime_ns, f.stat().st_size) for f in files)
+        return (str(folder.resolve()), *stats)
+
+    def prime(self, folder: Path, banks: tuple[Bank, ...]) -> None:
+        """Take banks just loaded from ``folder`` (``konum build`` validates them before
+        MkDocs starts), so that the pages do not load them again."""
+        self._key = self._key_of(folder)
+        self._banks = {bank.id: bank for bank in banks}
+        self._concrete = {}
+
     def banks(self, folder: Path) -> dict[str, Bank]:
         from generator.banks import BankError, format_text, load_banks
 
-        files = sorted(folder.glob("*.yml"))
-        key = (
-            str(folder.resolve()),
-            *((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files),
-        )
+        key = self._key_of(folder)
         if key != self._key:
             try:
                 loaded = load_banks(folder)
@@ -108,6 +117,11 @@ class _BankCache:
 
 
 _CACHE = _BankCache()
+
+
+def prime_banks(folder: Path, banks: tuple[Bank, ...]) -> None:
+    """Hand banks already loaded from ``folder`` to the quiz blocks of this process."""
+    _CACHE.prime(folder, banks)
 
 
 class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints

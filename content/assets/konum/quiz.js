@@ -1,7 +1,9 @@
 /* konum quizzes: self-checking questions rendered by generator/render.py.
  *
  * Mounts every [data-question-id] element inside [data-konum-quiz]; each question reads its
- * checker data from <script type="application/json" class="konum-data">. Progress lives in
+ * checker data from <script type="application/json" class="konum-data">, kept inside a
+ * <template> (out of reach of Material's instant navigation, which re-creates scripts without
+ * their type) or, in older markup, a direct child. Progress lives in
  * localStorage under "konum:<page path>:<quiz id>:<question id>". Safe to load twice
  * (Material's instant navigation re-runs scripts in the content): mounting is idempotent.
  * No network requests, no dependencies.
@@ -117,9 +119,25 @@
 
   var GRADERS = { choice: gradeChoice, fill: gradeFill, matching: gradeMatching, numeric: gradeNumeric };
 
+  /* Chromium leaves MathML out of accessible names ("whatever  and  are", or nothing for a
+   * label that is all math): name such controls with the math's alttext in its place. */
+  function nameMath(el) {
+    $$(el, "label").forEach(function (label) {
+      var control = label.htmlFor && document.getElementById(label.htmlFor);
+      if (!control || control.hasAttribute("aria-label") || !label.querySelector("math")) return;
+      var copy = label.cloneNode(true);
+      $$(copy, "math").forEach(function (m) {
+        m.replaceWith(" " + (m.getAttribute("alttext") || m.textContent).replace(/\\/g, "") + " ");
+      });
+      control.setAttribute("aria-label", copy.textContent.replace(/\s+/g, " ").trim());
+    });
+  }
+
   function mountQuestion(el, onChange) {
     if (el.konum) return el.konum;
-    var data = JSON.parse(el.querySelector("script.konum-data").textContent);
+    nameMath(el);
+    var box = el.querySelector("template.konum-data-box");
+    var data = JSON.parse((box ? box.content : el).querySelector("script.konum-data").textContent);
     var quiz = el.closest("[data-konum-quiz]");
     var key = "konum:" + location.pathname + ":" + (quiz ? quiz.getAttribute("data-quiz-id") : "") +
       ":" + el.getAttribute("data-question-id");
@@ -262,10 +280,12 @@
 
   window.konumQuiz = { mountAll: mountAll, mountQuestion: mountQuestion, parseNumber: parseNumber };
 
+  /* Mount now, and again on each of Material's page changes (document$). Not only through
+   * document$: from file:// Material (9.x, navigation.instant) completes it without a value. */
   function start() {
     var d$ = window.document$;
+    mountAll(document);
     if (d$ && typeof d$.subscribe === "function") d$.subscribe(function () { mountAll(document); });
-    else mountAll(document);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

@@ -187,3 +187,23 @@ def test_banks_validated_by_the_build_are_not_loaded_again(
     monkeypatch.setattr(generator.banks, "load_banks", refuse)
     monkeypatch.chdir(project)
     assert set(quiz._CACHE.banks(Path("content/banks"))) == {"mini"}
+
+
+@pytest.mark.parametrize(
+    ("block", "needle"),
+    [
+        ("/// quiz | nosuchbank\n///\n", "'nosuchbank'"),
+        ("/// quiz | mini\n    questions: mini-choice, mini-nope\n///\n", "'mini-nope'"),
+    ],
+)
+def test_quiz_block_naming_what_does_not_exist_fails_clearly(
+    built: Path, block: str, needle: str
+) -> None:
+    before = tree_digest(built / "site")
+    page = built / "content" / "lessons" / "quiz.md"
+    page.write_text(page.read_text() + "\n" + block)
+    result = konum(built, "build", env=EPOCH)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert needle in result.stderr and "lessons/quiz.md" in result.stderr
+    assert tree_digest(built / "site") == before

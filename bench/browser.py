@@ -1,0 +1,176 @@
+"""Quiz start-up in a real browser: Debian's Chromium driven by Playwright.
+
+What is measured on one quiz page (served by a local ``http.server`` thread on 127.0.0.1):
+
+* ``mount``: from ``DOMContentLoaded`` (the navigation entry's ``domContentLoadedEventStart``)
+  until every ``[data-question-id]`` element carries ``data-konum-mounted``, the attribute
+  ``quiz.js`` sets at the end of ``mountQuestion`` once the question's listeners are attached
+  (so it answers clicks). A ``MutationObserver`` installed before any page script notes the
+  moment; mounting is synchronous, so its callback runs right after the mounting task.
+* ``mount_only``: the time ``konumQuiz.mountAll`` takes on a fresh copy of the quiz inserted
+  into the loaded page, i.e. quiz.js's own share, without Material's start-up.
+* ``longest_task``: the longest main-thread task of the page load, from a Chromium trace
+  (``RunTask`` events of the renderer's main thread) of one extra traced load, and per
+  timed load the longest ``longtask`` entry (>= 50 ms; 0 when none) a ``PerformanceObserver``
+  saw.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import json
+import statistics
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+INIT_SCRIPT = """
+(() => {
+  const b = (window.__bench = { done: null, longtasks: [] });
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) b.longtasks.push(e.duration);
+    }).observe({ type: "longtask", buffered: true });
+  } catch (e) { /* no longtask support */ }
+  new MutationObserver(() => {
+    if (b.done !== null) return;
+    const all = document.querySelectorAll("[data-question-id]").length;
+    const mounted = document.querySelectorAll("[data-question-id][data-konum-mounted]").length;
+    if (all > 0 && mounted === all) b.done = performance.now();
+  }).observe(document, {
+    subtree: true, attributes: true, attributeFilter: ["data-konum-mounted"],
+  });
+})();
+"""
+
+MOUNT_ONLY = """
+() => {
+  const quiz = document.querySelector("[data-konum-quiz]");
+  const copy = quiz.cloneNode(true);
+  copy.setAttribute("data-quiz-id", "bench-copy");
+  quiz.parentNode.appendChild(copy);
+  const t0 = performance.now();
+  window.konumQuiz.mountAll(copy.parentNode);
+  const t1 = performance.now();
+  const n = copy.querySelectorAll("[data-question-id]").length;
+  copy.remove();
+  return { ms: t1 - t0, questions: n };
+}
+"""
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def serve(folder: Path) -> Iterator[str]:
+    """Serve ``folder`` on 127.0.0.1 (a free port) in a thread; yields the base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def _longest_run_task(trace: bytes) -> float:
+    """Longest ``RunTask`` on a renderer main thread in a Chromium trace, in ms."""
+    data = json.loads(trace)
+    events = data["traceEvents"] if isinstance(data, dict) else data
+    mains = {
+        (e["pid"], e["tid"])
+        for e in events
+        if e.get("ph") == "M"
+        and e.get("name") == "thread_name"
+        and e.get("args", {}).get("name") == "CrRendererMain"
+    }
+    durations = [
+        e.get("dur", 0) / 1000.0
+        for e in events
+        if e.get("ph") == "X" and e.get("name") == "RunTask" and (e["pid"], e["tid"]) in mains
+    ]
+    return max(durations, default=0.0)
+
+
+def measure(site: Path, page: str, repeat: int = 5) -> dict[str, Any]:
+    """Load ``site/page`` ``repeat`` times in fresh contexts; medians and mins in ms."""
+    from playwright.sync_api import sync_playwright
+
+    mounts: list[float] = []
+    mount_only: list[float] = []
+    longtasks: list[float] = []
+    questions = 0
+    errors: list[str] = []
+    with serve(site) as base, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            # One warm-up load (disk cache of the server's files, V8 code cache off anyway).
+            for run in range(repeat + 1):
+                context = browser.new_context()
+                page_ = context.new_page()
+                page_.on("pageerror", lambda exc: errors.append(str(exc)))
+                page_.add_init_script(INIT_SCRIPT)
+                page_.goto(f"{base}/{page}", wait_until="load")
+                page_.wait_for_function("window.__bench.done !== null", timeout=30000)
+                result = page_.evaluate(
+                    """() => {
+                      const nav = performance.getEntriesByType("navigation")[0];
+                      return { dcl: nav.domContentLoadedEventStart, done: window.__bench.done,
+                               longtasks: window.__bench.longtasks,
+                               questions: document.querySelectorAll("[data-question-id]").length };
+                    }"""
+                )
+                only = page_.evaluate(MOUNT_ONLY)
+                context.close()
+                if run == 0:
+                    continue
+                mounts.append(result["done"] - result["dcl"])
+                mount_only.append(only["ms"])
+                longtasks.append(max(result["longtasks"], default=0.0))
+                questions = result["questions"]
+            # One traced load for the longest main-thread task.
+            context = browser.new_context()
+            page_ = context.new_page()
+            browser.start_tracing(
+                page=page_,
+                categories=["devtools.timeline", "disabled-by-default-devtools.timeline"],
+            )
+            page_.goto(f"{base}/{page}", wait_until="load")
+            page_.wait_for_timeout(500)
+            trace = browser.stop_tracing()
+            context.close()
+        finally:
+            browser.close()
+    return {
+        "questions": questions,
+        "mount_ms": mounts,
+        "mount_median": statistics.median(mounts),
+        "mount_min": min(mounts),
+        "mount_only_median": statistics.median(mount_only),
+        "mount_only_min": min(mount_only),
+        "longtask_max_per_load_ms": longtasks,
+        "longtask_median_ms": statistics.median(longtasks),
+        "longest_task_ms": _longest_run_task(trace),
+        "page_errors": errors,
+    }

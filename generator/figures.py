@@ -18,6 +18,10 @@ Conventions:
 * Output is deterministic: ``svg.hashsalt`` is derived from the figure and its parameters, no
   date is written, and matplotlib's unreferenced ``id`` attributes (``figure_1``, ``axes_1``,
   ... which would clash between two figures on one page) are removed.
+* Sizes are chosen for a phone: figures are :data:`WIDTH` inches wide with :data:`FONT` /
+  :data:`SMALL` point text, so text stays at least 10 px when the SVG shrinks to a 358 px
+  column and about 13 to 15 px at natural size on a desktop. Legends and colour bars sit
+  below the axes, panels stack when side by side they would not fit.
 * Heatmaps are embedded as unsampled PNG (``interpolation="none"``) and text stays text
   (``svg.fonttype: none``) in the page's font, so each SVG stays well under 60 KB.
 
@@ -48,7 +52,7 @@ from matplotlib.figure import Figure
 from matplotlib.image import AxesImage
 from matplotlib.lines import Line2D
 from matplotlib.patches import Arc, Rectangle
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator
 from numpy.typing import NDArray
 
 from generator import pe
@@ -76,6 +80,17 @@ INK = "#0a0b0c"
 #: white and Material's dark slate (#1e2129).
 PALETTE = ("#3b82f6", "#ea580c", "#059669", "#a855f7", "#e11d48", "#0891b2")
 
+#: Figure width in inches. An SVG is shown at most at its natural size (1 pt = 4/3 px, so
+#: 4.8 in is 461 px on a desktop column) and shrinks to the column on a phone (about 358 px
+#: at 390 px); at that width 1 pt of text is still about 1 px.
+WIDTH = 4.8
+
+#: Font sizes in points: labels and titles, then ticks, legends and cell values. At the
+#: narrowest column (358 px for a 4.8 in figure) they render at about 11.4 and 10.4 px; at
+#: natural size at 14.7 and 13.3 px.
+FONT = 11.0
+SMALL = 10.0
+
 #: Size budget of one rendered SVG, in bytes (tests hold every default figure to it).
 SIZE_BUDGET = 60_000
 
@@ -83,12 +98,16 @@ _RC: dict[str, Any] = {
     "svg.fonttype": "none",
     "svg.image_inline": True,
     "font.family": "sans-serif",
-    "font.size": 10,
-    "axes.titlesize": 10,
-    "axes.labelsize": 10,
-    "xtick.labelsize": 9,
-    "ytick.labelsize": 9,
-    "legend.fontsize": 9,
+    "font.size": FONT,
+    "axes.titlesize": FONT,
+    "axes.labelsize": FONT,
+    "xtick.labelsize": SMALL,
+    "ytick.labelsize": SMALL,
+    "legend.fontsize": SMALL,
+    "legend.handlelength": 1.6,
+    "legend.borderaxespad": 0.3,
+    "xtick.major.size": 3,
+    "ytick.major.size": 3,
     "text.color": INK,
     "axes.labelcolor": INK,
     "axes.titlecolor": INK,
@@ -532,9 +551,10 @@ def _annotate(ax: Axes, image: AxesImage, values: NDArray[Any], fmt: str, size: 
         ax.text(j, i, text, ha="center", va="center", fontsize=size, color=colour)
 
 
-def _int_ticks(ax: Axes) -> None:
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+def _int_ticks(ax: Axes, nbins: int = 5) -> None:
+    """At most ``nbins`` integer ticks per axis: enough to read a cell, few enough to fit."""
+    ax.xaxis.set_major_locator(MaxNLocator(nbins, integer=True))
+    ax.yaxis.set_major_locator(MaxNLocator(nbins, integer=True))
 
 
 def _fraction(slope: float) -> str:
@@ -544,8 +564,26 @@ def _fraction(slope: float) -> str:
     return f"{slope:.3g}"
 
 
+def _short_count(value: float, _position: object = None) -> str:
+    """A log-axis tick as plain text (1, 100, 10k, 1M): no small superscript exponents."""
+    for scale, suffix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if value >= scale:
+            return f"{value / scale:g}{suffix}"
+    return f"{value:g}"
+
+
+def _below(fig: Figure, image: AxesImage, axes: list[Axes], label: str) -> None:
+    """A horizontal colour bar under ``axes``: costs height, not the width a phone lacks."""
+    bar = fig.colorbar(
+        image, ax=axes, orientation="horizontal", label=label, shrink=0.75, aspect=30, pad=0.03
+    )
+    bar.ax.xaxis.set_major_locator(MaxNLocator(5))
+
+
 # --------------------------------------------------------------------------------------------
-# Figures.
+# Figures. All are WIDTH inches wide (shaw_clipping, a square grid, a little narrower); legends
+# and colour bars go below the axes rather than beside them, and panels stack vertically when
+# side by side they would leave text too small on a phone.
 
 
 def pe_heatmap(**params: object) -> Figure:
@@ -558,13 +596,14 @@ def pe_heatmap(**params: object) -> Figure:
     """
     _, data = _compute("pe_heatmap", params)
     with _style():
-        fig = _new_figure(6.4, 4.2)
+        fig = _new_figure(WIDTH, 3.9)
         ax = fig.add_subplot()
         image = _heat(ax, data["pe"], "coolwarm", -1.0, 1.0)
-        ax.set_xlabel("dimension j (column)")
-        ax.set_ylabel("position p (row)")
+        ax.set_xlabel("dimension j")
+        ax.set_ylabel("position p")
         _int_ticks(ax)
-        fig.colorbar(image, ax=ax, label="PE[p, j]", shrink=0.9, pad=0.02)
+        bar = fig.colorbar(image, ax=ax, label="PE[p, j]", shrink=0.9, pad=0.03, aspect=25)
+        bar.set_ticks([-1.0, -0.5, 0.0, 0.5, 1.0])
     return fig
 
 
@@ -572,14 +611,14 @@ def sine_waves(**params: object) -> Figure:
     """Columns ``PE[:, j]`` of ``pe.sinusoidal(n, d)`` against position, one panel per column.
 
     Dots are the table's entries at integer positions; the line joins the same formula at
-    fractional positions. Each panel names the column, its function and its wavelength.
+    fractional positions. Each panel names the column, its function, pair and wavelength.
 
     Params: ``d=64``, ``columns=(0, 2, 8, 16)``, ``n=100``.
     """
     p, data = _compute("sine_waves", params)
     columns = [int(j) for j in data["columns"]]
     with _style():
-        fig = _new_figure(6.4, 0.9 + 1.05 * len(columns))
+        fig = _new_figure(WIDTH, 0.75 + 1.15 * len(columns))
         axes = fig.subplots(len(columns), 1, sharex=True, squeeze=False)[:, 0]
         dots = p["n"] <= 120
         for i, (ax, j) in enumerate(zip(axes, columns, strict=True)):
@@ -591,16 +630,15 @@ def sine_waves(**params: object) -> Figure:
             ax.set_yticks([-1, 0, 1])
             ax.grid(axis="y")
             kind = "sin" if j % 2 == 0 else "cos"
-            ax.set_ylabel(f"PE[p, {j}]")
             ax.set_title(
-                f"column j = {j}: {kind}, pair k = {j // 2}, wavelength "
-                f"{data['wavelengths'][i]:,.1f} positions",
+                f"j = {j} ({kind}, pair {j // 2}): wavelength {data['wavelengths'][i]:,.1f}",
                 loc="left",
-                fontsize=9,
+                fontsize=SMALL,
                 pad=3,
             )
+        fig.supylabel("PE[p, j]", fontsize=FONT)
         axes[-1].set_xlabel("position p")
-        axes[-1].xaxis.set_major_locator(MaxNLocator(integer=True))
+        axes[-1].xaxis.set_major_locator(MaxNLocator(6, integer=True))
         axes[-1].set_xlim(-0.5, p["n"] - 0.5)
     return fig
 
@@ -615,25 +653,30 @@ def dot_vs_distance(**params: object) -> Figure:
     p, data = _compute("dot_vs_distance", params)
     anchor, d = p["anchor"], p["d"]
     with _style():
-        fig = _new_figure(6.4, 3.4)
+        fig = _new_figure(WIDTH, 3.5)
         ax = fig.add_subplot()
         ax.axvline(anchor, color=INK, alpha=0.35, lw=0.8, ls="--")
         marker = "." if p["n"] <= 120 else None
         ax.plot(data["positions"], data["dots"], marker=marker, ms=3.5, color=PALETTE[0])
+        right = anchor < 0.6 * (p["n"] - 1)  # the label goes where there is room
         ax.annotate(
-            f"PE[{anchor}] · PE[{anchor}] = d/2 = {data['dots'][anchor]:g}",
+            f"d/2 = {data['dots'][anchor]:g}",
             xy=(anchor, data["dots"][anchor]),
-            xytext=(10, 0),
+            xytext=(8 if right else -8, 0),
             textcoords="offset points",
             va="center",
-            fontsize=9,
+            ha="left" if right else "right",
+            fontsize=SMALL,
         )
         ax.set_xlabel("position p")
         ax.set_ylabel(f"PE[{anchor}] · PE[p]")
         ax.grid(axis="y")
         ax.set_xlim(-0.5, p["n"] - 0.5)
+        ax.xaxis.set_major_locator(MaxNLocator(6, integer=True))
+        ax.yaxis.set_major_locator(MaxNLocator(5))
         top = ax.secondary_xaxis("top", functions=(lambda x: x - anchor, lambda x: x + anchor))
-        top.set_xlabel(f"relative position p − {anchor}")
+        top.xaxis.set_major_locator(MaxNLocator(6, integer=True))
+        top.set_xlabel(f"offset p − {anchor}")
         ax.set_ylim(top=d / 2 * 1.08)
     return fig
 
@@ -641,7 +684,8 @@ def dot_vs_distance(**params: object) -> Figure:
 def fingerprint(**params: object) -> Figure:
     """The first ``n`` rows of ``pe.sinusoidal(n, d)`` as strips: every position differs.
 
-    Each strip is one position's vector, cells coloured (and, for d <= 16, labelled) by value.
+    Each strip is one position's vector, cells coloured by value (and labelled with it when
+    ``d <= 8``, the most that fit legibly on a phone).
 
     Params: ``n=8``, ``d=16``.
     """
@@ -649,7 +693,7 @@ def fingerprint(**params: object) -> Figure:
     n, d = p["n"], p["d"]
     table = data["pe"]
     with _style():
-        fig = _new_figure(6.4, 0.9 + 0.4 * n)
+        fig = _new_figure(WIDTH, 1.25 + 0.3 * n)
         ax = fig.add_subplot()
         cmap = _cmap("coolwarm")
         image = None
@@ -663,21 +707,22 @@ def fingerprint(**params: object) -> Figure:
                 aspect="auto",
                 extent=(-0.5, d - 0.5, row + 0.4, row - 0.4),
             )
-            if d <= 16:
+            if d <= 8:
                 _annotate_row(ax, image, table[row], row)
         ax.set_xlim(-0.5, d - 0.5)
         ax.set_ylim(n - 0.5, -0.5)
-        ax.set_yticks(range(n), [f"p = {row}" for row in range(n)])
+        ax.set_yticks(range(n))
         if d <= 16:
-            ax.set_xticks(range(d))
+            ax.set_xticks(range(0, d, 1 if d <= 8 else 2))
         else:
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.xaxis.set_major_locator(MaxNLocator(8, integer=True))
         ax.tick_params(axis="y", length=0)
         for side in ("left", "bottom"):
             ax.spines[side].set_visible(False)
         ax.set_xlabel("dimension j")
+        ax.set_ylabel("position p")
         assert image is not None
-        fig.colorbar(image, ax=ax, label="PE[p, j]", shrink=0.9, pad=0.02)
+        _below(fig, image, [ax], "PE[p, j]")
     return fig
 
 
@@ -693,7 +738,7 @@ def _annotate_row(ax: Axes, image: AxesImage, values: FloatArray, row: int) -> N
             "0.00" if text == "−0.00" else text,
             ha="center",
             va="center",
-            fontsize=6.5,
+            fontsize=SMALL,
             color=colour,
         )
 
@@ -708,8 +753,9 @@ def rope_rotation(**params: object) -> Figure:
     """
     p, data = _compute("rope_rotation", params)
     k, theta = p["k"], data["theta"]
+    rows = math.ceil(len(data["m_values"]) / 2)
     with _style():
-        fig = _new_figure(6.0, 4.0, layout="compressed")
+        fig = _new_figure(WIDTH, 4.4 + 0.25 * rows)
         ax = fig.add_subplot()
         circle = np.linspace(0, 2 * np.pi, 181)
         ax.plot(np.cos(circle), np.sin(circle), color=INK, alpha=0.3, lw=0.8, ls="--")
@@ -744,7 +790,7 @@ def rope_rotation(**params: object) -> Figure:
                 0.36 * math.cos(half),
                 0.36 * math.sin(half),
                 "θ",
-                fontsize=10,
+                fontsize=FONT,
                 ha="center",
                 va="center",
             )
@@ -755,9 +801,15 @@ def rope_rotation(**params: object) -> Figure:
         ax.set_yticks([-1, 0, 1])
         ax.set_xlabel(f"1st coordinate of pair {k}")
         ax.set_ylabel(f"2nd coordinate of pair {k}")
-        ax.set_title(f"d = {p['d']}, pair k = {k}: θ = {theta:.4g} rad per position", fontsize=9)
+        ax.set_title(f"d = {p['d']}, pair k = {k}: θ = {theta:.4g} rad per step", fontsize=SMALL)
         fig.legend(
-            handles, labels, loc="outside right center", handlelength=1.2, title="rotation by m·θ"
+            handles,
+            labels,
+            loc="outside lower center",
+            ncols=2,
+            handlelength=1.2,
+            columnspacing=1.2,
+            title="rotation by m·θ",
         )
     return fig
 
@@ -767,35 +819,39 @@ def rope_frequencies_scaled(**params: object) -> Figure:
 
     Wavelength ``2π / inv_freq[k]`` from ``pe.rope_frequencies`` on a log scale; the dynamic
     curve is evaluated at ``seq_len = factor · original_max``; Llama 3 uses low/high frequency
-    factors 1 and 4. A horizontal line marks the original context.
+    factors 1 and 4. A horizontal line marks the original context. The legend sits below the
+    axes, where it hides no curve.
 
     Params: ``d=128``, ``base=10000``, ``factor=8``, ``original_max=8192``.
     """
     p, data = _compute("rope_frequencies_scaled", params)
     styles = ["-", "--", "-.", ":"]
     with _style():
-        fig = _new_figure(6.4, 3.9)
+        fig = _new_figure(WIDTH, 4.6)
         ax = fig.add_subplot()
         for i, (label, wavelengths) in enumerate(data["wavelengths"].items()):
             ax.plot(
                 data["pairs"], wavelengths, ls=styles[i], lw=2.0 if i == 0 else 1.6, label=label
             )
         ax.set_yscale("log")
+        ax.yaxis.set_major_locator(LogLocator(base=10, numticks=6))
+        ax.yaxis.set_major_formatter(FuncFormatter(_short_count))
         ax.axhline(p["original_max"], color=INK, alpha=0.5, lw=0.8)
         ax.annotate(
             f"original context {p['original_max']:,}",
             xy=(p["d"] // 2 - 1, p["original_max"]),
             xytext=(0, -3),
             textcoords="offset points",
-            fontsize=8.5,
+            fontsize=SMALL,
             ha="right",
             va="top",
         )
-        ax.set_xlabel("pair index k (0 = fastest rotation)")
-        ax.set_ylabel("wavelength in positions (log)")
+        ax.set_xlabel("pair index k (0 = fastest)")
+        ax.set_ylabel("wavelength (positions)")
         ax.grid(axis="y", which="major")
         ax.set_xlim(0, p["d"] // 2 - 1)
-        ax.legend(loc="upper left", handlelength=2.6)
+        ax.xaxis.set_major_locator(MaxNLocator(6, integer=True))
+        fig.legend(loc="outside lower center", ncols=2, handlelength=2.4, columnspacing=1.0)
     return fig
 
 
@@ -803,7 +859,8 @@ def alibi_matrices(**params: object) -> Figure:
     """ALiBi bias matrices ``pe.alibi_bias(n, num_heads)`` of a few heads, on one colour scale.
 
     Rows are queries ``i``, columns keys ``j``; masked (future) keys are left blank. A steeper
-    slope (head 1) penalises distance more.
+    slope (head 1) penalises distance more. Panels sit side by side (up to four fit a phone
+    with short titles); the shared colour bar is below them.
 
     Params: ``n=8``, ``heads=(1, 4, 8)``, ``num_heads=8`` (heads are 1-based).
     """
@@ -813,7 +870,7 @@ def alibi_matrices(**params: object) -> Figure:
     low = float(finite.min()) if finite.min() < 0 else -1.0
     count = len(data["heads"])
     with _style():
-        fig = _new_figure(6.4, 2.9 if count > 1 else 3.6)
+        fig = _new_figure(WIDTH, 3.2 if count > 1 else 4.4, layout="compressed")
         axes = fig.subplots(1, count, squeeze=False, sharey=True)[0]
         image = None
         for ax, head, slope, matrix in zip(axes, data["heads"], data["slopes"], bias, strict=True):
@@ -821,19 +878,12 @@ def alibi_matrices(**params: object) -> Figure:
             image = _heat(ax, masked, "viridis", low, 0.0)
             image.set_extent((-0.5, p["n"] - 0.5, p["n"] - 0.5, -0.5))
             ax.set_aspect("equal")
-            farthest = matrix[-1, 0]
-            ax.set_title(
-                f"head {head}: m = {_fraction(float(slope))}\n"
-                f"at i − j = {p['n'] - 1}: {farthest:.2g}".replace("-", "−"),
-                fontsize=9,
-            )
+            ax.set_title(f"head {head}\nm = {_fraction(float(slope))}", fontsize=SMALL)
             ax.set_xlabel("key j")
-            _int_ticks(ax)
+            _int_ticks(ax, 4)
         axes[0].set_ylabel("query i")
         assert image is not None
-        fig.colorbar(
-            image, ax=list(axes), label="bias −m·(i − j)\n(blank: masked)", shrink=0.8, pad=0.02
-        )
+        _below(fig, image, list(axes), "bias −m·(i − j); blank: masked")
     return fig
 
 
@@ -841,23 +891,21 @@ def t5_buckets(**params: object) -> Figure:
     """T5's bucket against relative position ``key − query``, bidirectional and causal.
 
     From ``pe.t5_bucket``; dashed lines mark ``±max_distance`` beyond which buckets stop
-    changing.
+    changing. The legend sits below the axes.
 
     Params: ``num_buckets=32``, ``max_distance=128``, ``span=160``.
     """
     p, data = _compute("t5_buckets", params)
     with _style():
-        fig = _new_figure(6.4, 3.6)
+        fig = _new_figure(WIDTH, 3.9)
         ax = fig.add_subplot()
-        ax.step(
-            data["relative"], data["bidirectional"], where="mid", label="bidirectional (encoder)"
-        )
+        ax.step(data["relative"], data["bidirectional"], where="mid", label="bidirectional")
         ax.step(
             data["relative"],
             data["causal"],
             where="mid",
             ls="--",
-            label="causal (decoder): future keys → 0",
+            label="causal (future keys → 0)",
         )
         for x in (-p["max_distance"], p["max_distance"]):
             if x <= p["span"]:
@@ -865,19 +913,20 @@ def t5_buckets(**params: object) -> Figure:
         if p["max_distance"] <= p["span"]:
             ax.annotate(
                 "max_distance",
-                xy=(p["max_distance"], 0),
-                xytext=(-3, 2),
+                xy=(p["max_distance"], p["num_buckets"] * 0.3),
+                xytext=(-3, 0),
                 textcoords="offset points",
                 ha="right",
-                va="bottom",
-                fontsize=8.5,
+                va="center",
+                fontsize=SMALL,
             )
         ax.set_xlabel("relative position (key − query)")
         ax.set_ylabel("bucket")
-        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.xaxis.set_major_locator(MaxNLocator(6, integer=True, symmetric=True))
+        ax.yaxis.set_major_locator(MaxNLocator(5, integer=True))
         ax.set_ylim(-0.8, p["num_buckets"] - 0.2)
         ax.grid(axis="y")
-        ax.legend(loc="center right")
+        fig.legend(loc="outside lower center", ncols=2, handlelength=2.0, columnspacing=1.0)
     return fig
 
 
@@ -893,17 +942,18 @@ def shaw_clipping(**params: object) -> Figure:
     k = p["max_distance"]
     index = data["index"]
     with _style():
-        fig = _new_figure(4.6, 4.3)
+        fig = _new_figure(4.2, 4.3)
         ax = fig.add_subplot()
         cmap = matplotlib.colormaps["viridis"].resampled(2 * k + 1)
         image = _heat(ax, index, cmap, -0.5, 2 * k + 0.5)
         ax.set_aspect("equal")
-        _annotate(ax, image, index, "{:d}", 9 if p["n"] <= 10 else 7)
+        _annotate(ax, image, index, "{:d}", SMALL if p["n"] <= 10 else 8)
         ax.set_xlabel("key j")
         ax.set_ylabel("query i")
-        ax.set_title(f"index = clip(j − i, −{k}, {k}) + {k}", fontsize=9)
-        ax.set_xticks(range(p["n"]))
-        ax.set_yticks(range(p["n"]))
+        ax.set_title(f"index = clip(j − i, −{k}, {k}) + {k}")
+        step = 1 if p["n"] <= 10 else 2
+        ax.set_xticks(range(0, p["n"], step))
+        ax.set_yticks(range(0, p["n"], step))
     return fig
 
 
@@ -919,7 +969,7 @@ def grid_2d(**params: object) -> Figure:
     sims = data["similarity"]
     grid = p["grid"]
     with _style():
-        fig = _new_figure(6.4, 2.8)
+        fig = _new_figure(WIDTH, 3.2, layout="compressed")
         axes = fig.subplots(1, len(sims), squeeze=False, sharey=True)[0]
         image = None
         low = float(sims.min())
@@ -927,51 +977,52 @@ def grid_2d(**params: object) -> Figure:
             image = _heat(ax, sim, "viridis", low, 1.0)
             ax.set_aspect("equal")
             ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, fill=False, ec="#e11d48", lw=1.6))
-            ax.set_title(f"to patch (row {r}, col {c})", fontsize=9)
-            ax.set_xlabel("patch column")
-            _int_ticks(ax)
+            ax.set_title(f"patch\nrow {r}, col {c}", fontsize=SMALL)
+            ax.set_xlabel("column")
+            _int_ticks(ax, 4)
             ax.set_xlim(-0.5, grid - 0.5)
             ax.set_ylim(grid - 0.5, -0.5)
-        axes[0].set_ylabel("patch row")
+        axes[0].set_ylabel("row")
         assert image is not None
-        fig.colorbar(image, ax=list(axes), label="cosine similarity", shrink=0.9, pad=0.02)
+        _below(fig, image, list(axes), "cosine similarity to the outlined patch")
     return fig
 
 
 def attention_permutation(**params: object) -> Figure:
     """Self-attention outputs before and after reversing the tokens, without and with PE.
 
-    Token vectors are ``pe.learned(n, d, seed=1, std=1)``. Left: ``pe.self_attention(x)``
-    (top) and ``pe.self_attention(x + PE)`` (bottom). Right: the same for the reversed
-    sequence, rows put back in the original token order. Without PE the two sides are
-    identical (permutation equivariance); with PE they differ.
+    Token vectors are ``pe.learned(n, d, seed=1, std=1)``. Panels, top to bottom:
+    ``pe.self_attention(x)``, the same for the reversed sequence with rows put back in the
+    original token order, then both again for ``x + PE``. Without PE the first two are
+    identical (permutation equivariance); with PE the last two differ. Stacked rather than
+    side by side so that the cell values stay legible on a phone.
 
     Params: ``n=4``, ``d=6``.
     """
     p, data = _compute("attention_permutation", params)
     n = p["n"]
-    back = "no PE: reversed, rows put back"
     panels = [
         ("no_pe", "no PE: original order"),
-        ("no_pe_reversed", f"{back}\nmax difference {data['gap_no_pe']:.3f}"),
+        ("no_pe_reversed", f"no PE: reversed, rows put back (max diff {data['gap_no_pe']:.3f})"),
         ("with_pe", "with PE: original order"),
-        ("with_pe_reversed", f"with PE: {back[7:]}\nmax difference {data['gap_with_pe']:.3f}"),
+        (
+            "with_pe_reversed",
+            f"with PE: reversed, rows put back (max diff {data['gap_with_pe']:.3f})",
+        ),
     ]
     vmax = max(float(np.max(np.abs(data[key]))) for key, _ in panels)
     with _style():
-        fig = _new_figure(6.4, 1.9 + 0.75 * n)
-        axes = fig.subplots(2, 2, sharex=True, sharey=True)
-        image = None
-        for ax, (key, title) in zip(axes.flat, panels, strict=True):
+        fig = _new_figure(WIDTH, 1.0 + 4 * (0.35 + 0.24 * n))
+        axes = fig.subplots(4, 1, sharex=True)
+        for ax, (key, title) in zip(axes, panels, strict=True):
             image = _heat(ax, data[key], "coolwarm", -vmax, vmax)
-            _annotate(ax, image, data[key], "{:.2f}", 7.5)
-            ax.set_title(title, fontsize=9)
-            ax.set_yticks(range(n), [f"token {t}" for t in range(n)])
+            _annotate(ax, image, data[key], "{:.2f}", SMALL if p["d"] <= 6 else 9)
+            ax.set_title(title, fontsize=SMALL, loc="left", pad=3)
+            ax.set_yticks(range(n))
             ax.set_xticks(range(p["d"]))
-        for ax in axes[1]:
-            ax.set_xlabel("output dimension")
-        assert image is not None
-        fig.colorbar(image, ax=list(axes.flat), label="attention output", shrink=0.8, pad=0.02)
+            ax.tick_params(length=0)
+        fig.supylabel("token", fontsize=FONT)
+        axes[-1].set_xlabel("output dimension")
     return fig
 
 
@@ -979,23 +1030,26 @@ def learned_table(**params: object) -> Figure:
     """A learned table at initialisation, ``pe.learned(n, d)``, next to ``pe.sinusoidal(n, d)``.
 
     The learned table is noise (normal, std 0.02) until training shapes it; the sinusoidal one
-    has structure from the start. Each panel has its own colour scale.
+    has structure from the start. Each panel has its own colour scale, drawn below it.
 
     Params: ``n=16``, ``d=32``.
     """
     _, data = _compute("learned_table", params)
     spread = 3 * 0.02
     with _style():
-        fig = _new_figure(6.4, 3.0)
+        fig = _new_figure(WIDTH, 3.6)
         axes = fig.subplots(1, 2, sharey=True)
         left = _heat(axes[0], data["learned"], "coolwarm", -spread, spread)
         right = _heat(axes[1], data["sinusoidal"], "coolwarm", -1.0, 1.0)
-        axes[0].set_title("learned, at initialisation\n(normal, std 0.02)", fontsize=9)
-        axes[1].set_title("sinusoidal\n(fixed by the formula)", fontsize=9)
-        for ax, image in ((axes[0], left), (axes[1], right)):
+        axes[0].set_title("learned, at init\n(normal, std 0.02)", fontsize=SMALL)
+        axes[1].set_title("sinusoidal\n(fixed formula)", fontsize=SMALL)
+        for ax, image, top in ((axes[0], left, 0.05), (axes[1], right, 1.0)):
             ax.set_xlabel("dimension j")
-            _int_ticks(ax)
-            fig.colorbar(image, ax=ax, shrink=0.9, pad=0.02)
+            _int_ticks(ax, 4)
+            bar = fig.colorbar(
+                image, ax=ax, orientation="horizontal", shrink=0.9, aspect=15, pad=0.03
+            )
+            bar.set_ticks([-top, 0.0, top])
         axes[0].set_ylabel("position p")
     return fig
 
@@ -1124,7 +1178,7 @@ def _clean_svg(svg: str, alt: str) -> str:
     new_root = (
         '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
         f'viewBox="{viewbox.group(1)}" role="img" aria-label="{label}" '
-        f'style="width:100%;max-width:{width * 4 / 3:.0f}px;height:auto;'
+        f'style="width:{width * 4 / 3:.0f}px;max-width:100%;height:auto;'
         'stroke-linejoin:round;stroke-linecap:butt">'
         f"<title>{html.escape(alt, quote=False)}</title>"
     )
@@ -1148,8 +1202,9 @@ def _render_cached(
 def render_svg(name: str, alt: str, caption: str | None = None, **params: object) -> str:
     """Render figure ``name`` as ``<figure class="konum-figure"><svg role="img" ...>``.
 
-    The SVG has no XML prolog, a ``<title>`` and ``aria-label`` from ``alt``, a ``viewBox``
-    but no fixed size (it scales down to the column width), text and axes in
+    The SVG has no XML prolog, a ``<title>`` and ``aria-label`` from ``alt``, a ``viewBox``,
+    no width or height attributes but a CSS width of its natural size (1 pt = 4/3 px) capped
+    at the column width (``max-width: 100%``), so it shrinks on a phone; text and axes in
     ``currentColor`` and a transparent background. ``caption`` (plain text, escaped) becomes
     the ``<figcaption>``. Results are cached: the same call returns the same string.
 

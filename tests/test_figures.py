@@ -104,6 +104,29 @@ def test_svg_is_small(rendered: dict[str, str], name: str) -> None:
     assert len(rendered[name].encode("utf-8")) < SIZE_BUDGET
 
 
+#: The content column of Material on a 390 px phone (the page has 16 px side padding).
+PHONE_COLUMN_PX = 358
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_text_is_readable_on_a_phone_and_not_oversized_on_a_desktop(
+    rendered: dict[str, str], name: str
+) -> None:
+    """Text sizes in the SVG are in viewBox units (pt); the SVG is shown at its natural width
+    (1 pt = 4/3 px) or, on a phone, at the column width, whichever is smaller."""
+    html = rendered[name]
+    svg = ET.fromstring(html).find(f"{SVG}svg")
+    assert svg is not None
+    viewbox_width = float(svg.get("viewBox", "").split()[2])
+    natural = float(re.search(r"(?:^|;)width:([\d.]+)px", svg.get("style", "")).group(1))  # type: ignore[union-attr]
+    assert natural == pytest.approx(viewbox_width * 4 / 3, abs=1)
+    sizes = [float(size) for size in re.findall(r"font-size: ([\d.]+)px", html)]
+    assert sizes
+    phone_scale = min(1.0, PHONE_COLUMN_PX / natural) * 4 / 3
+    assert min(sizes) * phone_scale >= 10, "text below 10 px on a phone"
+    assert max(sizes) * 4 / 3 <= 16, "text larger than body text on a desktop"
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_svg_follows_the_page_colour(rendered: dict[str, str], name: str) -> None:
     html = rendered[name]
@@ -382,7 +405,8 @@ def test_rope_frequencies_scaled_curves_come_from_the_core() -> None:
     drawn = [line.get_ydata() for line in fig.axes[0].lines[:4]]
     for line, curve in zip(drawn, curves, strict=True):
         np.testing.assert_allclose(line, curve)
-    assert fig.axes[0].get_legend() is not None
+    (legend,) = fig.legends  # below the axes, where it hides no curve
+    assert [t.get_text() for t in legend.get_texts()] == list(data["wavelengths"])
 
 
 def test_alibi_matrices_are_the_biases_of_the_chosen_heads() -> None:

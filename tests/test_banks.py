@@ -1068,3 +1068,24 @@ def test_authoring_page_examples_load(tmp_path: Path) -> None:
     bank = load_bank(path)
     assert [q.type for q in bank.questions] == list(model.QUESTION_TYPES)
     assert [c.id for c in bank.flashcards] == ["fc-base-10000"]
+
+
+def test_computed_prompt_template_with_an_unknown_value_is_a_bank_problem(tmp_path: Path) -> None:
+    bank = tmp_path / "badprompt.yml"
+    bank.write_text(
+        "bank: badprompt\n"
+        "title: Bad prompt\n"
+        "questions:\n"
+        "  - id: bp-entry\n"
+        "    type: computed\n"
+        "    generator: sinusoidal_entry\n"
+        "    params: {pos: {min: 1, max: 9}, d: [4, 8]}\n"
+        '    prompt: "PE at position {{ postion }} for d = {{ d }}?"\n'
+        "    explanation: x\n",
+        encoding="utf-8",
+    )
+    report = check_banks([bank])
+    (problem,) = report.problems
+    assert (problem.line, problem.column, problem.question_id) == (8, 13, "bp-entry")
+    assert problem.field == "prompt"
+    assert "'postion' is undefined" in problem.message and "pos" in problem.message

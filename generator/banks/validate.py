@@ -909,7 +909,7 @@ class BankValidator:
         decimals = self.integer(node, "decimals", "", DECIMALS)
         if generator is not None and len(self.problems) == start:
             self.run_computed_check(node, generator, params, answer, decimals, options or 4)
-        return model.ComputedQuestion(
+        question = model.ComputedQuestion(
             **common,
             generator=generator or "",
             params=params,
@@ -917,6 +917,22 @@ class BankValidator:
             decimals=decimals,
             options=options or 4,
         )
+        if question.prompt and len(self.problems) == start:
+            self.check_prompt_template(node, question)
+        return question
+
+    def check_prompt_template(self, node: YMap, question: model.ComputedQuestion) -> None:
+        """Render an author's prompt template once, so a misspelt value is a bank problem
+        (at the prompt's line) instead of a failure in the middle of a site build."""
+        try:
+            from generator.computed.variants import PromptTemplateError, computed_variants
+        except ImportError:  # pragma: no cover - generator.computed ships with the package
+            return
+        try:
+            computed_variants(question, 0, 1)
+        except PromptTemplateError as exc:
+            prompt = node.get("prompt")
+            self.problem(prompt.mark if prompt is not None else node.mark, "prompt", str(exc))
 
     def constraint(self, node: YNode, path: str) -> model.ParamConstraint | None:
         if isinstance(node, YMap):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import os
 import shutil
 import sys
 import threading
@@ -135,7 +136,11 @@ def browser() -> Iterator[object]:
     """Module-scoped: only one sync Playwright may run per thread, and other test modules
     here start their own; module scope stops ours before the next module begins."""
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}")
+        # On a developer's machine without Debian's chromium the browser tests are skipped;
+        # in CI (.ci/run installs it) a missing browser must fail, never pass silently.
+        if os.environ.get("CI"):
+            pytest.fail(f"no Chromium at {CHROMIUM}: .ci/run should have installed it")
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
     with playwright_sync.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:

@@ -37,6 +37,17 @@ def _staging_prefixes(target: Path) -> tuple[str, str]:
 
 
 @dataclass(frozen=True)
+class BuildResult:
+    """What a build published: where, from how many banks and questions, with which seed."""
+
+    site: Path
+    seed: int
+    banks: int
+    questions: int
+    pages: int
+
+
+@dataclass(frozen=True)
 class SiteConfig:
     """What a build needs from ``mkdocs.yml``."""
 
@@ -178,7 +189,7 @@ def build_site(
     variants: int | None = None,
     site_dir: str | Path | None = None,
     downloads: bool = True,
-) -> Path:
+) -> BuildResult:
     """Validate the banks, build the site and its downloads, and publish it atomically.
 
     Args:
@@ -189,7 +200,7 @@ def build_site(
         downloads: also write the flashcard exports into ``<site>/downloads/``.
 
     Returns:
-        The published folder.
+        The published folder and what went into it.
 
     Raises:
         generator.banks.BankError: a bank has problems (nothing was built).
@@ -220,11 +231,13 @@ def build_site(
                 from generator.exports import publish_downloads
 
                 publish_downloads(banks, seed, variants, staging / "downloads")
+            pages = sum(1 for _ in staging.rglob("*.html"))
             swap_into_place(staging, target)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
-    return target
+    questions = sum(len(bank.questions) for bank in banks)
+    return BuildResult(target, seed, len(banks), questions, pages)
 
 
 @contextlib.contextmanager

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -29,6 +30,10 @@ def _banks_or_exit(paths: Sequence[str] | None, output_format: str = "text") -> 
         text = format_json(exc.problems) if output_format == "json" else format_text(exc.problems)
         click.echo(text, err=output_format != "json")
         raise click.exceptions.Exit(1) from None
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -115,13 +120,22 @@ def build(seed: int | None, variants: int | None, site_dir: str | None, config_f
     from generator.build import build_site
 
     try:
-        target = build_site(config_file, seed=seed, variants=variants, site_dir=site_dir)
+        started = time.perf_counter()
+        result = build_site(config_file, seed=seed, variants=variants, site_dir=site_dir)
     except BankError as exc:
         click.echo(format_text(exc.problems), err=True)
         click.echo("konum: build stopped; the published site was not touched", err=True)
         raise click.exceptions.Exit(1) from None
-    shown = target.relative_to(Path.cwd()) if target.is_relative_to(Path.cwd()) else target
-    click.echo(f"konum: site built into {shown}")
+    seconds = time.perf_counter() - started
+    here = Path.cwd()
+    shown = result.site.relative_to(here) if result.site.is_relative_to(here) else result.site
+    counts = ", ".join(
+        _plural(n, word) for n, word in ((result.banks, "bank"), (result.questions, "question"))
+    )
+    click.echo(
+        f"konum: built {_plural(result.pages, 'page')} ({counts}, seed {result.seed})"
+        f" into {shown}/ in {seconds:.1f} s"
+    )
 
 
 @cli.command()

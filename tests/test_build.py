@@ -43,6 +43,14 @@ def test_build_publishes_pages_and_downloads(built: Path) -> None:
     assert leftovers(built) == []
 
 
+def test_build_reports_what_it_published(built: Path, tmp_path: Path) -> None:
+    result = konum(built, "build", "--seed", "3", "-d", str(tmp_path / "out"), env=EPOCH)
+    assert result.returncode == 0, result.stderr
+    line = result.stdout.strip()
+    assert line.startswith("konum: built 3 pages (1 bank, 3 questions, seed 3) into ")
+    assert str(tmp_path / "out") in line
+
+
 def test_konum_assets_only_on_quiz_pages(built: Path) -> None:
     index = (built / "site" / "index.html").read_text()
     quiz_page = (built / "site" / "lessons" / "quiz.html").read_text()

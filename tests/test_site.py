@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from generator.banks import load_banks
+from generator.model import ChoiceQuestion, MatchingQuestion
 
 REPO = Path(__file__).resolve().parent.parent
 LESSONS = sorted((REPO / "content" / "lessons").glob("*.md"))
@@ -41,7 +42,27 @@ def test_lesson_has_prose_math_code_exercise_figure_and_quiz(
     assert types["computed"] >= 3, types
 
 
-@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+PAGES = [*LESSONS, *(REPO / "content" / name for name in ("index.md", "summary.md", "glossary.md"))]
+TYPED_RESULT = re.compile(r"(?<![\w.^_{])-?\d+\.\d{3,}(?![\w.])")
+
+
+def test_bank_texts_state_no_hand_typed_results() -> None:
+    """Prompts, options, feedback, explanations and cards state no computed result by hand:
+    numbers a reader must compute come from computed questions."""
+    for bank in load_banks(REPO / "content" / "banks"):
+        texts = [(card.id, card.front + " " + card.back) for card in bank.flashcards]
+        for q in bank.questions:
+            parts = [q.prompt, q.explanation, q.hint or ""]
+            if isinstance(q, ChoiceQuestion):
+                parts += [o.text + " " + (o.feedback or "") for o in q.options]
+            if isinstance(q, MatchingQuestion):
+                parts += [p.left + " " + p.right for p in q.pairs]
+            texts.append((q.id, " ".join(parts)))
+        for ident, text in texts:
+            assert TYPED_RESULT.findall(text) == [], f"{bank.id}/{ident}"
+
+
+@pytest.mark.parametrize("lesson", PAGES, ids=lambda p: p.stem)
 def test_lesson_states_no_hand_typed_results(lesson: Path) -> None:
     """Decimal results must come from {{ ... }} expressions, not be typed into the prose.
 
@@ -50,7 +71,7 @@ def test_lesson_states_no_hand_typed_results(lesson: Path) -> None:
     """
     text = lesson.read_text(encoding="utf-8")
     text = re.sub(r"\{\{.*?\}\}|\{%.*?%\}", "", text, flags=re.DOTALL)
-    typed = re.findall(r"(?<![\w.^_{])-?\d+\.\d{3,}(?![\w.])", text)
+    typed = TYPED_RESULT.findall(text)
     assert typed == [], f"numbers typed by hand in {lesson.name}: {typed}"
 
 

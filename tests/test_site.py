@@ -164,3 +164,11 @@ def test_every_computed_question_gets_new_numbers_with_a_new_seed() -> None:
             second = make_concrete(question, 43).variants
             assert [v.values for v in first] != [v.values for v in second], question.id
             assert [v.prompt for v in first] != [v.prompt for v in second], question.id
+
+
+def test_authoring_page_documents_every_generator(built_site: Path) -> None:
+    from generator.computed import GENERATORS
+
+    html = (built_site / "authoring.html").read_text(encoding="utf-8")
+    for name in GENERATORS:
+        assert f"<code>{name}</code>" in html, name

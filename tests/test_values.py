@@ -77,3 +77,20 @@ def test_figures_are_inlined_as_svg_with_their_alt_text() -> None:
     assert '<figure class="konum-figure"' in html
     assert 'aria-label="A heatmap"' in html
     assert "wzxhzdk" not in html and "<p><figure" not in html
+
+
+def test_constraints_read_as_bank_syntax() -> None:
+    from generator.mdx.values import constraint_text
+    from generator.model import Choices, Range
+
+    assert constraint_text(Range(1, 50)) == "{min: 1, max: 50}"
+    assert constraint_text(Range(2, 4096, 2)) == "{min: 2, max: 4096, step: 2}"
+    assert constraint_text(Choices((4, 8, True, "half"))) == "[4, 8, true, half]"
+
+
+def test_the_generator_catalogue_is_rendered_from_the_registry() -> None:
+    from generator.computed import GENERATORS
+
+    html = convert("{% for g in generators() %}`{{ g.name }}`:{{ g.params | length }};{% endfor %}")
+    for name, generator in GENERATORS.items():
+        assert f"<code>{name}</code>:{len(generator.params)};" in html

@@ -8,7 +8,8 @@ Every number a lesson states about positional encoding is computed at build time
     {{ figure("pe_heatmap", alt="Heatmap of sinusoidal(64, 64)", n=64, d=64) }}
 
 Globals: ``pe`` (:mod:`generator.pe`), ``np`` (numpy), :func:`fmt`, :func:`vec`,
-:func:`table` and ``figure`` (an inline SVG from :mod:`generator.figures`). The sandbox
+:func:`table`, ``figure`` (an inline SVG from :mod:`generator.figures`) and ``generators``
+(:func:`generator_catalogue`, for pages that document the computed questions). The sandbox
 (``jinja2.sandbox.SandboxedEnvironment``) refuses private attributes, and ``StrictUndefined``
 turns a misspelt name into an error instead of an empty string. The pass runs over the whole
 page before any other Markdown processing, fenced code included, so printed outputs in code
@@ -80,6 +81,46 @@ def table(
     return "\n".join(lines)
 
 
+def constraint_text(constraint: object) -> str:
+    """A generator parameter's constraint as an author would write it in a bank."""
+    from generator.model import Choices, Range
+
+    def number(x: object) -> str:
+        return f"{x:g}" if isinstance(x, float) else str(x)
+
+    if isinstance(constraint, Range):
+        step = f", step: {number(constraint.step)}" if constraint.step not in (None, 1) else ""
+        return f"{{min: {number(constraint.low)}, max: {number(constraint.high)}{step}}}"
+    if isinstance(constraint, Choices):
+        values = [str(v).lower() if isinstance(v, bool) else number(v) for v in constraint.values]
+        return "[" + ", ".join(values) + "]"
+    return str(constraint)
+
+
+def generator_catalogue() -> list[dict[str, Any]]:
+    """The computed-question generators, for documentation pages: name, title, default
+    decimals, and each parameter with its default and allowed constraint (bank syntax)."""
+    from generator.computed import GENERATORS
+
+    return [
+        {
+            "name": name,
+            "title": generator.title,
+            "decimals": generator.default_decimals,
+            "params": [
+                {
+                    "name": spec.name,
+                    "doc": spec.doc,
+                    "default": constraint_text(spec.default),
+                    "allowed": constraint_text(spec.allowed),
+                }
+                for spec in generator.params.values()
+            ],
+        }
+        for name, generator in sorted(GENERATORS.items())
+    ]
+
+
 class ValuesPreprocessor(Preprocessor):
     """Renders the page source as a sandboxed Jinja template."""
 
@@ -102,7 +143,15 @@ class ValuesPreprocessor(Preprocessor):
 
         try:
             template = self.env.from_string(source)
-            text = template.render(pe=pe, np=np, fmt=fmt, vec=vec, table=table, figure=self.figure)
+            text = template.render(
+                pe=pe,
+                np=np,
+                fmt=fmt,
+                vec=vec,
+                table=table,
+                figure=self.figure,
+                generators=generator_catalogue,
+            )
         except TemplateError as exc:
             line = getattr(exc, "lineno", None)
             where = f"line {line}: " if line else ""

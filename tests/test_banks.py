@@ -1089,3 +1089,23 @@ def test_computed_prompt_template_with_an_unknown_value_is_a_bank_problem(tmp_pa
     assert (problem.line, problem.column, problem.question_id) == (8, 13, "bp-entry")
     assert problem.field == "prompt"
     assert "'postion' is undefined" in problem.message and "pos" in problem.message
+
+
+@pytest.mark.parametrize("pattern", [r"(?P<n>2)", r"2\Z", r"(?i)two", r"2*+"])
+def test_fill_regex_must_also_work_in_the_browser(tmp_path: Path, pattern: str) -> None:
+    bank = tmp_path / "pyregex.yml"
+    bank.write_text(
+        "bank: pyregex\n"
+        "title: Python-only regex\n"
+        "questions:\n"
+        "  - id: py-blank\n"
+        "    type: fill\n"
+        '    prompt: "PE[:, 0::____] = np.sin(angle)"\n'
+        "    blanks:\n"
+        f"      - regex: '{pattern}'\n"
+        "    explanation: x\n",
+        encoding="utf-8",
+    )
+    (problem,) = check_banks([bank]).problems
+    assert (problem.line, problem.question_id, problem.field) == (8, "py-blank", "blanks[0].regex")
+    assert "not in the reader's browser" in problem.message

@@ -51,6 +51,9 @@ ComputedCheck = Callable[
     "list[tuple[str, str]]",
 ]
 
+# Blanks are checked by JavaScript in the reader's browser, so a pattern must mean the same
+# there: these Python-only constructs would make every answer wrong (or throw).
+_PYTHON_ONLY_REGEX = re.compile(r"\(\?P[<=>]|\(\?#|\\[AZ]|\(\?[aiLmsux]+[):-]|\*\+|\+\+|\?\+")
 _NUMBER_TEXT = re.compile(r"[-+]?(?:\d[\d_]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
@@ -695,11 +698,19 @@ class BankValidator:
         if regex is not None:
             regex_node = node.get("regex")
             mark = regex_node.mark if regex_node is not None else node.mark
+            python_only = _PYTHON_ONLY_REGEX.search(regex)
             try:
                 compiled = re.compile(regex, 0 if case_sensitive else re.IGNORECASE)
             except re.error as exc:
                 self.problem(mark, _join(path, "regex"), f"invalid regular expression: {exc}")
             else:
+                if python_only:
+                    self.problem(
+                        mark,
+                        _join(path, "regex"),
+                        f"'{python_only.group(0)}' works in Python but not in the reader's"
+                        " browser (JavaScript regular expressions); write it another way",
+                    )
                 for answer in accepted:
                     if not compiled.fullmatch(answer.strip()):
                         self.problem(

@@ -898,9 +898,17 @@ def test_allowed_html(text: str) -> None:
 def test_forbidden_html(text: str, message: str) -> None:
     issues = htmlcheck.scan(text)
     if message:
-        assert issues and message in issues[0].message
+        assert any(message in issue.message for issue in issues), issues
     else:
         assert issues == []  # not a reference definition: only a line starting with [label]:
+
+
+@pytest.mark.parametrize(
+    "text", ['A plot: <img src="plot.png" alt="plot">', "A plot: ![plot](plot.png)"]
+)
+def test_images_are_reported_not_dropped_silently(text: str) -> None:
+    (issue,) = htmlcheck.scan(text)
+    assert issue.offset == 8 and "images are not supported" in issue.message
 
 
 # --- many banks, discovery, reports ----------------------------------------------------------

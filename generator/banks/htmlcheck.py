@@ -17,7 +17,7 @@ from html.parser import HTMLParser
 #: Tags an author may write in a bank (anything else is reported).
 ALLOWED_TAGS = frozenset(
     """a abbr b bdi bdo blockquote br caption cite code dd del details dfn div dl dt em
-    figcaption figure h1 h2 h3 h4 h5 h6 hr i img ins kbd li mark ol p pre q s samp small span
+    figcaption figure h1 h2 h3 h4 h5 h6 hr i ins kbd li mark ol p pre q s samp small span
     strong sub summary sup table tbody td tfoot th thead tr u ul var wbr""".split()  # noqa: SIM905
 )
 _URL_ATTRS = frozenset({"href", "src", "action", "formaction", "xlink:href", "poster", "srcset"})
@@ -25,6 +25,12 @@ _BAD_SCHEME = re.compile(r"^(javascript|vbscript|data\s*:\s*text/html)", re.IGNO
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 _MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+\$", re.DOTALL)
+#: Images would reach neither the page (the sanitiser drops them) nor a card; say so.
+NO_IMAGES = (
+    "images are not supported in bank text (they would be dropped): describe the picture in"
+    " words, or show it as a figure in the lesson"
+)
+_MD_IMAGE = re.compile(r"!\[[^\]]*\]\(")
 _MD_LINK = re.compile(
     r"\]\(\s*<?\s*(?P<url>[^)\s>]*)"  # inline link: [text](url)
     r"|^\s*\[[^\]]+\]:\s*<?(?P<ref>\S+)",  # reference definition: [label]: url
@@ -80,7 +86,9 @@ class _Scanner(HTMLParser):
         self.issues.append(HtmlIssue(line, offset, message))
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag not in ALLOWED_TAGS:
+        if tag == "img":
+            self._add(NO_IMAGES)
+        elif tag not in ALLOWED_TAGS:
             self._add(f"raw HTML tag <{tag}> is not allowed in a bank")
         for name, value in attrs:
             if name.startswith("on"):
@@ -104,6 +112,11 @@ def scan(text: str) -> list[HtmlIssue]:
         except (AssertionError, ValueError):  # pragma: no cover - malformed markup
             pass
         issues.extend(scanner.issues)
+    for m in _MD_IMAGE.finditer(visible):
+        line = visible.count("\n", 0, m.start()) + 1
+        issues.append(
+            HtmlIssue(line, m.start() - (visible.rfind("\n", 0, m.start()) + 1), NO_IMAGES)
+        )
     for m in _MD_LINK.finditer(visible):
         group = "url" if m.group("url") is not None else "ref"
         url = m.group(group) or ""

@@ -935,15 +935,19 @@ class BankValidator:
     def check_prompt_template(self, node: YMap, question: model.ComputedQuestion) -> None:
         """Render an author's prompt template once, so a misspelt value is a bank problem
         (at the prompt's line) instead of a failure in the middle of a site build."""
-        try:
-            from generator.computed.variants import PromptTemplateError, computed_variants
-        except ImportError:  # pragma: no cover - generator.computed ships with the package
+        if computed_validator() is None:  # no generators to draw from: nothing to render
             return
+        from generator.computed.variants import PromptTemplateError, computed_variants
+
+        prompt = node.get("prompt")
         try:
             computed_variants(question, 0, 1)
         except PromptTemplateError as exc:
-            prompt = node.get("prompt")
             self.problem(prompt.mark if prompt is not None else node.mark, "prompt", str(exc))
+        except Exception as exc:  # a generator failure must still not hide the bank
+            self.problem(
+                node.mark, "generator", f"drawing a variant failed ({type(exc).__name__}: {exc})"
+            )
 
     def constraint(self, node: YNode, path: str) -> model.ParamConstraint | None:
         if isinstance(node, YMap):

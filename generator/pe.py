@@ -579,8 +579,10 @@ def rope_layout_permutation(d: int) -> IntArray:
     """Column order that turns a ``"half"``-layout vector into the ``"interleaved"`` layout.
 
     ``perm = [0, d/2, 1, d/2 + 1, ..., d/2 - 1, d - 1]``: for any ``x`` (n, d),
-    ``rope(x[:, perm], layout="interleaved") == rope(x, layout="half")[:, perm]``. This is the
-    permutation Hugging Face applies to Meta's Llama checkpoints when converting them.
+    ``rope(x[:, perm], layout="interleaved") == rope(x, layout="half")[:, perm]``. Hugging
+    Face's conversion of Meta's Llama checkpoints applies the inverse,
+    ``np.argsort(perm) = [0, 2, 4, ..., 1, 3, 5, ...]``, to the rows of each head's
+    query and key projections.
 
     Args:
         d: A positive even integer.

@@ -89,7 +89,9 @@ class AlibiSlope(BaseGenerator):
                 2.0 ** (-8 * head / heads),
                 "alibi_naive_slope",
                 f"This is $2^{{-8 \\cdot {head}/{heads}}}$. That rule holds only when the head "
-                f"count is a power of two; for {heads} heads the paper interpolates.",
+                f"count is a power of two; for {heads} heads the reference code takes the slopes "
+                "for the largest power of two below it, then every other slope for twice that "
+                "many.",
             ),
             Distractor(
                 float(np.sort(slopes)[::-1][head - 1]),
@@ -106,8 +108,9 @@ class AlibiSlope(BaseGenerator):
             Distractor(
                 float(slopes[heads - head]),
                 "alibi_head_order",
-                "This is the slope of head "
-                f"{heads - head + 1}: head 1 has the largest slope (the most local head).",
+                f"This is the slope of head {heads - head + 1}, the head order reversed. Slopes "
+                "are listed in head order: the power-of-two block first (falling from head 1), "
+                "then the extra heads.",
             ),
             Distractor(
                 float(slopes[neighbour - 1]),

@@ -50,7 +50,8 @@ class LearnedParams(BaseGenerator):
                 float((n + 1) * d),
                 "n_plus_1_rows",
                 f"This counts {n + 1} rows. A table for positions $0..{n - 1}$ has {n} rows; "
-                "the extra padding row is a fairseq / RoBERTa detail, not part of the rule.",
+                "fairseq/RoBERTa's padding offset (two extra rows in RoBERTa) is a separate "
+                "detail, not part of the rule.",
             ),
             Distractor(
                 float(n + d),

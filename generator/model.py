@@ -94,6 +94,17 @@ ParamConstraint = Range | Choices
 
 
 @dataclass(frozen=True)
+class FigureRef:
+    """A figure from :mod:`generator.figures` shown with a question (after its prompt) and on
+    its flashcard: drawn from the PE core at build time, like the lessons' figures."""
+
+    name: str
+    alt: str
+    caption: str | None = None
+    params: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class QuestionBase:
     """Fields every question has.
 
@@ -110,6 +121,7 @@ class QuestionBase:
     tags: tuple[str, ...] = ()
     difficulty: int | None = None
     flashcard: bool = True
+    figure: FigureRef | None = None
 
 
 @dataclass(frozen=True)

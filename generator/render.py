@@ -86,6 +86,15 @@ def _legend_html(html: Markup) -> Markup | None:
     return Markup(match.group("inner")) if match else None
 
 
+def _figure(ref: model.FigureRef | None) -> Markup | None:
+    """A question's figure as inline SVG (drawn from the core, cached per figure)."""
+    if ref is None:
+        return None
+    from generator.figures import render_svg
+
+    return Markup(render_svg(ref.name, ref.alt, ref.caption, **ref.params))
+
+
 def format_number(value: float, decimals: int | None) -> str:
     """A number as the reader would type it.
 
@@ -307,6 +316,7 @@ def _question(concrete: model.Concrete, quiz_id: str, number: int, total: int) -
         "number": number,
         "total": total,
         "hint": _optional_markdown(q.hint),
+        "figure": _figure(q.figure),
         "explanation": _optional_markdown(q.explanation),
     }
     if isinstance(q, model.ChoiceQuestion):

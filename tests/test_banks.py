@@ -1117,3 +1117,53 @@ def test_fill_regex_must_also_work_in_the_browser(tmp_path: Path, pattern: str) 
     (problem,) = check_banks([bank]).problems
     assert (problem.line, problem.question_id, problem.field) == (8, "py-blank", "blanks[0].regex")
     assert "not in the reader's browser" in problem.message
+
+
+FIGURE_QUESTION = (
+    "bank: figs\n"
+    "title: Figures\n"
+    "questions:\n"
+    "  - id: figs-q\n"
+    "    type: choice\n"
+    "    prompt: Which head is the most local?\n"
+    "    figure:\n"
+    "{figure}"
+    "    options:\n"
+    "      - text: head 1\n"
+    "        correct: true\n"
+    "      - text: head 8\n"
+    "    explanation: x\n"
+)
+
+
+def test_a_question_may_show_a_figure(tmp_path: Path) -> None:
+    bank = tmp_path / "figs.yml"
+    figure = "      name: alibi_matrices\n      alt: Bias matrices\n"
+    figure += "      params: {n: 6, heads: [1, 8]}\n"
+    bank.write_text(FIGURE_QUESTION.format(figure=figure), encoding="utf-8")
+    (question,) = load_bank(bank).questions
+    assert question.figure == model.FigureRef(
+        "alibi_matrices", "Bias matrices", None, {"n": 6, "heads": [1, 8]}
+    )
+
+
+@pytest.mark.parametrize(
+    ("figure", "line", "needle"),
+    [
+        ("      name: alibi_matrix\n      alt: x\n", 8, "did you mean 'alibi_matrices'"),
+        (
+            "      name: pe_heatmap\n      alt: x\n      params: {dd: 3}\n",
+            10,
+            "unknown parameter 'dd'",
+        ),
+        ("      name: pe_heatmap\n", 8, "alt"),
+    ],
+)
+def test_figure_mistakes_are_bank_problems(
+    tmp_path: Path, figure: str, line: int, needle: str
+) -> None:
+    bank = tmp_path / "figs.yml"
+    bank.write_text(FIGURE_QUESTION.format(figure=figure), encoding="utf-8")
+    (problem,) = check_banks([bank]).problems
+    assert problem.question_id == "figs-q" and problem.line == line
+    assert needle in problem.message

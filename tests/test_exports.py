@@ -12,6 +12,7 @@ import html
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -507,3 +508,40 @@ def test_publish_downloads_writes_every_file(
     keys = [c["key"] for c in data["cards"]]
     assert "question:sin-entry:variant:1" in keys and "question:sin-entry:variant:2" not in keys
     assert export_banks("csv", banks, 7, 2, tmp_path / "again.csv") == len(keys)
+
+
+def _figure_bank() -> model.Bank:
+    figure = model.FigureRef(
+        "alibi_matrices", "Three ALiBi bias matrices", None, {"n": 6, "heads": [1, 8]}
+    )
+    question = model.ChoiceQuestion(
+        id="fig-heads",
+        bank="fig",
+        prompt="Which head is the most local?",
+        explanation="The largest slope.",
+        source=fx.SRC,
+        figure=figure,
+        options=(model.Option("head 1", True), model.Option("head 8", False)),
+    )
+    return model.Bank("fig", "Figures", "fig.yml", (question,))
+
+
+def test_a_question_figure_travels_as_media_in_the_package(
+    collection: Collection, tmp_path: Path
+) -> None:
+    path = tmp_path / "fig.apkg"
+    export("anki", [_figure_bank()], [], path, media_root=tmp_path, timestamp=T1)
+    import_apkg(collection, path)
+    (note_id,) = collection.find_notes("")
+    front = collection.get_note(note_id).fields[0]
+    name = re.search(r'<img src="(konum-alibi_matrices-[0-9a-f]{12}\.svg)"', front).group(1)
+    stored = (Path(collection.media.dir()) / name).read_text(encoding="utf-8")
+    assert stored.startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in stored
+    assert "currentColor" not in stored and 'aria-label="Three ALiBi bias matrices"' in stored
+    assert "Which head is the most local?" in front
+
+
+def test_a_question_figure_is_inline_svg_in_text_exports(tmp_path: Path) -> None:
+    cards = export("text", [_figure_bank()], [], tmp_path / "fig.txt")
+    assert cards[0].front.startswith('<figure class="konum-figure"><svg')
+    assert cards[0].media == ()

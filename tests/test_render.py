@@ -361,3 +361,22 @@ def test_override_loads_assets_only_with_a_quiz(with_quiz: bool) -> None:
     # The script must be inside the container: Material re-runs only those scripts.
     assert ('<script src="../assets/konum/quiz.js"></script>' in body) is with_quiz
     assert "quiz.js" not in head
+
+
+def test_a_question_figure_is_drawn_at_the_top_of_its_card() -> None:
+    from generator import model
+
+    question = model.NumericQuestion(
+        id="fig-slope",
+        bank="fig",
+        prompt="What is the slope of head 1?",
+        explanation="One half.",
+        source=model.Source("fig.yml", 1, 1),
+        figure=model.FigureRef("alibi_matrices", "Bias matrices", "Two heads", {"heads": [1, 8]}),
+        answer=0.5,
+        tolerance=0.001,
+    )
+    html = render_quiz([model.Concrete(question, 1)], "fig")
+    card = html[html.index('data-question-id="fig-slope"') :]
+    assert card.index('<figure class="konum-figure">') < card.index("Question 1 of 1")
+    assert 'aria-label="Bias matrices"' in card and "<figcaption>Two heads</figcaption>" in card

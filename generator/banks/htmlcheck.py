@@ -27,8 +27,8 @@ _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 _MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+\$", re.DOTALL)
 #: Images would reach neither the page (the sanitiser drops them) nor a card; say so.
 NO_IMAGES = (
-    "images are not supported in bank text (they would be dropped): describe the picture in"
-    " words, or show it as a figure in the lesson"
+    "images are not supported in bank text (they would be dropped): give the question a"
+    " 'figure' from the course's figures, or describe the picture in words"
 )
 _MD_IMAGE = re.compile(r"!\[[^\]]*\]\(")
 _MD_LINK = re.compile(

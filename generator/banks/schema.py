@@ -14,7 +14,18 @@ from generator.model import QUESTION_TYPES, QuestionType
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 BANK_FIELDS = ("bank", "title", "questions", "flashcards")
-COMMON_FIELDS = ("id", "type", "prompt", "explanation", "hint", "tags", "difficulty", "flashcard")
+COMMON_FIELDS = (
+    "id",
+    "type",
+    "prompt",
+    "explanation",
+    "hint",
+    "tags",
+    "difficulty",
+    "flashcard",
+    "figure",
+)
+FIGURE_FIELDS = ("name", "alt", "caption", "params")
 TYPE_FIELDS: dict[QuestionType, tuple[str, ...]] = {
     "choice": ("options", "shuffle"),
     "fill": ("blanks",),

@@ -32,6 +32,7 @@ from generator.banks.schema import (
     COMPUTED_OPTIONS,
     DECIMALS,
     DIFFICULTY,
+    FIGURE_FIELDS,
     FLASHCARD_FIELDS,
     MIN_OPTIONS,
     MIN_PAIRS,
@@ -55,6 +56,15 @@ ComputedCheck = Callable[
 # there: these Python-only constructs would make every answer wrong (or throw).
 _PYTHON_ONLY_REGEX = re.compile(r"\(\?P[<=>]|\(\?#|\\[AZ]|\(\?[aiLmsux]+[):-]|\*\+|\+\+|\?\+")
 _NUMBER_TEXT = re.compile(r"[-+]?(?:\d[\d_]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def _plain(node: YNode) -> object:
+    """A YAML node as plain Python data (figure parameters)."""
+    if isinstance(node, YScalar):
+        return node.value
+    if isinstance(node, YSeq):
+        return [_plain(item) for item in node.items]
+    return {key: _plain(entry.value) for key, entry in node.entries.items()}
 
 
 def computed_validator() -> ComputedCheck | None:
@@ -519,6 +529,7 @@ class BankValidator:
         tags = self.tags(node, "")
         difficulty = self.integer(node, "difficulty", "", DIFFICULTY)
         flashcard = self.boolean(node, "flashcard", "", True)
+        figure = self.figure_ref(node)
         common: dict[str, Any] = {
             "id": ident or "",
             "bank": bank,
@@ -529,6 +540,7 @@ class BankValidator:
             "tags": tags,
             "difficulty": difficulty,
             "flashcard": flashcard,
+            "figure": figure,
         }
         built: model.Question | None = None
         if qtype == "choice":
@@ -931,6 +943,49 @@ class BankValidator:
         if question.prompt and len(self.problems) == start:
             self.check_prompt_template(node, question)
         return question
+
+    def figure_ref(self, node: YMap) -> model.FigureRef | None:
+        """The optional ``figure`` of a question: a catalogued figure, its alt text, an
+        optional caption and parameters, checked by computing the figure's data."""
+        fig = node.get("figure")
+        if fig is None:
+            return None
+        if not isinstance(fig, YMap):
+            self.problem(
+                fig.mark,
+                "figure",
+                "wrong type",
+                expected="a mapping with name, alt, caption and params",
+                found=describe(fig),
+            )
+            return None
+        self.check_keys(fig, "figure", FIGURE_FIELDS)
+        name = self.text(fig, "name", "figure", required=True)
+        alt = self.text(fig, "alt", "figure", required=True)
+        caption = self.text(fig, "caption", "figure", required=False)
+        params: dict[str, object] = {}
+        params_node = fig.get("params")
+        if isinstance(params_node, YMap):
+            params = {key: _plain(entry.value) for key, entry in params_node.entries.items()}
+        elif params_node is not None:
+            self.problem(
+                params_node.mark,
+                "figure.params",
+                "wrong type",
+                expected="a mapping of parameter names to values",
+                found=describe(params_node),
+            )
+        if name is None or alt is None:
+            return None
+        from generator.figures import FigureError, figure_data
+
+        try:
+            figure_data(name, **params)
+        except FigureError as exc:
+            where = fig.get("params") if "parameter" in str(exc) else fig.get("name")
+            self.problem((where or fig).mark, "figure", str(exc))
+            return None
+        return model.FigureRef(name, alt, caption, params)
 
     def check_prompt_template(self, node: YMap, question: model.ComputedQuestion) -> None:
         """Render an author's prompt template once, so a misspelt value is a bank problem

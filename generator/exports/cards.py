@@ -22,8 +22,10 @@ Conventions:
 
 from __future__ import annotations
 
+import hashlib
 import html
 import re
+import tempfile
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -298,10 +300,13 @@ def build_cards(
     """
     by_id = {c.question.id: c for c in concretes}
     cards: list[Card] = []
+    figures: dict[str, model.FigureRef] = {}  # question id -> its figure
     for bank in banks:
         for q in bank.questions:
             if not q.flashcard:
                 continue
+            if q.figure is not None:
+                figures[q.id] = q.figure
             if isinstance(q, model.ChoiceQuestion):
                 cards.append(_choice_card(bank, q, math))
             elif isinstance(q, model.FillQuestion):
@@ -321,10 +326,59 @@ def build_cards(
         cards.extend(_flashcard(bank, fc, math) for fc in bank.flashcards)
     if media_root is not None:
         cards = [_collect_media(card, media_root) for card in cards]
+    if figures:
+        cards = [_with_figure(card, figures, as_file=media_root is not None) for card in cards]
     duplicates = sorted(k for k, n in Counter(c.key for c in cards).items() if n > 1)
     if duplicates:
         raise ExportError(f"duplicate card keys (ids must be unique): {', '.join(duplicates)}")
     return cards
+
+
+#: Where figure files for Anki packages are written (their names are content hashes).
+FIGURE_DIR = Path(tempfile.gettempdir()) / "konum-figures"
+_QUESTION_KEY = re.compile(r"question:(?P<id>[^:]+)")
+
+
+def figure_svg_file(ref: model.FigureRef) -> Path:
+    """A question's figure as a standalone SVG file named after its content.
+
+    In a card the image is shown through ``<img>``, where the page's text colour does not
+    reach, so ``currentColor`` becomes a mid grey that reads on light and dark card themes.
+    """
+    from generator.figures import render_svg
+
+    markup = render_svg(ref.name, ref.alt, ref.caption, **ref.params)
+    svg = markup[markup.index("<svg") : markup.rindex("</svg>") + len("</svg>")]
+    if "xmlns=" not in svg[: svg.index(">")]:
+        svg = svg.replace("<svg", '<svg xmlns="http://www.w3.org/2000/svg"', 1)
+    data = svg.replace("currentColor", "#808080").encode("utf-8")
+    path = FIGURE_DIR / f"konum-{ref.name}-{hashlib.sha256(data).hexdigest()[:12]}.svg"
+    if not path.exists():
+        FIGURE_DIR.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return path
+
+
+def _with_figure(card: Card, figures: dict[str, model.FigureRef], *, as_file: bool) -> Card:
+    """Put the card's question figure above its front: a media file for Anki packages,
+    inline SVG elsewhere (text, CSV and the study page carry no media files)."""
+    m = _QUESTION_KEY.match(card.key)
+    ref = figures.get(m.group("id")) if m else None
+    if ref is None:
+        return card
+    if as_file:
+        path = figure_svg_file(ref)
+        alt = html.escape(ref.alt, quote=True)
+        shown = f'<div class="konum-card-figure"><img src="{path.name}" alt="{alt}"></div>'
+        media = (*card.media, path)
+    else:
+        from generator.figures import render_svg
+
+        shown = render_svg(ref.name, ref.alt, ref.caption, **ref.params)
+        media = card.media
+    return Card(
+        card.key, card.bank, card.deck, card.kind, shown + card.front, card.back, card.tags, media
+    )
 
 
 def display_sides(card: Card) -> tuple[str, str]:

@@ -9,7 +9,8 @@ Every number a lesson states about positional encoding is computed at build time
 
 Globals: ``pe`` (:mod:`generator.pe`), ``np`` (numpy), :func:`fmt`, :func:`vec`,
 :func:`table`, ``figure`` (an inline SVG from :mod:`generator.figures`) and ``generators``
-(:func:`generator_catalogue`, for pages that document the computed questions). The sandbox
+(:func:`generator_catalogue`) and ``figures`` (:func:`figure_catalogue`), for pages that
+document what banks may use. The sandbox
 (``jinja2.sandbox.SandboxedEnvironment``) refuses private attributes, and ``StrictUndefined``
 turns a misspelt name into an error instead of an empty string. The pass runs over the whole
 page before any other Markdown processing, fenced code included, so printed outputs in code
@@ -121,6 +122,13 @@ def generator_catalogue() -> list[dict[str, Any]]:
     ]
 
 
+def figure_catalogue() -> dict[str, dict[str, tuple[object, str]]]:
+    """The figures a page or a question may show: ``{name: {param: (default, doc)}}``."""
+    from generator.figures import FIGURES, figure_params
+
+    return {name: figure_params(name) for name in sorted(FIGURES)}
+
+
 class ValuesPreprocessor(Preprocessor):
     """Renders the page source as a sandboxed Jinja template."""
 
@@ -151,6 +159,7 @@ class ValuesPreprocessor(Preprocessor):
                 table=table,
                 figure=self.figure,
                 generators=generator_catalogue,
+                figures=figure_catalogue,
             )
         except TemplateError as exc:
             line = getattr(exc, "lineno", None)

@@ -156,29 +156,18 @@ def _is_int(value: object) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
-def _int(lo: int, hi: int) -> Callable[[object], object]:
+_MULTIPLE_NAMES = {1: "an int", 2: "an even int", 4: "a multiple of 4"}
+
+
+def _int(lo: int, hi: int, *, multiple_of: int = 1) -> Callable[[object], object]:
+    """A check for an int in ``lo..hi`` that is a multiple of ``multiple_of`` (1, 2 or 4)."""
+    what = _MULTIPLE_NAMES[multiple_of]
+
     def check(value: object) -> object:
-        if not _is_int(value) or not lo <= int(value) <= hi:  # type: ignore[call-overload]
-            raise _Bad(f"must be an int in {lo}..{hi}, got {value!r}")
-        return int(value)  # type: ignore[call-overload]
-
-    return check
-
-
-def _even_int(lo: int, hi: int) -> Callable[[object], object]:
-    def check(value: object) -> object:
-        if not _is_int(value) or not lo <= int(value) <= hi or int(value) % 2:  # type: ignore[call-overload]
-            raise _Bad(f"must be an even int in {lo}..{hi}, got {value!r}")
-        return int(value)  # type: ignore[call-overload]
-
-    return check
-
-
-def _multiple_of_4(lo: int, hi: int) -> Callable[[object], object]:
-    def check(value: object) -> object:
-        if not _is_int(value) or not lo <= int(value) <= hi or int(value) % 4:  # type: ignore[call-overload]
-            raise _Bad(f"must be a multiple of 4 in {lo}..{hi}, got {value!r}")
-        return int(value)  # type: ignore[call-overload]
+        number = int(value) if _is_int(value) else None  # type: ignore[call-overload]
+        if number is None or not lo <= number <= hi or number % multiple_of:
+            raise _Bad(f"must be {what} in {lo}..{hi}, got {value!r}")
+        return number
 
     return check
 
@@ -235,10 +224,10 @@ _SPECS: dict[str, dict[str, _Param]] = {
     "rope_rotation": {
         "m_values": _Param((0, 1, 2, 3), _ints(-1000, 1000, 6), "positions m to rotate by"),
         "k": _Param(0, _int(0, 511), "pair index (must be < d/2)"),
-        "d": _Param(8, _even_int(2, 1024), "head dimension"),
+        "d": _Param(8, _int(2, 1024, multiple_of=2), "head dimension"),
     },
     "rope_frequencies_scaled": {
-        "d": _Param(128, _even_int(4, 1024), "head dimension"),
+        "d": _Param(128, _int(4, 1024, multiple_of=2), "head dimension"),
         "base": _Param(10000.0, _real(1, 1e9, above=True), "RoPE base (rope_theta)"),
         "factor": _Param(8.0, _real(1, 1000), "context extension factor"),
         "original_max": _Param(8192, _int(16, 10_000_000), "original context length"),
@@ -249,7 +238,7 @@ _SPECS: dict[str, dict[str, _Param]] = {
         "num_heads": _Param(8, _int(1, 64), "number of heads the slopes are made for"),
     },
     "t5_buckets": {
-        "num_buckets": _Param(32, _even_int(4, 256), "total buckets"),
+        "num_buckets": _Param(32, _int(4, 256, multiple_of=2), "total buckets"),
         "max_distance": _Param(128, _int(2, 100_000), "distance sharing the last bucket"),
         "span": _Param(160, _int(1, 4096), "relative positions -span..span are plotted"),
     },
@@ -259,7 +248,7 @@ _SPECS: dict[str, dict[str, _Param]] = {
     },
     "grid_2d": {
         "grid": _Param(8, _int(2, 32), "patches per side"),
-        "d": _Param(32, _multiple_of_4(4, 1024), "embedding dimension (multiple of 4)"),
+        "d": _Param(32, _int(4, 1024, multiple_of=4), "embedding dimension (multiple of 4)"),
     },
     "attention_permutation": {
         "n": _Param(4, _int(2, 8), "number of tokens"),

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import BuildError
-from generator.mdx.quiz import SEED_ENV, VARIANTS_ENV, prime_banks
+from generator.mdx.quiz import SEED_ENV, VARIANTS_ENV, drawn_concretes, prime_banks
 
 QUIZ_EXTENSION = "generator.mdx.quiz"
 
@@ -230,7 +230,8 @@ def build_site(
             if downloads:
                 from generator.exports import publish_downloads
 
-                publish_downloads(banks, seed, variants, staging / "downloads")
+                drawn = drawn_concretes(banks, seed, variants)  # the pages drew most of them
+                publish_downloads(banks, seed, variants, staging / "downloads", concretes=drawn)
             pages = sum(1 for _ in staging.rglob("*.html"))
             swap_into_place(staging, target)
         except BaseException:

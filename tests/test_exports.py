@@ -15,6 +15,7 @@ import os
 import re
 import subprocess
 import sys
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -545,3 +546,15 @@ def test_a_question_figure_is_inline_svg_in_text_exports(tmp_path: Path) -> None
     cards = export("text", [_figure_bank()], [], tmp_path / "fig.txt")
     assert cards[0].front.startswith('<figure class="konum-figure"><svg')
     assert cards[0].media == ()
+
+
+def test_published_text_downloads_inline_figures_and_the_package_ships_files(
+    tmp_path: Path,
+) -> None:
+    written = publish_downloads([_figure_bank()], 1, 1, tmp_path / "dl", timestamp=T1)
+    for kind in ("text", "csv"):
+        text = written[kind].read_text(encoding="utf-8")
+        assert "<svg" in text and "<img" not in text, kind
+    with zipfile.ZipFile(written["anki"]) as package:
+        media = json.loads(package.read("media"))
+    assert any(name.startswith("konum-alibi_matrices-") for name in media.values())

@@ -142,8 +142,12 @@ def publish_downloads(
     folder: str | Path,
     *,
     timestamp: float | None = None,
+    concretes: Sequence[model.Concrete] | None = None,
 ) -> dict[str, Path]:
     """Write the three exports (:data:`DEFAULT_NAMES`) and ``cards.json`` into ``folder``.
+
+    ``concretes`` are the questions with ``seed`` already applied (``konum build`` passes the
+    ones its pages drew); when None they are drawn here.
 
     Returns:
         The written files by kind (``"anki"``, ``"text"``, ``"csv"``, ``"json"``).
@@ -151,12 +155,19 @@ def publish_downloads(
     banks = list(banks)
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
-    concretes = _concretes(banks, seed, variants)
+    if concretes is None:
+        concretes = _concretes(banks, seed, variants)
     written: dict[str, Path] = {}
-    # One set of cards for the three files: media only matter to the package, and the text
-    # formats ignore them.
-    cards = build_cards(banks, concretes, math="anki", media_root=_docs_dir(banks))
-    for kind in ("anki", "text", "csv"):
+    # The package carries figures as media files; the text formats have no media, so their
+    # cards inline them (texts are rendered once either way: render_markdown is cached).
+    packaged = build_cards(banks, concretes, math="anki", media_root=_docs_dir(banks))
+    plain = build_cards(banks, concretes, math="anki")
+    by_kind: tuple[tuple[ExportKind, list[Card]], ...] = (
+        ("anki", packaged),
+        ("text", plain),
+        ("csv", plain),
+    )
+    for kind, cards in by_kind:
         path = written[kind] = out / DEFAULT_NAMES[kind]
         _write(kind, cards, path, timestamp)
     path = written["json"] = out / CARDS_JSON

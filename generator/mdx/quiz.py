@@ -119,6 +119,11 @@ class _BankCache:
 _CACHE = _BankCache()
 
 
+def drawn_concretes(banks: tuple[Bank, ...], seed: int, variants: int) -> list[Concrete]:
+    """Every question of ``banks`` with ``seed`` applied, reusing what the pages drew."""
+    return [_CACHE.concrete(bank, q.id, seed, variants) for bank in banks for q in bank.questions]
+
+
 def prime_banks(folder: Path, banks: tuple[Bank, ...]) -> None:
     """Hand banks already loaded from ``folder`` to the quiz blocks of this process."""
     _CACHE.prime(folder, banks)

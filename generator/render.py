@@ -22,6 +22,7 @@ Conventions (the markup contract, relied on by the JS and by tests elsewhere):
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -34,7 +35,14 @@ from markupsafe import Markup
 
 from generator import model
 
-__all__ = ["TEMPLATES_DIR", "RenderError", "environment", "plain_text", "render_quiz"]
+__all__ = [
+    "TEMPLATES_DIR",
+    "RenderError",
+    "environment",
+    "plain_text",
+    "render_quiz",
+    "script_json",
+]
 
 #: The repository's Jinja templates (``templates/quiz/*.html.j2`` and the theme overrides).
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
@@ -59,14 +67,40 @@ def environment() -> Environment:
         A cached environment loading from :data:`TEMPLATES_DIR`, autoescaping ``.html``,
         ``.j2`` and ``.html.j2`` templates, with ``StrictUndefined`` and ``trim_blocks``.
     """
-    return Environment(
+    env = Environment(
         loader=FileSystemLoader(TEMPLATES_DIR),
         autoescape=select_autoescape(enabled_extensions=("html", "j2", "html.j2")),
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=False,
+        extensions=["jinja2.ext.do"],
     )
+    env.filters["script_json"] = script_json
+    return env
+
+
+def script_json(value: Any) -> Markup:
+    """JSON for the inside of a ``<script type="application/json">`` element.
+
+    Compact, and not ASCII-escaped: the quiz data carries pre-rendered HTML for everything
+    revealed later, and Jinja's ``tojson`` would spell every ``<``, ``>``, ``&`` and ``'`` as
+    a six-character ``\\u`` escape. What can end or derail a script element's raw text starts
+    with ``<`` and can occur only inside JSON strings, where an escape keeps the value: ``</``
+    (which could close the element) is written ``<\\/``; ``<!--`` (which could start the
+    "escaped" script state) and ``<script`` (harmless outside that state, escaped anyway) get
+    ``\\u003c`` for their ``<``.
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return Markup(_SCRIPT_UNSAFE.sub(_script_escape, text))
+
+
+_SCRIPT_UNSAFE = re.compile(r"<(?:/|!--|script)", re.IGNORECASE)
+
+
+def _script_escape(match: re.Match[str]) -> str:
+    found = match.group()
+    return "<\\/" if found == "</" else "\\u003c" + found[1:]
 
 
 def _markdown(text: str, *, inline: bool = False) -> Markup:

@@ -250,18 +250,34 @@ def test_numeric_input() -> None:
     assert unit.text == "(no unit)" and inp.attrs["aria-describedby"] == unit.attrs["id"]
 
 
+def _later(root: _Element) -> dict[str, str]:
+    (script,) = root.find_all(lambda e: e.tag == "script")
+    later: dict[str, str] = json.loads(script.text)["later"]
+    return later
+
+
 def test_computed_ships_every_variant_one_visible() -> None:
     for concrete in (samples.computed_numeric(4), samples.computed_choice(3)):
         root = parse(render_quiz([concrete], "q"))
+        later = _later(root)
         variants = root.find_all(has_class("konum-variant"))
         assert [v.attrs["data-variant"] for v in variants] == [
             str(i) for i in range(len(concrete.variants))
         ]
         assert ["hidden" in v.attrs for v in variants] == [False] + [True] * (len(variants) - 1)
-        prompts = [v.find_all(has_class("konum-prompt"))[0] for v in variants]
+        # The first variant is markup; the others wait in `later` behind an empty box.
+        assert "data-later" not in variants[0].attrs and variants[0].children
+        assert all(v.children == [] for v in variants[1:])
+        bodies = [variants[0], *(parse(later[str(v.attrs["data-later"])]) for v in variants[1:])]
+        prompts = [b.find_all(has_class("konum-prompt"))[0] for b in bodies]
         assert len({"".join(e.text for e in p.iter()) for p in prompts}) == len(variants)
-        solutions = root.find_all(has_class("konum-solution"))
+        solutions = [
+            *root.find_all(has_class("konum-solution")),
+            *(s for k in range(1, len(variants)) for s in parse(later[f"answers-{k}"]).iter()
+              if "konum-solution" in s.classes()),
+        ]  # fmt: skip
         assert len(solutions) == len(variants) and all("hidden" in s.attrs for s in solutions)
+        assert "Worked solution" in later["solution-0"]
         data = json.loads(root.find_all(lambda e: e.tag == "script")[0].text)
         assert len(data["variants"]) == len(concrete.variants)
         for entry, variant in zip(data["variants"], concrete.variants, strict=True):
@@ -271,6 +287,31 @@ def test_computed_ships_every_variant_one_visible() -> None:
             else:
                 assert entry["answer"] == variant.answer
                 assert entry["tolerance"] == variant.tolerance
+
+
+def test_later_boxes_and_later_html_match_one_to_one(quiz_html: str) -> None:
+    """Every empty box names a key of its question's `later` map, and every key is used by a
+    box on the page or (for a variant's option notes) inside a variant that is itself later."""
+    root = parse(quiz_html)
+    for q in root.find_all(lambda e: "data-question-id" in e.attrs):
+        later = _later(q)
+        boxes = q.find_all(lambda e: "data-later" in e.attrs)
+        assert boxes, q.attrs["data-question-id"]
+        keys = [str(b.attrs["data-later"]) for b in boxes]
+        assert len(keys) == len(set(keys)) and set(keys) == set(later)
+        for box in boxes:
+            assert box.children == [] and box.text == "" and "hidden" in box.attrs
+            parse(later[str(box.attrs["data-later"])])  # balanced, well-formed HTML
+
+
+def test_what_is_revealed_later_is_not_markup_until_shown(quiz_html: str) -> None:
+    root = parse(quiz_html)
+    for kind in ("answer", "explanation", "hint", "solution", "option-feedback"):
+        for box in root.find_all(has_class(f"konum-{kind}")):
+            assert box.children == [] and not box.text, kind
+    assert not root.find_all(lambda e: e.tag == "math" and any(
+        "hidden" in a.attrs for a in e.ancestors()
+    ))  # fmt: skip
 
 
 def test_computed_without_variants_is_an_error() -> None:

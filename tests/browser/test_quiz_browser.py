@@ -247,6 +247,32 @@ def test_computed_choice(quiz: Any) -> None:
         expect(feedback(page, qid)).to_have_text("Correct.")
 
 
+def test_later_parts_arrive_on_first_show(quiz: Any) -> None:
+    """Answers, notes and other variants are empty boxes until shown; they are filled once,
+    and then are ordinary markup whose controls have accessible names."""
+    page = quiz.open()
+    empty = page.evaluate(
+        "() => [...document.querySelectorAll('[data-later]')].every(b => !b.innerHTML)"
+    )
+    assert empty and page.locator("[data-later]").count() > 0
+    expect(page.locator("[hidden] math")).to_have_count(0)
+    qid = samples.choice().question.id
+    q = question(page, qid)
+    answer = q.locator(".konum-answer")
+    q.get_by_role("button", name="Show answer").click()
+    expect(answer.locator("math")).to_have_count(2)
+    expect(answer).not_to_have_attribute("data-later", "")
+    q.get_by_role("button", name="Show answer").click()
+    q.get_by_role("button", name="Show answer").click()
+    expect(answer.locator("math")).to_have_count(2)  # filled once, not again
+    concrete = samples.computed_choice()
+    cq = question(page, concrete.question.id)
+    cq.get_by_role("button", name="New numbers").click()
+    variant = concrete.variants[1]
+    for option in variant.options:
+        expect(cq.get_by_role("radio", name=option.text)).to_have_count(1)
+
+
 def test_show_answer_and_hint(quiz: Any) -> None:
     page = quiz.open()
     qid = samples.choice().question.id

@@ -3,7 +3,10 @@
  * Mounts every [data-question-id] element inside [data-konum-quiz]; each question reads its
  * checker data from <script type="application/json" class="konum-data">, kept inside a
  * <template> (out of reach of Material's instant navigation, which re-creates scripts without
- * their type) or, in older markup, a direct child. Progress lives in
+ * their type) or, in older markup, a direct child. What the reader sees only later (answers,
+ * hints, explanations, option notes, worked solutions, other variants) is build-time HTML in
+ * the data's "later" map; an empty box marked data-later="key" is filled from it the first
+ * time it is shown, so a long quiz page starts with few elements. Progress lives in
  * localStorage under "konum:<page path>:<quiz id>:<question id>". Safe to load twice
  * (Material's instant navigation re-runs scripts in the content): mounting is idempotent.
  * No network requests, no dependencies.
@@ -16,7 +19,22 @@
   }
 
   function $$(root, sel) { return Array.prototype.slice.call(root.querySelectorAll(sel)); }
-  function show(el, on) { if (el) el.hidden = !on; }
+  function show(el, on) {
+    if (!el) return;
+    if (on) fill(el);
+    el.hidden = !on;
+  }
+
+  /* A data-later box gets its HTML (rendered and sanitised at build time) on first show. */
+  function fill(el) {
+    var key = el.getAttribute("data-later");
+    var q = key !== null && el.closest(".konum-question");
+    var later = q && q.konumLater;
+    if (!later || !Object.prototype.hasOwnProperty.call(later, key)) return;
+    el.innerHTML = later[key];
+    el.removeAttribute("data-later");
+    nameMath(el);
+  }
 
   var store = {
     get: function (k) { try { return JSON.parse(localStorage.getItem(k) || "null"); } catch (e) { return null; } },
@@ -138,6 +156,7 @@
     nameMath(el);
     var box = el.querySelector("template.konum-data-box");
     var data = JSON.parse((box ? box.content : el).querySelector("script.konum-data").textContent);
+    el.konumLater = data.later || {};
     var quiz = el.closest("[data-konum-quiz]");
     var key = "konum:" + location.pathname + ":" + (quiz ? quiz.getAttribute("data-quiz-id") : "") +
       ":" + el.getAttribute("data-question-id");

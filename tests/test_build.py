@@ -215,3 +215,64 @@ def test_quiz_block_naming_what_does_not_exist_fails_clearly(
     assert "Traceback" not in result.stderr
     assert needle in result.stderr and "lessons/quiz.md" in result.stderr
     assert tree_digest(built / "site") == before
+
+
+@pytest.mark.parametrize("parallel", [True, False], ids=["child-process", "in-process"])
+def test_failed_downloads_fail_the_build_and_keep_the_site(
+    built: Path, parallel: bool, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The downloads are written beside the pages (by a child process where fork exists); if
+    they fail, the build fails with their message and nothing is published or left over."""
+    import generator.exports
+    from generator import build
+    from generator.errors import BuildError, ExportError
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ExportError("cannot write konum.apkg: No space left on device")
+
+    monkeypatch.setattr(build, "can_fork", lambda: parallel)
+    monkeypatch.setattr(generator.exports, "publish_downloads", broken)
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    before = tree_digest(built / "site")
+    with pytest.raises((BuildError, ExportError), match="No space left on device"):
+        build.build_site(built / "mkdocs.yml", seed=9)
+    capfd.readouterr()
+    assert tree_digest(built / "site") == before
+    assert leftovers(built) == []
+
+
+def test_the_download_writer_dies_with_a_killed_build(tmp_path: Path) -> None:
+    """SIGKILL cannot be caught, so the child that writes the downloads is told by the kernel
+    (PR_SET_PDEATHSIG) to die with its parent instead of writing into a dead build."""
+    script = tmp_path / "killed.py"
+    script.write_text(
+        "import os, signal, sys, time\n"
+        "from pathlib import Path\n"
+        "from generator import build\n"
+        "class Slow(build._DownloadWriter):\n"
+        "    def _write(self):\n"
+        "        time.sleep(120)\n"
+        "writer = Slow((), 0, 1, Path(sys.argv[1]), [])\n"
+        "print(writer._pid, flush=True)\n"
+        "time.sleep(0.5)\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "out")],
+        capture_output=True, text=True, timeout=60, check=False,
+        cwd=Path(__file__).resolve().parent.parent,
+    )  # fmt: skip
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    child = int(proc.stdout.strip())
+
+    def alive(pid: int) -> bool:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except FileNotFoundError:
+            return False
+        return stat.rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has died
+
+    deadline = time.monotonic() + 20
+    while alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(child), f"download writer {child} outlived its killed build"

@@ -31,6 +31,8 @@ from markdown import Extension, Markdown
 from markdown.inlinepatterns import InlineProcessor
 from markdown.preprocessors import Preprocessor
 
+from generator.mdx.fastmath import fast_convert
+
 MODES = ("mathml", "anki")
 
 INLINE_MATH_RE = r"""
@@ -80,10 +82,13 @@ def tex_to_html(tex: str, *, display: bool, mode: str = "mathml") -> str:
     tex = tex.strip()
     if mode == "anki":
         return html.escape(rf"\[{tex}\]" if display else rf"\({tex}\)", quote=False)
-    try:
-        mathml = convert(tex, display="block" if display else "inline")
-    except Exception as exc:  # latex2mathml raises many exception types
-        raise MathError(f"cannot render the math ${tex}$: {exc}") from exc
+    # Simple formulas skip latex2mathml (same output, much faster); the rest go through it.
+    mathml = fast_convert(tex, display=display)
+    if mathml is None:
+        try:
+            mathml = convert(tex, display="block" if display else "inline")
+        except Exception as exc:  # latex2mathml raises many exception types
+            raise MathError(f"cannot render the math ${tex}$: {exc}") from exc
     # The LaTeX source rides along so that copy-paste and assistive tech can use it.
     return _polish(mathml).replace("<math ", f'<math alttext="{html.escape(tex, quote=True)}" ', 1)
 

@@ -18,18 +18,25 @@ import fcntl
 import logging
 import os
 import shutil
-import signal
 import sys
 import tempfile
-import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.errors import BuildError, KonumError
-from generator.mdx.quiz import SEED_ENV, VARIANTS_ENV, drawn_concretes, prime_banks
+from generator.errors import BuildError
+from generator.mdx.quiz import (
+    SEED_ENV,
+    VARIANTS_ENV,
+    drawn_concretes,
+    prime_banks,
+    render_bank_quiz,
+    stop_prerendered,
+    use_prerendered,
+)
 from generator.model import Bank, Concrete
+from generator.workers import Preparation
 
 QUIZ_EXTENSION = "generator.mdx.quiz"
 
@@ -216,8 +223,6 @@ def build_site(
     variants = settings.variants if variants is None else variants
     target = Path(site_dir) if site_dir is not None else settings.site_dir
     target = target.resolve()
-    banks = load_banks(settings.banks_dir)  # fails early, with every problem listed
-    prime_banks(settings.banks_dir, banks)
 
     environment = {SEED_ENV: str(seed), VARIANTS_ENV: str(variants)}
     # Paths in mkdocs.yml (the quiz block's banks folder) are relative to its folder.
@@ -228,26 +233,43 @@ def build_site(
     ):
         remove_leftovers(target)
         staging = Path(tempfile.mkdtemp(prefix=_staging_prefixes(target)[0], dir=target.parent))
-        writer: _DownloadWriter | None = None
+        # Work folders of the child processes, beside the staging folder (which MkDocs
+        # empties when it starts) and named like it, so a killed build's are removed too.
+        written = staging.with_name(staging.name + "-downloads")
+        quizzes = staging.with_name(staging.name + "-quizzes")
+
+        def write(banks: tuple[Bank, ...], concretes: Sequence[Concrete]) -> None:
+            from generator.exports import publish_downloads
+
+            publish_downloads(banks, seed, variants, written, concretes=concretes)
+
+        # Banks validated, variants drawn once (pages and downloads show the same numbers),
+        # quizzes rendered and downloads written: beside MkDocs where the system allows.
+        prep = Preparation(
+            load=lambda: load_banks(settings.banks_dir),
+            draw=lambda banks: drawn_concretes(banks, seed, variants),
+            render=lambda bank: render_bank_quiz(bank, seed, variants),
+            write=write if downloads else None,
+            folder=quizzes,
+        )
         try:
-            if downloads:
-                # Drawn once, here: the pages and the downloads then show the same numbers.
-                drawn = drawn_concretes(banks, seed, variants)
-                # Beside the staging folder, which MkDocs empties when it starts.
-                written = staging.with_name(staging.name + "-downloads")
-                writer = _DownloadWriter(banks, seed, variants, written, drawn)
+            banks = prep.banks()  # fails early, with every problem listed
+            prime_banks(settings.banks_dir, banks)
+            use_prerendered(seed, variants, prep.get)
             _mkdocs_build(settings.config_file, staging)
-            if writer is not None:
-                writer.finish()
+            prep.finish()
+            if downloads:
                 _move_into(written, staging / "downloads")
             pages = sum(1 for _ in staging.rglob("*.html"))
             swap_into_place(staging, target)
         except BaseException:
-            if writer is not None:
-                writer.abandon()
-                shutil.rmtree(written, ignore_errors=True)
+            prep.abandon()
             shutil.rmtree(staging, ignore_errors=True)
             raise
+        finally:
+            stop_prerendered()
+            shutil.rmtree(written, ignore_errors=True)
+            shutil.rmtree(quizzes, ignore_errors=True)
     questions = sum(len(bank.questions) for bank in banks)
     return BuildResult(target, seed, len(banks), questions, pages)
 
@@ -258,99 +280,6 @@ def _move_into(source: Path, folder: Path) -> None:
     for item in source.iterdir():
         os.replace(item, folder / item.name)
     source.rmdir()
-
-
-class _DownloadWriter:
-    """Writes the flashcard downloads while MkDocs builds the pages.
-
-    The two jobs share nothing but the drawn questions, so on a system with ``fork`` the
-    downloads are written by a child process (the build then uses two cores); elsewhere,
-    and when this process already runs threads (forking those is unsafe), they are written
-    in this process when :meth:`finish` is called. The child dies with its parent (Linux
-    ``PR_SET_PDEATHSIG``), so a killed build leaves no writer behind, and it holds the
-    build lock it inherited until it exits.
-    """
-
-    def __init__(
-        self,
-        banks: tuple[Bank, ...],
-        seed: int,
-        variants: int,
-        folder: Path,
-        concretes: Sequence[Concrete],
-    ) -> None:
-        self._job = (banks, seed, variants, folder, concretes)
-        self._pid: int | None = None
-        self._errors = -1
-        if can_fork():
-            self._fork()
-
-    def _write(self) -> None:
-        from generator.exports import publish_downloads
-
-        banks, seed, variants, folder, concretes = self._job
-        publish_downloads(banks, seed, variants, folder, concretes=concretes)
-
-    def _fork(self) -> None:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        parent = os.getpid()
-        read, write = os.pipe()
-        pid = os.fork()
-        if pid:
-            os.close(write)
-            self._pid, self._errors = pid, read
-            return
-        code = 0
-        try:  # the child: write, report a failure as one line, never return
-            os.close(read)
-            _die_with_parent(parent)
-            self._write()
-        except BaseException as exc:
-            message = str(exc) if isinstance(exc, KonumError) else f"{type(exc).__name__}: {exc}"
-            os.write(write, message.encode("utf-8", "replace"))
-            code = 1
-        finally:
-            os._exit(code)
-
-    def finish(self) -> None:
-        """Wait for the downloads (or write them now); raise what went wrong."""
-        if self._pid is None:
-            self._write()
-            return
-        pid, self._pid = self._pid, None
-        with os.fdopen(self._errors, "rb") as errors:
-            message = errors.read().decode("utf-8", "replace")
-        _, status = os.waitpid(pid, 0)
-        if os.waitstatus_to_exitcode(status) != 0:
-            raise BuildError(f"the flashcard downloads failed: {message or 'killed'}")
-
-    def abandon(self) -> None:
-        """Stop the child, if any (the build failed or was interrupted)."""
-        if self._pid is None:
-            return
-        pid, self._pid = self._pid, None
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-        os.close(self._errors)
-
-
-def can_fork() -> bool:
-    """Whether the downloads can be written by a child process while the pages build."""
-    return hasattr(os, "fork") and threading.active_count() == 1
-
-
-_PR_SET_PDEATHSIG = 1
-
-
-def _die_with_parent(parent: int) -> None:
-    """In a child: be killed when the parent dies (Linux); exit if it is already gone."""
-    if sys.platform.startswith("linux"):
-        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:
-        os._exit(1)
 
 
 @contextlib.contextmanager

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -224,13 +225,13 @@ def test_failed_downloads_fail_the_build_and_keep_the_site(
     """The downloads are written beside the pages (by a child process where fork exists); if
     they fail, the build fails with their message and nothing is published or left over."""
     import generator.exports
-    from generator import build
+    from generator import build, workers
     from generator.errors import BuildError, ExportError
 
     def broken(*args: object, **kwargs: object) -> None:
         raise ExportError("cannot write konum.apkg: No space left on device")
 
-    monkeypatch.setattr(build, "can_fork", lambda: parallel)
+    monkeypatch.setattr(workers, "can_fork", lambda: parallel)
     monkeypatch.setattr(generator.exports, "publish_downloads", broken)
     monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
     before = tree_digest(built / "site")
@@ -241,19 +242,19 @@ def test_failed_downloads_fail_the_build_and_keep_the_site(
     assert leftovers(built) == []
 
 
-def test_the_download_writer_dies_with_a_killed_build(tmp_path: Path) -> None:
-    """SIGKILL cannot be caught, so the child that writes the downloads is told by the kernel
-    (PR_SET_PDEATHSIG) to die with its parent instead of writing into a dead build."""
+def test_the_preparation_child_dies_with_a_killed_build(tmp_path: Path) -> None:
+    """SIGKILL cannot be caught, so the child that validates, renders and writes downloads
+    is told by the kernel (PR_SET_PDEATHSIG) to die with its parent."""
     script = tmp_path / "killed.py"
     script.write_text(
         "import os, signal, sys, time\n"
         "from pathlib import Path\n"
-        "from generator import build\n"
-        "class Slow(build._DownloadWriter):\n"
-        "    def _write(self):\n"
-        "        time.sleep(120)\n"
-        "writer = Slow((), 0, 1, Path(sys.argv[1]), [])\n"
-        "print(writer._pid, flush=True)\n"
+        "from generator import workers\n"
+        "prep = workers.Preparation(\n"
+        "    load=lambda: time.sleep(120), draw=list, render=str, write=None,\n"
+        "    folder=Path(sys.argv[1]),\n"
+        ")\n"
+        "print(prep._child.pid, flush=True)\n"
         "time.sleep(0.5)\n"
         "os.kill(os.getpid(), signal.SIGKILL)\n"
     )
@@ -275,4 +276,71 @@ def test_the_download_writer_dies_with_a_killed_build(tmp_path: Path) -> None:
     deadline = time.monotonic() + 20
     while alive(child) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not alive(child), f"download writer {child} outlived its killed build"
+    assert not alive(child), f"preparation child {child} outlived its killed build"
+
+
+def test_quizzes_rendered_ahead_give_the_same_site(
+    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The pages take whole-bank quizzes from the renderer child, byte for byte what they
+    would have rendered themselves."""
+    from generator import build, workers
+
+    served: list[str] = []
+    real_get = workers.Preparation.get
+
+    def spy(self: workers.Preparation, bank_id: str) -> str | None:
+        html = real_get(self, bank_id)
+        if html is not None:
+            served.append(bank_id)
+        return html
+
+    monkeypatch.setattr(workers.Preparation, "get", spy)
+    for key, value in {**EPOCH, "NO_MKDOCS_2_WARNING": "1"}.items():
+        monkeypatch.setenv(key, value)
+    digests = []
+    for parallel in (True, False):
+        monkeypatch.setattr(workers, "can_fork", lambda parallel=parallel: parallel)
+        out = tmp_path / f"site-{parallel}"
+        build.build_site(built / "mkdocs.yml", seed=4, site_dir=out)
+        digests.append(tree_digest(out))
+        assert [p.name for p in tmp_path.iterdir() if "-tmp-" in p.name] == []
+    capfd.readouterr()
+    assert served == ["mini"]
+    assert digests[0] == digests[1]
+
+
+def test_a_preparation_that_dies_leaves_the_rest_to_the_pages(tmp_path: Path) -> None:
+    """Whatever the child did not render (it failed, or died) is None: the page renders it;
+    and a child that died is a failed build."""
+    from types import SimpleNamespace
+
+    from generator import workers
+    from generator.errors import BuildError
+
+    def render(bank: Any) -> str:
+        if bank.id == "bad":
+            raise ValueError("cannot render the math")
+        if bank.id == "fatal":
+            os._exit(3)
+        return f"<p>{bank.id}</p>"
+
+    banks = tuple(SimpleNamespace(id=i) for i in ("one", "bad", "two", "fatal", "three"))
+    prep = workers.Preparation(
+        load=lambda: banks,  # type: ignore[arg-type,return-value]
+        draw=lambda _banks: [],
+        render=render,
+        write=None,
+        folder=tmp_path / "quizzes",
+    )
+    try:
+        assert [b.id for b in prep.banks()] == ["one", "bad", "two", "fatal", "three"]
+        assert prep.get("two") == "<p>two</p>"
+        assert prep.get("bad") is None
+        assert prep.get("one") == "<p>one</p>"
+        assert prep.get("three") is None
+        assert prep.get("one") is None  # each quiz is taken once
+        with pytest.raises(BuildError, match="killed"):
+            prep.finish()
+    finally:
+        prep.abandon()

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 import xml.etree.ElementTree as etree
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -119,6 +120,32 @@ class _BankCache:
 _CACHE = _BankCache()
 
 
+#: Full quizzes rendered ahead of the pages (``konum build``, see
+#: :class:`generator.workers.Preparation`): (seed, variants, lookup by bank id) or None.
+_PRERENDERED: tuple[int, int, Callable[[str], str | None]] | None = None
+
+
+def use_prerendered(seed: int, variants: int, lookup: Callable[[str], str | None]) -> None:
+    """Let blocks showing a whole bank (all questions, bank order, first on the page) take
+    its HTML from ``lookup`` when built with ``seed`` and ``variants``; None falls back."""
+    global _PRERENDERED
+    _PRERENDERED = (seed, variants, lookup)
+
+
+def stop_prerendered() -> None:
+    """Render every quiz in the page again (the default)."""
+    global _PRERENDERED
+    _PRERENDERED = None
+
+
+def render_bank_quiz(bank: Bank, seed: int, variants: int) -> str:
+    """A whole bank as one quiz (all questions in bank order, quiz id = bank id)."""
+    from generator.render import render_quiz
+
+    concretes = [_CACHE.concrete(bank, q.id, seed, variants) for q in bank.questions]
+    return render_quiz(concretes, bank.id, title=bank.title)
+
+
 def drawn_concretes(banks: tuple[Bank, ...], seed: int, variants: int) -> list[Concrete]:
     """Every question of ``banks`` with ``seed`` applied, reusing what the pages drew."""
     return [_CACHE.concrete(bank, q.id, seed, variants) for bank in banks for q in bank.questions]
@@ -156,16 +183,12 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
             raise QuizError(
                 f"/// quiz | {bank_id}: no question {', '.join(map(repr, missing))} in that bank"
             )
-        self.bank = bank
-        try:
-            self.concretes = [
-                _CACHE.concrete(bank, i, settings.seed, settings.variants) for i in ids
-            ]
-        except ValueError as exc:  # a computed question whose generator or template fails
-            raise QuizError(f"/// quiz | {bank_id}: {exc}") from None
+        self.bank, self.ids, self.settings = bank, ids, settings
         counts: dict[str, int] = self.tracker.setdefault("quiz_ids", {})
         counts[bank_id] = counts.get(bank_id, 0) + 1
         self.quiz_id = bank_id if counts[bank_id] == 1 else f"{bank_id}-{counts[bank_id]}"
+        whole = self.quiz_id == bank_id and ids == [q.id for q in bank.questions]
+        self.prerendered_as = (settings.seed, settings.variants) if whole else None
         return True
 
     def on_create(self, parent: etree.Element) -> etree.Element:
@@ -174,10 +197,19 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
     def on_end(self, block: etree.Element) -> None:
         from generator.render import render_quiz
 
-        try:
-            html = render_quiz(self.concretes, self.quiz_id, title=self.bank.title)
-        except ValueError as exc:
-            raise QuizError(str(exc)) from None
+        html = None
+        if _PRERENDERED is not None and self.prerendered_as == _PRERENDERED[:2]:
+            html = _PRERENDERED[2](self.bank.id)
+        if html is None:
+            seed, variants = self.settings.seed, self.settings.variants
+            try:
+                concretes = [_CACHE.concrete(self.bank, i, seed, variants) for i in self.ids]
+            except ValueError as exc:  # a computed question whose generator or template fails
+                raise QuizError(f"/// quiz | {self.bank.id}: {exc}") from None
+            try:
+                html = render_quiz(concretes, self.quiz_id, title=self.bank.title)
+            except ValueError as exc:
+                raise QuizError(str(exc)) from None
         for child in list(block):  # the block has no Markdown content of its own
             block.remove(child)
         block.text = self.md.htmlStash.store(html)

@@ -1,0 +1,264 @@
+"""A child process that lets ``konum build`` use a second core while MkDocs builds pages.
+
+MkDocs renders pages one after another in one process. konum's own work (validating the
+banks, drawing the variants, rendering each bank's quiz, writing the flashcard downloads)
+needs none of MkDocs, so :class:`Preparation` forks it off: MkDocs waits only for the
+validated banks, then finds each whole-bank quiz already rendered, while the downloads are
+written by a grandchild.
+
+Each child dies with its parent (Linux ``PR_SET_PDEATHSIG``), so a killed build leaves
+nothing running, holds the inherited build lock until it exits, and reports a failure as
+one line. Where ``fork`` is missing, or this process runs threads (forking those is
+unsafe), the same work runs in this process instead and the build is as before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import os
+import pickle
+import signal
+import struct
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from generator.errors import BuildError, KonumError
+from generator.model import Bank, Concrete
+
+__all__ = ["Preparation", "can_fork"]
+
+_PR_SET_PDEATHSIG = 1
+_LENGTH = struct.Struct("!I")
+
+
+def can_fork() -> bool:
+    """Whether work can go to a forked child process."""
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def _die_with_parent(parent: int) -> None:
+    """In a child: be killed when the parent dies (Linux); exit if it is already gone."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+class _Child:
+    """A forked process running ``job(channel)``; ``channel`` is a pipe to the parent.
+
+    A failure is sent on a second pipe as one line and the child exits 1.
+    """
+
+    def __init__(self, job: Callable[[int], None]) -> None:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        parent = os.getpid()
+        channel_read, channel_write = os.pipe()
+        errors_read, errors_write = os.pipe()
+        pid = os.fork()
+        if pid:
+            os.close(channel_write)
+            os.close(errors_write)
+            self.pid: int | None = pid
+            self.channel, self._errors = channel_read, errors_read
+            return
+        code = 0
+        try:  # the child: do the job, report a failure as one line, never return
+            os.close(channel_read)
+            os.close(errors_read)
+            _die_with_parent(parent)
+            job(channel_write)
+        except BaseException as exc:
+            message = str(exc) if isinstance(exc, KonumError) else f"{type(exc).__name__}: {exc}"
+            os.write(errors_write, message.encode("utf-8", "replace"))
+            code = 1
+        finally:
+            os._exit(code)
+
+    def wait(self) -> str | None:
+        """Wait for the child; None when it succeeded, else what went wrong."""
+        if self.pid is None:
+            return None
+        pid, self.pid = self.pid, None
+        with os.fdopen(self._errors, "rb") as errors:
+            message = errors.read().decode("utf-8", "replace")
+        os.close(self.channel)
+        _, status = os.waitpid(pid, 0)
+        if os.waitstatus_to_exitcode(status) == 0:
+            return None
+        return message or "killed"
+
+    def kill(self) -> None:
+        """Stop the child now (the build failed or was interrupted)."""
+        if self.pid is None:
+            return
+        pid, self.pid = self.pid, None
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(self._errors)
+        os.close(self.channel)
+
+
+class Preparation:
+    """Validates the banks, draws the questions, renders each bank's quiz and writes the
+    downloads, beside MkDocs.
+
+    With ``fork``, a child process does all of it and MkDocs (in this process) never waits
+    for konum's own work except for the validated banks: the child sends them first (or
+    their problems), then draws the variants, forks a grandchild that writes the downloads,
+    and renders the banks' quizzes in order. Each quiz goes to ``folder/<n>.html`` and is
+    announced on the pipe as ``(bank id, file name)``; a bank whose quiz cannot be rendered
+    is announced with no file, so that the page renders it again and reports the error where
+    MkDocs says which page it was reading. Messages are length-prefixed pickles between
+    two processes of the same program.
+
+    Without ``fork`` the work is done in this process when asked: :meth:`banks` loads,
+    :meth:`get` returns None (the pages render their quizzes themselves), :meth:`finish`
+    writes the downloads.
+
+    Args:
+        load: validates and returns the banks (raises ``BankError``).
+        draw: applies the seed to every question (the pages and downloads reuse the result).
+        render: one bank's whole quiz as HTML.
+        write: writes the downloads, or None for none.
+        folder: where the child puts rendered quizzes (removed by the caller).
+    """
+
+    def __init__(
+        self,
+        load: Callable[[], tuple[Bank, ...]],
+        draw: Callable[[tuple[Bank, ...]], Sequence[Concrete]],
+        render: Callable[[Bank], str],
+        write: Callable[[tuple[Bank, ...], Sequence[Concrete]], None] | None,
+        folder: Path,
+    ) -> None:
+        self._load, self._draw, self._render, self._write = load, draw, render, write
+        self._folder = folder
+        self._banks: tuple[Bank, ...] | None = None
+        self._ready: dict[str, str | None] = {}
+        self._stream: BinaryIO | None = None
+        self._child: _Child | None = None
+        if can_fork():
+            folder.mkdir(parents=True, exist_ok=True)
+            self._child = _Child(self._run)
+            self._stream = os.fdopen(self._child.channel, "rb", closefd=False)
+
+    # --- the child -------------------------------------------------------------------------
+
+    def _run(self, channel: int) -> None:
+        from generator.banks import BankError
+
+        def send(message: object) -> None:
+            record = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+            _write_all(channel, _LENGTH.pack(len(record)) + record)
+
+        try:
+            banks = self._load()
+        except BankError as exc:
+            send(("problems", exc.problems, exc.files))
+            return
+        send(("banks", banks))
+        concretes = self._draw(banks)
+        write = self._write
+
+        def write_downloads(_channel: int) -> None:
+            os.close(channel)  # the grandchild must not keep the parent's pipe open
+            assert write is not None
+            write(banks, concretes)
+
+        writer = _Child(write_downloads) if write else None
+        for index, bank in enumerate(banks):
+            name: str | None = f"{index}.html"
+            try:
+                html = self._render(bank)
+            except ValueError:
+                name = None
+            else:
+                (self._folder / str(name)).write_text(html, encoding="utf-8")
+            send(("quiz", bank.id, name))
+        problem = writer.wait() if writer else None
+        if problem is not None:
+            raise BuildError(f"the flashcard downloads failed: {problem}")
+
+    # --- the parent ------------------------------------------------------------------------
+
+    def _receive(self) -> tuple[Any, ...] | None:
+        stream = self._stream
+        if stream is None:
+            return None
+        header = stream.read(_LENGTH.size)
+        size = _LENGTH.unpack(header)[0] if len(header) == _LENGTH.size else -1
+        record = stream.read(size) if size >= 0 else b""
+        if size < 0 or len(record) < size:  # the child is done (or died)
+            self._stream = None
+            stream.close()
+            return None
+        message: tuple[Any, ...] = pickle.loads(record)
+        return message
+
+    def banks(self) -> tuple[Bank, ...]:
+        """The validated banks (waits for the child).
+
+        Raises:
+            generator.banks.BankError: the banks have problems.
+            BuildError: the child died before it could say.
+        """
+        from generator.banks import BankError
+
+        if self._banks is not None:
+            return self._banks
+        if self._child is None:
+            self._banks = self._load()
+            return self._banks
+        message = self._receive()
+        if message is None:
+            raise BuildError(f"the bank checker failed: {self._child.wait() or 'no answer'}")
+        if message[0] == "problems":
+            raise BankError(message[1], message[2])
+        self._banks = message[1]
+        return self._banks
+
+    def get(self, bank_id: str) -> str | None:
+        """The whole quiz of ``bank_id`` as rendered by the child, or None (render it)."""
+        while bank_id not in self._ready:
+            message = self._receive()
+            if message is None:
+                break
+            self._ready[message[1]] = message[2]
+        name = self._ready.pop(bank_id, None)
+        return None if name is None else (self._folder / name).read_text(encoding="utf-8")
+
+    def finish(self) -> None:
+        """Wait until the downloads are written (or write them now); raise what failed."""
+        if self._child is None:
+            if self._write is not None:
+                banks = self.banks()
+                self._write(banks, self._draw(banks))
+            return
+        while self._receive() is not None:  # what the pages did not ask for
+            pass
+        problem = self._child.wait()
+        if problem is not None:
+            raise BuildError(problem)
+
+    def abandon(self) -> None:
+        """Stop the child and its writer now (the build failed or was interrupted)."""
+        if self._stream is not None:
+            self._stream.close()
+            self._stream = None
+        if self._child is not None:
+            self._child.kill()

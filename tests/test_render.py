@@ -130,35 +130,41 @@ def test_wrapper(quiz_html: str) -> None:
     root = parse(quiz_html)
     (quiz,) = root.find_all(has_class("konum-quiz"))
     assert quiz.tag == "div"
-    assert "data-konum-quiz" in quiz.attrs
+    assert "data-konum-quiz" in quiz.attrs and "data-search-exclude" in quiz.attrs
     assert quiz.attrs["data-quiz-id"] == samples.QUIZ_ID
-    score = re.search(r'<p class="konum-score">(.*?)</p>', quiz_html)
-    assert score is not None
-    total = len(samples.all_samples())
-    assert re.sub(r"<[^>]+>", "", score.group(1)) == f"0 / {total} correct"
-    (reset,) = quiz.find_all(has_class("konum-reset"))
-    assert reset.tag == "button" and reset.attrs["type"] == "button"
+    (head,) = quiz.find_all(has_class("konum-quiz-head"))
+    assert [e.text for e in head.find_all(has_class("konum-quiz-title"))] == ["Sample quiz"]
 
 
 def test_every_question_follows_the_contract(quiz_html: str) -> None:
+    """Markup is what reads without JavaScript; the data says what quiz.js adds."""
     root = parse(quiz_html)
     questions = root.find_all(lambda e: "data-question-id" in e.attrs)
     expected = samples.all_samples()
     assert [q.attrs["data-question-id"] for q in questions] == [c.question.id for c in expected]
     for q, concrete in zip(questions, expected, strict=True):
-        assert q.attrs["data-type"] == concrete.question.type
+        question = concrete.question
+        assert q.attrs["data-type"] == question.type
+        assert q.attrs["id"] == f"konum-{samples.QUIZ_ID}-{question.id}"
         assert "konum-question" in q.classes()
         (data,) = q.find_all(lambda e: e.tag == "script")
         assert data.attrs == {"type": "application/json", "class": "konum-data"}
-        assert json.loads(data.text)["type"] == concrete.question.type
-        (feedback,) = q.find_all(has_class("konum-feedback"))
-        assert feedback.attrs["aria-live"] == "polite"
-        buttons = {"".join(b.text).strip() for b in q.find_all(lambda e: e.tag == "button")}
-        assert {"Check", "Show answer"} <= buttons
-        assert ("Hint" in buttons) == (concrete.question.hint is not None)
-        assert ("New numbers" in buttons) == (len(concrete.variants) > 1)
-        for button in q.find_all(lambda e: e.tag == "button"):
-            assert button.attrs["type"] == "button"
+        assert [e.tag for e in data.ancestors()[:1]] == ["template"]
+        parsed = json.loads(data.text)
+        assert parsed["type"] == question.type
+        later = parsed["later"]
+        assert ("hint" in later) == (question.hint is not None)
+        assert ("explanation" in later) == bool(question.explanation)
+        if question.type == "computed":
+            count = len(concrete.variants)
+            assert len(parsed["variants"]) == count
+            assert {f"answer-{k}" for k in range(count)} <= set(later)
+            assert {f"solution-{k}" for k in range(count)} <= set(later)
+            assert {f"variant-{k}" for k in range(1, count)} <= set(later)
+        else:
+            assert "answer" in later
+        # Nothing that only works with JavaScript is in the markup.
+        assert not q.find_all(lambda e: e.tag == "button" or "aria-live" in e.attrs)
         for fieldset in q.find_all(lambda e: e.tag == "fieldset"):
             assert fieldset.children[0].tag == "legend"
 
@@ -260,58 +266,54 @@ def test_computed_ships_every_variant_one_visible() -> None:
     for concrete in (samples.computed_numeric(4), samples.computed_choice(3)):
         root = parse(render_quiz([concrete], "q"))
         later = _later(root)
-        variants = root.find_all(has_class("konum-variant"))
-        assert [v.attrs["data-variant"] for v in variants] == [
-            str(i) for i in range(len(concrete.variants))
+        # The first variant is markup; the others wait in `later`.
+        (variant,) = root.find_all(has_class("konum-variant"))
+        assert variant.attrs["data-variant"] == "0" and "hidden" not in variant.attrs
+        bodies = [
+            variant,
+            *(parse(later[f"variant-{k}"]) for k in range(1, len(concrete.variants))),
         ]
-        assert ["hidden" in v.attrs for v in variants] == [False] + [True] * (len(variants) - 1)
-        # The first variant is markup; the others wait in `later` behind an empty box.
-        assert "data-later" not in variants[0].attrs and variants[0].children
-        assert all(v.children == [] for v in variants[1:])
-        bodies = [variants[0], *(parse(later[str(v.attrs["data-later"])]) for v in variants[1:])]
+        assert len(bodies) == len(concrete.variants)
         prompts = [b.find_all(has_class("konum-prompt"))[0] for b in bodies]
-        assert len({"".join(e.text for e in p.iter()) for p in prompts}) == len(variants)
-        solutions = [
-            *root.find_all(has_class("konum-solution")),
-            *(s for k in range(1, len(variants)) for s in parse(later[f"answers-{k}"]).iter()
-              if "konum-solution" in s.classes()),
-        ]  # fmt: skip
-        assert len(solutions) == len(variants) and all("hidden" in s.attrs for s in solutions)
-        assert "Worked solution" in later["solution-0"]
+        assert len({"".join(e.text for e in p.iter()) for p in prompts}) == len(bodies)
+        for k, v in enumerate(concrete.variants):
+            assert "Worked solution" in later[f"solution-{k}"]
+            assert v.shown_answer in later[f"answer-{k}"]
+            notes = {key for key in later if key.startswith(f"{k}-note-")}
+            assert notes == {f"{k}-note-{i}" for i, o in enumerate(v.options) if o.feedback}
         data = json.loads(root.find_all(lambda e: e.tag == "script")[0].text)
         assert len(data["variants"]) == len(concrete.variants)
-        for entry, variant in zip(data["variants"], concrete.variants, strict=True):
-            assert entry["shown"] == variant.shown_answer
-            if variant.options:
-                assert entry["options"] == [o.correct for o in variant.options]
+        for entry, variant_ in zip(data["variants"], concrete.variants, strict=True):
+            assert entry["shown"] == variant_.shown_answer
+            if variant_.options:
+                assert entry["options"] == [o.correct for o in variant_.options]
             else:
-                assert entry["answer"] == variant.answer
-                assert entry["tolerance"] == variant.tolerance
+                assert entry["answer"] == variant_.answer
+                assert entry["tolerance"] == variant_.tolerance
 
 
-def test_later_boxes_and_later_html_match_one_to_one(quiz_html: str) -> None:
-    """Every empty box names a key of its question's `later` map, and every key is used by a
-    box on the page or (for a variant's option notes) inside a variant that is itself later."""
+def test_later_html_is_well_formed_and_only_later(quiz_html: str) -> None:
+    """Every piece in `later` is balanced HTML; choice notes are keyed by shown option."""
     root = parse(quiz_html)
-    for q in root.find_all(lambda e: "data-question-id" in e.attrs):
+    for q, concrete in zip(
+        root.find_all(lambda e: "data-question-id" in e.attrs), samples.all_samples(), strict=True
+    ):
         later = _later(q)
-        boxes = q.find_all(lambda e: "data-later" in e.attrs)
-        assert boxes, q.attrs["data-question-id"]
-        keys = [str(b.attrs["data-later"]) for b in boxes]
-        assert len(keys) == len(set(keys)) and set(keys) == set(later)
-        for box in boxes:
-            assert box.children == [] and box.text == "" and "hidden" in box.attrs
-            parse(later[str(box.attrs["data-later"])])  # balanced, well-formed HTML
+        for html in later.values():
+            parse(html)
+        question = concrete.question
+        if isinstance(question, model.ChoiceQuestion):
+            shown = [question.options[i] for i in concrete.option_order]
+            assert {k for k in later if "note-" in k} == {
+                f"note-{i}" for i, o in enumerate(shown) if o.feedback
+            }
 
 
-def test_what_is_revealed_later_is_not_markup_until_shown(quiz_html: str) -> None:
+def test_what_is_revealed_later_is_not_markup(quiz_html: str) -> None:
     root = parse(quiz_html)
-    for kind in ("answer", "explanation", "hint", "solution", "option-feedback"):
-        for box in root.find_all(has_class(f"konum-{kind}")):
-            assert box.children == [] and not box.text, kind
-    assert not root.find_all(lambda e: e.tag == "math" and any(
-        "hidden" in a.attrs for a in e.ancestors()
-    ))  # fmt: skip
+    for kind in ("answer", "explanation", "hint", "solution", "option-feedback", "buttons"):
+        assert not root.find_all(has_class(f"konum-{kind}")), kind
+    assert "Worked solution" not in re.sub(r"<script.*?</script>", "", quiz_html, flags=re.S)
 
 
 def test_computed_without_variants_is_an_error() -> None:

@@ -520,3 +520,22 @@ def test_screenshots(quiz: Any, scheme: str, width: int) -> None:
     folder = Path(str(SHOTS))
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / f"quiz-{scheme}-{width}.png"), full_page=True)
+
+
+def test_without_javascript_the_questions_read_and_no_dead_button_shows(
+    browser: Any, server: str
+) -> None:
+    """Progressive enhancement: the markup is the readable part; every button, the score
+    and the feedback line exist only once quiz.js has mounted the question."""
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(server + "index.html")
+        for concrete in samples.all_samples():
+            q = question(page, concrete.question.id)
+            expect(q.locator(".konum-legend")).to_be_visible()
+        expect(page.locator(f"{Q} button")).to_have_count(0)
+        expect(page.locator(f"{Q} .konum-score")).to_have_count(0)
+        expect(page.get_by_role("radio").first).to_be_visible()
+    finally:
+        context.close()

@@ -1,14 +1,18 @@
 /* konum quizzes: self-checking questions rendered by generator/render.py.
  *
- * Mounts every [data-question-id] element inside [data-konum-quiz]; each question reads its
- * checker data from <script type="application/json" class="konum-data">, kept inside a
- * <template> (out of reach of Material's instant navigation, which re-creates scripts without
- * their type) or, in older markup, a direct child. What the reader sees only later (answers,
- * hints, explanations, option notes, worked solutions, other variants) is build-time HTML in
- * the data's "later" map; an empty box marked data-later="key" is filled from it the first
- * time it is shown, so a long quiz page starts with few elements. Progress lives in
- * localStorage under "konum:<page path>:<quiz id>:<question id>". Safe to load twice
- * (Material's instant navigation re-runs scripts in the content): mounting is idempotent.
+ * Mounts every [data-question-id] element inside [data-konum-quiz]. The page holds what
+ * can be read without JavaScript (prompts and controls); mounting adds what only works
+ * with it: the score and Reset button, the Check / Show answer / Hint / New numbers
+ * buttons, the aria-live feedback line, the right/wrong marks, and empty boxes for what
+ * is revealed later. Each question reads its checker data from
+ * <script type="application/json" class="konum-data">, kept inside a <template> (out of
+ * reach of Material's instant navigation, which re-creates scripts without their type).
+ * The data's "later" map holds build-time HTML (rendered and sanitised by the generator)
+ * for the answer, hint, explanation, option notes, worked solutions and the other variants
+ * of a computed question; a box marked data-later="key" is filled from it the first time
+ * it is shown. Progress lives in localStorage under
+ * "konum:<page path>:<quiz id>:<question id>". Safe to load twice (Material's instant
+ * navigation re-runs scripts in the content): mounting is idempotent.
  * No network requests, no dependencies.
  */
 (function () {
@@ -19,6 +23,30 @@
   }
 
   function $$(root, sel) { return Array.prototype.slice.call(root.querySelectorAll(sel)); }
+  function make(tag, attrs, text) {
+    var el = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { el.setAttribute(k, attrs[k]); });
+    if (text) el.textContent = text;
+    return el;
+  }
+  function lazyBox(cls, key, id) {
+    var box = make("div", { "class": cls, "data-later": key });
+    if (id) box.id = id;
+    box.hidden = true;
+    return box;
+  }
+  function button(cls, text, attrs) {
+    var b = make("button", attrs, text);
+    b.type = "button";
+    b.className = "konum-button " + cls;
+    return b;
+  }
+  /* An empty mark after each control's label (filled with "Right" / "Wrong" on Check). */
+  function addMarks(root) {
+    $$(root, "li.konum-option, .konum-match-row, .konum-numeric").forEach(function (item) {
+      if (!item.querySelector(".konum-mark")) item.appendChild(make("span", { "class": "konum-mark" }));
+    });
+  }
   function show(el, on) {
     if (!el) return;
     if (on) fill(el);
@@ -33,6 +61,7 @@
     if (!later || !Object.prototype.hasOwnProperty.call(later, key)) return;
     el.innerHTML = later[key];
     el.removeAttribute("data-later");
+    addMarks(el);
     nameMath(el);
   }
 
@@ -151,12 +180,61 @@
     });
   }
 
+  /* Boxes for the option notes that exist (keys "<prefix>note-<i>"), one per option. */
+  function addNotes(scope, prefix, later) {
+    $$(scope, "li.konum-option").forEach(function (li, i) {
+      var key = prefix + "note-" + i;
+      if (later[key] !== undefined && !li.querySelector(".konum-option-feedback")) {
+        li.appendChild(lazyBox("konum-option-feedback", key));
+      }
+    });
+  }
+
+  /* What only works with JavaScript, appended after the question's form(s). */
+  function addChrome(el, data, later) {
+    var id = el.id, computed = data.type === "computed";
+    var count = computed ? data.variants.length : 1;
+    var first = computed ? id + "-v0-answer" : id + "-answer";
+    var parts = [];
+    for (var k = 1; k < count; k++) {
+      var v = lazyBox("konum-variant", "variant-" + k);
+      v.setAttribute("data-variant", String(k));
+      parts.push(v);
+    }
+    var row = make("div", { "class": "konum-buttons" });
+    row.appendChild(button("konum-check", "Check"));
+    row.appendChild(button("konum-show", "Show answer", { "aria-expanded": "false", "aria-controls": first }));
+    if (later.hint !== undefined) {
+      row.appendChild(button("konum-hint-button", "Hint", { "aria-expanded": "false", "aria-controls": id + "-hint" }));
+    }
+    if (count > 1) row.appendChild(button("konum-new", "New numbers"));
+    parts.push(row);
+    parts.push(make("div", { "class": "konum-feedback", id: id + "-feedback", "aria-live": "polite" }));
+    if (later.hint !== undefined) parts.push(lazyBox("konum-hint", "hint", id + "-hint"));
+    if (computed) {
+      for (var j = 0; j < count; j++) {
+        var wrap = make("div", { "class": "konum-variant-answer", "data-variant": String(j) });
+        wrap.hidden = j > 0;
+        wrap.appendChild(lazyBox("konum-answer", "answer-" + j, id + "-v" + j + "-answer"));
+        wrap.appendChild(lazyBox("konum-solution", "solution-" + j));
+        parts.push(wrap);
+      }
+    } else {
+      parts.push(lazyBox("konum-answer", "answer", first));
+    }
+    if (later.explanation !== undefined) parts.push(lazyBox("konum-explanation", "explanation"));
+    parts.forEach(function (p) { el.appendChild(p); });
+    addNotes(el, computed ? "0-" : "", later);
+    addMarks(el);
+  }
+
   function mountQuestion(el, onChange) {
     if (el.konum) return el.konum;
-    nameMath(el);
     var box = el.querySelector("template.konum-data-box");
     var data = JSON.parse((box ? box.content : el).querySelector("script.konum-data").textContent);
-    el.konumLater = data.later || {};
+    var later = el.konumLater = data.later || {};
+    if (!el.querySelector(".konum-buttons")) addChrome(el, data, later);
+    nameMath(el);
     var quiz = el.closest("[data-konum-quiz]");
     var key = "konum:" + location.pathname + ":" + (quiz ? quiz.getAttribute("data-quiz-id") : "") +
       ":" + el.getAttribute("data-question-id");
@@ -227,6 +305,7 @@
       show(part(".konum-variant-answer"), false);
       api.variant = k;
       show(scope(), true);
+      addNotes(scope(), k + "-", later);
       show(part(".konum-variant-answer"), true);
       if (showBtn) showBtn.setAttribute("aria-controls", answerBox().id);
     }
@@ -282,6 +361,18 @@
 
   function mountQuiz(quiz) {
     if (quiz.konum) return;
+    var head = quiz.querySelector(".konum-quiz-head");
+    if (!head) {
+      head = make("div", { "class": "konum-quiz-head" });
+      quiz.insertBefore(head, quiz.firstChild);
+    }
+    if (!head.querySelector(".konum-score")) {
+      var line = make("p", { "class": "konum-score" });
+      line.appendChild(make("span", { "class": "konum-score-value" }, "0"));
+      line.appendChild(document.createTextNode(" / " + quiz.querySelectorAll("[data-question-id]").length + " correct"));
+      head.appendChild(line);
+      head.appendChild(button("konum-reset", "Reset"));
+    }
     var questions = [], score = quiz.querySelector(".konum-score-value");
     function update() {
       score.textContent = String(questions.filter(function (q) { return q.checked && q.ok; }).length);

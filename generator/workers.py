@@ -25,14 +25,16 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar
 
 from generator.errors import BuildError, KonumError
 from generator.model import Bank, Concrete
 
-__all__ = ["Preparation", "can_fork"]
+__all__ = ["Preparation", "can_fork", "parallel_map"]
 
 _PR_SET_PDEATHSIG = 1
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 _LENGTH = struct.Struct("!I")
 
 
@@ -113,18 +115,53 @@ class _Child:
         os.close(self.channel)
 
 
+def parallel_map(func: Callable[[_T], _R], items: Sequence[_T]) -> list[_R]:
+    """``[func(item) for item in items]``, with every other item done by a forked child.
+
+    The results come back as one pickle. Should the child fail or die, its items are done
+    again here, so that whatever ``func`` raises is raised in this process as usual.
+    Without ``fork`` (or with threads running), or for fewer than two items, all is done
+    here.
+    """
+    if len(items) < 2 or not can_fork():
+        return [func(item) for item in items]
+    theirs = items[1::2]
+
+    def job(channel: int) -> None:
+        _write_all(channel, pickle.dumps([func(item) for item in theirs], pickle.HIGHEST_PROTOCOL))
+
+    child = _Child(job)
+    try:
+        mine = [func(item) for item in items[0::2]]
+        with os.fdopen(child.channel, "rb", closefd=False) as stream:
+            data = stream.read()
+    except BaseException:
+        child.kill()
+        raise
+    if child.wait() is None:
+        other: list[_R] = pickle.loads(data)
+    else:
+        other = [func(item) for item in theirs]
+    results: list[_R] = []
+    for index in range(len(items)):
+        results.append(mine[index // 2] if index % 2 == 0 else other[index // 2])
+    return results
+
+
 class Preparation:
     """Validates the banks, draws the questions, renders each bank's quiz and writes the
     downloads, beside MkDocs.
 
     With ``fork``, a child process does all of it and MkDocs (in this process) never waits
     for konum's own work except for the validated banks: the child sends them first (or
-    their problems), then draws the variants, forks a grandchild that writes the downloads,
-    and renders the banks' quizzes in order. Each quiz goes to ``folder/<n>.html`` and is
-    announced on the pipe as ``(bank id, file name)``; a bank whose quiz cannot be rendered
-    is announced with no file, so that the page renders it again and reports the error where
-    MkDocs says which page it was reading. Messages are length-prefixed pickles between
-    two processes of the same program.
+    their problems), then forks a grandchild that draws the variants and writes the
+    downloads, and renders the banks' quizzes in order (drawing each bank's variants as it
+    goes, so the first quiz is ready soon; both draw the same numbers from the same seed).
+    Each quiz goes to ``folder/<n>.html`` and is announced on the pipe as ``(bank id, file
+    name)``; a bank whose quiz cannot be rendered is announced with no file, so that the
+    page renders it again and reports the error where MkDocs says which page it was
+    reading. Messages are length-prefixed pickles between two processes of the same
+    program. The banks are read by :func:`parallel_map` (this process is idle meanwhile).
 
     Without ``fork`` the work is done in this process when asked: :meth:`banks` loads,
     :meth:`get` returns None (the pages render their quizzes themselves), :meth:`finish`
@@ -172,13 +209,12 @@ class Preparation:
             send(("problems", exc.problems, exc.files))
             return
         send(("banks", banks))
-        concretes = self._draw(banks)
-        write = self._write
+        write, draw = self._write, self._draw
 
         def write_downloads(_channel: int) -> None:
             os.close(channel)  # the grandchild must not keep the parent's pipe open
             assert write is not None
-            write(banks, concretes)
+            write(banks, draw(banks))
 
         writer = _Child(write_downloads) if write else None
         for index, bank in enumerate(banks):

@@ -17,6 +17,7 @@ from generator.banks import yamlsource
 from generator.banks.errors import BankError, BankProblem, sort_problems
 from generator.banks.schema import SLUG
 from generator.banks.validate import BankValidator, IdUse
+from generator.workers import parallel_map
 
 PathLike = str | Path
 
@@ -194,7 +195,8 @@ def check_banks(
     if isinstance(paths, (str, Path)):
         paths = [paths]
     files = discover(paths, root)
-    results = [_load_file(path) for path in files]
+    # Files are independent until the cross-bank checks: two cores read them where possible.
+    results = parallel_map(_load_file, files)
     names = [r.file for r in results]
     problems = [p for r in results for p in r.problems] + _cross_bank(results)
     banks = tuple(r.bank for r in results if r.bank is not None)

@@ -41,12 +41,6 @@
     b.className = "konum-button " + cls;
     return b;
   }
-  /* An empty mark after each control's label (filled with "Right" / "Wrong" on Check). */
-  function addMarks(root) {
-    $$(root, "li.konum-option, .konum-match-row, .konum-numeric").forEach(function (item) {
-      if (!item.querySelector(".konum-mark")) item.appendChild(make("span", { "class": "konum-mark" }));
-    });
-  }
   function show(el, on) {
     if (!el) return;
     if (on) fill(el);
@@ -61,7 +55,6 @@
     if (!later || !Object.prototype.hasOwnProperty.call(later, key)) return;
     el.innerHTML = later[key];
     el.removeAttribute("data-later");
-    addMarks(el);
     nameMath(el);
   }
 
@@ -96,6 +89,11 @@
     item.classList.toggle("is-right", ok === true);
     item.classList.toggle("is-wrong", ok === false);
     var m = item.querySelector(".konum-mark");
+    if (!m && ok !== null) {  /* made on first use: after the option's label, else last */
+      m = make("span", { "class": "konum-mark" });
+      var label = item.matches("li") && item.querySelector("label");
+      if (label) label.after(m); else item.appendChild(m);
+    }
     if (m) m.textContent = ok === true ? "Right" : ok === false ? "Wrong" : "";
     if (target.matches("input[type=text], select")) {
       if (ok === null) target.removeAttribute("aria-invalid");
@@ -107,7 +105,8 @@
   function gradeChoice(scope, spec) {
     var inputs = $$(scope, "input.konum-choice"), wrong = 0, missing = 0, any = false;
     inputs.forEach(function (inp, i) {
-      var right = spec.options[i], fb = inp.closest("li").querySelector(".konum-option-feedback");
+      var li = inp.closest("li"), right = spec.options[i];
+      var fb = li.querySelector(".konum-option-feedback") || (inp.checked && noteBox(li, spec.notes + "note-" + i));
       any = any || inp.checked;
       if (inp.checked && !right) wrong++;
       if (!inp.checked && right) missing++;
@@ -180,14 +179,11 @@
     });
   }
 
-  /* Boxes for the option notes that exist (keys "<prefix>note-<i>"), one per option. */
-  function addNotes(scope, prefix, later) {
-    $$(scope, "li.konum-option").forEach(function (li, i) {
-      var key = prefix + "note-" + i;
-      if (later[key] !== undefined && !li.querySelector(".konum-option-feedback")) {
-        li.appendChild(lazyBox("konum-option-feedback", key));
-      }
-    });
+  /* The note box of an option, made when first needed, if the option has a note. */
+  function noteBox(li, key) {
+    var q = li.closest(".konum-question"), later = q && q.konumLater;
+    if (!later || later[key] === undefined) return null;
+    return li.appendChild(lazyBox("konum-option-feedback", key));
   }
 
   /* What only works with JavaScript, appended after the question's form(s). */
@@ -195,12 +191,6 @@
     var id = el.id, computed = data.type === "computed";
     var count = computed ? data.variants.length : 1;
     var first = computed ? id + "-v0-answer" : id + "-answer";
-    var parts = [];
-    for (var k = 1; k < count; k++) {
-      var v = lazyBox("konum-variant", "variant-" + k);
-      v.setAttribute("data-variant", String(k));
-      parts.push(v);
-    }
     var row = make("div", { "class": "konum-buttons" });
     row.appendChild(button("konum-check", "Check"));
     row.appendChild(button("konum-show", "Show answer", { "aria-expanded": "false", "aria-controls": first }));
@@ -208,24 +198,30 @@
       row.appendChild(button("konum-hint-button", "Hint", { "aria-expanded": "false", "aria-controls": id + "-hint" }));
     }
     if (count > 1) row.appendChild(button("konum-new", "New numbers"));
-    parts.push(row);
-    parts.push(make("div", { "class": "konum-feedback", id: id + "-feedback", "aria-live": "polite" }));
+    var parts = [row, make("div", { "class": "konum-feedback", id: id + "-feedback", "aria-live": "polite" })];
     if (later.hint !== undefined) parts.push(lazyBox("konum-hint", "hint", id + "-hint"));
-    if (computed) {
-      for (var j = 0; j < count; j++) {
-        var wrap = make("div", { "class": "konum-variant-answer", "data-variant": String(j) });
-        wrap.hidden = j > 0;
-        wrap.appendChild(lazyBox("konum-answer", "answer-" + j, id + "-v" + j + "-answer"));
-        wrap.appendChild(lazyBox("konum-solution", "solution-" + j));
-        parts.push(wrap);
-      }
-    } else {
-      parts.push(lazyBox("konum-answer", "answer", first));
-    }
+    parts.push(computed ? variantAnswers(id, 0) : lazyBox("konum-answer", "answer", first));
     if (later.explanation !== undefined) parts.push(lazyBox("konum-explanation", "explanation"));
     parts.forEach(function (p) { el.appendChild(p); });
-    addNotes(el, computed ? "0-" : "", later);
-    addMarks(el);
+  }
+
+  /* The answer and worked-solution boxes of variant k of a computed question. */
+  function variantAnswers(id, k) {
+    var wrap = make("div", { "class": "konum-variant-answer", "data-variant": String(k) });
+    wrap.appendChild(lazyBox("konum-answer", "answer-" + k, id + "-v" + k + "-answer"));
+    wrap.appendChild(lazyBox("konum-solution", "solution-" + k));
+    return wrap;
+  }
+
+  /* Variant k's form and answer boxes, made the first time it is shown (hidden). */
+  function ensureVariant(el, k) {
+    if (el.querySelector('.konum-variant[data-variant="' + k + '"]')) return;
+    var forms = el.querySelectorAll(".konum-variant"), answers = el.querySelectorAll(".konum-variant-answer");
+    var form = lazyBox("konum-variant", "variant-" + k), wrap = variantAnswers(el.id, k);
+    form.setAttribute("data-variant", String(k));
+    wrap.hidden = true;
+    forms[forms.length - 1].after(form);
+    answers[answers.length - 1].after(wrap);
   }
 
   function mountQuestion(el, onChange) {
@@ -251,9 +247,10 @@
     function answerBox() { return part(".konum-variant-answer").querySelector(".konum-answer"); }
     function controls() { return $$(scope(), "input, select"); }
     function spec() {
+      if (data.type === "choice") return ["choice", { options: data.options, multiple: data.multiple, notes: "" }];
       if (data.type !== "computed") return [data.type, data];
       var v = data.variants[api.variant];
-      return [v.form, v.form === "choice" ? { options: v.options, multiple: v.multiple } : v];
+      return [v.form, v.form === "choice" ? { options: v.options, multiple: v.multiple, notes: api.variant + "-" } : v];
     }
     function solution() { return data.type === "computed" ? part(".konum-variant-answer").querySelector(".konum-solution") : null; }
 
@@ -303,9 +300,9 @@
     function setVariant(k) {
       show(scope(), false);
       show(part(".konum-variant-answer"), false);
+      ensureVariant(el, k);
       api.variant = k;
       show(scope(), true);
-      addNotes(scope(), k + "-", later);
       show(part(".konum-variant-answer"), true);
       if (showBtn) showBtn.setAttribute("aria-controls", answerBox().id);
     }

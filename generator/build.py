@@ -20,7 +20,7 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,7 @@ from generator.mdx.quiz import (
     SEED_ENV,
     VARIANTS_ENV,
     drawn_concretes,
-    prime_banks,
+    promise_banks,
     render_bank_quiz,
     stop_prerendered,
     use_prerendered,
@@ -169,7 +169,11 @@ def swap_into_place(new: Path, site: Path) -> None:
     shutil.rmtree(old)
 
 
-def _mkdocs_build(config_file: Path, site_dir: Path) -> None:
+def _mkdocs_build(
+    config_file: Path, site_dir: Path, quiet: Callable[[], bool] = lambda: False
+) -> None:
+    """Build with MkDocs in strict mode, its warnings and errors on stderr unless ``quiet()``
+    (konum reports the failure itself then, e.g. every problem of the banks)."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort, ConfigurationError, MkDocsException
@@ -177,6 +181,7 @@ def _mkdocs_build(config_file: Path, site_dir: Path) -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setLevel(logging.WARNING)
     handler.setFormatter(logging.Formatter("%(levelname)s - %(message)s"))
+    handler.addFilter(lambda _record: not quiet())
     logger = logging.getLogger("mkdocs")
     logger.addHandler(handler)
     try:
@@ -253,10 +258,17 @@ def build_site(
             folder=quizzes,
         )
         try:
-            banks = prep.banks()  # fails early, with every problem listed
-            prime_banks(settings.banks_dir, banks)
+            # MkDocs starts while the banks are validated; the first quiz block waits for
+            # them. Problems fail the build with every one of them listed, as BankError.
+            promise_banks(settings.banks_dir, prep.banks)
             use_prerendered(seed, variants, prep.get)
-            _mkdocs_build(settings.config_file, staging)
+            try:
+                _mkdocs_build(settings.config_file, staging, quiet=lambda: bool(prep.problems))
+            except BuildError:
+                if prep.problems:
+                    raise prep.problems from None
+                raise
+            banks = prep.banks()  # also when no page shows a quiz
             prep.finish()
             if downloads:
                 _move_into(written, staging / "downloads")

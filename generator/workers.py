@@ -25,10 +25,13 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO, TypeVar
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from generator.errors import BuildError, KonumError
 from generator.model import Bank, Concrete
+
+if TYPE_CHECKING:
+    from generator.banks import BankError
 
 __all__ = ["Preparation", "can_fork", "parallel_map"]
 
@@ -186,6 +189,8 @@ class Preparation:
         self._load, self._draw, self._render, self._write = load, draw, render, write
         self._folder = folder
         self._banks: tuple[Bank, ...] | None = None
+        #: The banks' problems, once :meth:`banks` has found them.
+        self.problems: BankError | None = None
         self._ready: dict[str, str | None] = {}
         self._stream: BinaryIO | None = None
         self._child: _Child | None = None
@@ -257,14 +262,21 @@ class Preparation:
 
         if self._banks is not None:
             return self._banks
-        if self._child is None:
-            self._banks = self._load()
-            return self._banks
-        message = self._receive()
-        if message is None:
-            raise BuildError(f"the bank checker failed: {self._child.wait() or 'no answer'}")
-        if message[0] == "problems":
-            raise BankError(message[1], message[2])
+        if self.problems is not None:
+            raise self.problems
+        try:
+            if self._child is None:
+                self._banks = self._load()
+                return self._banks
+            message = self._receive()
+            if message is None:
+                problem = self._child.wait() or "no answer"
+                raise BuildError(f"the bank checker failed: {problem}")
+            if message[0] == "problems":
+                raise BankError(message[1], message[2])
+        except BankError as exc:
+            self.problems = exc
+            raise
         self._banks = message[1]
         return self._banks
 

@@ -80,6 +80,7 @@ class _BankCache:
         self._key: tuple[object, ...] | None = None
         self._banks: dict[str, Bank] = {}
         self._concrete: dict[tuple[str, int, int], Concrete] = {}
+        self._supplier: Callable[[], tuple[Bank, ...]] | None = None
 
     @staticmethod
     def _key_of(folder: Path) -> tuple[object, ...]:
@@ -87,10 +88,20 @@ class _BankCache:
         stats = ((f.name, f.stat().st_mtime_ns, f.stat().st_size) for f in files)
         return (str(folder.resolve()), *stats)
 
+    def promise(self, folder: Path, supplier: Callable[[], tuple[Bank, ...]]) -> None:
+        """Take the banks of ``folder`` from ``supplier`` when a quiz block first needs them
+        (``konum build`` validates them beside MkDocs, which starts meanwhile). A
+        ``BankError`` from the supplier fails the page that asked."""
+        self._key = self._key_of(folder)
+        self._banks = {}
+        self._concrete = {}
+        self._supplier = supplier
+
     def prime(self, folder: Path, banks: tuple[Bank, ...]) -> None:
         """Take banks just loaded from ``folder`` (``konum build`` validates them before
         MkDocs starts), so that the pages do not load them again."""
         self._key = self._key_of(folder)
+        self._supplier = None
         self._banks = {bank.id: bank for bank in banks}
         self._concrete = {}
 
@@ -98,6 +109,12 @@ class _BankCache:
         from generator.banks import BankError, format_text, load_banks
 
         key = self._key_of(folder)
+        supplier, self._supplier = self._supplier, None
+        if supplier is not None and key == self._key:
+            try:
+                self._banks = {bank.id: bank for bank in supplier()}
+            except BankError:
+                raise QuizError("the question banks have problems") from None
         if key != self._key:
             try:
                 loaded = load_banks(folder)
@@ -154,6 +171,12 @@ def drawn_concretes(banks: tuple[Bank, ...], seed: int, variants: int) -> list[C
 def prime_banks(folder: Path, banks: tuple[Bank, ...]) -> None:
     """Hand banks already loaded from ``folder`` to the quiz blocks of this process."""
     _CACHE.prime(folder, banks)
+
+
+def promise_banks(folder: Path, supplier: Callable[[], tuple[Bank, ...]]) -> None:
+    """Let the quiz blocks of this process take the banks of ``folder`` from ``supplier``
+    when the first of them needs them (``konum build``: the child that validates them)."""
+    _CACHE.promise(folder, supplier)
 
 
 class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints

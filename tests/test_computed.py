@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator import pe
 from generator.computed import (
@@ -661,3 +663,305 @@ def test_far_apart_positions_stay_cheap_and_right() -> None:
     assert far.answer == pytest.approx(-(2.0**-8) * 100_000)
     patch = _one("sincos_2d_entry", grid=64, row=63, col=62, d=1024, channel=1000)
     assert patch.answer == pytest.approx(pe.sincos_2d(64, 64, 1024)[63 * 64 + 62, 1000])
+
+
+# --- pinned numbers ------------------------------------------------------------------------------
+
+# Drawn by the code as it was before the speedups of the variant drawing and the probe (seed 42,
+# default params, first two variants): (answer, shown answer, drawn parameters). A change here
+# means a site's questions change for every reader, so optimisations must keep these exact.
+PINNED_SEED_42: dict[str, list[tuple[float, str, dict[str, object]]]] = {
+    "alibi_bias": [
+        (-0.625, "-0.6250", {"heads": 12, "head": 3, "causal": True, "i": 5, "j": 0}),
+        (-0.015625, "-0.0156", {"heads": 4, "head": 3, "causal": False, "i": 0, "j": 1}),
+    ],
+    "alibi_slope": [
+        (0.25, "0.2500", {"heads": 16, "head": 4}),
+        (0.25, "0.2500", {"heads": 6, "head": 1}),
+    ],
+    "faster_dimension": [
+        (16.0, "16", {"d": 32, "j1": 16, "j2": 21, "base": 10000}),
+        (0.0, "0", {"d": 8, "j1": 0, "j2": 6, "base": 10000}),
+    ],
+    "learned_params": [
+        (262144.0, "262144", {"n": 512, "d": 512}),
+        (262144.0, "262144", {"n": 512, "d": 512}),
+    ],
+    "permutation_gap": [
+        (1.7211584234114132, "1.721", {"n": 6, "d": 6, "with_pe": True, "vector_seed": 333931}),
+        (2.220446049250313e-16, "0.000", {"n": 5, "d": 8, "with_pe": False, "vector_seed": 692493}),
+    ],
+    "rope_angle": [
+        (13.514923516295815, "13.5149", {"d": 64, "k": 6, "m": 76, "base": 10000}),
+        (0.025, "0.0250", {"d": 16, "k": 6, "m": 25, "base": 10000}),
+    ],
+    "rope_scaling": [
+        (
+            376937.9422413392,
+            "376937.9",
+            {
+                "method": "llama3",
+                "d": 64,
+                "k": 31,
+                "base": 10000,
+                "factor": 8,
+                "original_max": 8192,
+                "seq_len": 32768,
+            },
+        ),
+        (
+            13.944301096319203,
+            "13.9",
+            {
+                "method": "dynamic",
+                "d": 64,
+                "k": 2,
+                "base": 10000,
+                "factor": 2,
+                "original_max": 4096,
+                "seq_len": 65536,
+            },
+        ),
+    ],
+    "rope_score": [
+        (
+            -5.296015280182404,
+            "-5.296",
+            {"d": 8, "m": 1, "n": 4, "base": 10000, "layout": "interleaved", "vector_seed": 289401},
+        ),
+        (
+            0.9631202441965612,
+            "0.963",
+            {"d": 4, "m": 6, "n": 2, "base": 10000, "layout": "half", "vector_seed": 277789},
+        ),
+    ],
+    "shaw_index": [
+        (3.0, "3", {"i": 10, "j": 11, "max_distance": 2}),
+        (1.0, "1", {"i": 7, "j": 6, "max_distance": 2}),
+    ],
+    "shift_matrix_entry": [
+        (
+            -0.14550003380861354,
+            "-0.1455",
+            {"d": 16, "k": 0, "offset": 8, "row": 0, "col": 0, "base": 10000},
+        ),
+        (
+            0.8438539587324921,
+            "0.8439",
+            {"d": 16, "k": 0, "offset": 12, "row": 0, "col": 0, "base": 10000},
+        ),
+    ],
+    "sincos_2d_entry": [
+        (
+            0.02999550020249566,
+            "0.0300",
+            {"grid": 14, "row": 3, "col": 6, "d": 16, "channel": 10, "base": 10000},
+        ),
+        (
+            0.9998200053999352,
+            "0.9998",
+            {"grid": 8, "row": 2, "col": 6, "d": 32, "channel": 13, "base": 10000},
+        ),
+    ],
+    "sinusoidal_angle": [
+        (0.97, "0.9700", {"d": 8, "k": 2, "pos": 97, "base": 10000}),
+        (0.091, "0.0910", {"d": 16, "k": 6, "pos": 91, "base": 10000}),
+    ],
+    "sinusoidal_dot": [
+        (0.9252350580032781, "0.925", {"d": 8, "p": 26, "q": 5, "base": 10000}),
+        (1.6961849424863784, "1.696", {"d": 8, "p": 3, "q": 13, "base": 10000}),
+    ],
+    "sinusoidal_entry": [
+        (0.3801884151231614, "0.3802", {"d": 4, "pos": 39, "j": 2, "base": 10000}),
+        (0.017701925105413577, "0.0177", {"d": 8, "pos": 44, "j": 0, "base": 10000}),
+    ],
+    "sinusoidal_wavelength": [
+        (83.78762269377677, "83.79", {"d": 64, "k": 9, "base": 10000}),
+        (6283.185307179586, "6283.19", {"d": 16, "k": 6, "base": 10000}),
+    ],
+    "t5_bucket": [
+        (
+            25.0,
+            "25",
+            {
+                "relative_position": 14,
+                "bidirectional": True,
+                "num_buckets": 32,
+                "max_distance": 128,
+            },
+        ),
+        (
+            30.0,
+            "30",
+            {
+                "relative_position": 67,
+                "bidirectional": True,
+                "num_buckets": 32,
+                "max_distance": 128,
+            },
+        ),
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(PINNED_SEED_42))
+def test_drawn_numbers_are_pinned(name: str) -> None:
+    variants = computed_variants(question(name), 42, count=2)
+    got = [
+        (
+            v.answer,
+            v.shown_answer,
+            {k: x for k, x in v.values.items() if k in GENERATORS[name].params},
+        )
+        for v in variants
+    ]
+    assert got == PINNED_SEED_42[name]
+    # Exactly, not approximately: same float bits and same value types.
+    for (answer, _, values), (pinned, _, pinned_values) in zip(
+        got, PINNED_SEED_42[name], strict=True
+    ):
+        assert answer.hex() == pinned.hex()
+        assert [type(x) for x in values.values()] == [type(x) for x in pinned_values.values()]
+
+
+def test_seeded_streams_and_options_are_pinned() -> None:
+    from generator.seeding import derive_seed
+
+    assert derive_seed(42, "q", 3) == 9036268480559664436
+    rng = rng_for(42, "q", 3)
+    assert rng.integers(1000, size=5).tolist() == [679, 408, 228, 955, 724]
+    assert rng_for(42, "q", 3).random() == 0.40837807876052157
+    variants = computed_variants(question("sinusoidal_entry", answer="choice"), 7, count=3)
+    assert [[o.text for o in v.options] for v in variants] == [
+        ["-0.4000", "-0.4903", "-0.9165", "0.7431"],
+        ["0.0087", "0.0050", "0.4794", "0.8776"],
+        ["-0.2794", "0.9602", "0.9615", "0.9945"],
+    ]
+
+
+def test_probe_outcomes_are_pinned() -> None:
+    def check(name: str, params: Mapping[str, ParamConstraint], *args: Any) -> object:
+        return validate_computed(name, params, *args)
+
+    assert check("sinusoidal_entry", {}, "choice", None, 5) == []
+    assert check("alibi_slope", {"heads": Choices((8,))}, "choice", 0, 4) == [
+        (
+            "options",
+            "with these params alibi_slope cannot give 3 distractors that differ from the "
+            "answer and each other at 0 decimals; ask for fewer options, more decimals or "
+            "wider params",
+        )
+    ]
+    rejected = {"num_buckets": Choices((64,)), "max_distance": Choices((8,))}
+    assert check("t5_bucket", rejected, "numeric", None, 4) == [
+        (
+            "params",
+            "the PE core rejects values these params allow: max_distance must be an integer "
+            "greater than the 16 exact buckets, got 8",
+        )
+    ]
+    assert check("sinusoidal_entry", {"d": Choices((4,)), "j": Range(10, 12)}, "numeric", None, 4)[
+        0
+    ][1].startswith("sinusoidal_entry: the parameter constraints leave no usable draw")
+
+
+# --- the speedups change nothing ---------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(min_value=0, max_value=2**64 - 1))
+def test_seed_words_are_numpys_seed_sequence(entropy: int) -> None:
+    from generator import seeding
+
+    expected = np.random.SeedSequence(entropy).generate_state(4, np.uint64).tolist()
+    assert seeding._pcg64_seed_words(entropy) == expected
+    fast = seeding.generator_for_seed(entropy)
+    slow = np.random.default_rng(entropy)
+    assert fast.bit_generator.state == slow.bit_generator.state
+    assert fast.integers(1000, size=8).tolist() == slow.integers(1000, size=8).tolist()
+
+
+def test_rng_for_is_default_rng_of_the_derived_seed() -> None:
+    from generator.seeding import derive_seed, rng_for_recurring
+
+    for key in [("q", 0), ("q", 1, 7), ("konum-validate", "rope_score", 5, 49), (1.0,), (True,)]:
+        slow = np.random.default_rng(derive_seed(3, *key))
+        for fast in (rng_for(3, *key), rng_for_recurring(3, *key), rng_for_recurring(3, *key)):
+            assert fast.bit_generator.state == slow.bit_generator.state
+            assert (
+                fast.permutation(6).tolist()
+                == np.random.default_rng(derive_seed(3, *key)).permutation(6).tolist()
+            )
+    # 1, 1.0 and True are different keys (their str differ): the cache keeps them apart.
+    assert rng_for_recurring(0, 1).random() != rng_for_recurring(0, 1.0).random()
+    assert rng_for_recurring(0, True).random() == rng_for(0, True).random()
+    # What numpy's SeedSequence offers besides the state still works.
+    spawned = rng_for(3, "q").spawn(1)[0].random()
+    assert spawned == np.random.default_rng(derive_seed(3, "q")).spawn(1)[0].random()
+    assert rng_for(3, "q").bit_generator.seed_seq.entropy == derive_seed(3, "q")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(min_value=0, max_value=10**7),
+    st.integers(min_value=1, max_value=200).map(lambda h: 2 * h),
+    st.floats(min_value=1.5, max_value=1e9),
+    st.sampled_from(["interleaved", "concat"]),
+)
+def test_remembered_sinusoidal_entries_are_the_cores(
+    pos: int, d: int, base: float, layout: str
+) -> None:
+    from generator.computed import cached
+
+    expected = pe.sinusoidal(np.array([pos]), d, base=base, layout=layout)  # type: ignore[arg-type]
+    column = pos % d
+    assert cached.sinusoidal_entry(pos, d, base, layout, column) == float(expected[0, column])
+
+
+def test_remembered_draws_are_not_shared() -> None:
+    from generator.computed import cached
+
+    q = question("rope_score", answer="choice")
+    first = computed_variants(q, 42, count=3)
+    first[0].values["q"].append(99)  # type: ignore[attr-defined]
+    first[0].values["extra"] = 1  # type: ignore[index]
+    again = computed_variants(q, 42, count=3)
+    assert 99 not in again[0].values["q"]  # type: ignore[operator]
+    assert "extra" not in again[0].values
+    cached.clear()
+    assert computed_variants(q, 42, count=3)[1:] == again[1:] == first[1:]
+    assert computed_variants(q, 42, count=3)[0] == again[0]
+
+
+def test_probe_memory_gives_fresh_lists_and_equal_outcomes() -> None:
+    from generator.computed import validation
+
+    params = {"heads": Choices((8,))}
+    got = validate_computed("alibi_slope", params, "choice", 0, 4)
+    got.append(("x", "y"))
+    assert validate_computed("alibi_slope", params, "choice", 0, 4) == got[:1]
+    assert validation._probe_uncached("alibi_slope", params, "choice", 0, 4) == got[:1]
+    # Equal constraints spelled with ints or floats draw the same values.
+    for spelling in (Range(1, 50), Range(1.0, 50.0)):
+        p = {"pos": spelling, "d": Choices((8, 16))}
+        assert validation._probe("sinusoidal_entry", p, "choice", 4, 4) == []
+        assert validation._probe_uncached("sinusoidal_entry", p, "choice", 4, 4) == []
+
+
+@pytest.mark.parametrize(
+    ("num_buckets", "far"), [(32, 128), (4, 3), (8, 5), (33, 20), (64, 33), (1024, 1_000_000)]
+)
+@pytest.mark.parametrize("bidirectional", [True, False])
+def test_remembered_t5_buckets_are_the_cores(
+    num_buckets: int, far: int, bidirectional: bool
+) -> None:
+    from generator.computed import cached
+
+    for r in [*range(-600, 601), 999_999, -999_999, 123_457]:
+        expected = pe.t5_bucket(
+            r, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=far
+        )
+        assert cached.t5_bucket(r, bidirectional, num_buckets, far) == expected
+    # Arguments the core rejects still get the core's message.
+    with pytest.raises(ValueError, match="max_distance must be an integer greater"):
+        cached.t5_bucket(5, bidirectional, num_buckets, 1)

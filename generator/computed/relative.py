@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from generator import pe
+from generator.computed import cached
 from generator.computed.base import (
     BOOL,
     BaseGenerator,
@@ -25,6 +25,13 @@ from generator.computed.base import (
 from generator.model import Choices, Range
 
 POSITION = Range(0, 100_000)
+
+
+@cached.memo()
+def _log_bucket(n: int, exact: int, far: int, buckets: int) -> float:
+    """The float32 ``log(n/exact) / log(far/exact) * (buckets - exact)`` of the worked steps."""
+    ratio = np.log(np.float32(n) / np.float32(exact))
+    return float(ratio / np.float32(math.log(far / exact)) * np.float32(buckets - exact))
 
 
 class T5Bucket(BaseGenerator):
@@ -53,9 +60,7 @@ class T5Bucket(BaseGenerator):
             return None
 
         def bucket(r: int, bidirectional: bool) -> int:
-            return int(
-                pe.t5_bucket(r, bidirectional=bidirectional, num_buckets=nb, max_distance=far)
-            )
+            return cached.t5_bucket(r, bidirectional, nb, far)
 
         answer = bucket(rp, bidi)
         buckets = nb // 2 if bidi else nb
@@ -131,8 +136,7 @@ class T5Bucket(BaseGenerator):
         if n < exact:
             lines.append(f"$n = {n} < {exact}$: small distances get their own bucket, $n$ itself.")
         else:
-            ratio = np.log(np.float32(n) / np.float32(exact))
-            scaled = float(ratio / np.float32(math.log(far / exact)) * np.float32(buckets - exact))
+            scaled = _log_bucket(n, exact, far, buckets)
             large = min(exact + int(scaled), buckets - 1)
             if large + offset != answer:
                 raise AssertionError(f"t5_bucket steps give {large + offset}, core {answer}")
@@ -180,10 +184,10 @@ class ShawIndex(BaseGenerator):
             return None
         # The index depends on clip(j - i) only: shrink far-apart positions to distance k + 1
         # so that the (size, size) matrix stays small.
-        step = int(np.sign(j - i)) * min(abs(j - i), k + 1)
+        step = ((j > i) - (j < i)) * min(abs(j - i), k + 1)  # sign(j - i) * ...
         qi, kj = (0, step) if step > 0 else (-step, 0)
         size = max(qi, kj) + 1
-        answer = int(pe.relative_index(size, size, k)[qi, kj])
+        answer = cached.relative_index_entry(size, k, qi, kj)
         clipped = min(max(j - i, -k), k)
         distractors = [
             Distractor(

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from generator import pe
+from generator.computed import cached
 from generator.computed.base import (
     BaseGenerator,
     Distractor,
@@ -76,16 +77,16 @@ class SinusoidalEntry(BaseGenerator):
     def build(self, v: Values, decimals: int) -> Generated | None:
         d, pos, j, base = v["d"], v["pos"], v["j"], v["base"]
         k = j // 2
-        omega = float(pe.sinusoidal_frequencies(d, base=base)[k])
+        omega = cached.sinusoidal_frequency_list(d, base)[k]
         angle = pos * omega
-        answer = float(pe.sinusoidal(np.array([pos]), d, base=base)[0, j])
+        answer = cached.sinusoidal_entry(pos, d, base, "interleaved", j)
         if _trivial(answer, decimals):
             return None
         fn, other = ("sin", "cos") if j % 2 == 0 else ("cos", "sin")
         b = sig(base)
         ans = format_number(answer, decimals)
         wrong_omega = base ** (-2 * j / d)
-        concat = float(pe.sinusoidal(np.array([pos]), d, base=base, layout="concat")[0, j])
+        concat = cached.sinusoidal_entry(pos, d, base, "concat", j)
         half = d // 2
         concat_fn, concat_k = ("sin", j) if j < half else ("cos", j - half)
         distractors = [
@@ -251,11 +252,11 @@ class SinusoidalWavelength(BaseGenerator):
 
     def build(self, v: Values, decimals: int) -> Generated | None:
         d, k, base = v["d"], v["k"], v["base"]
-        answer = float(pe.sinusoidal_wavelengths(d, base=base)[k])
+        answer = cached.sinusoidal_wavelength_list(d, base)[k]
         b = sig(base)
         factor = base ** (2 * k / d)
         ans = format_number(answer, decimals)
-        omega = float(pe.sinusoidal_frequencies(d, base=base)[k])
+        omega = cached.sinusoidal_frequency_list(d, base)[k]
         distractors = [
             Distractor(
                 factor,
@@ -320,10 +321,10 @@ class FasterDimension(BaseGenerator):
         d, j1, j2, base = v["d"], v["j1"], v["j2"], v["base"]
         if j1 // 2 == j2 // 2:  # same pair: same frequency, no answer
             return None
-        omega = pe.sinusoidal_frequencies(d, base=base)
-        w1, w2 = float(omega[j1 // 2]), float(omega[j2 // 2])
+        omega = cached.sinusoidal_frequency_list(d, base)
+        w1, w2 = omega[j1 // 2], omega[j2 // 2]
         fast, slow = (j1, j2) if w1 > w2 else (j2, j1)
-        lam = pe.sinusoidal_wavelengths(d, base=base)
+        lam = cached.sinusoidal_wavelength_list(d, base)
         distractors = [
             Distractor(
                 float(slow),
@@ -348,7 +349,7 @@ class FasterDimension(BaseGenerator):
             k = j // 2
             rows.append(
                 f"Column ${j}$ is in pair $k = {k}$: $\\omega_{{{k}}} = {sig(base)}^{{-2 \\cdot "
-                f"{k}/{d}}} = {sig(w)}$, a wavelength of ${sig(float(lam[k]), 5)}$ positions."
+                f"{k}/{d}}} = {sig(w)}$, a wavelength of ${sig(lam[k], 5)}$ positions."
             )
         solution = (
             "\n\n".join(rows)
@@ -392,7 +393,7 @@ class SinusoidalDot(BaseGenerator):
             return None
         rows = pe.sinusoidal(np.array([p, q]), d, base=base)
         answer = float(rows[0] @ rows[1])
-        omega = pe.sinusoidal_frequencies(d, base=base)
+        omega = cached.sinusoidal_frequencies(d, base)
         delta = p - q
         cosines = np.cos(omega * delta)
         ans = format_number(answer, decimals)
@@ -465,11 +466,10 @@ class ShiftMatrixEntry(BaseGenerator):
 
     def build(self, v: Values, decimals: int) -> Generated | None:
         d, k, offset, row, col, base = (v[n] for n in ("d", "k", "offset", "row", "col", "base"))
-        matrix = pe.sinusoidal_shift_matrix(offset, d, base=base)
-        answer = float(matrix[2 * k + row, 2 * k + col])
+        answer = cached.shift_matrix_entry(offset, d, base, 2 * k + row, 2 * k + col)
         if _trivial(answer, decimals):
             return None
-        omega = float(pe.sinusoidal_frequencies(d, base=base)[k])
+        omega = cached.sinusoidal_frequency_list(d, base)[k]
         phi = omega * offset
 
         def block(angle: float) -> list[list[float]]:

@@ -13,10 +13,11 @@ the same generator, so the correct option's position is uniform over the slots.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
-from jinja2 import StrictUndefined, TemplateError
+from jinja2 import StrictUndefined, Template, TemplateError
 from jinja2.sandbox import SandboxedEnvironment
 
 from generator.computed.base import (
@@ -85,7 +86,13 @@ def draw_variant(
         for d in picked
     ]
     order = rng.permutation(len(choices))
-    return generated, tuple(choices[int(i)] for i in order)
+    return generated, tuple([choices[i] for i in order.tolist()])
+
+
+@lru_cache(maxsize=1024)
+def _compiled(prompt: str) -> Template:
+    """``prompt`` compiled (about a millisecond; templates render any number of times)."""
+    return _template_env().from_string(prompt)
 
 
 def _template_env() -> SandboxedEnvironment:
@@ -110,7 +117,7 @@ def computed_variants(question: ComputedQuestion, seed: int, count: int = 5) -> 
     template = None
     if question.prompt.strip():
         try:
-            template = _template_env().from_string(question.prompt)
+            template = _compiled(question.prompt)
         except TemplateError as exc:
             raise PromptTemplateError(
                 f"question {question.id}: the prompt is not a valid Jinja template: {exc}"

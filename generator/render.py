@@ -92,15 +92,11 @@ def script_json(value: Any) -> Markup:
     ``\\u003c`` for their ``<``.
     """
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return Markup(_SCRIPT_UNSAFE.sub(_script_escape, text))
+    text = text.replace("</", "<\\/")  # every closing tag of the HTML strings: kept cheap
+    return Markup(_SCRIPT_UNSAFE.sub(r"\\u003c", text))
 
 
-_SCRIPT_UNSAFE = re.compile(r"<(?:/|!--|script)", re.IGNORECASE)
-
-
-def _script_escape(match: re.Match[str]) -> str:
-    found = match.group()
-    return "<\\/" if found == "</" else "\\u003c" + found[1:]
+_SCRIPT_UNSAFE = re.compile(r"<(?=!--|script)", re.IGNORECASE)
 
 
 def _markdown(text: str, *, inline: bool = False) -> Markup:

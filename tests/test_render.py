@@ -17,10 +17,12 @@ from pathlib import Path
 
 import pytest
 import quiz_samples as samples
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from jinja2 import DictLoader, Environment
 
 from generator import model
-from generator.render import TEMPLATES_DIR, RenderError, plain_text, render_quiz
+from generator.render import TEMPLATES_DIR, RenderError, plain_text, render_quiz, script_json
 
 GOLDEN = Path(__file__).parent / "golden"
 ASSETS = Path(__file__).resolve().parent.parent / "content" / "assets" / "konum"
@@ -423,3 +425,20 @@ def test_a_question_figure_is_drawn_at_the_top_of_its_card() -> None:
     card = html[html.index('data-question-id="fig-slope"') :]
     assert card.index('<figure class="konum-figure">') < card.index("Question 1 of 1")
     assert 'aria-label="Bias matrices"' in card and "<figcaption>Two heads</figcaption>" in card
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.recursive(
+        st.text(alphabet=st.sampled_from(list('<>/!-scriptSCRIPT"\\& \u2028')), max_size=30)
+        | st.integers()
+        | st.none(),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner),
+        max_leaves=12,
+    )
+)
+def test_script_json_round_trips_and_cannot_end_its_script(value: object) -> None:
+    text = str(script_json(value))
+    assert json.loads(text) == value
+    lowered = text.lower()
+    assert "</" not in lowered and "<!--" not in lowered and "<script" not in lowered

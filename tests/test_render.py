@@ -149,14 +149,15 @@ def test_every_question_follows_the_contract(quiz_html: str) -> None:
         assert q.attrs["data-type"] == question.type
         assert q.attrs["id"] == f"konum-{samples.QUIZ_ID}-{question.id}"
         assert "konum-question" in q.classes()
-        (data,) = q.find_all(lambda e: e.tag == "script")
+        data, extra = q.find_all(lambda e: e.tag == "script")
         assert data.attrs == {"type": "application/json", "class": "konum-data"}
+        assert extra.attrs == {"type": "application/json", "class": "konum-later"}
+        assert [e.tag for e in data.ancestors()[:1]] == [e.tag for e in extra.ancestors()[:1]]
         assert [e.tag for e in data.ancestors()[:1]] == ["template"]
-        parsed = json.loads(data.text)
+        parsed, later = json.loads(data.text), json.loads(extra.text)
         assert parsed["type"] == question.type
-        later = parsed["later"]
-        assert ("hint" in later) == (question.hint is not None)
-        assert ("explanation" in later) == bool(question.explanation)
+        assert ("hint" in later) == (question.hint is not None) == parsed["hint"]
+        assert ("explanation" in later) == bool(question.explanation) == parsed["explanation"]
         if question.type == "computed":
             count = len(concrete.variants)
             assert len(parsed["variants"]) == count
@@ -199,7 +200,7 @@ def test_choice_radio_or_checkbox() -> None:
     assert {i.attrs["type"] for i in single.find_all(lambda e: e.tag == "input")} == {"radio"}
     types = {i.attrs["type"] for i in multiple.find_all(lambda e: e.tag == "input")}
     assert types == {"checkbox"}
-    data = json.loads(single.find_all(lambda e: e.tag == "script")[0].text)
+    data = json.loads(single.find_all(has_class("konum-data"))[0].text)
     concrete = samples.choice()
     q = concrete.question
     assert isinstance(q, model.ChoiceQuestion)
@@ -246,7 +247,7 @@ def test_matching_selects() -> None:
         options = [o for o in select.children if o.tag == "option"]
         assert options[0].attrs["value"] == ""
         assert len(options) == len(concrete.right_items) + 1
-    data = json.loads(root.find_all(lambda e: e.tag == "script")[0].text)
+    data = json.loads(root.find_all(has_class("konum-data"))[0].text)
     assert [concrete.right_items[i] for i in data["answers"]] == [p.right for p in q.pairs]
 
 
@@ -259,8 +260,8 @@ def test_numeric_input() -> None:
 
 
 def _later(root: _Element) -> dict[str, str]:
-    (script,) = root.find_all(lambda e: e.tag == "script")
-    later: dict[str, str] = json.loads(script.text)["later"]
+    (script,) = root.find_all(has_class("konum-later"))
+    later: dict[str, str] = json.loads(script.text)
     return later
 
 
@@ -283,7 +284,7 @@ def test_computed_ships_every_variant_one_visible() -> None:
             assert v.shown_answer in later[f"answer-{k}"]
             notes = {key for key in later if key.startswith(f"{k}-note-")}
             assert notes == {f"{k}-note-{i}" for i, o in enumerate(v.options) if o.feedback}
-        data = json.loads(root.find_all(lambda e: e.tag == "script")[0].text)
+        data = json.loads(root.find_all(has_class("konum-data"))[0].text)
         assert len(data["variants"]) == len(concrete.variants)
         for entry, variant_ in zip(data["variants"], concrete.variants, strict=True):
             assert entry["shown"] == variant_.shown_answer
@@ -341,10 +342,11 @@ def test_data_cannot_break_out_of_the_json_script() -> None:
         blanks=(model.Blank(answers=(evil,)), model.Blank(answers=("x",), regex="a<b&c'd")),
     )  # fmt: skip
     html = render_quiz([model.Concrete(q, 1)], "q", title=evil)
-    assert html.count("<script") == 1 and html.count("</script>") == 1
+    assert html.count("<script") == 2 and html.count("</script>") == 2  # data, later
     root = parse(html)
-    (script,) = root.find_all(lambda e: e.tag == "script")
+    (script,) = root.find_all(has_class("konum-data"))
     data = json.loads(script.text)
+    assert "alert(1)" in _later(root)["answer"]  # the evil answer, escaped inside the JSON
     assert data["blanks"][0]["answers"] == [evil]
     assert data["blanks"][1]["regex"] == "a<b&c'd"
     (title,) = root.find_all(has_class("konum-quiz-title"))

@@ -7,10 +7,10 @@
  * is revealed later. Each question reads its checker data from
  * <script type="application/json" class="konum-data">, kept inside a <template> (out of
  * reach of Material's instant navigation, which re-creates scripts without their type).
- * The data's "later" map holds build-time HTML (rendered and sanitised by the generator)
- * for the answer, hint, explanation, option notes, worked solutions and the other variants
- * of a computed question; a box marked data-later="key" is filled from it the first time
- * it is shown. Progress lives in localStorage under
+ * A second script, "konum-later", maps keys to build-time HTML (rendered and sanitised by
+ * the generator) for the answer, hint, explanation, option notes, worked solutions and the
+ * other variants of a computed question; it is parsed the first time something is shown,
+ * and a box marked data-later="key" is filled from it then. Progress lives in localStorage under
  * "konum:<page path>:<quiz id>:<question id>". Safe to load twice (Material's instant
  * navigation re-runs scripts in the content): mounting is idempotent.
  * No network requests, no dependencies.
@@ -51,7 +51,7 @@
   function fill(el) {
     var key = el.getAttribute("data-later");
     var q = key !== null && el.closest(".konum-question");
-    var later = q && q.konumLater;
+    var later = q && laterOf(q);
     if (!later || !Object.prototype.hasOwnProperty.call(later, key)) return;
     el.innerHTML = later[key];
     el.removeAttribute("data-later");
@@ -179,29 +179,42 @@
     });
   }
 
+  /* A question's script of its own (inside its <template>), parsed as JSON. */
+  function scriptData(q, cls) {
+    var box = q.querySelector("template.konum-data-box");
+    var script = (box ? box.content : q).querySelector("script." + cls);
+    return script ? JSON.parse(script.textContent) : null;
+  }
+
+  /* The HTML shown later, parsed when first needed (most questions never need it). */
+  function laterOf(q) {
+    if (!q.konumLater) q.konumLater = scriptData(q, "konum-later") || {};
+    return q.konumLater;
+  }
+
   /* The note box of an option, made when first needed, if the option has a note. */
   function noteBox(li, key) {
-    var q = li.closest(".konum-question"), later = q && q.konumLater;
+    var q = li.closest(".konum-question"), later = q && laterOf(q);
     if (!later || later[key] === undefined) return null;
     return li.appendChild(lazyBox("konum-option-feedback", key));
   }
 
   /* What only works with JavaScript, appended after the question's form(s). */
-  function addChrome(el, data, later) {
+  function addChrome(el, data) {
     var id = el.id, computed = data.type === "computed";
     var count = computed ? data.variants.length : 1;
     var first = computed ? id + "-v0-answer" : id + "-answer";
     var row = make("div", { "class": "konum-buttons" });
     row.appendChild(button("konum-check", "Check"));
     row.appendChild(button("konum-show", "Show answer", { "aria-expanded": "false", "aria-controls": first }));
-    if (later.hint !== undefined) {
+    if (data.hint) {
       row.appendChild(button("konum-hint-button", "Hint", { "aria-expanded": "false", "aria-controls": id + "-hint" }));
     }
     if (count > 1) row.appendChild(button("konum-new", "New numbers"));
     var parts = [row, make("div", { "class": "konum-feedback", id: id + "-feedback", "aria-live": "polite" })];
-    if (later.hint !== undefined) parts.push(lazyBox("konum-hint", "hint", id + "-hint"));
+    if (data.hint) parts.push(lazyBox("konum-hint", "hint", id + "-hint"));
     parts.push(computed ? variantAnswers(id, 0) : lazyBox("konum-answer", "answer", first));
-    if (later.explanation !== undefined) parts.push(lazyBox("konum-explanation", "explanation"));
+    if (data.explanation) parts.push(lazyBox("konum-explanation", "explanation"));
     parts.forEach(function (p) { el.appendChild(p); });
   }
 
@@ -226,10 +239,8 @@
 
   function mountQuestion(el, onChange) {
     if (el.konum) return el.konum;
-    var box = el.querySelector("template.konum-data-box");
-    var data = JSON.parse((box ? box.content : el).querySelector("script.konum-data").textContent);
-    var later = el.konumLater = data.later || {};
-    if (!el.querySelector(".konum-buttons")) addChrome(el, data, later);
+    var data = scriptData(el, "konum-data");
+    if (!el.querySelector(".konum-buttons")) addChrome(el, data);
     nameMath(el);
     var quiz = el.closest("[data-konum-quiz]");
     var key = "konum:" + location.pathname + ":" + (quiz ? quiz.getAttribute("data-quiz-id") : "") +

@@ -312,13 +312,17 @@ def test_quizzes_rendered_ahead_give_the_same_site(
     assert digests[0] == digests[1]
 
 
-def test_a_preparation_that_dies_leaves_the_rest_to_the_pages(tmp_path: Path) -> None:
+def test_a_preparation_that_dies_leaves_the_rest_to_the_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Whatever the child did not render (it failed, or died) is None: the page renders it;
     and a child that died is a failed build."""
     from types import SimpleNamespace
 
     from generator import workers
     from generator.errors import BuildError
+
+    monkeypatch.setattr(workers, "can_fork", lambda: True)  # even with the browser's threads
 
     def render(bank: Any) -> str:
         if bank.id == "bad":

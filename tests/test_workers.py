@@ -8,7 +8,14 @@ import pytest
 
 from generator import workers
 
-pytestmark = pytest.mark.skipif(not workers.can_fork(), reason="needs fork and no threads")
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+
+
+@pytest.fixture(autouse=True)
+def forking(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fork path even when the test session runs threads (the browser tests' driver);
+    these children run plain functions only, which is safe after a fork."""
+    monkeypatch.setattr(workers, "can_fork", lambda: True)
 
 
 def test_parallel_map_equals_the_loop_in_order() -> None:

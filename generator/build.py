@@ -248,8 +248,8 @@ def build_site(
 
             publish_downloads(banks, seed, variants, written, concretes=concretes)
 
-        # Banks validated, variants drawn once (pages and downloads show the same numbers),
-        # quizzes rendered and downloads written: beside MkDocs where the system allows.
+        # Banks validated, variants drawn from the seed (pages and downloads show the same
+        # numbers), quizzes rendered and downloads written: beside MkDocs where it can.
         prep = Preparation(
             load=lambda: load_banks(settings.banks_dir),
             draw=lambda banks: drawn_concretes(banks, seed, variants),

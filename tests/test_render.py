@@ -199,7 +199,8 @@ def test_page_markup_is_a_template_per_question() -> None:
     for q in questions:
         (box,) = q.children
         assert box.tag == "template"
-        assert [c.attrs["class"] for c in box.children] == ["konum-data", "konum-form", "konum-later"]
+        scripts = [c.attrs["class"] for c in box.children]
+        assert scripts == ["konum-data", "konum-form", "konum-later"]
         form = parse(json.loads(box.children[1].text))
         assert form.find_all(lambda e: e.tag == "fieldset")
     (note,) = root.find_all(lambda e: e.tag == "noscript")

@@ -205,6 +205,7 @@ def test_page_markup_is_a_template_per_question() -> None:
         assert form.find_all(lambda e: e.tag == "fieldset")
     (note,) = root.find_all(lambda e: e.tag == "noscript")
     assert "JavaScript" in "".join(e.text for e in note.iter())
+    assert "data-search-exclude" in note.attrs  # Material's parser would index it otherwise
     tags = len(root.iter()) - 1
     assert tags == 5 * len(questions) + 5, tags  # per question: div, template, 3 scripts
 

@@ -29,11 +29,13 @@ from generator.errors import BuildError
 from generator.mdx.quiz import (
     SEED_ENV,
     VARIANTS_ENV,
+    defer_whole_banks,
     drawn_concretes,
+    fill_pending,
+    has_pending,
     promise_banks,
     render_bank_quiz,
-    stop_prerendered,
-    use_prerendered,
+    stop_deferring,
 )
 from generator.model import Bank, Concrete
 from generator.workers import Preparation
@@ -260,8 +262,10 @@ def build_site(
         try:
             # MkDocs starts while the banks are validated; the first quiz block waits for
             # them. Problems fail the build with every one of them listed, as BankError.
+            # Blocks showing a whole bank leave a marker; the child renders those quizzes
+            # meanwhile, and they are filled into the written pages below.
             promise_banks(settings.banks_dir, prep.banks)
-            use_prerendered(seed, variants, prep.get)
+            defer_whole_banks(seed, variants)
             try:
                 _mkdocs_build(settings.config_file, staging, quiet=lambda: bool(prep.problems))
             except BuildError:
@@ -269,6 +273,7 @@ def build_site(
                     raise prep.problems from None
                 raise
             banks = prep.banks()  # also when no page shows a quiz
+            _fill_quizzes(staging, banks, prep, seed, variants)
             prep.finish()
             if downloads:
                 _move_into(written, staging / "downloads")
@@ -279,11 +284,42 @@ def build_site(
             shutil.rmtree(staging, ignore_errors=True)
             raise
         finally:
-            stop_prerendered()
+            stop_deferring()
             shutil.rmtree(written, ignore_errors=True)
             shutil.rmtree(quizzes, ignore_errors=True)
     questions = sum(len(bank.questions) for bank in banks)
     return BuildResult(target, seed, len(banks), questions, pages)
+
+
+def _fill_quizzes(
+    site: Path, banks: tuple[Bank, ...], prep: Preparation, seed: int, variants: int
+) -> None:
+    """Put each bank's quiz where the pages of ``site`` left its marker.
+
+    The quiz is the child's rendering, or rendered here when the child had none (it failed
+    on that bank, or there is no child); a quiz on several pages is rendered once.
+    """
+    by_id = {bank.id: bank for bank in banks}
+    quizzes: dict[str, str] = {}
+
+    def quiz(bank_id: str) -> str:
+        if bank_id not in quizzes:
+            html = prep.get(bank_id)
+            if html is None:
+                try:
+                    html = render_bank_quiz(by_id[bank_id], seed, variants)
+                except ValueError as exc:
+                    raise BuildError(
+                        f"the site build failed: /// quiz | {bank_id}: {exc}"
+                    ) from None
+            quizzes[bank_id] = html
+        return quizzes[bank_id]
+
+    for page in sorted(site.rglob("*.html")):
+        text = page.read_bytes().decode("utf-8")
+        if has_pending(text):
+            # Encoded as MkDocs writes its pages, so the result is what it would have written.
+            page.write_bytes(fill_pending(text, quiz).encode("utf-8", "xmlcharrefreplace"))
 
 
 def _move_into(source: Path, folder: Path) -> None:

@@ -312,6 +312,30 @@ def test_quizzes_rendered_ahead_give_the_same_site(
     assert digests[0] == digests[1]
 
 
+def test_konum_build_writes_the_pages_plain_mkdocs_writes(built: Path, tmp_path: Path) -> None:
+    """konum build leaves a marker for each whole-bank quiz and fills it in once MkDocs has
+    written the pages: pages and search index are byte for byte those of ``mkdocs build``
+    rendering every quiz in place (a bank on two pages, a second and a partial block too)."""
+    lessons = built / "content" / "lessons"
+    (lessons / "again.md").write_text(
+        "# Again\n\n/// quiz | mini\n///\n\nBetween.\n\n/// quiz | mini\n///\n\n"
+        "/// quiz | mini\n    questions: mini-choice\n///\n",
+        encoding="utf-8",
+    )
+    env = {**os.environ, **EPOCH, "NO_MKDOCS_2_WARNING": "1", "KONUM_SEED": "4"}
+    result = konum(built, "build", "--seed", "4", "-d", str(tmp_path / "k"), env=EPOCH)
+    assert result.returncode == 0, result.stderr
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(tmp_path / "m")],
+        cwd=built, env=env, check=True, capture_output=True,
+    )  # fmt: skip
+    ours = {k: v for k, v in tree_digest(tmp_path / "k").items() if not k.startswith("downloads")}
+    assert ours == tree_digest(tmp_path / "m")
+    page = (tmp_path / "k" / "lessons" / "again.html").read_text(encoding="utf-8")
+    assert page.count("data-konum-quiz") == 3 and "data-konum-pending" not in page
+    assert page.count('data-question-id="mini-choice"') == 3
+
+
 def test_a_preparation_that_dies_leaves_the_rest_to_the_pages(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -26,6 +26,7 @@ Banks are loaded once per build and loaded again when a bank file changes (``kon
 from __future__ import annotations
 
 import os
+import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -137,22 +138,41 @@ class _BankCache:
 _CACHE = _BankCache()
 
 
-#: Full quizzes rendered ahead of the pages (``konum build``, see
-#: :class:`generator.workers.Preparation`): (seed, variants, lookup by bank id) or None.
-_PRERENDERED: tuple[int, int, Callable[[str], str | None]] | None = None
+#: ``konum build``: the (seed, variants) of the whole-bank quizzes it fills in itself once
+#: MkDocs has written the pages (see :func:`fill_pending`), or None.
+_DEFERRED: tuple[int, int] | None = None
+
+#: What a deferred quiz block leaves in the page: the ``data-konum-quiz`` the theme override
+#: looks for (to load the quiz's files), and the bank whose quiz replaces it.
+_PENDING = '<div class="konum-quiz" data-konum-quiz data-konum-pending="{}"></div>'
+_PENDING_RE = re.compile(
+    r'<div class="konum-quiz" data-konum-quiz data-konum-pending="([^"]*)"></div>'
+)
 
 
-def use_prerendered(seed: int, variants: int, lookup: Callable[[str], str | None]) -> None:
-    """Let blocks showing a whole bank (all questions, bank order, first on the page) take
-    its HTML from ``lookup`` when built with ``seed`` and ``variants``; None falls back."""
-    global _PRERENDERED
-    _PRERENDERED = (seed, variants, lookup)
+def defer_whole_banks(seed: int, variants: int) -> None:
+    """Let blocks showing a whole bank (all questions, bank order, first on the page) with
+    ``seed`` and ``variants`` leave a marker that :func:`fill_pending` replaces by the quiz:
+    ``konum build`` renders those quizzes beside MkDocs instead of in the middle of it."""
+    global _DEFERRED
+    _DEFERRED = (seed, variants)
 
 
-def stop_prerendered() -> None:
+def stop_deferring() -> None:
     """Render every quiz in the page again (the default)."""
-    global _PRERENDERED
-    _PRERENDERED = None
+    global _DEFERRED
+    _DEFERRED = None
+
+
+def fill_pending(html: str, quiz: Callable[[str], str]) -> str:
+    """``html`` with each deferred quiz's marker replaced by ``quiz(bank_id)``: the page as
+    a build that rendered the quizzes in place would have written it."""
+    return _PENDING_RE.sub(lambda m: quiz(m.group(1)), html)
+
+
+def has_pending(html: str) -> bool:
+    """Whether ``html`` holds a deferred quiz's marker."""
+    return 'data-konum-pending="' in html
 
 
 def render_bank_quiz(bank: Bank, seed: int, variants: int) -> str:
@@ -211,7 +231,7 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
         counts[bank_id] = counts.get(bank_id, 0) + 1
         self.quiz_id = bank_id if counts[bank_id] == 1 else f"{bank_id}-{counts[bank_id]}"
         whole = self.quiz_id == bank_id and ids == [q.id for q in bank.questions]
-        self.prerendered_as = (settings.seed, settings.variants) if whole else None
+        self.whole_as = (settings.seed, settings.variants) if whole else None
         return True
 
     def on_create(self, parent: etree.Element) -> etree.Element:
@@ -221,8 +241,8 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
         from generator.render import render_quiz
 
         html = None
-        if _PRERENDERED is not None and self.prerendered_as == _PRERENDERED[:2]:
-            html = _PRERENDERED[2](self.bank.id)
+        if _DEFERRED is not None and self.whole_as == _DEFERRED:
+            html = _PENDING.format(self.bank.id)
         if html is None:
             seed, variants = self.settings.seed, self.settings.variants
             try:

@@ -3,8 +3,8 @@
 MkDocs renders pages one after another in one process. konum's own work (validating the
 banks, drawing the variants, rendering each bank's quiz, writing the flashcard downloads)
 needs none of MkDocs, so :class:`Preparation` forks it off: MkDocs waits only for the
-validated banks, then finds each whole-bank quiz already rendered, while the downloads are
-written by a grandchild.
+validated banks, and each whole-bank quiz is rendered meanwhile (``konum build`` fills them
+in once MkDocs has written the pages), while the downloads are written by a grandchild.
 
 Each child dies with its parent (Linux ``PR_SET_PDEATHSIG``), so a killed build leaves
 nothing running, holds the inherited build lock until it exits, and reports a failure as
@@ -162,12 +162,12 @@ class Preparation:
     goes, so the first quiz is ready soon; both draw the same numbers from the same seed).
     Each quiz goes to ``folder/<n>.html`` and is announced on the pipe as ``(bank id, file
     name)``; a bank whose quiz cannot be rendered is announced with no file, so that the
-    page renders it again and reports the error where MkDocs says which page it was
-    reading. Messages are length-prefixed pickles between two processes of the same
-    program. The banks are read by :func:`parallel_map` (this process is idle meanwhile).
+    caller renders it again and reports the error. Messages are length-prefixed pickles
+    between two processes of the same program. The banks are read by :func:`parallel_map`
+    (this process is idle meanwhile).
 
     Without ``fork`` the work is done in this process when asked: :meth:`banks` loads,
-    :meth:`get` returns None (the pages render their quizzes themselves), :meth:`finish`
+    :meth:`get` returns None (the caller renders the quiz itself), :meth:`finish`
     writes the downloads.
 
     Args:

@@ -19,7 +19,7 @@ from typing import Literal
 from generator import model
 from generator.errors import ExportError
 from generator.exports.anki import write_apkg
-from generator.exports.cards import Card, build_cards, display_sides
+from generator.exports.cards import Card, build_card_sets, build_cards, display_sides
 from generator.exports.text import cards_json, write_anki_text, write_cards_json, write_csv
 
 ExportKind = Literal["anki", "text", "csv"]
@@ -39,6 +39,7 @@ __all__ = [
     "Card",
     "ExportError",
     "ExportKind",
+    "build_card_sets",
     "build_cards",
     "cards_json",
     "display_sides",
@@ -159,9 +160,10 @@ def publish_downloads(
         concretes = _concretes(banks, seed, variants)
     written: dict[str, Path] = {}
     # The package carries figures as media files; the text formats have no media, so their
-    # cards inline them (texts are rendered once either way: render_markdown is cached).
-    packaged = build_cards(banks, concretes, math="anki", media_root=_docs_dir(banks))
-    plain = build_cards(banks, concretes, math="anki")
+    # cards inline them; both sets come from one rendering of the texts.
+    packaged, plain = build_card_sets(
+        banks, concretes, math="anki", media_roots=(_docs_dir(banks), None)
+    )
     by_kind: tuple[tuple[ExportKind, list[Card]], ...] = (
         ("anki", packaged),
         ("text", plain),

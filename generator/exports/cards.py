@@ -298,8 +298,21 @@ def build_cards(
         ExportError: A computed question has no concrete variants, a fill prompt's blanks do
             not match its answers, an answer cannot be a cloze deletion or an image is missing.
     """
+    (cards,) = build_card_sets(banks, concretes, math=math, media_roots=(media_root,))
+    return cards
+
+
+def build_card_sets(
+    banks: Iterable[model.Bank],
+    concretes: Iterable[model.Concrete] = (),
+    *,
+    math: MathMode = "anki",
+    media_roots: Sequence[Path | None] = (None,),
+) -> list[list[Card]]:
+    """:func:`build_cards` once for each of ``media_roots``, rendering the texts only once
+    (the sets differ only in how images and figures are carried)."""
     by_id = {c.question.id: c for c in concretes}
-    cards: list[Card] = []
+    bare: list[Card] = []
     figures: dict[str, model.FigureRef] = {}  # question id -> its figure
     for bank in banks:
         for q in bank.questions:
@@ -308,13 +321,13 @@ def build_cards(
             if q.figure is not None:
                 figures[q.id] = q.figure
             if isinstance(q, model.ChoiceQuestion):
-                cards.append(_choice_card(bank, q, math))
+                bare.append(_choice_card(bank, q, math))
             elif isinstance(q, model.FillQuestion):
-                cards.append(_fill_card(bank, q, math))
+                bare.append(_fill_card(bank, q, math))
             elif isinstance(q, model.MatchingQuestion):
-                cards.append(_matching_card(bank, q, math))
+                bare.append(_matching_card(bank, q, math))
             elif isinstance(q, model.NumericQuestion):
-                cards.append(_numeric_card(bank, q, math))
+                bare.append(_numeric_card(bank, q, math))
             else:
                 concrete = by_id.get(q.id)
                 if concrete is None or not concrete.variants:
@@ -322,16 +335,20 @@ def build_cards(
                         f"computed question {q.id!r} in bank {bank.id!r} has no variants;"
                         " pass its Concrete to build the cards"
                     )
-                cards.extend(_variant_card(bank, q, v, math) for v in concrete.variants)
-        cards.extend(_flashcard(bank, fc, math) for fc in bank.flashcards)
-    if media_root is not None:
-        cards = [_collect_media(card, media_root) for card in cards]
-    if figures:
-        cards = [_with_figure(card, figures, as_file=media_root is not None) for card in cards]
-    duplicates = sorted(k for k, n in Counter(c.key for c in cards).items() if n > 1)
+                bare.extend(_variant_card(bank, q, v, math) for v in concrete.variants)
+        bare.extend(_flashcard(bank, fc, math) for fc in bank.flashcards)
+    duplicates = sorted(k for k, n in Counter(c.key for c in bare).items() if n > 1)
     if duplicates:
         raise ExportError(f"duplicate card keys (ids must be unique): {', '.join(duplicates)}")
-    return cards
+    sets = []
+    for media_root in media_roots:
+        cards = bare
+        if media_root is not None:
+            cards = [_collect_media(card, media_root) for card in cards]
+        if figures:
+            cards = [_with_figure(card, figures, as_file=media_root is not None) for card in cards]
+        sets.append(cards)
+    return sets
 
 
 #: Where figure files for Anki packages are written (their names are content hashes).

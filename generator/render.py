@@ -8,10 +8,11 @@ checker's data to the templates, which serialise it with ``tojson``.
 
 Conventions (the markup contract, relied on by the JS and by tests elsewhere):
 
-* The wrapper is ``<div class="konum-quiz" data-konum-quiz data-quiz-id="...">``; each
+* The wrapper is ``<section class="konum-quiz" data-konum-quiz data-quiz-id="...">``; each
   question is ``<div class="konum-question" data-question-id="..." data-type="...">`` holding
-  a ``<script type="application/json" class="konum-data">`` and an ``aria-live`` feedback
-  region whose text starts with "Correct" or "Not quite".
+  a ``<template>`` with the checker's JSON (``script.konum-data``) and the HTML shown later
+  (``script.konum-later``), then its prompt and controls; quiz.js adds the buttons and an
+  ``aria-live`` feedback region whose text starts with "Correct" or "Not quite".
 * Element ids are ``konum-<quiz_id>-<question_id>`` plus a suffix: deterministic and unique
   on a page as long as quiz ids are unique on that page.
 * Fill blanks: every run of four or more underscores (:data:`generator.model.BLANK_PATTERN`)
@@ -380,7 +381,7 @@ def render_quiz(
         title: Optional heading text (plain text, escaped) shown above the questions.
 
     Returns:
-        HTML for the page (a single ``<div class="konum-quiz">`` element).
+        HTML for the page (a single ``<section class="konum-quiz">`` element).
 
     Raises:
         RenderError: ``quiz_id`` or a question id is not a slug, two questions share an id,

@@ -102,25 +102,9 @@ def has_class(name: str) -> Callable[[_Element], bool]:
     return lambda e: name in e.classes()
 
 
-_FORM = re.compile(
-    r'<script type="application/json" class="konum-form">(.*?)</script>(.*?</template>)', re.S
-)
-
-
-def mount(html: str) -> str:
-    """Insert each question's form after its template, as quiz.js does when mounting."""
-    return _FORM.sub(lambda m: m.group(2) + "\n" + json.loads(m.group(1)), html)
-
-
-def render(items: list[model.Concrete], quiz_id: str, **kwargs: str) -> str:
-    """:func:`render_quiz`, mounted."""
-    return mount(render_quiz(items, quiz_id, **kwargs))
-
-
 @pytest.fixture(scope="module")
 def quiz_html() -> str:
-    """The sample quiz as quiz.js sees it once mounted (the forms inserted)."""
-    return render(samples.all_samples(), samples.QUIZ_ID, title="Sample quiz")
+    return render_quiz(samples.all_samples(), samples.QUIZ_ID, title="Sample quiz")
 
 
 # --- golden files ---------------------------------------------------------------------------
@@ -147,7 +131,7 @@ def test_golden_covers_every_type() -> None:
 def test_wrapper(quiz_html: str) -> None:
     root = parse(quiz_html)
     (quiz,) = root.find_all(has_class("konum-quiz"))
-    assert quiz.tag == "div"
+    assert quiz.tag == "section"  # see quiz.html.j2: keeps search out
     assert "data-konum-quiz" in quiz.attrs and "data-search-exclude" in quiz.attrs
     assert quiz.attrs["data-quiz-id"] == samples.QUIZ_ID
     (head,) = quiz.find_all(has_class("konum-quiz-head"))
@@ -155,7 +139,7 @@ def test_wrapper(quiz_html: str) -> None:
 
 
 def test_every_question_follows_the_contract(quiz_html: str) -> None:
-    """Mounted, a question is its form; the data says what quiz.js adds."""
+    """Markup is what reads without JavaScript; the data says what quiz.js adds."""
     root = parse(quiz_html)
     questions = root.find_all(lambda e: "data-question-id" in e.attrs)
     expected = samples.all_samples()
@@ -188,28 +172,6 @@ def test_every_question_follows_the_contract(quiz_html: str) -> None:
             assert fieldset.children[0].tag == "legend"
 
 
-def test_page_markup_is_a_template_per_question() -> None:
-    """Before mounting, a question is its element and a <template> of three scripts: the few
-    tags Material's search parser and the browser read per question; a line tells readers
-    without JavaScript why nothing shows."""
-    html = render_quiz(samples.all_samples(), samples.QUIZ_ID, title="Sample quiz")
-    root = parse(html)
-    questions = root.find_all(lambda e: "data-question-id" in e.attrs)
-    assert len(questions) == len(samples.all_samples())
-    for q in questions:
-        (box,) = q.children
-        assert box.tag == "template"
-        scripts = [c.attrs["class"] for c in box.children]
-        assert scripts == ["konum-data", "konum-form", "konum-later"]
-        form = parse(json.loads(box.children[1].text))
-        assert form.find_all(lambda e: e.tag == "fieldset")
-    (note,) = root.find_all(lambda e: e.tag == "noscript")
-    assert "JavaScript" in "".join(e.text for e in note.iter())
-    assert "data-search-exclude" in note.attrs  # Material's parser would index it otherwise
-    tags = len(root.iter()) - 1
-    assert tags == 5 * len(questions) + 5, tags  # per question: div, template, 3 scripts
-
-
 def test_every_control_has_a_label(quiz_html: str) -> None:
     root = parse(quiz_html)
     label_for = {e.attrs.get("for") for e in root.find_all(lambda e: e.tag == "label")}
@@ -229,11 +191,11 @@ def test_ids_unique_deterministic_and_references_resolve(quiz_html: str) -> None
         for attr in ("for", "aria-controls", "aria-describedby"):
             for ref in (e.attrs.get(attr) or "").split():
                 assert ref in ids, f"{attr}={ref} points nowhere"
-    assert render(samples.all_samples(), samples.QUIZ_ID, title="Sample quiz") == quiz_html
+    assert render_quiz(samples.all_samples(), samples.QUIZ_ID, title="Sample quiz") == quiz_html
 
 
 def test_choice_radio_or_checkbox() -> None:
-    root = parse(render([samples.choice(), samples.choice_multiple()], "q"))
+    root = parse(render_quiz([samples.choice(), samples.choice_multiple()], "q"))
     single, multiple = root.find_all(lambda e: "data-question-id" in e.attrs)
     assert {i.attrs["type"] for i in single.find_all(lambda e: e.tag == "input")} == {"radio"}
     types = {i.attrs["type"] for i in multiple.find_all(lambda e: e.tag == "input")}
@@ -247,12 +209,12 @@ def test_choice_radio_or_checkbox() -> None:
 
 
 def test_fill_blanks_become_inputs_also_in_code() -> None:
-    root = parse(render([samples.fill()], "q"))
+    root = parse(render_quiz([samples.fill()], "q"))
     blanks = root.find_all(has_class("konum-blank"))
     assert [b.attrs["aria-label"] for b in blanks] == ["Blank 1 of 2", "Blank 2 of 2"]
     assert any(a.tag == "pre" for a in blanks[1].ancestors()), "second blank is in the code"
-    assert "____" not in render([samples.fill()], "q")
-    assert "KONUMBLANK" not in render([samples.fill()], "q")
+    assert "____" not in render_quiz([samples.fill()], "q")
+    assert "KONUMBLANK" not in render_quiz([samples.fill()], "q")
 
 
 def test_fill_blank_in_inline_code() -> None:
@@ -260,7 +222,7 @@ def test_fill_blank_in_inline_code() -> None:
         id="inline", bank="t", prompt="Slice `PE[:, 1::______]` for cosines.",
         explanation="", source=samples.SRC, blanks=(model.Blank(answers=("2",)),),
     )  # fmt: skip
-    root = parse(render([model.Concrete(q, 1)], "q"))
+    root = parse(render_quiz([model.Concrete(q, 1)], "q"))
     (blank,) = root.find_all(has_class("konum-blank"))
     assert blank.parent is not None and blank.parent.tag == "code"
 
@@ -276,7 +238,7 @@ def test_fill_blank_count_must_match() -> None:
 
 def test_matching_selects() -> None:
     concrete = samples.matching()
-    root = parse(render([concrete], "q"))
+    root = parse(render_quiz([concrete], "q"))
     selects = root.find_all(lambda e: e.tag == "select")
     q = concrete.question
     assert isinstance(q, model.MatchingQuestion)
@@ -290,7 +252,7 @@ def test_matching_selects() -> None:
 
 
 def test_numeric_input() -> None:
-    root = parse(render([samples.numeric()], "q"))
+    root = parse(render_quiz([samples.numeric()], "q"))
     (inp,) = root.find_all(lambda e: e.tag == "input")
     assert inp.attrs["type"] == "text" and inp.attrs["inputmode"] == "decimal"
     (unit,) = root.find_all(has_class("konum-unit"))
@@ -305,7 +267,7 @@ def _later(root: _Element) -> dict[str, str]:
 
 def test_computed_ships_every_variant_one_visible() -> None:
     for concrete in (samples.computed_numeric(4), samples.computed_choice(3)):
-        root = parse(render([concrete], "q"))
+        root = parse(render_quiz([concrete], "q"))
         later = _later(root)
         # The first variant is markup; the others wait in `later`.
         (variant,) = root.find_all(has_class("konum-variant"))
@@ -380,8 +342,8 @@ def test_data_cannot_break_out_of_the_json_script() -> None:
         blanks=(model.Blank(answers=(evil,)), model.Blank(answers=("x",), regex="a<b&c'd")),
     )  # fmt: skip
     html = render_quiz([model.Concrete(q, 1)], "q", title=evil)
-    assert html.count("<script") == 3 and html.count("</script>") == 3  # data, form, later
-    root = parse(mount(html))
+    assert html.count("<script") == 2 and html.count("</script>") == 2  # data, later
+    root = parse(html)
     (script,) = root.find_all(has_class("konum-data"))
     data = json.loads(script.text)
     assert "alert(1)" in _later(root)["answer"]  # the evil answer, escaped inside the JSON
@@ -461,7 +423,7 @@ def test_a_question_figure_is_drawn_at_the_top_of_its_card() -> None:
         answer=0.5,
         tolerance=0.001,
     )
-    html = render([model.Concrete(question, 1)], "fig")
+    html = render_quiz([model.Concrete(question, 1)], "fig")
     card = html[html.index('data-question-id="fig-slope"') :]
     assert card.index('<figure class="konum-figure">') < card.index("Question 1 of 1")
     assert 'aria-label="Bias matrices"' in card and "<figcaption>Two heads</figcaption>" in card

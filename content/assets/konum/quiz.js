@@ -1,16 +1,16 @@
 /* konum quizzes: self-checking questions rendered by generator/render.py.
  *
- * Mounts every [data-question-id] element inside [data-konum-quiz]. In the page a question
- * is only a <template> holding three JSON scripts (out of reach of Material's instant
- * navigation, which re-creates scripts without their type): "konum-data", the checker's
- * data; "konum-form", the build-time HTML of its figure, prompt and controls, inserted when
- * the question is mounted; and "konum-later", which maps keys to build-time HTML (rendered
- * and sanitised by the generator) for the answer, hint, explanation, option notes, worked
- * solutions and the other variants of a computed question, parsed the first time something
- * is shown (a box marked data-later="key" is filled from it then). Mounting also adds the
- * score and Reset button, the Check / Show answer / Hint / New numbers buttons, the
- * aria-live feedback line, the right/wrong marks, and the empty boxes for what is revealed
- * later. Progress lives in localStorage under
+ * Mounts every [data-question-id] element inside [data-konum-quiz]. The page holds what
+ * can be read without JavaScript (prompts and controls); mounting adds what only works
+ * with it: the score and Reset button, the Check / Show answer / Hint / New numbers
+ * buttons, the aria-live feedback line, the right/wrong marks, and empty boxes for what
+ * is revealed later. Each question reads its checker data from
+ * <script type="application/json" class="konum-data">, kept inside a <template> (out of
+ * reach of Material's instant navigation, which re-creates scripts without their type).
+ * A second script, "konum-later", maps keys to build-time HTML (rendered and sanitised by
+ * the generator) for the answer, hint, explanation, option notes, worked solutions and the
+ * other variants of a computed question; it is parsed the first time something is shown,
+ * and a box marked data-later="key" is filled from it then. Progress lives in localStorage under
  * "konum:<page path>:<quiz id>:<question id>". Safe to load twice (Material's instant
  * navigation re-runs scripts in the content): mounting is idempotent.
  * No network requests, no dependencies.
@@ -240,7 +240,6 @@
   function mountQuestion(el, onChange) {
     if (el.konum) return el.konum;
     var data = scriptData(el, "konum-data");
-    if (!el.querySelector("fieldset")) el.insertAdjacentHTML("beforeend", scriptData(el, "konum-form") || "");
     if (!el.querySelector(".konum-buttons")) addChrome(el, data);
     nameMath(el);
     var quiz = el.closest("[data-konum-quiz]");

@@ -23,7 +23,7 @@ import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.errors import BuildError
 from generator.mdx.quiz import (
@@ -38,6 +38,9 @@ from generator.mdx.quiz import (
     stop_deferring,
 )
 from generator.model import Bank, Concrete
+
+if TYPE_CHECKING:
+    from generator.exports import DownloadPart
 from generator.workers import Preparation
 
 QUIZ_EXTENSION = "generator.mdx.quiz"
@@ -245,10 +248,15 @@ def build_site(
         written = staging.with_name(staging.name + "-downloads")
         quizzes = staging.with_name(staging.name + "-quizzes")
 
-        def write(banks: tuple[Bank, ...], concretes: Sequence[Concrete]) -> None:
-            from generator.exports import publish_downloads
+        def writer(part: DownloadPart) -> Callable[[tuple[Bank, ...], Sequence[Concrete]], None]:
+            def write(banks: tuple[Bank, ...], concretes: Sequence[Concrete]) -> None:
+                from generator.exports import publish_downloads
 
-            publish_downloads(banks, seed, variants, written, concretes=concretes)
+                publish_downloads(
+                    banks, seed, variants, written, concretes=concretes, parts=(part,)
+                )
+
+            return write
 
         # Banks validated, variants drawn from the seed (pages and downloads show the same
         # numbers), quizzes rendered and downloads written: beside MkDocs where it can.
@@ -256,7 +264,7 @@ def build_site(
             load=lambda: load_banks(settings.banks_dir),
             draw=lambda banks: drawn_concretes(banks, seed, variants),
             render=lambda bank: render_bank_quiz(bank, seed, variants),
-            write=write if downloads else None,
+            write=[writer("exports"), writer("study")] if downloads else None,
             folder=quizzes,
         )
         try:
@@ -273,6 +281,7 @@ def build_site(
                     raise prep.problems from None
                 raise
             banks = prep.banks()  # also when no page shows a quiz
+            prep.write_if_free()  # the downloads, unless the child has begun them
             _fill_quizzes(staging, banks, prep, seed, variants)
             prep.finish()
             if downloads:

@@ -4,7 +4,8 @@ MkDocs renders pages one after another in one process. konum's own work (validat
 banks, drawing the variants, rendering each bank's quiz, writing the flashcard downloads)
 needs none of MkDocs, so :class:`Preparation` forks it off: MkDocs waits only for the
 validated banks, and each whole-bank quiz is rendered meanwhile (``konum build`` fills them
-in once MkDocs has written the pages), while the downloads are written by a grandchild.
+in once MkDocs has written the pages). The flashcard downloads go to whichever process is
+free first: the child once its quizzes are rendered, or this one once MkDocs is done.
 
 Each child dies with its parent (Linux ``PR_SET_PDEATHSIG``), so a killed build leaves
 nothing running, holds the inherited build lock until it exits, and reports a failure as
@@ -39,6 +40,7 @@ _PR_SET_PDEATHSIG = 1
 _T = TypeVar("_T")
 _R = TypeVar("_R")
 _LENGTH = struct.Struct("!I")
+_Writer = Callable[[tuple[Bank, ...], Sequence[Concrete]], None]
 
 
 def can_fork() -> bool:
@@ -59,6 +61,30 @@ def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]
+
+
+class _Token:
+    """One token for two processes: created before a fork, taken by whichever asks first.
+
+    A pipe holding one byte, its writing end closed: a read of one byte is atomic, so
+    exactly one :meth:`take` gets it; every later read finds the pipe at its end.
+    """
+
+    def __init__(self) -> None:
+        self._fd, end = os.pipe()
+        os.write(end, b"\0")
+        os.close(end)
+        os.set_blocking(self._fd, False)
+
+    def take(self) -> bool:
+        """Whether this call got the token."""
+        try:
+            return os.read(self._fd, 1) == b"\0"
+        except (BlockingIOError, OSError):
+            return False
+
+    def close(self) -> None:
+        os.close(self._fd)
 
 
 class _Child:
@@ -155,16 +181,18 @@ class Preparation:
     """Validates the banks, draws the questions, renders each bank's quiz and writes the
     downloads, beside MkDocs.
 
-    With ``fork``, a child process does all of it and MkDocs (in this process) never waits
-    for konum's own work except for the validated banks: the child sends them first (or
-    their problems), then forks a grandchild that draws the variants and writes the
-    downloads, and renders the banks' quizzes in order (drawing each bank's variants as it
-    goes, so the first quiz is ready soon; both draw the same numbers from the same seed).
+    With ``fork``, a child process does the work and MkDocs (in this process) never waits
+    for it except for the validated banks: the child sends them first (or their problems),
+    then renders the banks' quizzes in order (drawing each bank's variants as it goes).
     Each quiz goes to ``folder/<n>.html`` and is announced on the pipe as ``(bank id, file
     name)``; a bank whose quiz cannot be rendered is announced with no file, so that the
     caller renders it again and reports the error. Messages are length-prefixed pickles
     between two processes of the same program. The banks are read by :func:`parallel_map`
-    (this process is idle meanwhile).
+    (this process is idle meanwhile). The downloads are written by whichever of the two
+    processes is free first (a :class:`_Token`): the child after its last quiz, with the
+    variants and texts it has just drawn and rendered, or this process at
+    :meth:`write_if_free`, called when MkDocs is done (first where the questions far
+    outweigh the pages).
 
     Without ``fork`` the work is done in this process when asked: :meth:`banks` loads,
     :meth:`get` returns None (the caller renders the quiz itself), :meth:`finish`
@@ -174,7 +202,8 @@ class Preparation:
         load: validates and returns the banks (raises ``BankError``).
         draw: applies the seed to every question (the pages and downloads reuse the result).
         render: one bank's whole quiz as HTML.
-        write: writes the downloads, or None for none.
+        write: the parts of the downloads, each written by the first process free for it
+            (one callable, or None for none).
         folder: where the child puts rendered quizzes (removed by the caller).
     """
 
@@ -183,10 +212,13 @@ class Preparation:
         load: Callable[[], tuple[Bank, ...]],
         draw: Callable[[tuple[Bank, ...]], Sequence[Concrete]],
         render: Callable[[Bank], str],
-        write: Callable[[tuple[Bank, ...], Sequence[Concrete]], None] | None,
+        write: _Writer | Sequence[_Writer] | None,
         folder: Path,
     ) -> None:
-        self._load, self._draw, self._render, self._write = load, draw, render, write
+        self._load, self._draw, self._render = load, draw, render
+        writers = [] if write is None else [write] if callable(write) else list(write)
+        #: The parts of the downloads not yet written by this process, each with its token.
+        self._writers: list[tuple[_Writer, _Token | None]] = []
         self._folder = folder
         self._banks: tuple[Bank, ...] | None = None
         #: The banks' problems, once :meth:`banks` has found them.
@@ -196,8 +228,11 @@ class Preparation:
         self._child: _Child | None = None
         if can_fork():
             folder.mkdir(parents=True, exist_ok=True)
+            self._writers = [(writer, _Token()) for writer in writers]
             self._child = _Child(self._run)
             self._stream = os.fdopen(self._child.channel, "rb", closefd=False)
+        else:
+            self._writers = [(writer, None) for writer in writers]
 
     # --- the child -------------------------------------------------------------------------
 
@@ -214,14 +249,6 @@ class Preparation:
             send(("problems", exc.problems, exc.files))
             return
         send(("banks", banks))
-        write, draw = self._write, self._draw
-
-        def write_downloads(_channel: int) -> None:
-            os.close(channel)  # the grandchild must not keep the parent's pipe open
-            assert write is not None
-            write(banks, draw(banks))
-
-        writer = _Child(write_downloads) if write else None
         for index, bank in enumerate(banks):
             name: str | None = f"{index}.html"
             try:
@@ -231,9 +258,10 @@ class Preparation:
             else:
                 (self._folder / str(name)).write_text(html, encoding="utf-8")
             send(("quiz", bank.id, name))
-        problem = writer.wait() if writer else None
-        if problem is not None:
-            raise BuildError(f"the flashcard downloads failed: {problem}")
+        for writer, token in self._writers:
+            if token is not None and token.take():
+                # The variants drawn for the quizzes are reused, and their texts cached.
+                writer(banks, self._draw(banks))
 
     # --- the parent ------------------------------------------------------------------------
 
@@ -290,21 +318,40 @@ class Preparation:
         name = self._ready.pop(bank_id, None)
         return None if name is None else (self._folder / name).read_text(encoding="utf-8")
 
+    def write_if_free(self) -> None:
+        """Write each part of the downloads the child has not begun (call when idle: where
+        MkDocs finishes first, as with many questions, this process takes them)."""
+        while self._writers:
+            writer, token = self._writers.pop(0)
+            try:
+                if token is None or token.take():
+                    banks = self.banks()
+                    writer(banks, self._draw(banks))
+            finally:
+                if token is not None:
+                    token.close()
+
     def finish(self) -> None:
         """Wait until the downloads are written (or write them now); raise what failed."""
+        self.write_if_free()
         if self._child is None:
-            if self._write is not None:
-                banks = self.banks()
-                self._write(banks, self._draw(banks))
             return
+        self._close_tokens()
         while self._receive() is not None:  # what the pages did not ask for
             pass
         problem = self._child.wait()
         if problem is not None:
             raise BuildError(problem)
 
+    def _close_tokens(self) -> None:
+        for _writer, token in self._writers:
+            if token is not None:
+                token.close()
+        self._writers = []
+
     def abandon(self) -> None:
-        """Stop the child and its writer now (the build failed or was interrupted)."""
+        """Stop the child now (the build failed or was interrupted)."""
+        self._close_tokens()
         if self._stream is not None:
             self._stream.close()
             self._stream = None

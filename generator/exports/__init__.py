@@ -12,7 +12,7 @@ for the study page's ``cards.json`` (:func:`write_cards_json`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -23,6 +23,7 @@ from generator.exports.cards import Card, build_card_sets, build_cards, display_
 from generator.exports.text import cards_json, write_anki_text, write_cards_json, write_csv
 
 ExportKind = Literal["anki", "text", "csv"]
+DownloadPart = Literal["exports", "study"]
 
 #: File names of the exports, as published under ``site/downloads/`` and linked from the
 #: Flashcards page; ``CARDS_JSON`` is the study page's data.
@@ -144,11 +145,14 @@ def publish_downloads(
     *,
     timestamp: float | None = None,
     concretes: Sequence[model.Concrete] | None = None,
+    parts: Collection[DownloadPart] = ("exports", "study"),
 ) -> dict[str, Path]:
     """Write the three exports (:data:`DEFAULT_NAMES`) and ``cards.json`` into ``folder``.
 
     ``concretes`` are the questions with ``seed`` already applied (``konum build`` passes the
-    ones its pages drew); when None they are drawn here.
+    ones its pages drew); when None they are drawn here. ``parts`` says which to write:
+    ``"exports"`` (the three exports) and ``"study"`` (``cards.json``, for the study page);
+    ``konum build`` writes them in whichever process is free first.
 
     Returns:
         The written files by kind (``"anki"``, ``"text"``, ``"csv"``, ``"json"``).
@@ -159,22 +163,24 @@ def publish_downloads(
     if concretes is None:
         concretes = _concretes(banks, seed, variants)
     written: dict[str, Path] = {}
-    # The package carries figures as media files; the text formats have no media, so their
-    # cards inline them; both sets come from one rendering of the texts.
-    packaged, plain = build_card_sets(
-        banks, concretes, math="anki", media_roots=(_docs_dir(banks), None)
-    )
-    by_kind: tuple[tuple[ExportKind, list[Card]], ...] = (
-        ("anki", packaged),
-        ("text", plain),
-        ("csv", plain),
-    )
-    for kind, cards in by_kind:
-        path = written[kind] = out / DEFAULT_NAMES[kind]
-        _write(kind, cards, path, timestamp)
-    path = written["json"] = out / CARDS_JSON
-    try:
-        write_cards_json(build_cards(banks, concretes, math="mathml"), path)
-    except OSError as exc:
-        raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    if "exports" in parts:
+        # The package carries figures as media files; the text formats have no media, so
+        # their cards inline them; both sets come from one rendering of the texts.
+        packaged, plain = build_card_sets(
+            banks, concretes, math="anki", media_roots=(_docs_dir(banks), None)
+        )
+        by_kind: tuple[tuple[ExportKind, list[Card]], ...] = (
+            ("anki", packaged),
+            ("text", plain),
+            ("csv", plain),
+        )
+        for kind, cards in by_kind:
+            path = written[kind] = out / DEFAULT_NAMES[kind]
+            _write(kind, cards, path, timestamp)
+    if "study" in parts:
+        path = written["json"] = out / CARDS_JSON
+        try:
+            write_cards_json(build_cards(banks, concretes, math="mathml"), path)
+        except OSError as exc:
+            raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from exc
     return written

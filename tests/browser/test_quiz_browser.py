@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,23 @@ def choice_options(concrete: model.Concrete) -> list[model.Option]:
 
 
 # --- each type: right and wrong -------------------------------------------------------------
+
+
+def test_check_with_nothing_entered_asks_and_reveals_nothing(quiz: Any) -> None:
+    """An empty Check is no attempt: it asks for an answer, and shows no explanation, no
+    worked solution, no marks; the score and the saved progress do not change."""
+    page = quiz.open()
+    total = len(samples.all_samples())
+    for concrete in samples.all_samples():
+        qid = concrete.question.id
+        check(page, qid)
+        expect(feedback(page, qid)).to_have_text(re.compile(r"^Not quite: .+ first\.$"))
+        q = question(page, qid)
+        for part in (".konum-explanation", ".konum-solution", ".konum-answer"):
+            expect(q.locator(part)).to_be_hidden()
+        expect(q.locator(".is-wrong:not(.konum-feedback), .konum-mark")).to_have_count(0)
+    expect(score(page)).to_have_text(f"0 / {total} correct")
+    assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('konum:'))") == []
 
 
 def test_choice_single(quiz: Any) -> None:

@@ -101,7 +101,8 @@
     }
   }
 
-  /* Graders: (scope element, spec) -> [ok, message]; they also mark controls. */
+  /* Graders: (scope element, spec) -> [ok, message, nothing entered]; they also mark
+   * controls. With nothing entered the check counts for nothing and reveals nothing. */
   function gradeChoice(scope, spec) {
     var inputs = $$(scope, "input.konum-choice"), wrong = 0, missing = 0, any = false;
     inputs.forEach(function (inp, i) {
@@ -113,7 +114,7 @@
       mark(inp, inp.checked ? right : null);
       show(fb, inp.checked);
     });
-    if (!any) return [false, "Not quite: choose an answer first."];
+    if (!any) return [false, "Not quite: choose an answer first.", true];
     if (!wrong && !missing) return [true, "Correct."];
     if (!spec.multiple) {
       return [false, "Not quite." + (scope.querySelector(".konum-option-feedback:not([hidden])")
@@ -126,8 +127,15 @@
   }
 
   function gradeFill(scope, spec) {
-    var bad = [];
-    $$(scope, "input.konum-blank").forEach(function (inp, i) {
+    var bad = [], blanks = $$(scope, "input.konum-blank");
+    if (blanks.every(function (inp) { return !inp.value.trim(); })) {
+      blanks.forEach(function (inp) {
+        inp.classList.remove("is-right", "is-wrong");
+        inp.removeAttribute("aria-invalid");
+      });
+      return [false, "Not quite: fill in the blanks first.", true];
+    }
+    blanks.forEach(function (inp, i) {
       var ok = matchesBlank(spec.blanks[i], inp.value);
       inp.classList.toggle("is-right", ok);
       inp.classList.toggle("is-wrong", !ok);
@@ -140,6 +148,10 @@
 
   function gradeMatching(scope, spec) {
     var right = 0, sel = $$(scope, "select.konum-select");
+    if (sel.every(function (s) { return s.value === ""; })) {
+      sel.forEach(function (s) { mark(s, null); });
+      return [false, "Not quite: choose a match first.", true];
+    }
     sel.forEach(function (s, i) {
       var ok = s.value !== "" && Number(s.value) === spec.answers[i];
       if (ok) right++;
@@ -151,10 +163,13 @@
 
   function gradeNumeric(scope, spec) {
     var inp = scope.querySelector("input.konum-number-input"), x = parseNumber(inp.value);
+    if (!inp.value.trim()) {
+      mark(inp, null);
+      return [false, "Not quite: type a number first.", true];
+    }
     if (isNaN(x)) {
       mark(inp, false);
-      return [false, inp.value.trim() ? "Not quite: write a number such as 0.84, -1.5 or 8.4e-1."
-        : "Not quite: type a number first."];
+      return [false, "Not quite: write a number such as 0.84, -1.5 or 8.4e-1."];
     }
     var tol = spec.relative ? spec.tolerance * Math.abs(spec.answer) : spec.tolerance;
     var ok = Math.abs(x - spec.answer) <= tol + 1e-9 * Math.max(1, Math.abs(spec.answer));
@@ -299,9 +314,13 @@
 
     function check(restoring) {
       var s = spec(), result = GRADERS[s[0]](scope(), s[1]);
+      feedback.textContent = result[1];
+      if (result[2]) {  /* nothing entered yet: no attempt, nothing revealed or saved */
+        feedback.className = "konum-feedback is-wrong";
+        return;
+      }
       api.checked = true;
       api.ok = result[0];
-      feedback.textContent = result[1];
       feedback.className = "konum-feedback " + (api.ok ? "is-right" : "is-wrong");
       afterAnswer();
       if (!restoring) save();

@@ -62,6 +62,15 @@ def test_bank_texts_state_no_hand_typed_results() -> None:
             assert TYPED_RESULT.findall(text) == [], f"{bank.id}/{ident}"
 
 
+def test_prompts_leave_select_all_that_apply_to_the_quiz() -> None:
+    """The quiz and the flashcards say "Select all that apply" for a question with several
+    correct options; a prompt that says it too shows it twice."""
+    for bank in load_banks(REPO / "content" / "banks"):
+        for q in bank.questions:
+            if isinstance(q, ChoiceQuestion) and q.multiple:
+                assert "all that apply" not in q.prompt.lower(), f"{bank.id}/{q.id}"
+
+
 @pytest.mark.parametrize("lesson", PAGES, ids=lambda p: p.stem)
 def test_lesson_states_no_hand_typed_results(lesson: Path) -> None:
     """Decimal results must come from {{ ... }} expressions, not be typed into the prose.

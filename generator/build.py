@@ -38,10 +38,10 @@ from generator.mdx.quiz import (
     stop_deferring,
 )
 from generator.model import Bank, Concrete
+from generator.workers import Preparation
 
 if TYPE_CHECKING:
     from generator.exports import DownloadPart
-from generator.workers import Preparation
 
 QUIZ_EXTENSION = "generator.mdx.quiz"
 

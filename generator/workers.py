@@ -80,7 +80,7 @@ class _Token:
         """Whether this call got the token."""
         try:
             return os.read(self._fd, 1) == b"\0"
-        except (BlockingIOError, OSError):
+        except OSError:  # BlockingIOError: another process has it
             return False
 
     def close(self) -> None:
@@ -336,7 +336,6 @@ class Preparation:
         self.write_if_free()
         if self._child is None:
             return
-        self._close_tokens()
         while self._receive() is not None:  # what the pages did not ask for
             pass
         problem = self._child.wait()

@@ -37,11 +37,12 @@ from generator.mdx.quiz import (
     render_bank_quiz,
     stop_deferring,
 )
-from generator.model import Bank, Concrete
-from generator.workers import Preparation
+from generator.model import Bank
+from generator.render import render_quiz
+from generator.workers import Preparation, parallel_map
 
 if TYPE_CHECKING:
-    from generator.exports import DownloadPart
+    from generator.exports import BankCards, DownloadPart
 
 QUIZ_EXTENSION = "generator.mdx.quiz"
 
@@ -243,29 +244,20 @@ def build_site(
     ):
         remove_leftovers(target)
         staging = Path(tempfile.mkdtemp(prefix=_staging_prefixes(target)[0], dir=target.parent))
-        # Work folders of the child processes, beside the staging folder (which MkDocs
-        # empties when it starts) and named like it, so a killed build's are removed too.
+        # The child's work folder, beside the staging folder (which MkDocs empties when it
+        # starts) and named like it, so a killed build's is removed too.
+        work_folder = staging.with_name(staging.name + "-work")
         written = staging.with_name(staging.name + "-downloads")
-        quizzes = staging.with_name(staging.name + "-quizzes")
+        docs_dir = settings.banks_dir.resolve().parent
+        parts: tuple[DownloadPart, ...] = ("exports", "study") if downloads else ()
 
-        def writer(part: DownloadPart) -> Callable[[tuple[Bank, ...], Sequence[Concrete]], None]:
-            def write(banks: tuple[Bank, ...], concretes: Sequence[Concrete]) -> None:
-                from generator.exports import publish_downloads
+        def work(bank: Bank) -> BankOutput:
+            """Draw a bank's variants, render its quiz and make its flashcards."""
+            return _bank_output(bank, seed, variants, docs_dir, parts)
 
-                publish_downloads(
-                    banks, seed, variants, written, concretes=concretes, parts=(part,)
-                )
-
-            return write
-
-        # Banks validated, variants drawn from the seed (pages and downloads show the same
-        # numbers), quizzes rendered and downloads written: beside MkDocs where it can.
+        # Banks validated, then each bank's quiz and cards made, beside MkDocs where it can.
         prep = Preparation(
-            load=lambda: load_banks(settings.banks_dir),
-            draw=lambda banks: drawn_concretes(banks, seed, variants),
-            render=lambda bank: render_bank_quiz(bank, seed, variants),
-            write=[writer("exports"), writer("study")] if downloads else None,
-            folder=quizzes,
+            load=lambda: load_banks(settings.banks_dir), work=work, folder=work_folder
         )
         try:
             # MkDocs starts while the banks are validated; the first quiz block waits for
@@ -281,9 +273,25 @@ def build_site(
                     raise prep.problems from None
                 raise
             banks = prep.banks()  # also when no page shows a quiz
-            prep.write_if_free()  # the downloads, unless the child has begun them
-            _fill_quizzes(staging, banks, prep, seed, variants)
-            prep.finish()
+            outputs = prep.results()
+            sets = [o.cards for o in outputs if o.cards is not None]
+
+            from generator.exports import write_downloads
+
+            def fill() -> None:
+                _fill_quizzes(staging, banks, [o.quiz for o in outputs], seed, variants)
+                if downloads:
+                    for bank, output in zip(banks, outputs, strict=True):
+                        if output.quiz is None:  # shown on no page, but on the cards
+                            _render_again(bank, seed, variants)
+                    write_downloads(sets, written, files={"text", "csv", "json"})
+
+            def package() -> None:
+                if downloads:
+                    write_downloads(sets, written, files={"anki"})
+
+            # The Anki package, the longest file to write, in a child where fork exists.
+            parallel_map(lambda job: job(), [fill, package])
             if downloads:
                 _move_into(written, staging / "downloads")
             pages = sum(1 for _ in staging.rglob("*.html"))
@@ -295,34 +303,67 @@ def build_site(
         finally:
             stop_deferring()
             shutil.rmtree(written, ignore_errors=True)
-            shutil.rmtree(quizzes, ignore_errors=True)
+            shutil.rmtree(work_folder, ignore_errors=True)
     questions = sum(len(bank.questions) for bank in banks)
     return BuildResult(target, seed, len(banks), questions, pages)
 
 
+@dataclass(frozen=True)
+class BankOutput:
+    """What a build makes of one bank: its whole quiz (None when it cannot be rendered; a
+    page showing it renders it again to report why) and its flashcards (None without
+    downloads)."""
+
+    quiz: str | None
+    cards: BankCards | None
+
+
+def _bank_output(
+    bank: Bank, seed: int, variants: int, docs_dir: Path, parts: tuple[DownloadPart, ...]
+) -> BankOutput:
+    try:
+        concretes = drawn_concretes((bank,), seed, variants)
+    except ValueError as exc:  # a generator failing on a seed the checker did not probe
+        raise BuildError(f"the site build failed: bank {bank.id}: {exc}") from None
+    try:
+        quiz = render_quiz(concretes, bank.id, title=bank.title)
+    except ValueError:  # reported by _render_again, naming the question
+        return BankOutput(None, None)
+    cards = None
+    if parts:
+        from generator.exports import bank_cards
+
+        # After the quiz: its MathML texts are in the render cache.
+        cards = bank_cards(bank, concretes, media_root=docs_dir, parts=parts)
+    return BankOutput(quiz, cards)
+
+
+def _render_again(bank: Bank, seed: int, variants: int) -> str:
+    """A bank's quiz rendered here, when rendering ahead failed: it raises the error, with
+    the question's file, line and id, as a BuildError."""
+    try:
+        return render_bank_quiz(bank, seed, variants)
+    except ValueError as exc:
+        raise BuildError(f"the site build failed: /// quiz | {bank.id}: {exc}") from None
+
+
 def _fill_quizzes(
-    site: Path, banks: tuple[Bank, ...], prep: Preparation, seed: int, variants: int
+    site: Path,
+    banks: tuple[Bank, ...],
+    quizzes: Sequence[str | None],
+    seed: int,
+    variants: int,
 ) -> None:
     """Put each bank's quiz where the pages of ``site`` left its marker.
 
-    The quiz is the child's rendering, or rendered here when the child had none (it failed
-    on that bank, or there is no child); a quiz on several pages is rendered once.
+    ``quizzes`` are the banks' whole quizzes, in bank order; one that is None (it could not
+    be rendered) is rendered again here, to report the error, if a page shows it.
     """
-    by_id = {bank.id: bank for bank in banks}
-    quizzes: dict[str, str] = {}
+    by_id = {bank.id: (bank, quiz) for bank, quiz in zip(banks, quizzes, strict=True)}
 
     def quiz(bank_id: str) -> str:
-        if bank_id not in quizzes:
-            html = prep.get(bank_id)
-            if html is None:
-                try:
-                    html = render_bank_quiz(by_id[bank_id], seed, variants)
-                except ValueError as exc:
-                    raise BuildError(
-                        f"the site build failed: /// quiz | {bank_id}: {exc}"
-                    ) from None
-            quizzes[bank_id] = html
-        return quizzes[bank_id]
+        bank, html = by_id[bank_id]
+        return _render_again(bank, seed, variants) if html is None else html
 
     for page in sorted(site.rglob("*.html")):
         text = page.read_bytes().decode("utf-8")

@@ -157,56 +157,81 @@ def _math(tex: str, display: bool, math: MathMode) -> str:
     return sanitise(markup) if math == "mathml" else markup
 
 
-def _fast_inline(text: str, math: MathMode) -> str | None:
-    """Plain text with ``$math$`` as HTML, or None when it holds other Markdown."""
+_Part = str | tuple[str, bool]  # plain HTML, or a formula: (TeX, display)
+#: How a fast paragraph is wrapped: "display" (one display formula on its own), "lone"
+#: (one inline formula, unwrapped by Markdown in MathML mode) or "paragraph".
+_Plan = tuple[str, tuple[_Part, ...]]
+
+
+def _fast_inline(text: str) -> list[_Part] | None:
+    """Plain text with ``$math$`` as parts, or None when it holds other Markdown."""
     from generator.mdx.math import INLINE_MATH
 
-    parts: list[str] = []
+    parts: list[_Part] = []
     end = 0
     for m in INLINE_MATH.finditer(text):
         parts.append(text[end : m.start()])
-        parts.append(_math(m.group("tex"), m.group("delim") == "$$", math))
+        parts.append((m.group("tex"), m.group("delim") == "$$"))
         end = m.end()
     parts.append(text[end:])
-    if any(_INLINE_SYNTAX.search(plain) for plain in parts[::2]):
+    if any(_INLINE_SYNTAX.search(plain) for plain in parts[::2]):  # type: ignore[arg-type]
         return None
-    return "".join(parts)
+    return parts
 
 
-def _fast_paragraph(paragraph: str, math: MathMode) -> str | None:
-    """A paragraph of plain text, ``code`` and ``$math$`` as HTML, or None when it needs
-    Markdown. Code spans are taken first, as Python-Markdown does (backticks outrank math)."""
+@lru_cache(maxsize=32768)
+def _fast_plan(paragraph: str) -> _Plan | None:
+    """How a paragraph of plain text, ``code`` and ``$math$`` becomes HTML in either math
+    mode, or None when it needs Markdown. Code spans are taken first, as Python-Markdown
+    does (backticks outrank math). Cached apart from the math mode, which only changes how
+    formulas and a lone display formula are written: the site's texts and the flashcards'
+    share the work."""
     from generator.mdx.math import DISPLAY_BLOCK_RE
 
     whole = DISPLAY_BLOCK_RE.fullmatch(paragraph)
     if whole and not whole.group("indent") and "\n" not in paragraph:
-        formula = _math(whole.group("tex"), True, math)
-        return (
-            f'<div class="konum-math">{formula}</div>' if math == "mathml" else f"<p>{formula}</p>"
-        )
+        return ("display", ((whole.group("tex"), True),))
     if "\n" in paragraph or _BLOCK_START.match(paragraph) or paragraph[-1].isspace():
         return None
-    parts: list[str] = []
+    parts: list[_Part] = []
     end = 0
     for m in _CODE_SPAN.finditer(paragraph):
-        before = _fast_inline(paragraph[end : m.start()], math)
+        before = _fast_inline(paragraph[end : m.start()])
         code = m.group("code").strip()
         if before is None or not code:
             return None
-        parts.append(before)
+        parts += before
         parts.append(f"<code>{html_escape(code, quote=False)}</code>")
         end = m.end()
-    rest = _fast_inline(paragraph[end:], math)
+    rest = _fast_inline(paragraph[end:])
     if rest is None:
         return None
-    parts.append(rest)
-    inner = "".join(parts)
-    if math == "mathml" and _LONE_MATH.fullmatch(paragraph):
+    parts += rest
+    kind = "lone" if _LONE_MATH.fullmatch(paragraph) else "paragraph"
+    return (kind, tuple(parts))
+
+
+def _fast_paragraph(paragraph: str, math: MathMode) -> str | None:
+    """A paragraph of plain text, ``code`` and ``$math$`` as HTML, or None when it needs
+    Markdown (see :func:`_fast_plan`)."""
+    plan = _fast_plan(paragraph)
+    if plan is None:
+        return None
+    kind, parts = plan
+    if kind == "display":
+        formula_part = parts[0]
+        assert not isinstance(formula_part, str)
+        tex = formula_part[0]
+        formula = _math(tex, True, math)
+        return (
+            f'<div class="konum-math">{formula}</div>' if math == "mathml" else f"<p>{formula}</p>"
+        )
+    inner = "".join(part if isinstance(part, str) else _math(*part, math) for part in parts)
+    if math == "mathml" and kind == "lone":
         return inner  # Markdown unwraps a paragraph that is one block-level <math>
     return f"<p>{inner}</p>"
 
 
-@lru_cache(maxsize=16384)
 def render_markdown(text: str, *, inline: bool = False, math: MathMode = "mathml") -> str:
     """Render bank Markdown (with ``$math$`` and code) to sanitised HTML.
 
@@ -222,6 +247,12 @@ def render_markdown(text: str, *, inline: bool = False, math: MathMode = "mathml
     Raises:
         generator.mdx.math.MathError: the LaTeX in the text cannot be rendered.
     """
+    # One cache key however the arguments are spelt (lru_cache keys on the spelling).
+    return _render_markdown(text, inline, math)
+
+
+@lru_cache(maxsize=16384)
+def _render_markdown(text: str, inline: bool, math: MathMode) -> str:
     paragraphs = [p for p in _BLANK_LINES.split(text.strip("\n")) if p]
     fast = [_fast_paragraph(p, math) for p in paragraphs]
     if paragraphs and all(html is not None for html in fast):

@@ -60,6 +60,20 @@ class RenderError(ValueError):
     """A question cannot be rendered; the message names the question id and the problem."""
 
 
+class _ViewEnvironment(Environment):
+    """An environment that reads ``q.name`` from a view dict by key first.
+
+    Jinja's own lookup tries the attribute first, so every ``q.id`` on a dict raised and
+    caught an ``AttributeError``, hundreds of thousands of them in a large quiz. Keys win
+    over dict methods here (no view key is named like one).
+    """
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute in obj:
+            return obj[attribute]
+        return super().getattr(obj, attribute)
+
+
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     """The Jinja environment for quiz templates.
@@ -68,7 +82,7 @@ def environment() -> Environment:
         A cached environment loading from :data:`TEMPLATES_DIR`, autoescaping ``.html``,
         ``.j2`` and ``.html.j2`` templates, with ``StrictUndefined`` and ``trim_blocks``.
     """
-    env = Environment(
+    env = _ViewEnvironment(
         loader=FileSystemLoader(TEMPLATES_DIR),
         autoescape=select_autoescape(enabled_extensions=("html", "j2", "html.j2")),
         undefined=StrictUndefined,

@@ -1,16 +1,17 @@
 """A child process that lets ``konum build`` use a second core while MkDocs builds pages.
 
 MkDocs renders pages one after another in one process. konum's own work (validating the
-banks, drawing the variants, rendering each bank's quiz, writing the flashcard downloads)
-needs none of MkDocs, so :class:`Preparation` forks it off: MkDocs waits only for the
-validated banks, and each whole-bank quiz is rendered meanwhile (``konum build`` fills them
-in once MkDocs has written the pages). The flashcard downloads go to whichever process is
-free first: the child once its quizzes are rendered, or this one once MkDocs is done.
+banks, then for each bank drawing its variants, rendering its quiz and making its
+flashcards) needs none of MkDocs, so :class:`Preparation` forks it off: MkDocs waits only
+for the validated banks, and the child works through the banks from the first meanwhile.
+Once MkDocs is done, this process takes banks from the last one back until the two meet,
+so both cores stay busy whether a site has many pages or many questions. ``konum build``
+fills the quizzes into the written pages and writes the downloads from the cards.
 
 Each child dies with its parent (Linux ``PR_SET_PDEATHSIG``), so a killed build leaves
-nothing running, holds the inherited build lock until it exits, and reports a failure as
-one line. Where ``fork`` is missing, or this process runs threads (forking those is
-unsafe), the same work runs in this process instead and the build is as before.
+nothing running and holds the inherited build lock until it exits. Where ``fork`` is
+missing, or this process runs threads (forking those is unsafe), the same work runs in
+this process instead and the build is as before.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import multiprocessing
 import os
 import pickle
 import signal
@@ -26,10 +28,10 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
+from typing import TYPE_CHECKING, Any, BinaryIO, Generic, TypeVar
 
 from generator.errors import BuildError, KonumError
-from generator.model import Bank, Concrete
+from generator.model import Bank
 
 if TYPE_CHECKING:
     from generator.banks import BankError
@@ -40,7 +42,6 @@ _PR_SET_PDEATHSIG = 1
 _T = TypeVar("_T")
 _R = TypeVar("_R")
 _LENGTH = struct.Struct("!I")
-_Writer = Callable[[tuple[Bank, ...], Sequence[Concrete]], None]
 
 
 def can_fork() -> bool:
@@ -61,30 +62,6 @@ def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]
-
-
-class _Token:
-    """One token for two processes: created before a fork, taken by whichever asks first.
-
-    A pipe holding one byte, its writing end closed: a read of one byte is atomic, so
-    exactly one :meth:`take` gets it; every later read finds the pipe at its end.
-    """
-
-    def __init__(self) -> None:
-        self._fd, end = os.pipe()
-        os.write(end, b"\0")
-        os.close(end)
-        os.set_blocking(self._fd, False)
-
-    def take(self) -> bool:
-        """Whether this call got the token."""
-        try:
-            return os.read(self._fd, 1) == b"\0"
-        except OSError:  # BlockingIOError: another process has it
-            return False
-
-    def close(self) -> None:
-        os.close(self._fd)
 
 
 class _Child:
@@ -177,62 +154,82 @@ def parallel_map(func: Callable[[_T], _R], items: Sequence[_T]) -> list[_R]:
     return results
 
 
-class Preparation:
-    """Validates the banks, draws the questions, renders each bank's quiz and writes the
-    downloads, beside MkDocs.
+class _Ends:
+    """The indices ``0 .. n-1`` handed out from both ends to two processes (made before the
+    fork): the child takes from the front, this process from the back, each index once.
 
-    With ``fork``, a child process does the work and MkDocs (in this process) never waits
-    for it except for the validated banks: the child sends them first (or their problems),
-    then renders the banks' quizzes in order (drawing each bank's variants as it goes).
-    Each quiz goes to ``folder/<n>.html`` and is announced on the pipe as ``(bank id, file
-    name)``; a bank whose quiz cannot be rendered is announced with no file, so that the
-    caller renders it again and reports the error. Messages are length-prefixed pickles
-    between two processes of the same program. The banks are read by :func:`parallel_map`
-    (this process is idle meanwhile). The downloads are written by whichever of the two
-    processes is free first (a :class:`_Token`): the child after its last quiz, with the
-    variants and texts it has just drawn and rendered, or this process at
-    :meth:`write_if_free`, called when MkDocs is done (first where the questions far
-    outweigh the pages).
+    ``n`` is set later by whichever process learns it (the child, once it has the banks).
+    """
 
-    Without ``fork`` the work is done in this process when asked: :meth:`banks` loads,
-    :meth:`get` returns None (the caller renders the quiz itself), :meth:`finish`
-    writes the downloads.
+    def __init__(self) -> None:
+        context = multiprocessing.get_context("fork")
+        self._lock = context.Lock()
+        self._ends = context.RawArray("q", 2)  # [next from the front, one past the last]
+
+    def set_count(self, count: int) -> None:
+        with self._lock:
+            self._ends[0], self._ends[1] = 0, count
+
+    def front(self) -> int | None:
+        with self._lock:
+            index = self._ends[0]
+            if index >= self._ends[1]:
+                return None
+            self._ends[0] = index + 1
+            return int(index)
+
+    def back(self) -> int | None:
+        with self._lock:
+            if self._ends[0] >= self._ends[1]:
+                return None
+            self._ends[1] -= 1
+            return int(self._ends[1])
+
+
+class Preparation(Generic[_R]):
+    """Validates the banks beside MkDocs, then does each bank's work (``work(bank)``: for
+    ``konum build``, draw its variants, render its quiz, make its flashcards) in whichever
+    of two processes is free.
+
+    With ``fork``, a child process validates the banks (with :func:`parallel_map`, this
+    process being idle in MkDocs' first quiz block meanwhile) and sends them, or their
+    problems, first. Then it works through the banks from the first on, while MkDocs builds
+    the pages here. Each result is pickled to ``folder/<n>.pickle`` (a pipe would stall the
+    child until MkDocs is done) and announced on the pipe. :meth:`results`, called once
+    MkDocs is done, takes the banks left from the last one back, so the two processes meet
+    where their work balances, whatever the ratio of pages to questions. Messages are
+    length-prefixed pickles between two processes of the same program.
+
+    Should ``work`` raise in the child, or the child die, its banks are done again here, so
+    that whatever ``work`` raises is raised in this process as usual.
+
+    Without ``fork`` the work is done in this process when asked.
 
     Args:
         load: validates and returns the banks (raises ``BankError``).
-        draw: applies the seed to every question (the pages and downloads reuse the result).
-        render: one bank's whole quiz as HTML.
-        write: the parts of the downloads, each written by the first process free for it
-            (one callable, or None for none).
-        folder: where the child puts rendered quizzes (removed by the caller).
+        work: one bank's work; its result must pickle.
+        folder: where the child puts its results (removed by the caller).
     """
 
     def __init__(
         self,
         load: Callable[[], tuple[Bank, ...]],
-        draw: Callable[[tuple[Bank, ...]], Sequence[Concrete]],
-        render: Callable[[Bank], str],
-        write: _Writer | Sequence[_Writer] | None,
+        work: Callable[[Bank], _R],
         folder: Path,
     ) -> None:
-        self._load, self._draw, self._render = load, draw, render
-        writers = [] if write is None else [write] if callable(write) else list(write)
-        #: The parts of the downloads not yet written by this process, each with its token.
-        self._writers: list[tuple[_Writer, _Token | None]] = []
+        self._load, self._work = load, work
         self._folder = folder
         self._banks: tuple[Bank, ...] | None = None
         #: The banks' problems, once :meth:`banks` has found them.
         self.problems: BankError | None = None
-        self._ready: dict[str, str | None] = {}
         self._stream: BinaryIO | None = None
         self._child: _Child | None = None
+        self._ends: _Ends | None = None
         if can_fork():
             folder.mkdir(parents=True, exist_ok=True)
-            self._writers = [(writer, _Token()) for writer in writers]
+            self._ends = _Ends()
             self._child = _Child(self._run)
             self._stream = os.fdopen(self._child.channel, "rb", closefd=False)
-        else:
-            self._writers = [(writer, None) for writer in writers]
 
     # --- the child -------------------------------------------------------------------------
 
@@ -248,20 +245,18 @@ class Preparation:
         except BankError as exc:
             send(("problems", exc.problems, exc.files))
             return
+        assert self._ends is not None
+        self._ends.set_count(len(banks))
         send(("banks", banks))
-        for index, bank in enumerate(banks):
-            name: str | None = f"{index}.html"
+        while (index := self._ends.front()) is not None:
             try:
-                html = self._render(bank)
-            except ValueError:
-                name = None
-            else:
-                (self._folder / str(name)).write_text(html, encoding="utf-8")
-            send(("quiz", bank.id, name))
-        for writer, token in self._writers:
-            if token is not None and token.take():
-                # The variants drawn for the quizzes are reused, and their texts cached.
-                writer(banks, self._draw(banks))
+                result = self._work(banks[index])
+            except Exception:  # done again by the parent, which raises it there
+                send(("failed", index))
+                continue
+            data = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+            (self._folder / f"{index}.pickle").write_bytes(data)
+            send(("done", index))
 
     # --- the parent ------------------------------------------------------------------------
 
@@ -308,51 +303,39 @@ class Preparation:
         self._banks = message[1]
         return self._banks
 
-    def get(self, bank_id: str) -> str | None:
-        """The whole quiz of ``bank_id`` as rendered by the child, or None (render it)."""
-        while bank_id not in self._ready:
-            message = self._receive()
-            if message is None:
-                break
-            self._ready[message[1]] = message[2]
-        name = self._ready.pop(bank_id, None)
-        return None if name is None else (self._folder / name).read_text(encoding="utf-8")
-
-    def write_if_free(self) -> None:
-        """Write each part of the downloads the child has not begun (call when idle: where
-        MkDocs finishes first, as with many questions, this process takes them)."""
-        while self._writers:
-            writer, token = self._writers.pop(0)
-            try:
-                if token is None or token.take():
-                    banks = self.banks()
-                    writer(banks, self._draw(banks))
-            finally:
-                if token is not None:
-                    token.close()
+    def results(self) -> list[_R]:
+        """Every bank's result, in bank order: this process works from the last bank back
+        until it meets the child, then collects the child's (doing again what it failed)."""
+        banks = self.banks()
+        results: dict[int, _R] = {}
+        if self._ends is None:
+            return [self._work(bank) for bank in banks]
+        while (index := self._ends.back()) is not None:
+            results[index] = self._work(banks[index])
+        while len(results) < len(banks) and (message := self._receive()) is not None:
+            if message[0] == "done":
+                path = self._folder / f"{message[1]}.pickle"
+                results[message[1]] = pickle.loads(path.read_bytes())
+                path.unlink()
+        self.finish()
+        for index, bank in enumerate(banks):
+            if index not in results:  # the child failed on it, or died
+                results[index] = self._work(bank)
+        return [results[index] for index in range(len(banks))]
 
     def finish(self) -> None:
-        """Wait until the downloads are written (or write them now); raise what failed."""
-        self.write_if_free()
-        if self._child is None:
-            return
-        while self._receive() is not None:  # what the pages did not ask for
-            pass
-        problem = self._child.wait()
-        if problem is not None:
-            raise BuildError(problem)
-
-    def _close_tokens(self) -> None:
-        for _writer, token in self._writers:
-            if token is not None:
-                token.close()
-        self._writers = []
+        """Wait for the child to exit (its failures are redone by :meth:`results`)."""
+        if self._child is not None:
+            while self._receive() is not None:
+                pass
+            self._child.wait()
+            self._child = None
 
     def abandon(self) -> None:
         """Stop the child now (the build failed or was interrupted)."""
-        self._close_tokens()
         if self._stream is not None:
             self._stream.close()
             self._stream = None
         if self._child is not None:
             self._child.kill()
+            self._child = None

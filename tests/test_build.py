@@ -8,7 +8,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -234,7 +233,7 @@ def test_failed_downloads_fail_the_build_and_keep_the_site(
         raise ExportError("cannot write konum.apkg: No space left on device")
 
     monkeypatch.setattr(workers, "can_fork", lambda: parallel)
-    monkeypatch.setattr(generator.exports, "publish_downloads", broken)
+    monkeypatch.setattr(generator.exports, "write_downloads", broken)
     monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
     before = tree_digest(built / "site")
     with pytest.raises((BuildError, ExportError), match="No space left on device"):
@@ -253,8 +252,7 @@ def test_the_preparation_child_dies_with_a_killed_build(tmp_path: Path) -> None:
         "from pathlib import Path\n"
         "from generator import workers\n"
         "prep = workers.Preparation(\n"
-        "    load=lambda: time.sleep(120), draw=list, render=str, write=None,\n"
-        "    folder=Path(sys.argv[1]),\n"
+        "    load=lambda: time.sleep(120), work=str, folder=Path(sys.argv[1]),\n"
         ")\n"
         "print(prep._child.pid, flush=True)\n"
         "time.sleep(0.5)\n"
@@ -284,20 +282,20 @@ def test_the_preparation_child_dies_with_a_killed_build(tmp_path: Path) -> None:
 def test_quizzes_rendered_ahead_give_the_same_site(
     built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    """The pages take whole-bank quizzes from the renderer child, byte for byte what they
-    would have rendered themselves."""
+    """The pages take whole-bank quizzes rendered ahead (by the child, or by this process
+    once MkDocs is done), byte for byte what they would have rendered themselves; so are
+    the downloads made from each bank's cards."""
     from generator import build, workers
 
     served: list[str] = []
-    real_get = workers.Preparation.get
+    real_results = workers.Preparation.results
 
-    def spy(self: workers.Preparation, bank_id: str) -> str | None:
-        html = real_get(self, bank_id)
-        if html is not None:
-            served.append(bank_id)
-        return html
+    def spy(self: workers.Preparation[build.BankOutput]) -> list[build.BankOutput]:
+        outputs = real_results(self)
+        served.extend(b.id for b, o in zip(self.banks(), outputs, strict=True) if o.quiz)
+        return outputs
 
-    monkeypatch.setattr(workers.Preparation, "get", spy)
+    monkeypatch.setattr(workers.Preparation, "results", spy)
     for key, value in {**EPOCH, "NO_MKDOCS_2_WARNING": "1"}.items():
         monkeypatch.setenv(key, value)
     digests = []
@@ -308,8 +306,9 @@ def test_quizzes_rendered_ahead_give_the_same_site(
         digests.append(tree_digest(out))
         assert [p.name for p in tmp_path.iterdir() if "-tmp-" in p.name] == []
     capfd.readouterr()
-    assert served == ["mini"]
+    assert served == ["mini", "mini"]
     assert digests[0] == digests[1]
+    assert any(name.startswith("downloads/") for name in digests[0])
 
 
 def test_konum_build_writes_the_pages_plain_mkdocs_writes(built: Path, tmp_path: Path) -> None:
@@ -336,41 +335,22 @@ def test_konum_build_writes_the_pages_plain_mkdocs_writes(built: Path, tmp_path:
     assert page.count('data-question-id="mini-choice"') == 3
 
 
-def test_a_preparation_that_dies_leaves_the_rest_to_the_pages(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_a_quiz_that_cannot_be_rendered_ahead_fails_on_the_page_that_shows_it(
+    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    """Whatever the child did not render (it failed, or died) is None: the page renders it;
-    and a child that died is a failed build."""
-    from types import SimpleNamespace
-
-    from generator import workers
+    """A bank whose quiz fails to render ahead is rendered again for the page that shows it,
+    and the build fails naming the block and the problem; nothing is published."""
+    from generator import build, render, workers
     from generator.errors import BuildError
 
-    monkeypatch.setattr(workers, "can_fork", lambda: True)  # even with the browser's threads
+    def broken(*args: object, **kwargs: object) -> str:
+        raise render.RenderError("cannot render the math")
 
-    def render(bank: Any) -> str:
-        if bank.id == "bad":
-            raise ValueError("cannot render the math")
-        if bank.id == "fatal":
-            os._exit(3)
-        return f"<p>{bank.id}</p>"
-
-    banks = tuple(SimpleNamespace(id=i) for i in ("one", "bad", "two", "fatal", "three"))
-    prep = workers.Preparation(
-        load=lambda: banks,  # type: ignore[arg-type,return-value]
-        draw=lambda _banks: [],
-        render=render,
-        write=None,
-        folder=tmp_path / "quizzes",
-    )
-    try:
-        assert [b.id for b in prep.banks()] == ["one", "bad", "two", "fatal", "three"]
-        assert prep.get("two") == "<p>two</p>"
-        assert prep.get("bad") is None
-        assert prep.get("one") == "<p>one</p>"
-        assert prep.get("three") is None
-        assert prep.get("one") is None  # each quiz is taken once
-        with pytest.raises(BuildError, match="killed"):
-            prep.finish()
-    finally:
-        prep.abandon()
+    monkeypatch.setattr(workers, "can_fork", lambda: True)
+    monkeypatch.setattr(build, "render_quiz", broken)
+    monkeypatch.setattr(build, "render_bank_quiz", broken)
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    with pytest.raises(BuildError, match=r"/// quiz \| mini: cannot render the math"):
+        build.build_site(built / "mkdocs.yml", seed=4, site_dir=tmp_path / "pub" / "out")
+    capfd.readouterr()
+    assert [p.name for p in (tmp_path / "pub").iterdir()] == [".out-lock"]

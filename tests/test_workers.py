@@ -1,5 +1,5 @@
-"""generator.workers: parallel_map gives a loop's results and raises where it should; the
-downloads of a build are written once, by whichever process is free first."""
+"""generator.workers: parallel_map gives a loop's results and raises where it should; a
+build's banks are each done once, by one of two processes, their results in bank order."""
 
 from __future__ import annotations
 
@@ -58,70 +58,84 @@ def test_a_child_that_dies_costs_time_not_results() -> None:
     assert workers.parallel_map(func, [1, 2, 3, 4]) == [2, 3, 4, 5]
 
 
-def test_a_token_goes_to_exactly_one_of_two_processes() -> None:
-    for _ in range(20):
-        token = workers._Token()
-        child = workers._Child(
-            lambda channel, token=token: os.write(channel, b"1" if token.take() else b"0")
-        )
-        mine = token.take()
-        with os.fdopen(child.channel, "rb", closefd=False) as stream:
-            theirs = stream.read() == b"1"
-        assert child.wait() is None
-        token.close()
-        assert mine != theirs
-
-
-def _preparation(tmp_path: Path, render_seconds: float) -> workers.Preparation:
-    """Three banks; two download parts that note which process wrote them."""
-    log = tmp_path / "written.txt"
-
-    def part(name: str) -> Any:
-        def write(banks: Any, concretes: Any) -> None:
-            with open(log, "a", encoding="utf-8") as out:
-                out.write(f"{name} {os.getpid()}\n")
-
-        return write
-
-    def render(bank: Any) -> str:
-        time.sleep(render_seconds)
-        return bank.id
-
-    banks = tuple(SimpleNamespace(id=i) for i in ("a", "b", "c"))
+def _preparation(tmp_path: Path, work: Any, names: str = "abcdefgh") -> workers.Preparation[Any]:
+    banks = tuple(SimpleNamespace(id=name) for name in names)
     return workers.Preparation(
         load=lambda: banks,  # type: ignore[arg-type,return-value]
-        draw=lambda _banks: [],
-        render=render,
-        write=[part("exports"), part("study")],
-        folder=tmp_path / "quizzes",
+        work=work,
+        folder=tmp_path / "work",
     )
 
 
-def _writers(tmp_path: Path) -> list[tuple[str, int]]:
-    lines = (tmp_path / "written.txt").read_text(encoding="utf-8").split("\n")
-    return sorted((name, int(pid)) for name, pid in (line.split() for line in lines if line))
+def test_each_bank_is_done_once_and_the_results_come_in_bank_order(tmp_path: Path) -> None:
+    """The child works from the first bank, this process from the last: each bank once."""
+    log = tmp_path / "done.txt"
 
+    def work(bank: Any) -> tuple[str, int]:
+        time.sleep(0.05)
+        with open(log, "a", encoding="utf-8") as out:
+            out.write(f"{bank.id}\n")
+        return bank.id.upper(), os.getpid()
 
-def test_downloads_go_to_this_process_while_the_child_renders(tmp_path: Path) -> None:
-    """MkDocs done first (many questions): this process writes both parts, once each."""
-    prep = _preparation(tmp_path, render_seconds=0.3)
+    prep = _preparation(tmp_path, work)
     try:
         prep.banks()
-        prep.write_if_free()
-        prep.finish()
+        time.sleep(0.12)  # MkDocs busy: the child has begun at the front
+        results = prep.results()
     finally:
         prep.abandon()
-    assert _writers(tmp_path) == [("exports", os.getpid()), ("study", os.getpid())]
+    assert [r[0] for r in results] == list("ABCDEFGH")
+    assert sorted(log.read_text(encoding="utf-8").split()) == list("abcdefgh")
+    pids = [r[1] for r in results]
+    assert pids[0] != os.getpid() and pids[-1] == os.getpid()
+    # Each process did a contiguous run: the child's from the front, this one's from the back.
+    split = pids.index(os.getpid())
+    assert set(pids[:split]) == {pids[0]} and set(pids[split:]) == {os.getpid()}
+    assert list((tmp_path / "work").iterdir()) == []  # the child's results were taken
 
 
-def test_downloads_go_to_the_child_once_its_quizzes_are_done(tmp_path: Path) -> None:
-    """The child done first (few questions, many pages): it writes both parts, once each."""
-    prep = _preparation(tmp_path, render_seconds=0)
-    child = prep._child.pid if prep._child else None
+def test_a_bank_that_fails_in_the_child_raises_here(tmp_path: Path) -> None:
+    """What the child cannot do is done again here, where its exception is raised."""
+    parent = os.getpid()
+
+    def work(bank: Any) -> str:
+        if bank.id == "b":
+            raise ValueError(
+                f"bank b fails (in {'this' if os.getpid() == parent else 'a'} process)"
+            )
+        return bank.id
+
+    prep = _preparation(tmp_path, work, "abc")
     try:
         prep.banks()
-        time.sleep(1)  # MkDocs still busy
-        prep.finish()
+        time.sleep(0.3)  # the child takes every bank
+        with pytest.raises(ValueError, match=r"bank b fails \(in this process\)"):
+            prep.results()
     finally:
         prep.abandon()
-    assert _writers(tmp_path) == [("exports", child), ("study", child)]
+
+
+def test_a_child_that_dies_costs_time_not_bank_results(tmp_path: Path) -> None:
+    parent = os.getpid()
+
+    def work(bank: Any) -> str:
+        if os.getpid() != parent and bank.id == "c":
+            os._exit(3)
+        return bank.id
+
+    prep = _preparation(tmp_path, work, "abcdef")
+    try:
+        prep.banks()
+        time.sleep(0.3)
+        assert prep.results() == list("abcdef")
+    finally:
+        prep.abandon()
+
+
+def test_without_fork_the_work_is_done_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(workers, "can_fork", lambda: False)
+    prep = _preparation(tmp_path, lambda bank: (bank.id, os.getpid()), "xyz")
+    assert prep.results() == [("x", os.getpid()), ("y", os.getpid()), ("z", os.getpid())]
+    assert not (tmp_path / "work").exists()

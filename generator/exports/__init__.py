@@ -12,7 +12,9 @@ for the study page's ``cards.json`` (:func:`write_cards_json`).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -35,11 +37,15 @@ DEFAULT_NAMES: dict[str, str] = {
 CARDS_JSON = "cards.json"
 
 __all__ = [
+    "ALL_FILES",
     "CARDS_JSON",
     "DEFAULT_NAMES",
+    "BankCards",
     "Card",
     "ExportError",
     "ExportKind",
+    "FileKind",
+    "bank_cards",
     "build_card_sets",
     "build_cards",
     "cards_json",
@@ -51,6 +57,7 @@ __all__ = [
     "write_apkg",
     "write_cards_json",
     "write_csv",
+    "write_downloads",
 ]
 
 
@@ -137,6 +144,89 @@ def export_banks(
     return len(cards)
 
 
+@dataclass(frozen=True)
+class BankCards:
+    """One bank's flashcards in the three forms the downloads need.
+
+    Attributes:
+        packaged: MathJax math, images and figures as media files (the ``.apkg``).
+        plain: MathJax math, figures inline (Anki's text format and CSV carry no media).
+        study: MathML math (the study page's ``cards.json``); empty unless asked for.
+    """
+
+    packaged: list[Card]
+    plain: list[Card]
+    study: list[Card]
+
+
+def bank_cards(
+    bank: model.Bank,
+    concretes: Sequence[model.Concrete],
+    *,
+    media_root: Path | None,
+    parts: Collection[DownloadPart] = ("exports", "study"),
+) -> BankCards:
+    """The cards of one bank for the downloads ``parts``; the texts are rendered once per
+    math mode, so in a process that has just rendered the bank's quiz the MathML ones come
+    from the render cache."""
+    packaged: list[Card] = []
+    plain: list[Card] = []
+    if "exports" in parts:
+        packaged, plain = build_card_sets(
+            [bank], concretes, math="anki", media_roots=(media_root, None)
+        )
+    study = build_cards([bank], concretes, math="mathml") if "study" in parts else []
+    return BankCards(packaged, plain, study)
+
+
+FileKind = Literal["anki", "text", "csv", "json"]
+#: Every file of the downloads: the three exports, then the study page's ``cards.json``.
+ALL_FILES: tuple[FileKind, ...] = ("anki", "text", "csv", "json")
+
+
+def write_downloads(
+    sets: Sequence[BankCards],
+    folder: str | Path,
+    *,
+    timestamp: float | None = None,
+    files: Collection[FileKind] = ALL_FILES,
+) -> dict[str, Path]:
+    """Write ``files`` of the downloads from the cards of every bank (in bank order) into
+    ``folder``: the three exports (:data:`DEFAULT_NAMES`) and ``"json"``, ``cards.json``.
+
+    Returns:
+        The written files by kind.
+
+    Raises:
+        ExportError: two cards share a key, or a file cannot be written.
+    """
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    keys = Counter(card.key for cards in sets for card in cards.plain or cards.study)
+    duplicates = sorted(key for key, count in keys.items() if count > 1)
+    if duplicates:
+        raise ExportError(f"duplicate card keys (ids must be unique): {', '.join(duplicates)}")
+    written: dict[str, Path] = {}
+    for kind in ALL_FILES:
+        if kind not in files:
+            continue
+        if kind == "json":
+            path = written[kind] = out / CARDS_JSON
+            try:
+                write_cards_json([card for cards in sets for card in cards.study], path)
+            except OSError as exc:
+                raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from exc
+        else:
+            path = written[kind] = out / DEFAULT_NAMES[kind]
+            chosen = [
+                card
+                for cards in sets
+                for card in (cards.packaged if kind == "anki" else cards.plain)
+            ]
+            _write(kind, chosen, path, timestamp)
+    return written
+
+
 def publish_downloads(
     banks: Iterable[model.Bank],
     seed: int,
@@ -149,38 +239,31 @@ def publish_downloads(
 ) -> dict[str, Path]:
     """Write the three exports (:data:`DEFAULT_NAMES`) and ``cards.json`` into ``folder``.
 
-    ``concretes`` are the questions with ``seed`` already applied (``konum build`` passes the
-    ones its pages drew); when None they are drawn here. ``parts`` says which to write:
-    ``"exports"`` (the three exports) and ``"study"`` (``cards.json``, for the study page);
-    ``konum build`` writes them in whichever process is free first.
+    ``concretes`` are the questions with ``seed`` already applied; when None they are drawn
+    here. ``parts`` says which to write: ``"exports"`` (the three exports) and ``"study"``
+    (``cards.json``, for the study page). ``konum build`` makes each bank's cards with
+    :func:`bank_cards` as it renders the bank's quiz, and calls :func:`write_downloads`.
 
     Returns:
         The written files by kind (``"anki"``, ``"text"``, ``"csv"``, ``"json"``).
     """
     banks = list(banks)
-    out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
     if concretes is None:
         concretes = _concretes(banks, seed, variants)
-    written: dict[str, Path] = {}
+    by_id = {c.question.id: c for c in concretes}
+    media_root = _docs_dir(banks)
+    sets = [
+        bank_cards(
+            bank,
+            [by_id[q.id] for q in bank.questions if q.id in by_id],
+            media_root=media_root,
+            parts=parts,
+        )
+        for bank in banks
+    ]
+    files: list[FileKind] = []
     if "exports" in parts:
-        # The package carries figures as media files; the text formats have no media, so
-        # their cards inline them; both sets come from one rendering of the texts.
-        packaged, plain = build_card_sets(
-            banks, concretes, math="anki", media_roots=(_docs_dir(banks), None)
-        )
-        by_kind: tuple[tuple[ExportKind, list[Card]], ...] = (
-            ("anki", packaged),
-            ("text", plain),
-            ("csv", plain),
-        )
-        for kind, cards in by_kind:
-            path = written[kind] = out / DEFAULT_NAMES[kind]
-            _write(kind, cards, path, timestamp)
+        files += ["anki", "text", "csv"]
     if "study" in parts:
-        path = written["json"] = out / CARDS_JSON
-        try:
-            write_cards_json(build_cards(banks, concretes, math="mathml"), path)
-        except OSError as exc:
-            raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from exc
-    return written
+        files.append("json")
+    return write_downloads(sets, folder, timestamp=timestamp, files=files)

@@ -102,9 +102,9 @@ _PARAGRAPH = re.compile(r"\A<p>(.*)</p>\Z", re.DOTALL)
 # Outside math, a paragraph with none of these renders to itself: the common case in banks.
 # Line-level syntax (headings, lists, quotes, code indents) only counts at its start.
 _INLINE_SYNTAX = re.compile(r"[\\`*_\[\]<>&!|~\n\t]")
-_BLOCK_START = re.compile(r"^(?:\s|[#>+=*-]|\d+[.)])")
+# A sign or a number starts no list ("-0.25", "3.14" are text; "- a", "1. a" are lists).
+_BLOCK_START = re.compile(r"^(?:\s|[#>=*]|[+-](?!\d)|\d+[.)](?!\S))")
 _CODE_SPAN = re.compile(r"(?<![`\\])`(?P<code>[^`]+)`(?!`)")
-_LONE_MATH = re.compile(r"(?<![\\$])\$(?!\$)[^$]+\$")
 _BLANK_LINES = re.compile(r"\n[ \t]*\n\s*")
 
 
@@ -167,6 +167,8 @@ def _fast_inline(text: str) -> list[_Part] | None:
     """Plain text with ``$math$`` as parts, or None when it holds other Markdown."""
     from generator.mdx.math import INLINE_MATH
 
+    if "`" in text:  # a backtick left over from the code spans: Markdown's rules, not ours
+        return None
     parts: list[_Part] = []
     end = 0
     for m in INLINE_MATH.finditer(text):
@@ -207,7 +209,8 @@ def _fast_plan(paragraph: str) -> _Plan | None:
     if rest is None:
         return None
     parts += rest
-    kind = "lone" if _LONE_MATH.fullmatch(paragraph) else "paragraph"
+    lone = len(parts) == 3 and parts[0] == parts[2] == "" and not isinstance(parts[1], str)
+    kind = "lone" if lone else "paragraph"
     return (kind, tuple(parts))
 
 

@@ -129,6 +129,18 @@ PIECES = [
     "$\\frac{a}{b}$",
     "a-b",
     "=",
+    "0",
+    "42",
+    "0.5",
+    "-0.9538",
+    "+",
+    "+3",
+    "2)",
+    "7. ",
+    "$",
+    "`",
+    "``",
+    "$$y$$",
 ]
 
 
@@ -155,3 +167,34 @@ def test_fast_path_renders_exactly_like_markdown(
     if inline and slow.startswith("<p>") and slow.endswith("</p>") and slow.count("<p>") == 1:
         slow = slow[3:-4]
     assert fast == slow
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "-0.9538",  # a computed option: a sign and a number start no list
+        "0.3006",
+        "+3 more",
+        "3.14 is close to pi",
+        "1. a list",
+        "- a list",
+        "10) not a list here",
+        "$x$7. $x$",  # one formula holding dollars, alone in its paragraph
+        "$`code``code`a-b$x$",  # a double-backtick code span the fast path declines
+        "`a` and ``b`` and `c`",
+    ],
+)
+@pytest.mark.parametrize("math", ["mathml", "anki"])
+def test_fast_path_cases_found_by_search(text: str, math: str) -> None:
+    """Texts where the shortcut once declined for nothing, or differed from Markdown."""
+    from generator.markup import markdown_html
+
+    assert render_markdown(text, math=math) == markdown_html(text, math)  # type: ignore[arg-type]
+
+
+def test_numbers_take_the_fast_path() -> None:
+    """Computed options are numbers: they must not pay for a full Markdown run."""
+    from generator import markup
+
+    for number in ("-0.9538", "0.3006", "+2", "42"):
+        assert markup._fast_plan(number) == ("paragraph", (number,))

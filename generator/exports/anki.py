@@ -25,6 +25,7 @@ import tempfile
 import time
 import zipfile
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from pathlib import Path
 
 import genanki
@@ -104,7 +105,13 @@ def sanitize_tag(tag: str) -> str:
 
 def anki_tags(card: Card) -> list[str]:
     """The card's tags, sanitised for Anki, empty ones dropped, order kept."""
-    return list(dict.fromkeys(t for t in map(sanitize_tag, card.tags) if t))
+    return list(_anki_tags(card.tags))
+
+
+@lru_cache(maxsize=4096)
+def _anki_tags(tags: tuple[str, ...]) -> tuple[str, ...]:
+    # Cached: a bank's cards share a handful of tag tuples (bank id, topic, "computed").
+    return tuple(dict.fromkeys(t for t in map(sanitize_tag, tags) if t))
 
 
 def guid(card: Card) -> str:

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.miniproject import konum, make_project, tree_digest
+from tests.miniproject import REPO, konum, make_project, tree_digest
 
 pytestmark = pytest.mark.slow
 EPOCH = {"SOURCE_DATE_EPOCH": "1767225600"}
@@ -354,3 +356,52 @@ def test_a_quiz_that_cannot_be_rendered_ahead_fails_on_the_page_that_shows_it(
         build.build_site(built / "mkdocs.yml", seed=4, site_dir=tmp_path / "pub" / "out")
     capfd.readouterr()
     assert [p.name for p in (tmp_path / "pub").iterdir()] == [".out-lock"]
+
+
+def test_banks_shared_between_the_processes_give_the_same_site(
+    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """With the child slowed down, this process takes banks from the last one back: the
+    site and downloads are byte for byte those of a build done in one process."""
+    from generator import build, workers
+
+    banks = built / "content" / "banks"
+    shown = []
+    for source in sorted((REPO / "content" / "banks").glob("*.yml")):
+        shutil.copy(source, banks / source.name)
+        shown.append(f"/// quiz | {source.stem}\n///\n")
+    (built / "content" / "lessons" / "all.md").write_text(
+        "# All banks\n\n" + "\n".join(shown), encoding="utf-8"
+    )
+    log = tmp_path / "who.txt"
+    parent = os.getpid()
+    real = build._bank_output
+
+    def slow_in_the_child(bank: Any, *args: Any) -> Any:
+        if os.getpid() != parent:
+            time.sleep(0.4)
+        with open(log, "a", encoding="utf-8") as out:
+            out.write(f"{bank.id} {os.getpid()}\n")
+        return real(bank, *args)
+
+    monkeypatch.setattr(build, "_bank_output", slow_in_the_child)
+    for key, value in {**EPOCH, "NO_MKDOCS_2_WARNING": "1"}.items():
+        monkeypatch.setenv(key, value)
+    digests = []
+    for parallel in (True, False):
+        monkeypatch.setattr(workers, "can_fork", lambda parallel=parallel: parallel)
+        log.write_text("", encoding="utf-8")
+        out = tmp_path / f"site-{parallel}"
+        build.build_site(built / "mkdocs.yml", seed=4, site_dir=out)
+        digests.append(tree_digest(out))
+        if parallel:
+            done = [line.split() for line in log.read_text(encoding="utf-8").splitlines()]
+            assert sorted(bank for bank, _pid in done) == sorted(
+                [*(p.stem for p in banks.glob("*.yml"))]
+            )  # each bank once
+            pids = {pid for _bank, pid in done}
+            assert str(parent) in pids and len(pids) == 2, done  # both processes took banks
+    capfd.readouterr()
+    assert digests[0] == digests[1]
+    page = (tmp_path / "site-True" / "lessons" / "all.html").read_text(encoding="utf-8")
+    assert page.count("data-konum-quiz") == len(shown) and "data-konum-pending" not in page

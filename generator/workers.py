@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
-import multiprocessing
 import os
 import pickle
 import signal
@@ -162,6 +161,8 @@ class _Ends:
     """
 
     def __init__(self) -> None:
+        import multiprocessing  # only when forking: 8 ms that `konum check` need not pay
+
         context = multiprocessing.get_context("fork")
         self._lock = context.Lock()
         self._ends = context.RawArray("q", 2)  # [next from the front, one past the last]

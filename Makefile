@@ -32,4 +32,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf site .site-tmp-* .site-old-* $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf site .site-tmp-* .site-old-* .site-lock $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

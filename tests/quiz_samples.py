@@ -125,7 +125,9 @@ def computed_numeric(count: int = 3) -> model.Concrete:
                 tolerance=0.00005,
                 unit=None,
                 solution=f"Pair $i = {j // 2}$, angle ${pos} / 10000^{{{2 * (j // 2)}/{d}}}$, "
-                f"so the entry is `{value:.4f}`.",
+                f"so the entry is `{value:.4f}`.\n\n"
+                f"$$\\omega_{{{j // 2}}} = \\frac{{1}}{{10000^{{{2 * (j // 2)}/{d}}}}}$$\n\n"
+                f"$$\\theta = {pos} \\cdot \\omega_{{{j // 2}}}$$",
             )
         )
     q = model.ComputedQuestion(

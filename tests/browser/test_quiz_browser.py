@@ -245,6 +245,21 @@ def test_computed_numeric_new_numbers(quiz: Any) -> None:
     assert _prompt(page, qid).inner_text() == prompt0
 
 
+def test_display_formulas_of_a_solution_do_not_touch(quiz: Any) -> None:
+    """Worked solutions stack display formulas (a fraction, then the next line): each one
+    keeps its own line, with room between, as the reader sees them after Check."""
+    page = quiz.open()
+    concrete = samples.computed_numeric()
+    qid = concrete.question.id
+    question(page, qid).locator(".konum-variant:visible input").fill("1")
+    check(page, qid)
+    formulas = question(page, qid).locator(".konum-solution:visible .konum-math math")
+    expect(formulas).to_have_count(2)
+    first, second = (formulas.nth(i).bounding_box() for i in range(2))
+    assert first is not None and second is not None
+    assert second["y"] - (first["y"] + first["height"]) >= 6, (first, second)
+
+
 def test_computed_choice(quiz: Any) -> None:
     page = quiz.open()
     concrete = samples.computed_choice()

@@ -19,13 +19,15 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import fcntl
+import mmap
 import os
 import pickle
 import signal
 import struct
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Generic, TypeVar
 
@@ -157,34 +159,51 @@ class _Ends:
     """The indices ``0 .. n-1`` handed out from both ends to two processes (made before the
     fork): the child takes from the front, this process from the back, each index once.
 
-    ``n`` is set later by whichever process learns it (the child, once it has the banks).
+    The pair of ends lives in an anonymous shared mapping, guarded by a POSIX record lock
+    on ``lock_file``: the kernel releases such a lock when its holder dies, so a child
+    killed while taking an index cannot leave this process waiting forever (a
+    ``multiprocessing`` lock would). ``n`` is set later by whichever process learns it (the
+    child, once it has the banks).
     """
 
-    def __init__(self) -> None:
-        import multiprocessing  # only when forking: 8 ms that `konum check` need not pay
+    _PAIR = struct.Struct("qq")  # next index from the front, one past the last
 
-        context = multiprocessing.get_context("fork")
-        self._lock = context.Lock()
-        self._ends = context.RawArray("q", 2)  # [next from the front, one past the last]
+    def __init__(self, lock_file: Path) -> None:
+        self._memory = mmap.mmap(-1, self._PAIR.size)  # MAP_SHARED: a forked child sees it
+        self._lock = os.open(lock_file, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        os.unlink(lock_file)  # the open file is all the lock needs
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        fcntl.lockf(self._lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.lockf(self._lock, fcntl.LOCK_UN)
 
     def set_count(self, count: int) -> None:
-        with self._lock:
-            self._ends[0], self._ends[1] = 0, count
+        with self._locked():
+            self._PAIR.pack_into(self._memory, 0, 0, count)
 
     def front(self) -> int | None:
-        with self._lock:
-            index = self._ends[0]
-            if index >= self._ends[1]:
+        with self._locked():
+            first, end = self._PAIR.unpack_from(self._memory)
+            if first >= end:
                 return None
-            self._ends[0] = index + 1
-            return int(index)
+            self._PAIR.pack_into(self._memory, 0, first + 1, end)
+            return int(first)
 
     def back(self) -> int | None:
-        with self._lock:
-            if self._ends[0] >= self._ends[1]:
+        with self._locked():
+            first, end = self._PAIR.unpack_from(self._memory)
+            if first >= end:
                 return None
-            self._ends[1] -= 1
-            return int(self._ends[1])
+            self._PAIR.pack_into(self._memory, 0, first, end - 1)
+            return int(end - 1)
+
+    def close(self) -> None:
+        os.close(self._lock)
+        self._memory.close()
 
 
 class Preparation(Generic[_R]):
@@ -228,7 +247,7 @@ class Preparation(Generic[_R]):
         self._ends: _Ends | None = None
         if can_fork():
             folder.mkdir(parents=True, exist_ok=True)
-            self._ends = _Ends()
+            self._ends = _Ends(folder / "ends.lock")
             self._child = _Child(self._run)
             self._stream = os.fdopen(self._child.channel, "rb", closefd=False)
 
@@ -331,6 +350,7 @@ class Preparation(Generic[_R]):
                 pass
             self._child.wait()
             self._child = None
+        self._close_ends()
 
     def abandon(self) -> None:
         """Stop the child now (the build failed or was interrupted)."""
@@ -340,3 +360,9 @@ class Preparation(Generic[_R]):
         if self._child is not None:
             self._child.kill()
             self._child = None
+        self._close_ends()
+
+    def _close_ends(self) -> None:
+        if self._ends is not None:
+            self._ends.close()
+            self._ends = None

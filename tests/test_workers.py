@@ -4,6 +4,7 @@ build's banks are each done once, by one of two processes, their results in bank
 from __future__ import annotations
 
 import os
+import signal
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -139,3 +140,31 @@ def test_without_fork_the_work_is_done_here(
     prep = _preparation(tmp_path, lambda bank: (bank.id, os.getpid()), "xyz")
     assert prep.results() == [("x", os.getpid()), ("y", os.getpid()), ("z", os.getpid())]
     assert not (tmp_path / "work").exists()
+
+
+def test_a_child_that_dies_while_taking_a_bank_does_not_hold_this_process_up(
+    tmp_path: Path,
+) -> None:
+    """The ends are guarded by a lock the kernel releases when its holder dies."""
+    ends = workers._Ends(tmp_path / "ends.lock")
+    ends.set_count(3)
+
+    def die_holding_the_lock(_channel: int) -> None:
+        with ends._locked():
+            os._exit(9)
+
+    child = workers._Child(die_holding_the_lock)
+    assert child.wait() == "killed"
+
+    def hung(_signum: int, _frame: object) -> None:
+        raise TimeoutError("the ends' lock was left held by a dead child")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(20)  # a lock left held would hang here: fail instead
+    try:
+        assert [ends.back(), ends.front(), ends.back(), ends.front()] == [2, 0, 1, None]
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+        ends.close()
+    assert list(tmp_path.iterdir()) == []

@@ -337,13 +337,13 @@ class Preparation(Generic[_R]):
                 path = self._folder / f"{message[1]}.pickle"
                 results[message[1]] = pickle.loads(path.read_bytes())
                 path.unlink()
-        self.finish()
+        self._finish()
         for index, bank in enumerate(banks):
             if index not in results:  # the child failed on it, or died
                 results[index] = self._work(bank)
         return [results[index] for index in range(len(banks))]
 
-    def finish(self) -> None:
+    def _finish(self) -> None:
         """Wait for the child to exit (its failures are redone by :meth:`results`)."""
         if self._child is not None:
             while self._receive() is not None:

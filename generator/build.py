@@ -38,7 +38,6 @@ from generator.mdx.quiz import (
     stop_deferring,
 )
 from generator.model import Bank
-from generator.render import render_quiz
 from generator.workers import Preparation, parallel_map
 
 if TYPE_CHECKING:
@@ -322,18 +321,15 @@ def _bank_output(
     bank: Bank, seed: int, variants: int, docs_dir: Path, parts: tuple[DownloadPart, ...]
 ) -> BankOutput:
     try:
-        concretes = drawn_concretes((bank,), seed, variants)
-    except ValueError as exc:  # a generator failing on a seed the checker did not probe
-        raise BuildError(f"the site build failed: bank {bank.id}: {exc}") from None
-    try:
-        quiz = render_quiz(concretes, bank.id, title=bank.title)
+        quiz = render_bank_quiz(bank, seed, variants)
     except ValueError:  # reported by _render_again, naming the question
         return BankOutput(None, None)
     cards = None
     if parts:
         from generator.exports import bank_cards
 
-        # After the quiz: its MathML texts are in the render cache.
+        # After the quiz: its variants are drawn and its MathML texts in the render cache.
+        concretes = drawn_concretes((bank,), seed, variants)
         cards = bank_cards(bank, concretes, media_root=docs_dir, parts=parts)
     return BankOutput(quiz, cards)
 

@@ -349,7 +349,6 @@ def test_a_quiz_that_cannot_be_rendered_ahead_fails_on_the_page_that_shows_it(
         raise render.RenderError("cannot render the math")
 
     monkeypatch.setattr(workers, "can_fork", lambda: True)
-    monkeypatch.setattr(build, "render_quiz", broken)
     monkeypatch.setattr(build, "render_bank_quiz", broken)
     monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
     with pytest.raises(BuildError, match=r"/// quiz \| mini: cannot render the math"):

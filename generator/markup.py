@@ -176,7 +176,7 @@ def _fast_inline(text: str) -> list[_Part] | None:
         parts.append((m.group("tex"), m.group("delim") == "$$"))
         end = m.end()
     parts.append(text[end:])
-    if any(_INLINE_SYNTAX.search(plain) for plain in parts[::2]):  # type: ignore[arg-type]
+    if any(isinstance(part, str) and _INLINE_SYNTAX.search(part) for part in parts):
         return None
     return parts
 

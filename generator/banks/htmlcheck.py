@@ -102,6 +102,8 @@ class _Scanner(HTMLParser):
 
 def scan(text: str) -> list[HtmlIssue]:
     """Every forbidden HTML construct (or ``javascript:`` Markdown link) in ``text``."""
+    if "<" not in text and "]" not in text:
+        return []  # no tag, image or link; blanking code and math only removes text
     visible = strip_code_and_math(text)
     issues: list[HtmlIssue] = []
     if "<" in visible:

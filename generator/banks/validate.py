@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
+from functools import cache
 from typing import Any, Literal, cast
 
 from generator import model
@@ -56,6 +57,17 @@ ComputedCheck = Callable[
 # there: these Python-only constructs would make every answer wrong (or throw).
 _PYTHON_ONLY_REGEX = re.compile(r"\(\?P[<=>]|\(\?#|\\[AZ]|\(\?[aiLmsux]+[):-]|\*\+|\+\+|\?\+")
 _NUMBER_TEXT = re.compile(r"[-+]?(?:\d[\d_]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+@cache
+def _elsewhere(qtype: model.QuestionType) -> dict[str, str]:
+    """For a question of type ``qtype``: why each field of the other types is not its own."""
+    allowed = COMMON_FIELDS + TYPE_FIELDS[qtype]
+    return {
+        key: f"only {' and '.join(owners(key))} questions have it (this question is '{qtype}')"
+        for key in all_question_fields()
+        if key not in allowed
+    }
 
 
 def _plain(node: YNode) -> object:
@@ -514,14 +526,7 @@ class BankValidator:
         if qtype is None:
             self.check_keys(node, "", all_question_fields())
         else:
-            allowed = COMMON_FIELDS + TYPE_FIELDS[qtype]
-            elsewhere = {
-                key: f"only {' and '.join(owners(key))} questions have it "
-                f"(this question is '{qtype}')"
-                for key in all_question_fields()
-                if key not in allowed
-            }
-            self.check_keys(node, "", allowed, elsewhere)
+            self.check_keys(node, "", COMMON_FIELDS + TYPE_FIELDS[qtype], _elsewhere(qtype))
         computed = qtype == "computed"
         prompt = self.text(node, "prompt", "", required=not computed, markdown=True)
         explanation = self.text(node, "explanation", "", required=not computed, markdown=True)

@@ -15,6 +15,8 @@ from typing import Literal
 import markdown
 import nh3
 
+from generator.mdx.math import DISPLAY_BLOCK_RE, INLINE_MATH, MathExtension, tex_to_html
+
 MathMode = Literal["mathml", "anki"]
 
 _MATHML_TAGS = {
@@ -109,8 +111,6 @@ _BLANK_LINES = re.compile(r"\n[ \t]*\n\s*")
 
 
 def _extensions(math: MathMode) -> tuple[list[object], dict[str, dict[str, object]]]:
-    from generator.mdx.math import MathExtension
-
     extensions: list[object] = [
         "tables",
         "pymdownx.superfences",
@@ -151,8 +151,6 @@ def sanitise(html: str) -> str:
 @lru_cache(maxsize=8192)
 def _math(tex: str, display: bool, math: MathMode) -> str:
     """One formula, rendered and sanitised once per build however often it appears."""
-    from generator.mdx.math import tex_to_html
-
     markup = tex_to_html(tex, display=display, mode=math)
     return sanitise(markup) if math == "mathml" else markup
 
@@ -165,8 +163,6 @@ _Plan = tuple[str, tuple[_Part, ...]]
 
 def _fast_inline(text: str) -> list[_Part] | None:
     """Plain text with ``$math$`` as parts, or None when it holds other Markdown."""
-    from generator.mdx.math import INLINE_MATH
-
     if "`" in text:  # a backtick left over from the code spans: Markdown's rules, not ours
         return None
     parts: list[_Part] = []
@@ -188,8 +184,6 @@ def _fast_plan(paragraph: str) -> _Plan | None:
     does (backticks outrank math). Cached apart from the math mode, which only changes how
     formulas and a lone display formula are written: the site's texts and the flashcards'
     share the work."""
-    from generator.mdx.math import DISPLAY_BLOCK_RE
-
     whole = DISPLAY_BLOCK_RE.fullmatch(paragraph)
     if whole and not whole.group("indent") and "\n" not in paragraph:
         return ("display", ((whole.group("tex"), True),))

@@ -395,7 +395,7 @@ def test_build_cards_collects_local_images(
 ) -> None:
     # The site's Markdown allow-list drops <img> today; this checks the media plumbing for
     # when it allows images, with a renderer that keeps them.
-    import generator.markup
+    import generator.exports.cards
 
     (tmp_path / "assets").mkdir()
     (tmp_path / "assets" / fx.IMAGE_NAME).write_bytes(fx.PNG_BYTES)
@@ -405,7 +405,7 @@ def test_build_cards_collects_local_images(
             return f'<p><img alt="pair" src="../assets/{fx.IMAGE_NAME}"></p>'
         return f"<p>{text}</p>"
 
-    monkeypatch.setattr(generator.markup, "render_markdown", render)
+    monkeypatch.setattr(generator.exports.cards, "render_markdown", render)
     cards = {c.key: c for c in build_cards(banks, fx.make_concretes(banks, 1), media_root=tmp_path)}
     picture = cards["flashcard:rope:fc-rotation"]
     assert picture.media == (tmp_path / "assets" / fx.IMAGE_NAME,)

@@ -34,6 +34,7 @@ from typing import Literal
 
 from generator import model
 from generator.errors import ExportError
+from generator.markup import render_markdown
 
 CardKind = Literal["basic", "cloze"]
 MathMode = Literal["anki", "mathml"]
@@ -74,9 +75,6 @@ class Card:
 
 
 def _render(text: str, math: MathMode, *, inline: bool = False) -> str:
-    # Imported on use: generator.markup belongs to the lead and may land after this module.
-    from generator.markup import render_markdown
-
     return render_markdown(text, inline=inline, math=math)
 
 

@@ -26,7 +26,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup
 
 from generator import model
+from generator.markup import render_markdown
 
 __all__ = [
     "TEMPLATES_DIR",
@@ -116,8 +118,6 @@ _SCRIPT_UNSAFE = re.compile(r"<(?=!--|script)", re.IGNORECASE)
 
 def _markdown(text: str, *, inline: bool = False) -> Markup:
     """Markdown (with math) to sanitised HTML, marked safe for the templates."""
-    from generator.markup import render_markdown  # the lead's module; imported when used
-
     return Markup(str(render_markdown(text, inline=inline)).strip())
 
 
@@ -409,18 +409,39 @@ def render_quiz(
     if duplicates:
         raise RenderError(f"quiz {quiz_id}: duplicate question ids {', '.join(duplicates)}")
     total = len(concretes)
-    questions = []
-    for number, concrete in enumerate(concretes, start=1):
-        try:
-            questions.append(_question(concrete, quiz_id, number, total))
-        except ValueError as exc:  # RenderError, MathError: say where the question was written
-            q = concrete.question
-            raise RenderError(f"{q.source}: [{q.id}] {exc}") from None
-    template = environment().get_template("quiz/quiz.html.j2")
-    context: Mapping[str, Any] = {
-        "quiz_id": quiz_id,
-        "dom_id": f"konum-{quiz_id}",
-        "title": title,
-        "questions": questions,
-    }
-    return template.render(context).strip() + "\n"
+    with _templates_read_once() as env:
+        questions = []
+        for number, concrete in enumerate(concretes, start=1):
+            try:
+                questions.append(_question(concrete, quiz_id, number, total))
+            except ValueError as exc:  # RenderError, MathError: where the question was written
+                q = concrete.question
+                raise RenderError(f"{q.source}: [{q.id}] {exc}") from None
+        context: Mapping[str, Any] = {
+            "quiz_id": quiz_id,
+            "dom_id": f"konum-{quiz_id}",
+            "title": title,
+            "questions": questions,
+        }
+        return env.get_template("quiz/quiz.html.j2").render(context).strip() + "\n"
+
+
+_QUIZ_TEMPLATES = ("quiz", "_macros", "choice", "fill", "matching", "numeric", "computed")
+
+
+@contextmanager
+def _templates_read_once() -> Iterator[Environment]:
+    """The environment, its quiz templates checked against their files once for a whole quiz.
+
+    Jinja checks a template's modification time whenever it is included or imported: twice
+    per question. Templates are still reloaded when they change between quizzes (``konum
+    serve`` picks up an edited template on the next build).
+    """
+    env = environment()
+    for name in _QUIZ_TEMPLATES:
+        env.get_template(f"quiz/{name}.html.j2")
+    env.auto_reload = False
+    try:
+        yield env
+    finally:
+        env.auto_reload = True

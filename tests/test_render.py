@@ -444,3 +444,54 @@ def test_script_json_round_trips_and_cannot_end_its_script(value: object) -> Non
     assert json.loads(text) == value
     lowered = text.lower()
     assert "</" not in lowered and "<!--" not in lowered and "<script" not in lowered
+
+
+# --- templates read from disk -----------------------------------------------------------------
+
+
+def test_templates_are_checked_once_per_quiz_not_per_question(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Jinja stats a template file whenever it is included or imported: twice a question.
+    import dataclasses
+    import os.path
+
+    many = [
+        dataclasses.replace(c, question=dataclasses.replace(c.question, id=f"q{n}-{i}"))
+        for n in range(10)
+        for i, c in enumerate(samples.all_samples())
+    ]
+    render_quiz(many, "many")  # the templates loaded
+    checks: list[str] = []
+    real = os.path.getmtime
+
+    def getmtime(path: str) -> float:
+        checks.append(path)
+        return real(path)
+
+    monkeypatch.setattr(os.path, "getmtime", getmtime)
+    render_quiz(many, "many")
+    assert len(many) > 50
+    assert 0 < len(checks) <= 7  # the quiz's seven templates, once each
+
+
+def test_an_edited_template_is_used_by_the_next_quiz(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    from jinja2 import FileSystemLoader
+
+    from generator.render import environment
+
+    copy = tmp_path / "templates"
+    shutil.copytree(TEMPLATES_DIR, copy)
+    monkeypatch.setattr(environment(), "loader", FileSystemLoader(copy))
+    before = render_quiz([samples.numeric()], "edited")
+    numeric = copy / "quiz" / "numeric.html.j2"
+    numeric.write_text(numeric.read_text(encoding="utf-8") + "<!-- edited -->\n", encoding="utf-8")
+    stat = numeric.stat()
+    os.utime(numeric, (stat.st_atime, stat.st_mtime + 10))
+    after = render_quiz([samples.numeric()], "edited")
+    assert "<!-- edited -->" not in before
+    assert "<!-- edited -->" in after

@@ -216,14 +216,22 @@ def _choice_options(options: Sequence[model.ConcreteOption], dom_id: str) -> lis
     ]
 
 
+def _correct_texts(options: list[dict[str, Any]]) -> list[Markup]:
+    """The texts of the correct options, for the answer box (a Jinja filter chain costs more
+    than rendering them)."""
+    return [o["text"] for o in options if o["correct"]]
+
+
 def _choice(concrete: model.Concrete, q: model.ChoiceQuestion, dom_id: str) -> dict[str, Any]:
     order = concrete.option_order or tuple(range(len(q.options)))
     shown = [q.options[i] for i in order]
     opts = [model.ConcreteOption(o.text, o.correct, o.feedback) for o in shown]
     multiple = sum(o.correct for o in opts) > 1
+    options = _choice_options(opts, dom_id)
     return {
         "multiple": multiple,
-        "options": _choice_options(opts, dom_id),
+        "options": options,
+        "answers": _correct_texts(options),
         "data": {"type": "choice", "multiple": multiple, "options": [o.correct for o in opts]},
     }
 
@@ -325,13 +333,15 @@ def _computed(concrete: model.Concrete, q: model.ComputedQuestion, dom_id: str) 
     for k, v in enumerate(concrete.variants):
         vid = f"{dom_id}-v{k}"
         form = "choice" if v.options else "numeric"
+        options = _choice_options(v.options, vid)
         variants.append(
             {
                 "index": k,
                 "id": vid,
                 "form": form,
                 "prompt": _markdown(v.prompt),
-                "options": _choice_options(v.options, vid),
+                "options": options,
+                "answers": _correct_texts(options),
                 "multiple": sum(o.correct for o in v.options) > 1,
                 "unit": v.unit,
                 "decimals": v.decimals,

@@ -254,9 +254,22 @@ def build_site(
             """Draw a bank's variants, render its quiz and make its flashcards."""
             return _bank_output(bank, seed, variants, docs_dir, parts)
 
+        def write_ahead(outputs: list[BankOutput]) -> bool:
+            """In the child, when it made every bank's output while MkDocs was busy: write
+            the downloads meanwhile (not when a quiz failed: the build reports it)."""
+            if not downloads or any(o.quiz is None or o.cards is None for o in outputs):
+                return False
+            from generator.exports import write_downloads
+
+            write_downloads([o.cards for o in outputs if o.cards is not None], written)
+            return True
+
         # Banks validated, then each bank's quiz and cards made, beside MkDocs where it can.
         prep = Preparation(
-            load=lambda: load_banks(settings.banks_dir), work=work, folder=work_folder
+            load=lambda: load_banks(settings.banks_dir),
+            work=work,
+            folder=work_folder,
+            finish=write_ahead,
         )
         try:
             # MkDocs starts while the banks are validated; the first quiz block waits for
@@ -283,14 +296,26 @@ def build_site(
                     for bank, output in zip(banks, outputs, strict=True):
                         if output.quiz is None:  # shown on no page, but on the cards
                             _render_again(bank, seed, variants)
+
+            def text_files() -> None:
+                if downloads:
                     write_downloads(sets, written, files={"text", "csv", "json"})
 
             def package() -> None:
                 if downloads:
                     write_downloads(sets, written, files={"anki"})
 
-            # The Anki package, the longest file to write, in a child where fork exists.
-            parallel_map(lambda job: job(), [fill, package])
+            def fill_and_text_files() -> None:
+                fill()
+                text_files()
+
+            if prep.finishing:  # the child is writing the downloads
+                fill()
+                if not prep.finished():
+                    parallel_map(lambda job: job(), [text_files, package])
+            else:
+                # The Anki package, the longest file to write, in a child where fork exists.
+                parallel_map(lambda job: job(), [fill_and_text_files, package])
             if downloads:
                 _move_into(written, staging / "downloads")
             pages = sum(1 for _ in staging.rglob("*.html"))

@@ -6,7 +6,9 @@ flashcards) needs none of MkDocs, so :class:`Preparation` forks it off: MkDocs w
 for the validated banks, and the child works through the banks from the first meanwhile.
 Once MkDocs is done, this process takes banks from the last one back until the two meet,
 so both cores stay busy whether a site has many pages or many questions. ``konum build``
-fills the quizzes into the written pages and writes the downloads from the cards.
+fills the quizzes into the written pages and writes the downloads from the cards; on a
+site of few questions the child has made every bank's output while MkDocs is still busy,
+and writes the downloads itself meanwhile.
 
 Each child dies with its parent (Linux ``PR_SET_PDEATHSIG``), so a killed build leaves
 nothing running and holds the inherited build lock until it exits. Where ``fork`` is
@@ -223,12 +225,20 @@ class Preparation(Generic[_R]):
     Should ``work`` raise in the child, or the child die, its banks are done again here, so
     that whatever ``work`` raises is raised in this process as usual.
 
+    When the child has done every bank itself (a site of few questions: MkDocs is still
+    busy), it also runs ``finish`` with all the results, in bank order (for ``konum build``:
+    write the downloads). :attr:`finishing` then says so once :meth:`results` returns, and
+    :meth:`finished` waits for it; should ``finish`` decline, raise or the child die, the
+    caller does that work itself.
+
     Without ``fork`` the work is done in this process when asked.
 
     Args:
         load: validates and returns the banks (raises ``BankError``).
         work: one bank's work; its result must pickle.
         folder: where the child puts its results (removed by the caller).
+        finish: what the child does with every result when it made them all; True when
+            it did the job.
     """
 
     def __init__(
@@ -236,8 +246,12 @@ class Preparation(Generic[_R]):
         load: Callable[[], tuple[Bank, ...]],
         work: Callable[[Bank], _R],
         folder: Path,
+        finish: Callable[[list[_R]], bool] | None = None,
     ) -> None:
         self._load, self._work = load, work
+        self._finish_job = finish
+        #: The child did every bank and runs ``finish`` (known once :meth:`results` returns).
+        self.finishing = False
         self._folder = folder
         self._banks: tuple[Bank, ...] | None = None
         #: The banks' problems, once :meth:`banks` has found them.
@@ -268,6 +282,7 @@ class Preparation(Generic[_R]):
         assert self._ends is not None
         self._ends.set_count(len(banks))
         send(("banks", banks))
+        kept: dict[int, _R] = {}  # for finish
         while (index := self._ends.front()) is not None:
             try:
                 result = self._work(banks[index])
@@ -276,7 +291,16 @@ class Preparation(Generic[_R]):
                 continue
             data = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
             (self._folder / f"{index}.pickle").write_bytes(data)
+            if self._finish_job is not None:
+                kept[index] = result
             send(("done", index))
+        if self._finish_job is not None and len(kept) == len(banks):
+            send(("finishing",))
+            try:
+                done = self._finish_job([kept[index] for index in range(len(banks))])
+            except Exception:  # done again by the parent, which raises it there
+                done = False
+            send(("finished", bool(done)))
 
     # --- the parent ------------------------------------------------------------------------
 
@@ -332,16 +356,33 @@ class Preparation(Generic[_R]):
             return [self._work(bank) for bank in banks]
         while (index := self._ends.back()) is not None:
             results[index] = self._work(banks[index])
+        mine = len(results)
         while len(results) < len(banks) and (message := self._receive()) is not None:
             if message[0] == "done":
                 path = self._folder / f"{message[1]}.pickle"
                 results[message[1]] = pickle.loads(path.read_bytes())
                 path.unlink()
-        self._finish()
+        if self._finish_job is not None and not mine and len(results) == len(banks):
+            message = self._receive()  # the child made them all: it says whether it finishes
+            self.finishing = message is not None and message[0] == "finishing"
+        if not self.finishing:
+            self._finish()
         for index, bank in enumerate(banks):
             if index not in results:  # the child failed on it, or died
                 results[index] = self._work(bank)
         return [results[index] for index in range(len(banks))]
+
+    def finished(self) -> bool:
+        """Wait for the child's ``finish``; True when it did the job (False when there was
+        none, it declined, raised, or the child died: the caller does it then)."""
+        done = False
+        if self.finishing:
+            while (message := self._receive()) is not None:
+                if message[0] == "finished":
+                    done = bool(message[1])
+            self.finishing = False
+            self._finish()
+        return done
 
     def _finish(self) -> None:
         """Wait for the child to exit (its failures are redone by :meth:`results`)."""

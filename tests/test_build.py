@@ -404,3 +404,56 @@ def test_banks_shared_between_the_processes_give_the_same_site(
     assert digests[0] == digests[1]
     page = (tmp_path / "site-True" / "lessons" / "all.html").read_text(encoding="utf-8")
     assert page.count("data-konum-quiz") == len(shown) and "data-konum-pending" not in page
+
+
+@pytest.mark.parametrize("child_fails", [False, True], ids=["child-writes", "child-fails"])
+def test_a_child_that_made_every_bank_writes_the_downloads_meanwhile(
+    built: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capfd: pytest.CaptureFixture[str],
+    child_fails: bool,
+) -> None:
+    """On a small site the child has made every bank's output while MkDocs still builds the
+    pages: it writes the downloads then. Should it fail, this process writes them. Either
+    way the site and downloads are byte for byte those of a build done in one process."""
+    from generator import build, exports, workers
+
+    log = tmp_path / "writers.txt"
+    parent = os.getpid()
+    real_write, real_mkdocs = exports.write_downloads, build._mkdocs_build
+
+    def write_downloads(*args: Any, **kwargs: Any) -> Any:
+        with open(log, "a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()} {' '.join(sorted(kwargs.get('files', ['all'])))}\n")
+        if child_fails and "files" not in kwargs and os.getpid() != parent:
+            raise OSError(28, "No space left on device")  # the preparing child's, all files
+        return real_write(*args, **kwargs)
+
+    def slow_mkdocs(*args: Any, **kwargs: Any) -> None:
+        real_mkdocs(*args, **kwargs)
+        time.sleep(1.0)  # the child is done with every bank meanwhile
+
+    monkeypatch.setattr(exports, "write_downloads", write_downloads)
+    monkeypatch.setattr(build, "_mkdocs_build", slow_mkdocs)
+    for key, value in {**EPOCH, "NO_MKDOCS_2_WARNING": "1"}.items():
+        monkeypatch.setenv(key, value)
+    digests = []
+    for parallel in (True, False):
+        monkeypatch.setattr(workers, "can_fork", lambda parallel=parallel: parallel)
+        log.write_text("", encoding="utf-8")
+        out = tmp_path / f"site-{parallel}"
+        build.build_site(built / "mkdocs.yml", seed=4, site_dir=out)
+        digests.append(tree_digest(out))
+        if parallel:
+            writers = [line.split(" ", 1) for line in log.read_text(encoding="utf-8").splitlines()]
+            assert writers[0][0] != str(parent) and writers[0][1] == "all"  # the child, all
+            if child_fails:  # then the text files here, the package in another child
+                by_files = {files: pid for pid, files in writers[1:]}
+                assert sorted(by_files) == ["anki", "csv json text"], writers
+                assert by_files["csv json text"] == str(parent) != by_files["anki"]
+            else:
+                assert len(writers) == 1
+    capfd.readouterr()
+    assert digests[0] == digests[1]
+    assert any(name.startswith("downloads/") for name in digests[0])

@@ -168,3 +168,76 @@ def test_a_child_that_dies_while_taking_a_bank_does_not_hold_this_process_up(
         signal.signal(signal.SIGALRM, previous)
         ends.close()
     assert list(tmp_path.iterdir()) == []
+
+
+def _finishing(tmp_path: Path, finish: Any, names: str = "abcd") -> workers.Preparation[Any]:
+    banks = tuple(SimpleNamespace(id=name) for name in names)
+    return workers.Preparation(
+        load=lambda: banks,  # type: ignore[arg-type,return-value]
+        work=lambda bank: bank.id.upper(),
+        folder=tmp_path / "work",
+        finish=finish,
+    )
+
+
+def test_a_child_that_made_every_result_finishes_with_them(tmp_path: Path) -> None:
+    mark = tmp_path / "finished.txt"
+
+    def finish(results: list[str]) -> bool:
+        mark.write_text(f"{os.getpid()} {''.join(results)}", encoding="utf-8")
+        return True
+
+    prep = _finishing(tmp_path, finish)
+    try:
+        prep.banks()
+        time.sleep(0.3)  # MkDocs busy: the child takes every bank
+        assert prep.results() == list("ABCD")
+        assert prep.finishing
+        assert prep.finished()
+        assert not prep.finishing and not prep.finished()  # once
+    finally:
+        prep.abandon()
+    pid, results = mark.read_text(encoding="utf-8").split()
+    assert pid != str(os.getpid()) and results == "ABCD"  # in the child, in bank order
+
+
+def test_no_finish_when_this_process_took_banks(tmp_path: Path) -> None:
+    mark = tmp_path / "finished.txt"
+
+    def finish(results: list[str]) -> bool:
+        mark.write_text("finished", encoding="utf-8")
+        return True
+
+    banks = tuple(SimpleNamespace(id=name) for name in "abcdef")
+    prep = workers.Preparation(
+        load=lambda: banks,  # type: ignore[arg-type,return-value]
+        work=lambda bank: (time.sleep(0.1), bank.id)[1],
+        folder=tmp_path / "work",
+        finish=finish,
+    )
+    try:
+        prep.banks()
+        assert prep.results() == list("abcdef")  # at once: this process takes the last ones
+        assert not prep.finishing and not prep.finished()
+    finally:
+        prep.abandon()
+    assert not mark.exists()
+
+
+@pytest.mark.parametrize("how", ["declines", "raises", "dies"])
+def test_a_finish_that_does_not_happen_is_left_to_this_process(tmp_path: Path, how: str) -> None:
+    def finish(results: list[str]) -> bool:
+        if how == "raises":
+            raise OSError(28, "No space left on device")
+        if how == "dies":
+            os._exit(9)
+        return False
+
+    prep = _finishing(tmp_path, finish)
+    try:
+        prep.banks()
+        time.sleep(0.3)
+        assert prep.results() == list("ABCD")
+        assert not prep.finished()
+    finally:
+        prep.abandon()

@@ -55,6 +55,7 @@ _MATHML_ATTRIBUTES = {
     "mathvariant",
     "stretchy",
     "fence",
+    "form",
     "separator",
     "lspace",
     "rspace",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as etree
 
 import pytest
@@ -97,6 +98,30 @@ def test_matrix_brackets_stretch() -> None:
     assert '<mo stretchy="true" fence="true" form="prefix">&#x00028;</mo><mtable>' in html
     assert '</mtable><mo stretchy="true" fence="true" form="postfix">&#x00029;</mo>' in html
     assert "<mspace" in render_markdown(r"$\cos 0$")  # and the sanitiser keeps it
+    site = render_markdown(r"$$\begin{pmatrix} a \\ b \end{pmatrix}$$")
+    assert '<mo stretchy="true" fence="true" form="prefix">(</mo><mtable>' in site
+
+
+def _bar_forms(tex: str) -> list[str]:
+    """The form of each | operator in the site's MathML for ``tex`` ("" when none)."""
+    html = render_markdown(f"${tex}$")
+    return re.findall(r'<mo stretchy="false"(?: form="(\w+)")?>\|</mo>', html)
+
+
+@pytest.mark.parametrize(
+    ("tex", "forms"),
+    [
+        (r"n = |r| = 26", ["prefix", "postfix"]),
+        (r"-m_h\,|i - j|", ["prefix", "postfix"]),
+        (r"|a| + |b|", ["prefix", "postfix", "prefix", "postfix"]),
+        (r"|\frac{a}{|b|}|", ["prefix", "prefix", "postfix", "postfix"]),
+        (r"|a| + |b", ["prefix", "postfix", ""]),  # an odd one out stays an operator
+        (r"\{x | x > 0\}", [""]),  # such that
+        (r"P(A|B)", [""]),
+    ],
+)
+def test_absolute_value_bars_are_fences(tex: str, forms: list[str]) -> None:
+    assert _bar_forms(tex) == forms
 
 
 PIECES = [

@@ -67,8 +67,37 @@ _MATH_HEAD = re.compile(
 )
 
 
+# Absolute-value bars: latex2mathml writes both bars of |x| as the same operator, which a
+# browser spaces like a relation ("| r |"). Two bars in the same row are an opening and a
+# closing fence; a lone bar (a set-builder "such that", P(A|B)) keeps its spacing.
+_BAR = '<mo stretchy="false">&#x0007C;</mo>'
+_TAG = re.compile(r"<(/?)[a-z]+[^>]*?(/?)>")
+
+
+def _absolute_value_bars(mathml: str) -> str:
+    if mathml.count(_BAR) < 2:
+        return mathml
+    rows: list[list[int]] = [[]]  # per open element, where its bars start
+    forms: dict[int, str] = {}
+    for tag in _TAG.finditer(mathml):
+        if tag.group(1):  # a closing tag: pair its element's bars, first with second, ...
+            bars = rows.pop()
+            for opening, closing in zip(bars[0::2], bars[1::2], strict=False):
+                forms[opening], forms[closing] = "prefix", "postfix"
+        elif not tag.group(2):  # an opening tag (not self-closing)
+            if mathml.startswith(_BAR, tag.start()):
+                rows[-1].append(tag.start())
+            rows.append([])
+    pieces, end = [], 0
+    for at in sorted(forms):
+        pieces += [mathml[end:at], f'<mo stretchy="false" form="{forms[at]}">&#x0007C;</mo>']
+        end = at + len(_BAR)
+    return "".join(pieces) + mathml[end:]
+
+
 def _polish(mathml: str) -> str:
     mathml = _FUNCTION_THEN_ARGUMENT.sub(r'\1<mspace width="0.1667em"></mspace>', mathml)
+    mathml = _absolute_value_bars(mathml)
     if "<mtable" not in mathml:
         return mathml
     mathml = _FENCE_BEFORE_TABLE.sub(

@@ -260,6 +260,38 @@ def test_display_formulas_of_a_solution_do_not_touch(quiz: Any) -> None:
     assert second["y"] - (first["y"] + first["height"]) >= 6, (first, second)
 
 
+def test_absolute_value_bars_hug_their_content(browser: Any) -> None:
+    """$n = |r|$: the bars of an absolute value sit against what they enclose, as fences;
+    written as latex2mathml writes them (the same operator twice), Chromium spaces them
+    like a relation ("n = | r |")."""
+    from generator.markup import render_markdown
+
+    fixed = render_markdown("$n = |r| = 26$", inline=True)
+    assert 'form="prefix"' in fixed and 'form="postfix"' in fixed
+    plain = re.sub(r' form="(?:prefix|postfix)"', "", fixed)
+    page = browser.new_page()
+    try:
+        page.set_content(f'<p id="fixed">{fixed}</p><p id="plain">{plain}</p>')
+
+        def gap(which: str) -> float:
+            return float(
+                page.evaluate(
+                    """(id) => {
+                        const bar = document.querySelector(`#${id} mo:nth-of-type(2)`);
+                        const letter = bar.nextElementSibling;
+                        return letter.getBoundingClientRect().left
+                            - bar.getBoundingClientRect().right;
+                    }""",
+                    which,
+                )
+            )
+
+        assert gap("fixed") <= 1.0
+        assert gap("plain") >= gap("fixed") + 2.0  # what the test guards against
+    finally:
+        page.close()
+
+
 def test_computed_choice(quiz: Any) -> None:
     page = quiz.open()
     concrete = samples.computed_choice()

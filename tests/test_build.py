@@ -357,12 +357,32 @@ def test_a_quiz_that_cannot_be_rendered_ahead_fails_on_the_page_that_shows_it(
     assert [p.name for p in (tmp_path / "pub").iterdir()] == [".out-lock"]
 
 
+def _with_fork_then_without(
+    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, log: Path
+) -> tuple[dict[str, str], list[str], dict[str, str]]:
+    """Build ``built`` (seed 4, ``SOURCE_DATE_EPOCH`` set) with the child process, then in
+    one process: the two sites' digests, and the lines ``log`` gained in the first build."""
+    from generator import build, workers
+
+    for key, value in {**EPOCH, "NO_MKDOCS_2_WARNING": "1"}.items():
+        monkeypatch.setenv(key, value)
+    digests, lines = [], []
+    for parallel in (True, False):
+        monkeypatch.setattr(workers, "can_fork", lambda parallel=parallel: parallel)
+        log.write_text("", encoding="utf-8")
+        out = tmp_path / f"site-{parallel}"
+        build.build_site(built / "mkdocs.yml", seed=4, site_dir=out)
+        digests.append(tree_digest(out))
+        lines.append(log.read_text(encoding="utf-8").splitlines())
+    return digests[0], lines[0], digests[1]
+
+
 def test_banks_shared_between_the_processes_give_the_same_site(
     built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:
     """With the child slowed down, this process takes banks from the last one back: the
     site and downloads are byte for byte those of a build done in one process."""
-    from generator import build, workers
+    from generator import build
 
     banks = built / "content" / "banks"
     shown = []
@@ -384,24 +404,15 @@ def test_banks_shared_between_the_processes_give_the_same_site(
         return real(bank, *args)
 
     monkeypatch.setattr(build, "_bank_output", slow_in_the_child)
-    for key, value in {**EPOCH, "NO_MKDOCS_2_WARNING": "1"}.items():
-        monkeypatch.setenv(key, value)
-    digests = []
-    for parallel in (True, False):
-        monkeypatch.setattr(workers, "can_fork", lambda parallel=parallel: parallel)
-        log.write_text("", encoding="utf-8")
-        out = tmp_path / f"site-{parallel}"
-        build.build_site(built / "mkdocs.yml", seed=4, site_dir=out)
-        digests.append(tree_digest(out))
-        if parallel:
-            done = [line.split() for line in log.read_text(encoding="utf-8").splitlines()]
-            assert sorted(bank for bank, _pid in done) == sorted(
-                [*(p.stem for p in banks.glob("*.yml"))]
-            )  # each bank once
-            pids = {pid for _bank, pid in done}
-            assert str(parent) in pids and len(pids) == 2, done  # both processes took banks
+    forked, lines, single = _with_fork_then_without(built, tmp_path, monkeypatch, log)
     capfd.readouterr()
-    assert digests[0] == digests[1]
+    done = [line.split() for line in lines]
+    assert sorted(bank for bank, _pid in done) == sorted(
+        [*(p.stem for p in banks.glob("*.yml"))]
+    )  # each bank once
+    pids = {pid for _bank, pid in done}
+    assert str(parent) in pids and len(pids) == 2, done  # both processes took banks
+    assert forked == single
     page = (tmp_path / "site-True" / "lessons" / "all.html").read_text(encoding="utf-8")
     assert page.count("data-konum-quiz") == len(shown) and "data-konum-pending" not in page
 
@@ -417,7 +428,7 @@ def test_a_child_that_made_every_bank_writes_the_downloads_meanwhile(
     """On a small site the child has made every bank's output while MkDocs still builds the
     pages: it writes the downloads then. Should it fail, this process writes them. Either
     way the site and downloads are byte for byte those of a build done in one process."""
-    from generator import build, exports, workers
+    from generator import build, exports
 
     log = tmp_path / "writers.txt"
     parent = os.getpid()
@@ -436,24 +447,15 @@ def test_a_child_that_made_every_bank_writes_the_downloads_meanwhile(
 
     monkeypatch.setattr(exports, "write_downloads", write_downloads)
     monkeypatch.setattr(build, "_mkdocs_build", slow_mkdocs)
-    for key, value in {**EPOCH, "NO_MKDOCS_2_WARNING": "1"}.items():
-        monkeypatch.setenv(key, value)
-    digests = []
-    for parallel in (True, False):
-        monkeypatch.setattr(workers, "can_fork", lambda parallel=parallel: parallel)
-        log.write_text("", encoding="utf-8")
-        out = tmp_path / f"site-{parallel}"
-        build.build_site(built / "mkdocs.yml", seed=4, site_dir=out)
-        digests.append(tree_digest(out))
-        if parallel:
-            writers = [line.split(" ", 1) for line in log.read_text(encoding="utf-8").splitlines()]
-            assert writers[0][0] != str(parent) and writers[0][1] == "all"  # the child, all
-            if child_fails:  # then the text files here, the package in another child
-                by_files = {files: pid for pid, files in writers[1:]}
-                assert sorted(by_files) == ["anki", "csv json text"], writers
-                assert by_files["csv json text"] == str(parent) != by_files["anki"]
-            else:
-                assert len(writers) == 1
+    forked, lines, single = _with_fork_then_without(built, tmp_path, monkeypatch, log)
     capfd.readouterr()
-    assert digests[0] == digests[1]
-    assert any(name.startswith("downloads/") for name in digests[0])
+    writers = [line.split(" ", 1) for line in lines]
+    assert writers[0][0] != str(parent) and writers[0][1] == "all"  # the child, all files
+    if child_fails:  # then the text files here, the package in another child
+        by_files = {files: pid for pid, files in writers[1:]}
+        assert sorted(by_files) == ["anki", "csv json text"], writers
+        assert by_files["csv json text"] == str(parent) != by_files["anki"]
+    else:
+        assert len(writers) == 1
+    assert forked == single
+    assert any(name.startswith("downloads/") for name in forked)

@@ -257,7 +257,7 @@ def build_site(
         def write_ahead(outputs: list[BankOutput]) -> bool:
             """In the child, when it made every bank's output while MkDocs was busy: write
             the downloads meanwhile (not when a quiz failed: the build reports it)."""
-            if not downloads or any(o.quiz is None or o.cards is None for o in outputs):
+            if any(o.quiz is None or o.cards is None for o in outputs):
                 return False
             from generator.exports import write_downloads
 
@@ -269,7 +269,7 @@ def build_site(
             load=lambda: load_banks(settings.banks_dir),
             work=work,
             folder=work_folder,
-            finish=write_ahead,
+            finish=write_ahead if downloads else None,
         )
         try:
             # MkDocs starts while the banks are validated; the first quiz block waits for

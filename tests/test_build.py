@@ -126,9 +126,22 @@ def _wait_for_staging(project: Path, proc: subprocess.Popen[str], timeout: float
     pytest.fail("the build never started writing its staging folder")
 
 
+def _lengthen(project: Path, pages: int = 150) -> None:
+    """Give MkDocs pages enough to write that a build is still running well over a second
+    after its staging folder appears (the mini project's alone finish in about 0.4 s: a
+    signal sent on a loaded machine could arrive after the build)."""
+    lessons = project / "content" / "lessons"
+    for n in range(pages):
+        (lessons / f"extra-{n:03d}.md").write_text(
+            f"# Extra page {n}\n\n$PE_{{{n}, 0}} = \\sin({n})$. " + "Words. " * 200 + "\n",
+            encoding="utf-8",
+        )
+
+
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
 def test_killed_build_leaves_the_site_intact(built: Path, sig: signal.Signals) -> None:
     before = tree_digest(built / "site")
+    _lengthen(built)
     proc = _start_build(built, "--seed", "5")
     _wait_for_staging(built, proc)
     proc.send_signal(sig)

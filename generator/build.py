@@ -18,11 +18,14 @@ import fcntl
 import logging
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from generator.errors import BuildError
@@ -237,6 +240,7 @@ def build_site(
     environment = {SEED_ENV: str(seed), VARIANTS_ENV: str(variants)}
     # Paths in mkdocs.yml (the quiz block's banks folder) are relative to its folder.
     with (
+        _interrupts_remembered() as interrupted,
         build_lock(target),
         _environment(environment),
         _working_directory(settings.config_file.parent),
@@ -319,6 +323,8 @@ def build_site(
             if downloads:
                 _move_into(written, staging / "downloads")
             pages = sum(1 for _ in staging.rglob("*.html"))
+            if interrupted():  # and the KeyboardInterrupt was lost on the way
+                raise KeyboardInterrupt
             swap_into_place(staging, target)
         except BaseException:
             prep.abandon()
@@ -399,6 +405,33 @@ def _move_into(source: Path, folder: Path) -> None:
     for item in source.iterdir():
         os.replace(item, folder / item.name)
     source.rmdir()
+
+
+@contextlib.contextmanager
+def _interrupts_remembered() -> Iterator[Callable[[], bool]]:
+    """Ctrl-C (SIGINT) raises KeyboardInterrupt as usual, and is remembered: Python drops
+    an exception raised while a finaliser runs (a ``__del__``, a generator the garbage
+    collector closes) with only a warning, so an interrupted build could go on to publish.
+    Yields whether an interrupt came. Python's default handler only is replaced (not an
+    ignored SIGINT, nor one a caller handles), and only in the main thread."""
+    seen: list[int] = []
+    previous = signal.getsignal(signal.SIGINT)
+    if (
+        previous is not signal.default_int_handler
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        yield lambda: False
+        return
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        seen.append(signum)
+        signal.default_int_handler(signum, frame)
+
+    signal.signal(signal.SIGINT, handler)
+    try:
+        yield lambda: bool(seen)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @contextlib.contextmanager

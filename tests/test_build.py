@@ -155,6 +155,42 @@ def test_killed_build_leaves_the_site_intact(built: Path, sig: signal.Signals) -
     assert tree_digest(built / "site") != before
 
 
+def test_an_interrupt_lost_in_a_finaliser_still_stops_the_build(
+    built: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Python drops a KeyboardInterrupt raised while a finaliser runs (a ``__del__``, or a
+    generator the garbage collector closes) with a warning: the build remembers the Ctrl-C
+    anyway and publishes nothing."""
+    from generator import build
+
+    before = tree_digest(built / "site")
+    lost: list[type[BaseException] | None] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda report: lost.append(report.exc_type))
+
+    class Finaliser:
+        def __del__(self) -> None:
+            os.kill(os.getpid(), signal.SIGINT)
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:  # the handler runs here, in the finaliser
+                pass
+
+    real = build._fill_quizzes
+
+    def fill(*args: Any, **kwargs: Any) -> None:
+        Finaliser()  # made and finalised at once, late in the build
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(build, "_fill_quizzes", fill)
+    for key, value in {**EPOCH, "NO_MKDOCS_2_WARNING": "1"}.items():
+        monkeypatch.setenv(key, value)
+    with pytest.raises(KeyboardInterrupt):
+        build.build_site(built / "mkdocs.yml", seed=5)
+    capfd.readouterr()
+    assert lost == [KeyboardInterrupt]  # the interrupt was indeed dropped on its way
+    assert tree_digest(built / "site") == before
+    assert leftovers(built) == []
+
+
 def test_two_builds_at_once_do_not_corrupt_the_site(built: Path, tmp_path: Path) -> None:
     procs = [_start_build(built, "--seed", seed) for seed in ("7", "8")]
     for proc in procs:

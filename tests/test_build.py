@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -138,6 +139,20 @@ def _lengthen(project: Path, pages: int = 150) -> None:
         )
 
 
+@pytest.fixture
+def sigint_default() -> Iterator[None]:
+    """Ctrl-C handled as Python does by default, here and in the builds started meanwhile,
+    whatever this test run inherited: a shell without job control starts background
+    commands with SIGINT ignored, a disposition every process they start keeps (Python
+    then installs no KeyboardInterrupt handler, and a build ignores the test's SIGINT)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.usefixtures("sigint_default")
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
 def test_killed_build_leaves_the_site_intact(built: Path, sig: signal.Signals) -> None:
     before = tree_digest(built / "site")
@@ -155,6 +170,7 @@ def test_killed_build_leaves_the_site_intact(built: Path, sig: signal.Signals) -
     assert tree_digest(built / "site") != before
 
 
+@pytest.mark.usefixtures("sigint_default")
 def test_an_interrupt_lost_in_a_finaliser_still_stops_the_build(
     built: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:

@@ -82,7 +82,7 @@ def test_every_bank_of_the_corpus(path: Path) -> None:
         "a: 1\n---\nb: 2\n",  # two documents
         "a: [1, 2\n",  # syntax error
         "a:\n\tb: 1\n",  # tab
-        "[" * 45 + "]" * 45,  # too deep
+        "[" * 41 + "x" + "]" * 41,  # too deep, by one level
         "- " * 45 + "x\n",
         "a: <<\n",  # the merge tag as a value
     ],
@@ -109,6 +109,7 @@ def test_unusual_texts_are_left_to_the_full_reader(text: str) -> None:
         "- - - x\n  - y\n- z\n",
         "a: plain text\n  that continues\n",
         "ı: ğ\nİ: 'ş'\n",
+        "[" * 40 + "x" + "]" * 40,  # as deep as allowed
     ],
 )
 def test_usual_texts_are_read_in_one_pass(text: str) -> None:

@@ -28,6 +28,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
+from generator.collector import paced
 from generator.errors import BuildError
 from generator.mdx.quiz import (
     SEED_ENV,
@@ -241,6 +242,7 @@ def build_site(
     # Paths in mkdocs.yml (the quiz block's banks folder) are relative to its folder.
     with (
         _interrupts_remembered() as interrupted,
+        paced(),
         build_lock(target),
         _environment(environment),
         _working_directory(settings.config_file.parent),

@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Generic, TypeVar
 
+from generator.collector import frozen_for_fork
 from generator.errors import BuildError, KonumError
 from generator.model import Bank
 
@@ -79,7 +80,8 @@ class _Child:
         parent = os.getpid()
         channel_read, channel_write = os.pipe()
         errors_read, errors_write = os.pipe()
-        pid = os.fork()
+        with frozen_for_fork():
+            pid = os.fork()
         if pid:
             os.close(channel_write)
             os.close(errors_write)

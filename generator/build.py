@@ -242,7 +242,7 @@ def build_site(
     # Paths in mkdocs.yml (the quiz block's banks folder) are relative to its folder.
     with (
         _interrupts_remembered() as interrupted,
-        paced(),
+        paced() as pace,
         build_lock(target),
         _environment(environment),
         _working_directory(settings.config_file.parent),
@@ -292,6 +292,7 @@ def build_site(
                 raise
             banks = prep.banks()  # also when no page shows a quiz
             outputs = prep.results()
+            pace.hold()  # every bank's quiz and cards: kept until the build ends
             sets = [o.cards for o in outputs if o.cards is not None]
 
             from generator.exports import write_downloads

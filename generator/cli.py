@@ -6,11 +6,13 @@ non-zero; no traceback reaches the terminal for bad input.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
@@ -189,8 +191,20 @@ def export(kind: str, seed: int | None, variants: int | None, output: str | None
     click.echo(f"konum: wrote {count} cards to {path}")
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point: run the CLI, turning every user error into one line and an exit code."""
+def main(argv: Sequence[str] | None = None) -> NoReturn:
+    """Entry point: run the CLI, turning every user error into one line and an exit code,
+    then end the process."""
+    code = _run(argv)
+    # The heap still holds what the command made (a build's render caches, banks, MkDocs'
+    # pages), and the interpreter's last collections would walk all of it to free what the
+    # exit frees anyway: 0.8 s after a 10,000-question build, 0.07 s with it frozen.
+    # Finalisers and atexit handlers still run; only cycles are left to the exit.
+    gc.freeze()
+    sys.exit(code)
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    """Run the CLI; the exit code (2 for usage errors, 130 for an interrupt, 1 for others)."""
     try:
         code = cli.main(
             args=list(argv) if argv is not None else None, prog_name="konum", standalone_mode=False
@@ -203,22 +217,22 @@ def main(argv: Sequence[str] | None = None) -> None:
             else " (see 'konum --help')"
         )
         click.echo(f"konum: {message}{hint}", err=True)
-        sys.exit(2)
+        return 2
     except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
+        return exc.exit_code
     except click.Abort:
         click.echo("konum: interrupted", err=True)
-        sys.exit(130)
+        return 130
     except click.ClickException as exc:
         click.echo(f"konum: {exc.format_message()}", err=True)
-        sys.exit(exc.exit_code)
+        return exc.exit_code
     except KonumError as exc:
         click.echo(f"konum: {exc}", err=True)
-        sys.exit(1)
+        return 1
     except KeyboardInterrupt:
         click.echo("konum: interrupted", err=True)
-        sys.exit(130)
+        return 130
     except OSError as exc:
         click.echo(f"konum: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), err=True)
-        sys.exit(1)
-    sys.exit(code if isinstance(code, int) else 0)
+        return 1
+    return code if isinstance(code, int) else 0

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import gc
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from generator import collector, workers
+from generator import __version__, collector, workers
 from tests.miniproject import make_project
 
 
@@ -53,11 +55,25 @@ def test_a_child_keeps_what_it_inherited_frozen_and_this_process_thaws_it(
     assert gc.get_freeze_count() == 0
 
 
+def test_what_a_paced_block_holds_stays_frozen_until_it_ends() -> None:
+    kept = [{"card": n} for n in range(1000)]
+    with collector.paced() as pace:
+        assert gc.get_freeze_count() == 0
+        pace.hold()
+        assert gc.get_freeze_count() >= len(kept)
+        assert pace.holding
+    assert gc.get_freeze_count() == 0
+
+
 def test_a_process_that_froze_objects_itself_keeps_them_frozen() -> None:
     gc.freeze()
     frozen = gc.get_freeze_count()
     with collector.frozen_for_fork():
         pass
+    assert gc.get_freeze_count() == frozen
+    with collector.paced() as pace:
+        pace.hold()
+        assert not pace.holding
     assert gc.get_freeze_count() == frozen
 
 
@@ -67,18 +83,42 @@ def test_a_build_runs_paced_and_leaves_the_collector_as_it_was(
     from generator import build
 
     seen: list[tuple[int, int, int]] = []
-    mkdocs_build = build._mkdocs_build
+    frozen_while_filling: list[int] = []
+    mkdocs_build, fill_quizzes = build._mkdocs_build, build._fill_quizzes
 
     def recording(*args: object, **kwargs: object) -> None:
         seen.append(gc.get_threshold())
         mkdocs_build(*args, **kwargs)  # type: ignore[arg-type]
 
+    def filling(*args: object, **kwargs: object) -> None:
+        frozen_while_filling.append(gc.get_freeze_count())
+        fill_quizzes(*args, **kwargs)  # type: ignore[arg-type]
+
     monkeypatch.setattr(build, "_mkdocs_build", recording)
+    monkeypatch.setattr(build, "_fill_quizzes", filling)
     monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
     before = gc.get_threshold()
     project = make_project(tmp_path)
     build.build_site(project / "mkdocs.yml", seed=2, site_dir=tmp_path / "out")
     assert seen == [collector.BUILD_THRESHOLDS]
+    # Once every bank's output is here, the build holds it frozen to the end.
+    assert len(frozen_while_filling) == 1 and frozen_while_filling[0] > 1000
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
     assert (tmp_path / "out" / "lessons" / "quiz.html").is_file()
+
+
+def test_the_command_line_ends_with_the_heap_frozen_and_exit_handlers_run() -> None:
+    """The interpreter's last collections would walk a build's whole heap (0.8 s at
+    10,000 questions); konum freezes it first, and atexit handlers still run."""
+    code = (
+        "import atexit, gc\n"
+        "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 0))\n"
+        "from generator.cli import main\n"
+        "main(['--version'])\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [f"konum, version {__version__}", "frozen at exit: True"]

@@ -13,6 +13,7 @@ import html.parser
 import json
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -87,8 +88,20 @@ def compile_konum() -> None:
     )
 
 
+#: CPU seconds (user + system) of every :func:`run_timed` command, in order: the command
+#: and every process below it that was waited for (``RUSAGE_CHILDREN``).
+CPU_SECONDS: list[float] = []
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run_timed(cmd: Sequence[str | Path], cwd: Path, *, timeout: float = 600) -> float:
-    """Run ``cmd`` in ``cwd`` and return its wall time; raise :class:`CommandFailed` on error."""
+    """Run ``cmd`` in ``cwd`` and return its wall time (its CPU time is appended to
+    :data:`CPU_SECONDS`); raise :class:`CommandFailed` on error."""
+    cpu = _children_cpu()
     start = time.perf_counter()
     proc = subprocess.run(
         [str(c) for c in cmd],
@@ -100,6 +113,7 @@ def run_timed(cmd: Sequence[str | Path], cwd: Path, *, timeout: float = 600) -> 
         check=False,
     )
     elapsed = time.perf_counter() - start
+    CPU_SECONDS.append(_children_cpu() - cpu)
     if proc.returncode != 0:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-12:]
         raise CommandFailed(

@@ -5,8 +5,8 @@ the drawn variants, the render caches' entries, the flashcards, MkDocs' pages. W
 default thresholds (700, 10, 10) CPython runs a young collection every 700 net allocations
 and a full one each time the survivors have grown by a quarter, and every full collection
 walks the whole heap again: at 10,000 questions that was about 4 s of a build's 23 s of CPU,
-for the few reference cycles a build makes (Jinja's contexts, tracebacks) and frees by
-itself. :func:`paced` collects less often for the duration of a build, as mypy does
+to find the few reference cycles a build makes (MkDocs' page objects, tracebacks).
+:func:`paced` collects less often for the duration of a build, as mypy does
 (``gc.set_threshold(200 * 1000, 30, 30)``), and lets the build freeze what it keeps to its
 end once it has it (:meth:`Pace.hold`). :func:`frozen_for_fork` keeps a forked child's
 collections off what it inherits, as the :mod:`gc` documentation advises for ``fork()``

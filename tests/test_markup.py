@@ -124,6 +124,33 @@ def test_absolute_value_bars_are_fences(tex: str, forms: list[str]) -> None:
     assert _bar_forms(tex) == forms
 
 
+def _minus_forms(tex: str) -> list[str]:
+    """The form of each minus in the site's MathML for ``tex`` ("" when none)."""
+    html = render_markdown(f"${tex}$")
+    return re.findall(r'<mo(?: form="(\w+)")?>−</mo>', html)
+
+
+@pytest.mark.parametrize(
+    ("tex", "forms"),
+    [
+        (r"y = -0.9165", ["prefix"]),
+        (r"\sin(-0.5)", ["prefix"]),
+        (r"a, -b", ["prefix"]),
+        (r"[-1, 1]", ["prefix"]),
+        (r"\theta \cdot -1", ["prefix"]),
+        (r"a = -b - c", ["prefix", ""]),  # a sign, then a subtraction
+        (r"x - y", [""]),
+        (r"(a) - b", [""]),  # after a closing bracket: a subtraction
+        (r"|x| - 1", [""]),
+        (r"n! - 1", [""]),
+        (r"-x", [""]),  # first in its row: Chromium makes it a prefix itself
+        (r"x^{-1}", [""]),
+    ],
+)
+def test_a_minus_after_an_operator_is_a_sign(tex: str, forms: list[str]) -> None:
+    assert _minus_forms(tex) == forms
+
+
 PIECES = [
     "word",
     "two words",

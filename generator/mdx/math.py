@@ -95,9 +95,32 @@ def _absolute_value_bars(mathml: str) -> str:
     return "".join(pieces) + mathml[end:]
 
 
+# A minus right after a relation, an opening bracket, a comma or another operator is a sign
+# ("= -0.92", "(-3)", "a, -b"): latex2mathml writes it like a subtraction, and Chromium then
+# spaces it as one ("= − 0.92"). Marked prefix, it sits against its number. After anything
+# else (a closing bracket, a bar, "!") it is left alone: there it may subtract.
+_MINUS = "<mo>&#x02212;</mo>"
+_SIGN_AFTER = re.compile(r"<mo(?: stretchy=\"false\")?>(?P<op>[^<]*)</mo>" + re.escape(_MINUS))
+# Relations, operators and opening brackets, spelt as latex2mathml writes them ("[" as is).
+_BEFORE_A_SIGN = frozenset(f"&#x{ord(c):05X};" for c in "=+−,({<>·×÷/:;∓≤≥≠≈≡∝∈→←⇒↦") | {"["}
+
+
+def _signs(mathml: str) -> str:
+    if _MINUS not in mathml:
+        return mathml
+
+    def mark(m: re.Match[str]) -> str:
+        if m.group("op") not in _BEFORE_A_SIGN:
+            return m.group(0)
+        return m.group(0)[: -len(_MINUS)] + '<mo form="prefix">&#x02212;</mo>'
+
+    return _SIGN_AFTER.sub(mark, mathml)
+
+
 def _polish(mathml: str) -> str:
     mathml = _FUNCTION_THEN_ARGUMENT.sub(r'\1<mspace width="0.1667em"></mspace>', mathml)
     mathml = _absolute_value_bars(mathml)
+    mathml = _signs(mathml)
     if "<mtable" not in mathml:
         return mathml
     mathml = _FENCE_BEFORE_TABLE.sub(

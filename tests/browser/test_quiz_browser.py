@@ -292,6 +292,36 @@ def test_absolute_value_bars_hug_their_content(browser: Any) -> None:
         page.close()
 
 
+def test_a_sign_sits_against_its_number(browser: Any) -> None:
+    """$y = -0.9165$: a minus after a relation is a sign; written as latex2mathml writes it
+    (the operator of a subtraction), Chromium spaces it like one ("y = − 0.9165")."""
+    from generator.markup import render_markdown
+
+    fixed = render_markdown("$y = -0.9165$", inline=True)
+    assert '<mo form="prefix">−</mo>' in fixed
+    plain = fixed.replace(' form="prefix"', "")
+    page = browser.new_page()
+    try:
+        page.set_content(f'<p id="fixed">{fixed}</p><p id="plain">{plain}</p>')
+
+        def gap(which: str) -> float:
+            return float(
+                page.evaluate(
+                    """(id) => {
+                        const minus = document.querySelector(`#${id} mo:nth-of-type(2)`);
+                        return minus.nextElementSibling.getBoundingClientRect().left
+                            - minus.getBoundingClientRect().right;
+                    }""",
+                    which,
+                )
+            )
+
+        assert gap("fixed") <= 1.0
+        assert gap("plain") >= gap("fixed") + 2.0  # what the test guards against
+    finally:
+        page.close()
+
+
 def test_computed_choice(quiz: Any) -> None:
     page = quiz.open()
     concrete = samples.computed_choice()

@@ -410,6 +410,29 @@ def test_override_loads_assets_only_with_a_quiz(with_quiz: bool) -> None:
     assert "quiz.js" not in head
 
 
+@pytest.mark.parametrize(
+    ("content", "styled"),
+    [
+        ("<p>Hi</p>", False),
+        ('<p><math alttext="x"><mi>x</mi></math></p>', True),
+        ('<div class="konum-quiz" data-konum-quiz data-konum-pending="b"></div>', True),
+        ('<div class="konum-study" data-konum-study data-src="cards.json"></div>', True),
+    ],
+    ids=["plain", "math", "quiz", "study"],
+)
+def test_pages_with_formulas_name_a_math_font(content: str, styled: bool) -> None:
+    override = (TEMPLATES_DIR / "overrides" / "main.html").read_text(encoding="utf-8")
+    env = Environment(loader=DictLoader({"base.html": BASE_STUB, "main.html": override}))
+    env.filters["url"] = lambda path: "../" + path
+    head = env.get_template("main.html").render(page=_Page(content)).partition("</head>")[0]
+    assert ("<style>math{font-family:" in head) is styled
+    if styled:  # named OpenType MATH fonts first, the generic family last
+        stack = re.search(r"math\{font-family:([^}]*)\}", head)
+        assert stack is not None
+        fonts = stack.group(1).split(",")
+        assert '"DejaVu Math TeX Gyre"' in fonts and fonts[-1] == "math"
+
+
 def test_a_question_figure_is_drawn_at_the_top_of_its_card() -> None:
     from generator import model
 

@@ -430,3 +430,22 @@ def test_flashcards_page(session: Session, real: tuple[Path, str]) -> None:
     expect(page.locator(".konum-study__status")).to_have_text("Answer side.")
     page.keyboard.press("Space")
     expect(back).to_be_hidden()
+
+
+def test_matrix_brackets_grow_with_the_matrix(session: Session) -> None:
+    """Lesson 1's matrix: its brackets stretch to the height of its rows. That takes a font
+    with an OpenType MATH table; with the generic `math` family alone, Chromium on Linux
+    found none and drew one-line brackets beside a five-row matrix."""
+    page = session.open("lessons/01-why-position.html")
+    matrix = page.locator('math[alttext^="X = \\\\begin{pmatrix}"]').first
+    expect(matrix).to_be_attached()
+    heights = matrix.evaluate(
+        """m => ({
+            table: m.querySelector("mtable").getBoundingClientRect().height,
+            brackets: Array.from(
+                m.querySelectorAll("mo[form]"), o => o.getBoundingClientRect().height
+            ),
+        })"""
+    )
+    assert len(heights["brackets"]) == 2, heights
+    assert all(h >= 0.9 * heights["table"] for h in heights["brackets"]), heights

@@ -260,6 +260,30 @@ def test_display_formulas_of_a_solution_do_not_touch(quiz: Any) -> None:
     assert second["y"] - (first["y"] + first["height"]) >= 6, (first, second)
 
 
+def _gaps_after_second_operator(browser: Any, fixed: str, plain: str) -> tuple[float, float]:
+    """The space between the formula's second <mo> and what follows it, in Chromium: with
+    the forms konum writes (``fixed``) and without them (``plain``)."""
+    page = browser.new_page()
+    try:
+        page.set_content(f'<p id="fixed">{fixed}</p><p id="plain">{plain}</p>')
+        gaps = [
+            float(
+                page.evaluate(
+                    """(id) => {
+                        const op = document.querySelector(`#${id} mo:nth-of-type(2)`);
+                        return op.nextElementSibling.getBoundingClientRect().left
+                            - op.getBoundingClientRect().right;
+                    }""",
+                    which,
+                )
+            )
+            for which in ("fixed", "plain")
+        ]
+    finally:
+        page.close()
+    return gaps[0], gaps[1]
+
+
 def test_absolute_value_bars_hug_their_content(browser: Any) -> None:
     """$n = |r|$: the bars of an absolute value sit against what they enclose, as fences;
     written as latex2mathml writes them (the same operator twice), Chromium spaces them
@@ -269,27 +293,9 @@ def test_absolute_value_bars_hug_their_content(browser: Any) -> None:
     fixed = render_markdown("$n = |r| = 26$", inline=True)
     assert 'form="prefix"' in fixed and 'form="postfix"' in fixed
     plain = re.sub(r' form="(?:prefix|postfix)"', "", fixed)
-    page = browser.new_page()
-    try:
-        page.set_content(f'<p id="fixed">{fixed}</p><p id="plain">{plain}</p>')
-
-        def gap(which: str) -> float:
-            return float(
-                page.evaluate(
-                    """(id) => {
-                        const bar = document.querySelector(`#${id} mo:nth-of-type(2)`);
-                        const letter = bar.nextElementSibling;
-                        return letter.getBoundingClientRect().left
-                            - bar.getBoundingClientRect().right;
-                    }""",
-                    which,
-                )
-            )
-
-        assert gap("fixed") <= 1.0
-        assert gap("plain") >= gap("fixed") + 2.0  # what the test guards against
-    finally:
-        page.close()
+    with_forms, without = _gaps_after_second_operator(browser, fixed, plain)
+    assert with_forms <= 1.0
+    assert without >= with_forms + 2.0  # what the test guards against
 
 
 def test_a_sign_sits_against_its_number(browser: Any) -> None:
@@ -300,26 +306,9 @@ def test_a_sign_sits_against_its_number(browser: Any) -> None:
     fixed = render_markdown("$y = -0.9165$", inline=True)
     assert '<mo form="prefix">−</mo>' in fixed
     plain = fixed.replace(' form="prefix"', "")
-    page = browser.new_page()
-    try:
-        page.set_content(f'<p id="fixed">{fixed}</p><p id="plain">{plain}</p>')
-
-        def gap(which: str) -> float:
-            return float(
-                page.evaluate(
-                    """(id) => {
-                        const minus = document.querySelector(`#${id} mo:nth-of-type(2)`);
-                        return minus.nextElementSibling.getBoundingClientRect().left
-                            - minus.getBoundingClientRect().right;
-                    }""",
-                    which,
-                )
-            )
-
-        assert gap("fixed") <= 1.0
-        assert gap("plain") >= gap("fixed") + 2.0  # what the test guards against
-    finally:
-        page.close()
+    with_forms, without = _gaps_after_second_operator(browser, fixed, plain)
+    assert with_forms <= 1.0
+    assert without >= with_forms + 2.0  # what the test guards against
 
 
 def test_computed_choice(quiz: Any) -> None:

@@ -139,6 +139,8 @@ def _minus_forms(tex: str) -> list[str]:
         (r"[-1, 1]", ["prefix"]),
         (r"\theta \cdot -1", ["prefix"]),
         (r"a = -b - c", ["prefix", ""]),  # a sign, then a subtraction
+        (r"\left( -x \right)", ["prefix"]),
+        (r"|-a| - |b|", ["prefix", ""]),  # after an opening bar; after a closing one
         (r"x - y", [""]),
         (r"(a) - b", [""]),  # after a closing bracket: a subtraction
         (r"|x| - 1", [""]),

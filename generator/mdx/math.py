@@ -98,9 +98,9 @@ def _absolute_value_bars(mathml: str) -> str:
 # A minus right after a relation, an opening bracket, a comma or another operator is a sign
 # ("= -0.92", "(-3)", "a, -b"): latex2mathml writes it like a subtraction, and Chromium then
 # spaces it as one ("= − 0.92"). Marked prefix, it sits against its number. After anything
-# else (a closing bracket, a bar, "!") it is left alone: there it may subtract.
+# else (a closing bracket or bar, "!") it is left alone: there it may subtract.
 _MINUS = "<mo>&#x02212;</mo>"
-_SIGN_AFTER = re.compile(r"<mo(?: stretchy=\"false\")?>(?P<op>[^<]*)</mo>" + re.escape(_MINUS))
+_SIGN_AFTER = re.compile(r"<mo(?P<attrs>[^>]*)>(?P<op>[^<]*)</mo>" + re.escape(_MINUS))
 # Relations, operators and opening brackets, spelt as latex2mathml writes them ("[" as is).
 _BEFORE_A_SIGN = frozenset(f"&#x{ord(c):05X};" for c in "=+−,({<>·×÷/:;∓≤≥≠≈≡∝∈→←⇒↦") | {"["}
 
@@ -110,7 +110,9 @@ def _signs(mathml: str) -> str:
         return mathml
 
     def mark(m: re.Match[str]) -> str:
-        if m.group("op") not in _BEFORE_A_SIGN:
+        attrs = m.group("attrs")
+        opening = 'form="prefix"' in attrs  # \left(, the first bar of |x|, a matrix's bracket
+        if not opening and ("form=" in attrs or m.group("op") not in _BEFORE_A_SIGN):
             return m.group(0)
         return m.group(0)[: -len(_MINUS)] + '<mo form="prefix">&#x02212;</mo>'
 

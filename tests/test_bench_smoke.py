@@ -104,3 +104,26 @@ def test_naive_sinusoidal_matches_the_core() -> None:
 
     run = importlib.import_module("run")
     assert np.allclose(run.naive_sinusoidal(16, 8), pe.sinusoidal(16, 8))
+
+
+def test_ratios_are_taken_round_by_round() -> None:
+    """Interleaved contenders share each round's speed of the machine: the ratio is the
+    median of the rounds' ratios, not the ratio of two medians from different rounds."""
+    common = importlib.import_module("common")
+    run = importlib.import_module("run")
+    # The third full run of the sixth session: konum's peer builds, mkdocs-quiz's.
+    konum = common.Timing((1.49, 1.17, 1.15, 1.56, 1.62))
+    peer = common.Timing((2.45, 2.42, 2.41, 2.73, 3.49))
+    assert run.paired_ratio(konum, peer) == pytest.approx(1.17 / 2.42)  # the middle round
+    assert konum.median / peer.median == pytest.approx(1.49 / 2.45)  # what it had said
+    with pytest.raises(ValueError):  # unpaired timings are a mistake, not a ratio
+        run.paired_ratio(konum, common.Timing((1.0, 2.0)))
+
+
+def test_timed_commands_record_their_cpu(tmp_path: Path) -> None:
+    common = importlib.import_module("common")
+    before = len(common.CPU_SECONDS)
+    busy = "sum(i * i for i in range(3_000_000))"
+    common.run_timed([sys.executable, "-c", busy], tmp_path)
+    assert len(common.CPU_SECONDS) == before + 1
+    assert common.CPU_SECONDS[-1] > 0.05  # the child's CPU, not this process's

@@ -111,7 +111,7 @@ def _signs(mathml: str) -> str:
 
     def mark(m: re.Match[str]) -> str:
         attrs = m.group("attrs")
-        opening = 'form="prefix"' in attrs  # \left(, the first bar of |x|, a matrix's bracket
+        opening = 'form="prefix"' in attrs  # \left( or the first bar of |x|
         if not opening and ("form=" in attrs or m.group("op") not in _BEFORE_A_SIGN):
             return m.group(0)
         return m.group(0)[: -len(_MINUS)] + '<mo form="prefix">&#x02212;</mo>'

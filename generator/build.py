@@ -42,10 +42,10 @@ from generator.mdx.quiz import (
     stop_deferring,
 )
 from generator.model import Bank
-from generator.workers import Preparation, parallel_map
+from generator.workers import Preparation, run_jobs
 
 if TYPE_CHECKING:
-    from generator.exports import BankCards, DownloadPart
+    from generator.exports import BankCards, DownloadPart, FileKind
 
 QUIZ_EXTENSION = "generator.mdx.quiz"
 
@@ -304,25 +304,20 @@ def build_site(
                         if output.quiz is None:  # shown on no page, but on the cards
                             _render_again(bank, seed, variants)
 
-            def text_files() -> None:
-                if downloads:
-                    write_downloads(sets, written, files={"text", "csv", "json"})
+            def download(kind: FileKind) -> Callable[[], object]:
+                return lambda: write_downloads(sets, written, files={kind})
 
-            def package() -> None:
-                if downloads:
-                    write_downloads(sets, written, files={"anki"})
-
-            def fill_and_text_files() -> None:
+            # Longest first (CPU at 10,000 questions: the Anki package 2 s, cards.json 0.8 s,
+            # the Anki text 0.6 s, the CSV 0.5 s, filling the quizzes in 0.2 s).
+            jobs: list[Callable[[], object]] = [download("anki"), download("json")]
+            jobs += [download("text"), download("csv"), fill]
+            if not downloads:
+                jobs = [fill]
+            elif prep.finishing:  # the child is writing the downloads
                 fill()
-                text_files()
-
-            if prep.finishing:  # the child is writing the downloads
-                fill()
-                if not prep.finished():
-                    parallel_map(lambda job: job(), [text_files, package])
-            else:
-                # The Anki package, the longest file to write, in a child where fork exists.
-                parallel_map(lambda job: job(), [fill_and_text_files, package])
+                jobs = [] if prep.finished() else jobs[:-1]
+            work_folder.mkdir(parents=True, exist_ok=True)
+            run_jobs(jobs, work_folder / "jobs.lock")
             if downloads:
                 _move_into(written, staging / "downloads")
             pages = sum(1 for _ in staging.rglob("*.html"))

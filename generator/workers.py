@@ -40,7 +40,7 @@ from generator.model import Bank
 if TYPE_CHECKING:
     from generator.banks import BankError
 
-__all__ = ["Preparation", "can_fork", "parallel_map"]
+__all__ = ["Preparation", "can_fork", "parallel_map", "run_jobs"]
 
 _PR_SET_PDEATHSIG = 1
 _T = TypeVar("_T")
@@ -157,6 +157,53 @@ def parallel_map(func: Callable[[_T], _R], items: Sequence[_T]) -> list[_R]:
     for index in range(len(items)):
         results.append(mine[index // 2] if index % 2 == 0 else other[index // 2])
     return results
+
+
+def run_jobs(jobs: Sequence[Callable[[], object]], lock_file: Path) -> None:
+    """Run each of ``jobs`` once (their results are dropped): a forked child takes them from
+    the first on, this process from the last back, each job once, until none is left.
+
+    Put the longest first: the child starts on it while this process works through the
+    short ones from the other end, and whichever is free takes the next. A job the child
+    did not finish (it raised, or the child died) is run again here, so that whatever it
+    raises is raised in this process. Without ``fork`` (or with threads running), or for
+    fewer than two jobs, all are run here, in order.
+
+    Args:
+        jobs: the jobs, longest first.
+        lock_file: a path for the claims' lock (removed at once; its folder must exist).
+    """
+    if len(jobs) < 2 or not can_fork():
+        for job in jobs:
+            job()
+        return
+    ends = _Ends(lock_file)
+    ends.set_count(len(jobs))
+
+    def take_from_the_front(channel: int) -> None:
+        while (index := ends.front()) is not None:
+            jobs[index]()
+            _write_all(channel, _LENGTH.pack(index))
+
+    child = _Child(take_from_the_front)
+    try:
+        mine: set[int] = set()
+        while (index := ends.back()) is not None:
+            jobs[index]()
+            mine.add(index)
+        with os.fdopen(child.channel, "rb", closefd=False) as stream:
+            report = stream.read()
+    except BaseException:
+        child.kill()
+        raise
+    finally:
+        ends.close()
+    child.wait()  # a failure shows as a job it did not report done: run again below
+    whole = len(report) - len(report) % _LENGTH.size  # a child killed mid-write
+    theirs = {index for (index,) in _LENGTH.iter_unpack(report[:whole])}
+    for index, job in enumerate(jobs):
+        if index not in mine and index not in theirs:
+            job()
 
 
 class _Ends:

@@ -516,10 +516,8 @@ def test_a_child_that_made_every_bank_writes_the_downloads_meanwhile(
     capfd.readouterr()
     writers = [line.split(" ", 1) for line in lines]
     assert writers[0][0] != str(parent) and writers[0][1] == "all"  # the child, all files
-    if child_fails:  # then the text files here, the package in another child
-        by_files = {files: pid for pid, files in writers[1:]}
-        assert sorted(by_files) == ["anki", "csv json text"], writers
-        assert by_files["csv json text"] == str(parent) != by_files["anki"]
+    if child_fails:  # then each file once more, here or in another child
+        assert sorted(files for _pid, files in writers[1:]) == ["anki", "csv", "json", "text"]
     else:
         assert len(writers) == 1
     assert forked == single

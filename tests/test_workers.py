@@ -241,3 +241,114 @@ def test_a_finish_that_does_not_happen_is_left_to_this_process(tmp_path: Path, h
         assert not prep.finished()
     finally:
         prep.abandon()
+
+
+# --- run_jobs: the tail of a build, shared by two processes -----------------------------------
+
+
+def _marking_jobs(
+    folder: Path, count: int, *, fail: int | None = None, after: Path | None = None
+) -> list[Any]:
+    """Jobs that each append their process id to their own file, ``<index>.txt``, once
+    ``after`` exists (job ``fail`` raises in a child)."""
+    parent = os.getpid()
+
+    def job(index: int) -> Any:
+        def run() -> None:
+            deadline = time.monotonic() + 30
+            while after is not None and not after.exists() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            if index == fail and os.getpid() != parent:
+                raise ValueError(f"job {index} failed in the child")
+            with open(folder / f"{index}.txt", "a") as f:
+                f.write(f"{os.getpid()}\n")
+
+        return run
+
+    return [job(index) for index in range(count)]
+
+
+def _runs(folder: Path, count: int) -> list[list[int]]:
+    return [
+        [int(line) for line in (folder / f"{index}.txt").read_text().split()]
+        if (folder / f"{index}.txt").exists()
+        else []
+        for index in range(count)
+    ]
+
+
+def test_run_jobs_runs_each_once_and_the_child_takes_the_first(tmp_path: Path) -> None:
+    started = tmp_path / "started"
+
+    def first() -> None:
+        started.touch()
+        (tmp_path / "first.txt").write_text(str(os.getpid()))
+
+    # This process's jobs wait for the first to start: the child must have taken it.
+    jobs = [first, *_marking_jobs(tmp_path, 4, after=started)]
+    workers.run_jobs(jobs, tmp_path / "jobs.lock")
+    assert int((tmp_path / "first.txt").read_text()) != os.getpid()
+    assert [len(r) for r in _runs(tmp_path, 4)] == [1, 1, 1, 1]
+    assert not (tmp_path / "jobs.lock").exists()
+
+
+def test_run_jobs_shares_work_between_the_two_processes(tmp_path: Path) -> None:
+    started = tmp_path / "started"
+
+    def job(index: int) -> Any:
+        def run() -> None:
+            if index == 0:
+                started.touch()
+            deadline = time.monotonic() + 30  # until the child has taken the first job
+            while not started.exists() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            time.sleep(0.05)
+            (tmp_path / f"{index}.txt").write_text(f"{os.getpid()}\n")
+
+        return run
+
+    workers.run_jobs([job(index) for index in range(12)], tmp_path / "jobs.lock")
+    pids = [r[0] for r in _runs(tmp_path, 12)]
+    assert pids[0] != os.getpid() and pids[-1] == os.getpid()
+    # The child took a prefix and this process the rest, each job once.
+    split = pids.index(os.getpid())
+    assert set(pids[:split]) == {pids[0]} and set(pids[split:]) == {os.getpid()}
+
+
+def test_a_job_that_fails_in_the_child_is_run_again_and_raises_here(tmp_path: Path) -> None:
+    jobs = _marking_jobs(tmp_path, 3, fail=0)
+    parent = os.getpid()
+    real = jobs[0]
+
+    def first() -> None:
+        real()
+        if os.getpid() == parent:
+            raise ValueError("job 0 failed here")
+
+    with pytest.raises(ValueError, match="job 0 failed here"):
+        workers.run_jobs([first, *jobs[1:]], tmp_path / "jobs.lock")
+    assert [len(r) for r in _runs(tmp_path, 3)] == [1, 1, 1]  # job 0 once, here
+
+
+def test_jobs_of_a_child_that_dies_are_run_here(tmp_path: Path) -> None:
+    parent = os.getpid()
+
+    def die() -> None:
+        if os.getpid() != parent:
+            os._exit(3)
+        (tmp_path / "0.txt").write_text(f"{os.getpid()}\n")
+
+    jobs = [die, *_marking_jobs(tmp_path, 3)[1:]]
+    workers.run_jobs(jobs, tmp_path / "jobs.lock")
+    assert _runs(tmp_path, 3) == [[parent], [parent], [parent]]
+
+
+def test_run_jobs_without_fork_or_with_one_job_runs_them_here_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    done: list[tuple[int, int]] = []
+    workers.run_jobs([lambda: done.append((0, os.getpid()))], tmp_path / "jobs.lock")
+    monkeypatch.setattr(workers, "can_fork", lambda: False)
+    jobs = [lambda i=i: done.append((i, os.getpid())) for i in range(1, 4)]
+    workers.run_jobs(jobs, tmp_path / "jobs.lock")
+    assert done == [(i, os.getpid()) for i in range(4)]

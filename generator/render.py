@@ -102,18 +102,17 @@ def script_json(value: Any) -> Markup:
 
     Compact, and not ASCII-escaped: the quiz data carries pre-rendered HTML for everything
     revealed later, and Jinja's ``tojson`` would spell every ``<``, ``>``, ``&`` and ``'`` as
-    a six-character ``\\u`` escape. What can end or derail a script element's raw text starts
-    with ``<`` and can occur only inside JSON strings, where an escape keeps the value: ``</``
-    (which could close the element) is written ``<\\/``; ``<!--`` (which could start the
-    "escaped" script state) and ``<script`` (harmless outside that state, escaped anyway) get
-    ``\\u003c`` for their ``<``.
+    a six-character ``\\u`` escape. A script element's raw text ends only at ``</script``
+    (any case), and ``<!--`` then ``<script`` would switch that off (the HTML standard's
+    "script data escaped" states); all three can occur only inside JSON strings, where
+    ``\\u003c`` for their ``<`` keeps the value. Every other ``</`` (the closing tags of
+    the HTML strings) is left as it is.
     """
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    text = text.replace("</", "<\\/")  # every closing tag of the HTML strings: kept cheap
     return Markup(_SCRIPT_UNSAFE.sub(r"\\u003c", text))
 
 
-_SCRIPT_UNSAFE = re.compile(r"<(?=!--|script)", re.IGNORECASE)
+_SCRIPT_UNSAFE = re.compile(r"<(?=!--|/?script)", re.IGNORECASE)
 
 
 def _markdown(text: str, *, inline: bool = False) -> Markup:

@@ -466,7 +466,13 @@ def test_script_json_round_trips_and_cannot_end_its_script(value: object) -> Non
     text = str(script_json(value))
     assert json.loads(text) == value
     lowered = text.lower()
-    assert "</" not in lowered and "<!--" not in lowered and "<script" not in lowered
+    assert "</script" not in lowered and "<!--" not in lowered and "<script" not in lowered
+
+
+def test_script_json_leaves_other_closing_tags_alone() -> None:
+    """Only what could end or derail a script element is escaped: HTML's closing tags stay."""
+    text = str(script_json({"answer": '<p class="a">x</p><math><mi>k</mi></math>'}))
+    assert text == '{"answer":"<p class=\\"a\\">x</p><math><mi>k</mi></math>"}'
 
 
 # --- templates read from disk -----------------------------------------------------------------

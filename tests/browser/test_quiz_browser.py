@@ -7,6 +7,7 @@ sends a request anywhere but 127.0.0.1. Expected answers are computed from the s
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import re
@@ -309,6 +310,41 @@ def test_a_sign_sits_against_its_number(browser: Any) -> None:
     with_forms, without = _gaps_after_second_operator(browser, fixed, plain)
     assert with_forms <= 1.0
     assert without >= with_forms + 2.0  # what the test guards against
+
+
+def test_text_that_looks_like_a_script_end_stays_inside_its_data(browser: Any) -> None:
+    """A fill answer (data written as is, not HTML) holding ``</script>``, ``<!--`` and
+    ``<script>``: the question's JSON still ends where its template ends it, the question
+    mounts, and typing that answer is right (every other ``</`` of the data, the closing
+    tags of the HTML shown later, is written as it is)."""
+    from conftest import ASSETS
+
+    from generator.render import render_quiz
+
+    answer = "</script><!--<SCRIPT>"
+    concrete = samples.fill()
+    q = concrete.question
+    assert isinstance(q, model.FillQuestion)
+    tricky = dataclasses.replace(q, blanks=(model.Blank(answers=(answer,)), q.blanks[1]))
+    html = render_quiz([dataclasses.replace(concrete, question=tricky)], "tricky")
+    box_html = html.split("<template", 1)[1].split("</template>", 1)[0].lower()
+    assert box_html.count("</script") == 2 and "<!--" not in box_html  # the two scripts' ends
+    script = (ASSETS / "quiz.js").read_text(encoding="utf-8")
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.set_content(f"{html}<script>{script}</script>")
+        box = page.locator(f'[data-question-id="{q.id}"]')
+        expect(box).to_have_attribute("data-konum-mounted", "")
+        box.locator("input.konum-blank").nth(0).fill(answer)
+        box.locator("input.konum-blank").nth(1).fill("2")
+        box.get_by_role("button", name="Check").click()
+        expect(box.locator(".konum-feedback")).to_have_text("Correct.")
+        assert page.locator("[data-question-id]").count() == 1
+    finally:
+        page.close()
+    assert errors == []
 
 
 def test_computed_choice(quiz: Any) -> None:

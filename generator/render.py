@@ -206,6 +206,7 @@ def plain_text(text: str) -> str:
 def _choice_options(options: Sequence[model.ConcreteOption], dom_id: str) -> list[dict[str, Any]]:
     return [
         {
+            "index": i,
             "id": f"{dom_id}-opt-{i}",
             "text": _markdown(o.text, inline=True),
             "correct": o.correct,
@@ -290,6 +291,7 @@ def _matching(concrete: model.Concrete, q: model.MatchingQuestion, dom_id: str) 
     return {
         "rights": [
             {
+                "index": i,
                 "letter": letters[i],
                 "html": _markdown(text, inline=True),
                 "plain": plain_text(text),

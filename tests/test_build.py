@@ -266,6 +266,36 @@ def test_banks_validated_by_the_build_are_not_loaded_again(
     assert set(quiz._CACHE.banks(Path("content/banks"))) == {"mini"}
 
 
+def test_quiz_blocks_load_the_banks_again_when_a_bank_file_changes(tmp_path: Path) -> None:
+    """konum serve rebuilds in one process: an edit of the same size (only its modification
+    time differs), a new bank file and a removed one each make the next block load again."""
+    from generator.banks import load_banks
+    from generator.mdx import quiz
+
+    project = make_project(tmp_path)
+    folder = project / "content" / "banks"
+    bank = folder / "mini.yml"
+    quiz.prime_banks(folder, load_banks(folder))
+    first = quiz._CACHE.banks(folder)
+    assert quiz._CACHE.banks(folder) is first  # nothing changed: the same banks
+
+    text = bank.read_text(encoding="utf-8")
+    bank.write_text(text.replace("Which function fills", "Which fun(ct)ion fil", 1))
+    assert bank.stat().st_size == len(text.encode("utf-8"))
+    stat = bank.stat()
+    os.utime(bank, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    second = quiz._CACHE.banks(folder)
+    assert second is not first
+    assert "Which fun(ct)ion fil" in second["mini"].questions[0].prompt
+
+    other = text.replace("bank: mini", "bank: more").replace("id: mini-", "id: more-")
+    (folder / "more.yml").write_text(other, encoding="utf-8")
+    third = quiz._CACHE.banks(folder)
+    assert set(third) == {"mini", "more"}
+    (folder / "more.yml").unlink()
+    assert set(quiz._CACHE.banks(folder)) == {"mini"}
+
+
 @pytest.mark.parametrize(
     ("block", "needle"),
     [

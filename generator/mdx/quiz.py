@@ -25,6 +25,7 @@ Banks are loaded once per build and loaded again when a bank file changes (``kon
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import xml.etree.ElementTree as etree
@@ -85,9 +86,15 @@ class _BankCache:
 
     @staticmethod
     def _key_of(folder: Path) -> tuple[object, ...]:
-        files = sorted(folder.glob("*.yml"))
-        stats = ((f.name, f.stat().st_mtime_ns, f.stat().st_size) for f in files)
-        return (str(folder.resolve()), *stats)
+        # Asked by every quiz block (a page may come after a bank was edited): one stat a
+        # file, as the folder listing is not sorted.
+        stats = []
+        with contextlib.suppress(FileNotFoundError), os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.endswith(".yml"):
+                    stat = entry.stat()
+                    stats.append((entry.name, stat.st_mtime_ns, stat.st_size))
+        return (str(folder.resolve()), *sorted(stats))
 
     def promise(self, folder: Path, supplier: Callable[[], tuple[Bank, ...]]) -> None:
         """Take the banks of ``folder`` from ``supplier`` when a quiz block first needs them
@@ -221,7 +228,8 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
         if isinstance(wanted, str):
             wanted = [part.strip() for part in wanted.split(",") if part.strip()]
         ids = [str(w) for w in wanted] if wanted else [q.id for q in bank.questions]
-        missing = [i for i in ids if i not in {q.id for q in bank.questions}]
+        in_bank = {q.id for q in bank.questions}
+        missing = [i for i in ids if i not in in_bank]
         if missing:
             raise QuizError(
                 f"/// quiz | {bank_id}: no question {', '.join(map(repr, missing))} in that bank"

@@ -25,13 +25,14 @@ import fcntl
 import mmap
 import os
 import pickle
+import select
 import signal
 import struct
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from generator.collector import frozen_for_fork
 from generator.errors import BuildError, KonumError
@@ -163,14 +164,15 @@ def run_jobs(jobs: Sequence[Callable[[], object]], lock_file: Path) -> None:
     """Run each of ``jobs`` once (their results are dropped): a forked child takes them from
     the first on, this process from the last back, each job once, until none is left.
 
-    Put the longest first: the child starts on it while this process works through the
-    short ones from the other end, and whichever is free takes the next. A job the child
+    Put the longest first and the rest shortest first: the child starts on the longest,
+    this process on the next longest from the other end, and whichever is free takes the
+    next, so that the last jobs taken are the short ones. A job the child
     did not finish (it raised, or the child died) is run again here, so that whatever it
     raises is raised in this process. Without ``fork`` (or with threads running), or for
     fewer than two jobs, all are run here, in order.
 
     Args:
-        jobs: the jobs, longest first.
+        jobs: the longest job, then the others from the shortest to the longest.
         lock_file: a path for the claims' lock (removed at once; its folder must exist).
     """
     if len(jobs) < 2 or not can_fork():
@@ -257,6 +259,59 @@ class _Ends:
         self._memory.close()
 
 
+class _Messages:
+    """Length-prefixed pickles read from a child's pipe, waiting for them or not.
+
+    :meth:`ready` takes what has arrived without waiting, so that a process with work of
+    its own can deal with the child's messages between its own steps.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self._fd: int | None = fd
+        self._buffer = bytearray()
+
+    def next(self) -> tuple[Any, ...] | None:
+        """The next message, waiting for it; None once the pipe is closed."""
+        while (message := self._whole()) is None and self._read():
+            pass
+        return message
+
+    def ready(self) -> list[tuple[Any, ...]]:
+        """Every whole message that has arrived, without waiting."""
+        messages = []
+        while True:
+            while (message := self._whole()) is not None:
+                messages.append(message)
+            if self._fd is None or not select.select([self._fd], [], [], 0)[0]:
+                return messages
+            self._read()
+
+    def _whole(self) -> tuple[Any, ...] | None:
+        if len(self._buffer) < _LENGTH.size:
+            return None
+        end = _LENGTH.size + _LENGTH.unpack_from(self._buffer)[0]
+        if len(self._buffer) < end:
+            return None
+        message: tuple[Any, ...] = pickle.loads(self._buffer[_LENGTH.size : end])
+        del self._buffer[:end]
+        return message
+
+    def _read(self) -> bool:
+        """Read what the pipe holds (waiting for something); False once it is closed."""
+        if self._fd is None:
+            return False
+        chunk = os.read(self._fd, 1 << 16)
+        if not chunk:
+            self._fd = None
+            self._buffer.clear()  # a message cut short by the child's death
+        self._buffer += chunk
+        return bool(chunk)
+
+    def close(self) -> None:
+        self._fd = None
+        self._buffer.clear()
+
+
 class Preparation(Generic[_R]):
     """Validates the banks beside MkDocs, then does each bank's work (``work(bank)``: for
     ``konum build``, draw its variants, render its quiz, make its flashcards) in whichever
@@ -305,14 +360,14 @@ class Preparation(Generic[_R]):
         self._banks: tuple[Bank, ...] | None = None
         #: The banks' problems, once :meth:`banks` has found them.
         self.problems: BankError | None = None
-        self._stream: BinaryIO | None = None
+        self._messages: _Messages | None = None
         self._child: _Child | None = None
         self._ends: _Ends | None = None
         if can_fork():
             folder.mkdir(parents=True, exist_ok=True)
             self._ends = _Ends(folder / "ends.lock")
             self._child = _Child(self._run)
-            self._stream = os.fdopen(self._child.channel, "rb", closefd=False)
+            self._messages = _Messages(self._child.channel)
 
     # --- the child -------------------------------------------------------------------------
 
@@ -354,18 +409,25 @@ class Preparation(Generic[_R]):
     # --- the parent ------------------------------------------------------------------------
 
     def _receive(self) -> tuple[Any, ...] | None:
-        stream = self._stream
-        if stream is None:
+        if self._messages is None:
             return None
-        header = stream.read(_LENGTH.size)
-        size = _LENGTH.unpack(header)[0] if len(header) == _LENGTH.size else -1
-        record = stream.read(size) if size >= 0 else b""
-        if size < 0 or len(record) < size:  # the child is done (or died)
-            self._stream = None
-            stream.close()
-            return None
-        message: tuple[Any, ...] = pickle.loads(record)
+        message = self._messages.next()
+        if message is None:  # the child is done (or died)
+            self._messages = None
         return message
+
+    def _take_ready(self, results: dict[int, _R]) -> None:
+        """Load the results the child has announced so far, without waiting for more: the
+        loading then overlaps the child's work instead of following it."""
+        if self._messages is not None:
+            for message in self._messages.ready():
+                self._take(message, results)
+
+    def _take(self, message: tuple[Any, ...], results: dict[int, _R]) -> None:
+        if message[0] == "done":
+            path = self._folder / f"{message[1]}.pickle"
+            results[message[1]] = pickle.loads(path.read_bytes())
+            path.unlink()
 
     def banks(self) -> tuple[Bank, ...]:
         """The validated banks (waits for the child).
@@ -403,14 +465,13 @@ class Preparation(Generic[_R]):
         results: dict[int, _R] = {}
         if self._ends is None:
             return [self._work(bank) for bank in banks]
+        mine = 0
         while (index := self._ends.back()) is not None:
             results[index] = self._work(banks[index])
-        mine = len(results)
+            mine += 1
+            self._take_ready(results)
         while len(results) < len(banks) and (message := self._receive()) is not None:
-            if message[0] == "done":
-                path = self._folder / f"{message[1]}.pickle"
-                results[message[1]] = pickle.loads(path.read_bytes())
-                path.unlink()
+            self._take(message, results)
         if self._finish_job is not None and not mine and len(results) == len(banks):
             message = self._receive()  # the child made them all: it says whether it finishes
             self.finishing = message is not None and message[0] == "finishing"
@@ -444,9 +505,9 @@ class Preparation(Generic[_R]):
 
     def abandon(self) -> None:
         """Stop the child now (the build failed or was interrupted)."""
-        if self._stream is not None:
-            self._stream.close()
-            self._stream = None
+        if self._messages is not None:
+            self._messages.close()
+            self._messages = None
         if self._child is not None:
             self._child.kill()
             self._child = None

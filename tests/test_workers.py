@@ -95,6 +95,38 @@ def test_each_bank_is_done_once_and_the_results_come_in_bank_order(tmp_path: Pat
     assert list((tmp_path / "work").iterdir()) == []  # the child's results were taken
 
 
+def test_the_childs_results_are_taken_between_this_processs_banks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Loading what the child made overlaps its work: not all of it after this process's
+    last bank, while the child may be done and one core idle."""
+    parent = os.getpid()
+    events: list[str] = []
+    take = workers.Preparation._take
+
+    def logged_take(self: Any, message: tuple[Any, ...], results: dict[int, Any]) -> None:
+        if message[0] == "done":
+            events.append("taken")
+        take(self, message, results)
+
+    def work(bank: Any) -> str:
+        if os.getpid() == parent:
+            events.append("mine")
+            time.sleep(0.3)
+        else:
+            time.sleep(0.05)
+        return bank.id
+
+    monkeypatch.setattr(workers.Preparation, "_take", logged_take)
+    prep = _preparation(tmp_path, work, "abcdefghijklmnop")
+    try:
+        assert prep.results() == list("abcdefghijklmnop")
+    finally:
+        prep.abandon()
+    last_mine = len(events) - 1 - events[::-1].index("mine")
+    assert events.count("mine") >= 2 and "taken" in events[:last_mine], events
+
+
 def test_a_bank_that_fails_in_the_child_raises_here(tmp_path: Path) -> None:
     """What the child cannot do is done again here, where its exception is raised."""
     parent = os.getpid()

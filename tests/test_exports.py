@@ -30,6 +30,8 @@ from anki.collection import (
 )
 from anki.consts import CARD_TYPE_REV, QUEUE_TYPE_REV
 from anki.notes import NoteId
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator import model
 from generator.exports import (
@@ -558,3 +560,26 @@ def test_published_text_downloads_inline_figures_and_the_package_ships_files(
     with zipfile.ZipFile(written["anki"]) as package:
         media = json.loads(package.read("media"))
     assert any(name.startswith("konum-alibi_matrices-") for name in media.values())
+
+
+_FIELD_TEXT = st.text(alphabet=st.sampled_from(list("ab ,\t\"\n\r;'<>=/ω−")), max_size=12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_FIELD_TEXT, min_size=2, max_size=6), st.sampled_from([",", "\t"]))
+def test_delimited_rows_are_what_the_csv_module_writes_and_reads(
+    fields: list[str], delimiter: str
+) -> None:
+    """The exports' own row writer against the csv module: the same bytes (for fields
+    without a carriage return, which csv quotes or not depending on the Python version),
+    and csv reads every row back to its fields."""
+    import io
+
+    from generator.exports.text import delimited_row
+
+    row = delimited_row(fields, delimiter)
+    if not any("\r" in field for field in fields):
+        expected = io.StringIO()
+        csv.writer(expected, delimiter=delimiter, lineterminator="\n").writerow(fields)
+        assert row == expected.getvalue()
+    assert next(csv.reader(io.StringIO(row, newline=""), delimiter=delimiter)) == fields

@@ -1,8 +1,8 @@
 """Plain-text exports: Anki's text import format, a plain CSV and the study page's JSON.
 
 Anki text format (File > Import of a ``.txt``): header lines first, then one tab-separated
-row per note, fields quoted by the :mod:`csv` module when they hold tabs, quotes or newlines
-(code blocks keep their line breaks). Columns:
+row per note, fields quoted as the :mod:`csv` module quotes them when they hold tabs, quotes
+or newlines (code blocks keep their line breaks). Columns:
 
 1. GUID (the same as in the ``.apkg``), so importing again updates notes in place;
 2. note type: Anki's stock ``Basic`` (Front, Back) or ``Cloze`` (Text, Back Extra), which
@@ -14,9 +14,8 @@ row per note, fields quoted by the :mod:`csv` module when they hold tabs, quotes
 
 from __future__ import annotations
 
-import csv
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from generator.exports.anki import anki_tags, deck_name, guid
@@ -35,22 +34,43 @@ TEXT_HEADER = (
 )
 
 
+def delimited_row(fields: Sequence[str], delimiter: str) -> str:
+    """One row as :mod:`csv` writes it by default (``QUOTE_MINIMAL``, ``"`` doubled): a
+    field holding the delimiter, a double quote or a line break is quoted; the row ends
+    with ``"\\n"``.
+
+    The csv module copies every character through its own buffer one at a time: for the
+    flashcard exports (15 MB of HTML at 10,000 questions) that took 0.35-0.5 s a file,
+    against a tenth of it for these string methods.
+    """
+    return delimiter.join(_quoted(field, delimiter) for field in fields) + "\n"
+
+
+def _quoted(field: str, delimiter: str) -> str:
+    if delimiter in field or '"' in field or "\n" in field or "\r" in field:
+        return '"' + field.replace('"', '""') + '"'
+    return field
+
+
 def write_anki_text(cards: Iterable[Card], path: str | Path) -> None:
     """Write ``cards`` in Anki's plain-text import format (UTF-8, tab separated)."""
+    rows = [
+        delimited_row(
+            (
+                guid(card),
+                TEXT_NOTETYPES[card.kind],
+                deck_name(card),
+                card.front,
+                card.back,
+                " ".join(anki_tags(card)),
+            ),
+            "\t",
+        )
+        for card in cards
+    ]
     with open(path, "w", encoding="utf-8", newline="") as f:
         f.write("".join(line + "\n" for line in TEXT_HEADER))
-        writer = csv.writer(f, delimiter="\t", lineterminator="\n")
-        for card in cards:
-            writer.writerow(
-                [
-                    guid(card),
-                    TEXT_NOTETYPES[card.kind],
-                    deck_name(card),
-                    card.front,
-                    card.back,
-                    " ".join(anki_tags(card)),
-                ]
-            )
+        f.writelines(rows)
 
 
 def write_csv(cards: Iterable[Card], path: str | Path) -> None:
@@ -59,12 +79,10 @@ def write_csv(cards: Iterable[Card], path: str | Path) -> None:
     Fronts and backs are HTML; cloze cards are written as front/back pairs (blanks shown as
     ``[…]`` on the front, the answers marked on the back). Tags are space separated.
     """
+    rows = [delimited_row((*display_sides(card), " ".join(anki_tags(card))), ",") for card in cards]
     with open(path, "w", encoding="utf-8", newline="") as f:
-        writer = csv.writer(f, lineterminator="\n")
-        writer.writerow(["front", "back", "tags"])
-        for card in cards:
-            front, back = display_sides(card)
-            writer.writerow([front, back, " ".join(anki_tags(card))])
+        f.write(delimited_row(("front", "back", "tags"), ","))
+        f.writelines(rows)
 
 
 def cards_json(cards: Iterable[Card]) -> dict[str, object]:

@@ -487,6 +487,8 @@ def test_cards_json_uses_mathml(banks: list[model.Bank], tmp_path: Path) -> None
     assert [c["kind"] for c in items].count("cloze") == 1
     text = path.read_text(encoding="utf-8")
     assert "<math" in text and "\\\\(" not in text and "{{c1::" not in text
+    assert text.isascii() and json.loads(text) == data  # ω and − as \\u escapes
+    assert any(not c["front"].isascii() or not c["back"].isascii() for c in items)
 
 
 def test_publish_downloads_writes_every_file(

@@ -113,9 +113,13 @@ def cards_json(cards: Iterable[Card]) -> dict[str, object]:
 
 
 def write_cards_json(cards: Iterable[Card], path: str | Path) -> None:
-    """Write :func:`cards_json` to ``path`` (build the cards with ``math="mathml"``)."""
+    """Write :func:`cards_json` to ``path`` (build the cards with ``math="mathml"``).
+
+    ASCII, with ``\\u`` escapes for the rest (the MathML's ω, −, ·): json's ASCII encoder
+    is a quarter faster on these strings, for about 1 % more bytes before compression.
+    """
     data = cards_json(cards)
     Path(path).write_text(
-        json.dumps(data, ensure_ascii=False, indent=None, separators=(",", ":")) + "\n",
-        encoding="utf-8",
+        json.dumps(data, ensure_ascii=True, indent=None, separators=(",", ":")) + "\n",
+        encoding="ascii",
     )

@@ -357,7 +357,18 @@ def _computed(concrete: model.Concrete, q: model.ComputedQuestion, dom_id: str) 
         else:
             entry.update(answer=v.answer, tolerance=v.tolerance, relative=False)
         data_variants.append(entry)
+    first = _form_shape(variants[0])
+    for view in variants[1:]:
+        view["like_first"] = _form_shape(view) == first
     return {"variants": variants, "data": {"type": "computed", "variants": data_variants}}
+
+
+def _form_shape(variant: dict[str, Any]) -> tuple[object, ...]:
+    """What a variant's form is made of besides its prompt and option texts: two variants
+    of the same shape differ only in those (and in their ids)."""
+    if variant["form"] == "choice":
+        return ("choice", len(variant["options"]), variant["multiple"])
+    return ("numeric", variant["unit"], variant["decimals"])
 
 
 def _question(concrete: model.Concrete, quiz_id: str, number: int, total: int) -> dict[str, Any]:

@@ -7,6 +7,7 @@ diff. They are rendered with the real :func:`generator.markup.render_markdown`.
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import os
@@ -163,7 +164,10 @@ def test_every_question_follows_the_contract(quiz_html: str) -> None:
             assert len(parsed["variants"]) == count
             assert {f"answer-{k}" for k in range(count)} <= set(later)
             assert {f"solution-{k}" for k in range(count)} <= set(later)
-            assert {f"variant-{k}" for k in range(1, count)} <= set(later)
+            for k, variant in enumerate(concrete.variants[1:], start=1):
+                # A form shaped like the first is its prompt and option texts, else whole.
+                texts = {f"prompt-{k}", *(f"option-{k}-{i}" for i in range(len(variant.options)))}
+                assert f"variant-{k}" in later or texts <= set(later)
         else:
             assert "answer" in later
         # Nothing that only works with JavaScript is in the markup.
@@ -272,13 +276,16 @@ def test_computed_ships_every_variant_one_visible() -> None:
         # The first variant is markup; the others wait in `later`.
         (variant,) = root.find_all(has_class("konum-variant"))
         assert variant.attrs["data-variant"] == "0" and "hidden" not in variant.attrs
-        bodies = [
-            variant,
-            *(parse(later[f"variant-{k}"]) for k in range(1, len(concrete.variants))),
+        # Their forms are shaped like the first: each is its prompt and option texts.
+        assert not any(key.startswith("variant-") for key in later)
+        prompts = [
+            variant.find_all(has_class("konum-prompt"))[0],
+            *(parse(later[f"prompt-{k}"]) for k in range(1, len(concrete.variants))),
         ]
-        assert len(bodies) == len(concrete.variants)
-        prompts = [b.find_all(has_class("konum-prompt"))[0] for b in bodies]
-        assert len({"".join(e.text for e in p.iter()) for p in prompts}) == len(bodies)
+        assert len({"".join(e.text for e in p.iter()) for p in prompts}) == len(prompts)
+        for k, v in enumerate(concrete.variants[1:], start=1):
+            for i, option in enumerate(v.options):
+                assert later[f"option-{k}-{i}"] == option.text
         for k, v in enumerate(concrete.variants):
             assert "Worked solution" in later[f"solution-{k}"]
             assert v.shown_answer in later[f"answer-{k}"]
@@ -293,6 +300,42 @@ def test_computed_ships_every_variant_one_visible() -> None:
             else:
                 assert entry["answer"] == variant_.answer
                 assert entry["tolerance"] == variant_.tolerance
+
+
+def test_a_variant_shaped_unlike_the_first_ships_its_whole_form() -> None:
+    """Another unit or decimals (numeric), another option count or multiple (choice): the
+    variant's form cannot be a copy of the first one, so it is in `later` whole."""
+    numeric = samples.computed_numeric(4)
+    v = numeric.variants
+    numeric = dataclasses.replace(
+        numeric,
+        variants=(
+            v[0],
+            v[1],
+            dataclasses.replace(v[2], unit="rad"),
+            dataclasses.replace(v[3], decimals=2),
+        ),
+    )
+    choice = samples.computed_choice(3)
+    c = choice.variants
+    choice = dataclasses.replace(
+        choice,
+        variants=(c[0], dataclasses.replace(c[1], options=c[1].options[:2]), c[2]),
+    )
+    for concrete, whole in ((numeric, {2, 3}), (choice, {1})):
+        later = _later(parse(render_quiz([concrete], "q")))
+        for k, variant in enumerate(concrete.variants[1:], start=1):
+            if k in whole:
+                form = parse(later[f"variant-{k}"])
+                assert form.find_all(has_class("konum-prompt"))
+                assert f"prompt-{k}" not in later
+                ids = [e.attrs["id"] for e in form.iter() if "id" in e.attrs]
+                assert ids and all(f"-v{k}-" in i for i in ids)
+            else:
+                assert f"variant-{k}" not in later and f"prompt-{k}" in later
+                assert len([key for key in later if key.startswith(f"option-{k}-")]) == len(
+                    variant.options
+                )
 
 
 def test_later_html_is_well_formed_and_only_later(quiz_html: str) -> None:

@@ -347,6 +347,87 @@ def test_text_that_looks_like_a_script_end_stays_inside_its_data(browser: Any) -
     assert errors == []
 
 
+def test_variant_forms_copied_from_the_first_are_its_own(quiz: Any) -> None:
+    """The build sends a variant shaped like the first as its prompt and option texts;
+    quiz.js copies the first form as the page had it: each copy has the variant's ids (none
+    twice on the page), labels tied to its own controls, its own radio group, prompt and
+    option names, and none of the first form's state."""
+    page = quiz.open()
+    concrete = samples.computed_choice()
+    qid = concrete.question.id
+    q = question(page, qid)
+    q.locator(".konum-variant:visible input[type=radio]").first.check()
+    check(page, qid)  # marks, a note and an aria-invalid state in the first form
+    for k, variant in enumerate(concrete.variants[1:], start=1):
+        q.get_by_role("button", name="New numbers").click()
+        form = q.locator(f'.konum-variant[data-variant="{k}"]')
+        expect(form).to_be_visible()
+        prefix = f"konum-{samples.QUIZ_ID}-{qid}-v{k}"
+        facts = form.evaluate(
+            """(box) => {
+                const ids = [...document.querySelectorAll("[id]")].map((e) => e.id);
+                const radios = [...box.querySelectorAll("input[type=radio]")];
+                return {
+                    duplicates: ids.filter((id, i) => ids.indexOf(id) !== i),
+                    ids: [...box.querySelectorAll("[id]")].map((e) => e.id),
+                    names: [...new Set(radios.map((r) => r.name))],
+                    labelled: [...box.querySelectorAll("label")].every(
+                        (l) => box.contains(l.control)
+                    ),
+                    described: box.querySelector("fieldset").getAttribute("aria-describedby"),
+                    checked: radios.filter((r) => r.checked).length,
+                    marks: box.querySelectorAll(".konum-mark, .konum-option-feedback").length,
+                };
+            }"""
+        )
+        assert facts["duplicates"] == []
+        assert facts["ids"] and all(i.startswith(prefix + "-") for i in facts["ids"])
+        assert facts["names"] == [f"{prefix}-choice"]
+        assert facts["labelled"] and facts["described"] == f"{prefix}-prompt"
+        assert facts["checked"] == 0 and facts["marks"] == 0
+        expect(form.locator(".konum-prompt")).to_have_text(variant.prompt)
+        for option in variant.options:
+            expect(form.get_by_role("radio", name=option.text)).to_have_count(1)
+        right = next(o for o in variant.options if o.correct)
+        form.get_by_role("radio", name=right.text).check()
+        check(page, qid)
+        expect(feedback(page, qid)).to_have_text("Correct.")
+
+
+def test_a_variant_shaped_unlike_the_first_comes_whole(browser: Any) -> None:
+    """A variant with another unit ships its whole form, and the copies of the first still
+    work beside it."""
+    from conftest import ASSETS
+
+    from generator.render import render_quiz
+
+    concrete = samples.computed_numeric(3)
+    v = concrete.variants
+    odd = dataclasses.replace(v[2], unit="rad")
+    html = render_quiz([dataclasses.replace(concrete, variants=(v[0], v[1], odd))], "odd")
+    assert '"variant-2"' in html and '"prompt-1"' in html
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        script = (ASSETS / "quiz.js").read_text(encoding="utf-8")
+        page.set_content(f"{html}<script>{script}</script>")
+        q = page.locator(f'[data-question-id="{concrete.question.id}"]')
+        for k, variant in enumerate(v[1:], start=1):
+            q.get_by_role("button", name="New numbers").click()
+            form = q.locator(f'.konum-variant[data-variant="{k}"]')
+            pos, j = variant.values["pos"], variant.values["j"]
+            expect(form.locator(".konum-prompt")).to_contain_text(f"PE[{pos},{j}]")
+            form.locator("input").fill(variant.shown_answer)
+            q.get_by_role("button", name="Check").click()
+            expect(q.locator(".konum-feedback")).to_have_text("Correct.")
+        expect(q.locator('.konum-variant[data-variant="2"] .konum-unit')).to_have_text("rad")
+        expect(q.locator('.konum-variant[data-variant="1"] .konum-unit')).to_have_count(0)
+    finally:
+        page.close()
+    assert errors == []
+
+
 def test_computed_choice(quiz: Any) -> None:
     page = quiz.open()
     concrete = samples.computed_choice()

@@ -9,10 +9,12 @@
  * reach of Material's instant navigation, which re-creates scripts without their type).
  * A second script, "konum-later", maps keys to build-time HTML (rendered and sanitised by
  * the generator) for the answer, hint, explanation, option notes, worked solutions and the
- * other variants of a computed question; it is parsed the first time something is shown,
- * and a box marked data-later="key" is filled from it then. Progress lives in localStorage under
- * "konum:<page path>:<quiz id>:<question id>". Safe to load twice (Material's instant
- * navigation re-runs scripts in the content): mounting is idempotent.
+ * other variants of a computed question (in full, or as their prompt and option texts when
+ * shaped like the first: their forms are then copies of the first); it is parsed the first
+ * time something is shown, and a box marked data-later="key" is filled from it then.
+ * Progress lives in localStorage under "konum:<page path>:<quiz id>:<question id>". Safe to
+ * load twice (Material's instant navigation re-runs scripts in the content): mounting is
+ * idempotent.
  * No network requests, no dependencies.
  */
 (function () {
@@ -52,10 +54,44 @@
     var key = el.getAttribute("data-later");
     var q = key !== null && el.closest(".konum-question");
     var later = q && laterOf(q);
-    if (!later || !Object.prototype.hasOwnProperty.call(later, key)) return;
-    el.innerHTML = later[key];
+    if (!later) return;
+    if (Object.prototype.hasOwnProperty.call(later, key)) {
+      el.innerHTML = later[key];
+    } else {
+      var form = /^variant-\d+$/.test(key) && variantForm(q, key.slice(8), later);
+      if (!form) return;
+      el.appendChild(form);
+    }
     el.removeAttribute("data-later");
     nameMath(el);
+  }
+
+  /* Variant k's form when the build sent only its prompt and option texts ("prompt-k",
+   * "option-k-i": its form is shaped like the first): a copy of the first form without
+   * what quiz.js added to it (marks, notes, states, names), with variant k's ids and texts. */
+  function variantForm(q, k, later) {
+    var first = q.querySelector('.konum-variant[data-variant="0"] > fieldset');
+    if (later["prompt-" + k] === undefined || !first) return null;
+    var form = first.cloneNode(true), from = q.id + "-v0", to = q.id + "-v" + k;
+    $$(form, ".konum-mark, .konum-option-feedback").forEach(function (n) { n.remove(); });
+    [form].concat($$(form, "*")).forEach(function (n) {
+      n.classList.remove("is-right", "is-wrong");
+      ["id", "for", "name", "aria-describedby"].forEach(function (a) {
+        var v = n.getAttribute(a);
+        if (v) n.setAttribute(a, v.split(from).join(to));
+      });
+    });
+    $$(form, "input").forEach(function (c) {
+      c.removeAttribute("aria-invalid");
+      c.removeAttribute("aria-label");
+      c.checked = false;
+      if (c.type === "text") c.value = "";
+    });
+    form.querySelector(".konum-prompt").innerHTML = later["prompt-" + k];
+    $$(form, ".konum-options label").forEach(function (label, i) {
+      label.innerHTML = later["option-" + k + "-" + i];
+    });
+    return form;
   }
 
   var store = {

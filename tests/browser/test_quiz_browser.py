@@ -666,6 +666,14 @@ def test_axe_no_violations(quiz: Any, scheme: str) -> None:
             cq.get_by_role("button", name="Hint").click()
     expect(feedback(page, qid)).to_contain_text("Not quite")
     assert _axe(page) == []
+    # And with the next variant of each computed question: a copy of its first form.
+    for concrete in samples.all_samples():
+        if concrete.question.type == "computed":
+            cq = question(page, concrete.question.id)
+            cq.get_by_role("button", name="New numbers").click()
+            check(page, concrete.question.id)
+            expect(cq.locator('.konum-variant[data-variant="1"]')).to_be_visible()
+    assert _axe(page) == []
 
 
 def test_print_hides_answers_and_buttons(quiz: Any) -> None:

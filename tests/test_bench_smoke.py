@@ -120,6 +120,17 @@ def test_ratios_are_taken_round_by_round() -> None:
         run.paired_ratio(konum, common.Timing((1.0, 2.0)))
 
 
+def test_the_floor_note_gives_the_spread_of_the_builds() -> None:
+    """The seventh session's second full run: five builds of 9.1 to 10.1 s."""
+    common = importlib.import_module("common")
+    run = importlib.import_module("run")
+    build = common.Timing((9.08, 9.72, 9.23, 10.05, 10.14))
+    cpu = common.Timing((17.10, 18.32, 17.43, 18.68, 18.88))
+    note = run.floor_note(build, cpu, 2)
+    assert "used 18.3 s of CPU" in note and "less than 9.2 s" in note
+    assert "Its 5 builds took 9.1 to 10.1 s and 17.1 to 18.9 s of CPU." in note
+
+
 def test_timed_commands_record_their_cpu(tmp_path: Path) -> None:
     common = importlib.import_module("common")
     before = len(common.CPU_SECONDS)

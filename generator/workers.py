@@ -166,10 +166,10 @@ def run_jobs(jobs: Sequence[Callable[[], object]], lock_file: Path) -> None:
 
     Put the longest first and the rest shortest first: the child starts on the longest,
     this process on the next longest from the other end, and whichever is free takes the
-    next, so that the last jobs taken are the short ones. A job the child
-    did not finish (it raised, or the child died) is run again here, so that whatever it
-    raises is raised in this process. Without ``fork`` (or with threads running), or for
-    fewer than two jobs, all are run here, in order.
+    next, so that the last jobs taken are the short ones. A job the child did not finish
+    (it raised, or the child died) is run again here, so that whatever it raises is raised
+    in this process. Without ``fork`` (or with threads running), or for fewer than two
+    jobs, all are run here, in order.
 
     Args:
         jobs: the longest job, then the others from the shortest to the longest.

@@ -67,14 +67,19 @@ def test_what_a_paced_block_holds_stays_frozen_until_it_ends() -> None:
 
 def test_a_process_that_froze_objects_itself_keeps_them_frozen() -> None:
     gc.freeze()
-    frozen = gc.get_freeze_count()
-    with collector.frozen_for_fork():
-        pass
-    assert gc.get_freeze_count() == frozen
-    with collector.paced() as pace:
-        pace.hold()
-        assert not pace.holding
-    assert gc.get_freeze_count() == frozen
+    try:
+        frozen = gc.get_freeze_count()
+        # A thaw empties the permanent generation; a frozen object that dies meanwhile (its
+        # last reference dropped) leaves it alone, so the count may fall by a few.
+        with collector.frozen_for_fork():
+            pass
+        assert gc.get_freeze_count() > frozen * 0.99
+        with collector.paced() as pace:
+            pace.hold()
+            assert not pace.holding
+        assert gc.get_freeze_count() > frozen * 0.99
+    finally:
+        gc.unfreeze()
 
 
 def test_a_build_runs_paced_and_leaves_the_collector_as_it_was(

@@ -86,8 +86,8 @@ class _BankCache:
 
     @staticmethod
     def _key_of(folder: Path) -> tuple[object, ...]:
-        # Asked by every quiz block (a page may come after a bank was edited): one stat a
-        # file, as the folder listing is not sorted.
+        # Asked by every quiz block (a bank may be edited while konum serve builds), so one
+        # listing and one stat a file: the same *.yml files load_banks reads.
         stats = []
         with contextlib.suppress(FileNotFoundError), os.scandir(folder) as entries:
             for entry in entries:

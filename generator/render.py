@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import types
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
@@ -33,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2.runtime import Context, Macro
 from markupsafe import Markup
 
 from generator import model
@@ -62,6 +64,33 @@ class RenderError(ValueError):
     """A question cannot be rendered; the message names the question id and the problem."""
 
 
+class _ViewContext(Context):
+    """A context whose calls to macros and built-in functions go straight to them.
+
+    Jinja's ``Context.call`` looks for a ``pass_context``-style marker on every callable
+    (four ``hasattr`` calls), but a macro or a built-in function or method (the
+    templates' ``later.update``) never has one; a quiz makes some twenty such calls a
+    question. Anything else goes the usual way.
+    """
+
+    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        if type(__obj) in _UNMARKED_CALLABLES:
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+            try:
+                return __obj(*args, **kwargs)
+            except StopIteration:  # as Context.call has it
+                return __self.environment.undefined(
+                    "value was undefined because a callable raised a StopIteration exception"
+                )
+        return super().call(__obj, *args, **kwargs)
+
+
+#: Types of callables that cannot carry Jinja's ``jinja_pass_arg`` marker: a built-in
+#: function's or method's attributes cannot be set, and a macro is Jinja's own object.
+_UNMARKED_CALLABLES = frozenset({types.BuiltinFunctionType, Macro})
+
+
 class _ViewEnvironment(Environment):
     """An environment that reads ``q.name`` from a view dict by key first.
 
@@ -69,6 +98,8 @@ class _ViewEnvironment(Environment):
     caught an ``AttributeError``, hundreds of thousands of them in a large quiz. Keys win
     over dict methods here (no view key is named like one).
     """
+
+    context_class = _ViewContext
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict and attribute in obj:

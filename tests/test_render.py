@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 import quiz_samples as samples
@@ -589,3 +590,40 @@ def test_rendering_a_quiz_leaves_no_reference_cycles() -> None:
         gc.garbage.clear()
     assert {q.question.type for q in quiz} >= {"choice", "fill", "matching", "numeric", "computed"}
     assert left == []
+
+
+def test_quiz_environment_calls_keep_jinjas_meaning() -> None:
+    """The quiz environment's fast call path (macros, built-in functions and methods) and
+    Jinja's own path (callables that ask for the context or the environment, callable
+    objects) give what a plain Jinja environment gives."""
+    from jinja2 import pass_context, pass_environment
+
+    from generator.render import environment
+
+    @pass_context
+    def seen(context: Any, name: str) -> str:
+        return f"{name}={context.get(name)}"
+
+    @pass_environment
+    def escaping(env: Environment) -> str:
+        return f"autoescape={env.autoescape}"
+
+    class Doubler:
+        def __call__(self, x: int) -> int:
+            return x * 2
+
+    source = (
+        "{% macro m(x, y=2) %}[{{ x }}{{ y }}]{% endmacro %}{% set k = 7 %}"
+        "{% set d = {} %}{% for i in [1, 2] %}{% do d.update({i: m(i)}) %}{% endfor %}"
+        "{{ d | dictsort }}|{{ m(3, y=4) }}|{{ len('abc') }}|{{ double(5) }}"
+        "|{{ seen('k') }}|{{ escaping() }}|{{ next(empty) is undefined }}"
+    )
+
+    def render(env: Environment) -> str:
+        values = {"seen": seen, "len": len, "double": Doubler(), "escaping": escaping}
+        return env.from_string(source).render(values, next=next, empty=iter(()))
+
+    quiz_env = environment().overlay(autoescape=False)
+    got = render(quiz_env)
+    assert got == render(Environment(autoescape=False, extensions=["jinja2.ext.do"]))
+    assert got == "[(1, '[12]'), (2, '[22]')]|[34]|3|10|k=7|autoescape=False|True"

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import errno
 import fcntl
 import logging
@@ -30,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.collector import paced
 from generator.errors import BuildError
+from generator.libc import libc
 from generator.mdx.quiz import (
     SEED_ENV,
     VARIANTS_ENV,
@@ -150,8 +150,7 @@ def _exchange(a: Path, b: Path) -> bool:
     """Atomically swap two folders (Linux renameat2); False when the system cannot."""
     if not sys.platform.startswith("linux"):
         return False
-    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
-    renameat2 = getattr(libc, "renameat2", None)
+    renameat2 = getattr(libc(), "renameat2", None)
     if renameat2 is None:
         return False
     result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)

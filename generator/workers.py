@@ -19,8 +19,6 @@ this process instead and the build is as before.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import fcntl
 import mmap
 import os
@@ -36,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from generator.collector import frozen_for_fork
 from generator.errors import BuildError, KonumError
+from generator.libc import libc
 from generator.model import Bank
 
 if TYPE_CHECKING:
@@ -57,8 +56,7 @@ def can_fork() -> bool:
 def _die_with_parent(parent: int) -> None:
     """In a child: be killed when the parent dies (Linux); exit if it is already gone."""
     if sys.platform.startswith("linux"):
-        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:
         os._exit(1)
 

@@ -552,3 +552,22 @@ def test_a_child_that_made_every_bank_writes_the_downloads_meanwhile(
         assert len(writers) == 1
     assert forked == single
     assert any(name.startswith("downloads/") for name in forked)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="renameat2 is Linux's")
+def test_publishing_swaps_the_folders_in_one_step(tmp_path: Path) -> None:
+    """The new site and the old one change places with renameat2(RENAME_EXCHANGE), found
+    in the process's own C library without asking ldconfig."""
+    from unittest import mock
+
+    from generator.build import _exchange
+
+    new, old = tmp_path / "new", tmp_path / "site"
+    new.mkdir()
+    old.mkdir()
+    (new / "page.html").write_text("new", encoding="utf-8")
+    (old / "page.html").write_text("old", encoding="utf-8")
+    with mock.patch("ctypes.util.find_library", side_effect=AssertionError("searched")):
+        assert _exchange(new, old) is True
+    assert (old / "page.html").read_text(encoding="utf-8") == "new"
+    assert (new / "page.html").read_text(encoding="utf-8") == "old"

@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: site test serve lint bench clean
+.PHONY: site test test-oldest serve lint bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,6 +20,17 @@ site: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
+# The oldest Python that pyproject.toml allows, in a virtualenv of its own: the suite
+# without the browser tests (those check the front end, the same on every Python).
+OLDEST ?= python3.10
+OLDEST_VENV := .venv-oldest
+
+test-oldest:
+	test -x $(OLDEST_VENV)/bin/python || $(OLDEST) -m venv $(OLDEST_VENV)
+	$(OLDEST_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(OLDEST_VENV)/bin/python -m pip install --quiet -e '.[test]'
+	$(OLDEST_VENV)/bin/python -m pytest -q --ignore=tests/browser
+
 serve: $(STAMP)
 	$(BIN)/konum serve
 
@@ -32,4 +43,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf site .site-tmp-* .site-old-* .site-lock $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf site .site-tmp-* .site-old-* .site-lock $(VENV) $(OLDEST_VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

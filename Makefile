@@ -24,11 +24,15 @@ test: $(STAMP)
 # without the browser tests (those check the front end, the same on every Python).
 OLDEST ?= python3.10
 OLDEST_VENV := .venv-oldest
+OLDEST_STAMP := $(OLDEST_VENV)/.installed
 
-test-oldest:
+$(OLDEST_STAMP): pyproject.toml
 	test -x $(OLDEST_VENV)/bin/python || $(OLDEST) -m venv $(OLDEST_VENV)
 	$(OLDEST_VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(OLDEST_VENV)/bin/python -m pip install --quiet -e '.[test]'
+	touch $(OLDEST_STAMP)
+
+test-oldest: $(OLDEST_STAMP)
 	$(OLDEST_VENV)/bin/python -m pytest -q --ignore=tests/browser
 
 serve: $(STAMP)

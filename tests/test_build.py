@@ -561,12 +561,14 @@ def test_publishing_swaps_the_folders_in_one_step(tmp_path: Path) -> None:
     from unittest import mock
 
     from generator.build import _exchange
+    from generator.libc import libc
 
     new, old = tmp_path / "new", tmp_path / "site"
     new.mkdir()
     old.mkdir()
     (new / "page.html").write_text("new", encoding="utf-8")
     (old / "page.html").write_text("old", encoding="utf-8")
+    libc.cache_clear()  # loaded afresh under the patch, not taken from an earlier test
     with mock.patch("ctypes.util.find_library", side_effect=AssertionError("searched")):
         assert _exchange(new, old) is True
     assert (old / "page.html").read_text(encoding="utf-8") == "new"

@@ -8,7 +8,7 @@ Measures, side by side in one run, the figures of issue 7 and writes ``bench/RES
 4. ``weight``  gzipped konum JS + CSS on a quiz page and on pages without a quiz
 5. ``browser`` a 200-question page in Chromium: DOMContentLoaded until every question is mounted
 6. ``exports`` 10,000 flashcards to .apkg and to Anki text
-7. ``pe``      generator.pe.sinusoidal(8192, 1024) vs a straightforward numpy version
+7. ``pe``      konum.pe.sinusoidal(8192, 1024) vs a straightforward numpy version
 
 Usage::
 
@@ -119,7 +119,7 @@ def konum_build(project: Path, site: Path) -> float:
     """Wall time of ``konum build -d site`` run in ``project``."""
     if site.exists():
         shutil.rmtree(site)
-    return common.run_timed([VENV_PYTHON, "-m", "generator", "build", "-d", site], project)
+    return common.run_timed([VENV_PYTHON, "-m", "konum", "build", "-d", site], project)
 
 
 def mkdocs_build(python: Path, project: Path, site: Path) -> float:
@@ -183,9 +183,9 @@ def fig_build(report: Report, reps: Reps) -> None:
 
 def worker_stages(project: Path) -> dict[str, Any]:
     """In a fresh process: time loading, variants and rendering of every bank in ``project``."""
-    from generator.banks import load_banks
-    from generator.render import render_quiz
-    from generator.variants import make_concrete
+    from konum.banks import load_banks
+    from konum.render import render_quiz
+    from konum.variants import make_concrete
 
     folder = project / "content" / "banks"
     t0 = time.perf_counter()
@@ -596,9 +596,9 @@ def cards_for(questions: int, variants: int = 5) -> int:
 
 def worker_exports(folder: Path, out: Path) -> dict[str, Any]:
     """In a fresh process: build concretes, then time each export."""
-    from generator.banks import load_banks
-    from generator.exports import export
-    from generator.variants import concretes_for
+    from konum.banks import load_banks
+    from konum.exports import export
+    from konum.variants import concretes_for
 
     banks = load_banks(folder)
     concretes = list(concretes_for(banks, 42, 5).values())
@@ -668,7 +668,7 @@ def naive_sinusoidal(n: int, d: int, base: float = 10000.0) -> Any:
 def fig_pe(report: Report, repeat: int) -> None:
     import numpy as np
 
-    from generator import pe
+    from konum import pe
 
     n, d = 8192, 1024
     same = np.allclose(pe.sinusoidal(n, d), naive_sinusoidal(n, d), atol=1e-9)
@@ -683,7 +683,7 @@ def fig_pe(report: Report, repeat: int) -> None:
         "pe",
         f"`sinusoidal({n}, {d})` ({n * d * 8 / 2**20:.0f} MiB float64), in process, {repeat} interleaved runs;"  # noqa: E501
         f" results equal to 1e-9: {same}.",
-        f"- generator.pe.sinusoidal: {c.text('ms')}",
+        f"- konum.pe.sinusoidal: {c.text('ms')}",
         f"- straightforward numpy: {v.text('ms')}",
         f"- ratio core / straightforward: {ratio:.2f}x (medians), {best:.2f}x (mins)",
     )

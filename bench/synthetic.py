@@ -163,9 +163,9 @@ theme:
 plugins:
   - search
 markdown_extensions:
-  - generator.mdx.values
-  - generator.mdx.math
-  - generator.mdx.quiz:
+  - konum.mdx.values
+  - konum.mdx.math
+  - konum.mdx.quiz:
       banks: content/banks
       seed: 42
       variants: 5

@@ -1,5 +1,5 @@
-"""``python -m generator`` runs the ``konum`` command line."""
+"""``python -m konum`` runs the ``konum`` command line."""
 
-from generator.cli import main
+from konum.cli import main
 
 main()

@@ -27,10 +27,10 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-from generator.collector import paced
-from generator.errors import BuildError
-from generator.libc import libc
-from generator.mdx.quiz import (
+from konum.collector import paced
+from konum.errors import BuildError
+from konum.libc import libc
+from konum.mdx.quiz import (
     SEED_ENV,
     VARIANTS_ENV,
     defer_whole_banks,
@@ -41,13 +41,13 @@ from generator.mdx.quiz import (
     render_bank_quiz,
     stop_deferring,
 )
-from generator.model import Bank
-from generator.workers import Preparation, run_jobs
+from konum.model import Bank
+from konum.workers import Preparation, run_jobs
 
 if TYPE_CHECKING:
-    from generator.exports import BankCards, DownloadPart, FileKind
+    from konum.exports import BankCards, DownloadPart, FileKind
 
-QUIZ_EXTENSION = "generator.mdx.quiz"
+QUIZ_EXTENSION = "konum.mdx.quiz"
 
 
 def _staging_prefixes(target: Path) -> tuple[str, str]:
@@ -226,10 +226,10 @@ def build_site(
         The published folder and what went into it.
 
     Raises:
-        generator.banks.BankError: a bank has problems (nothing was built).
+        konum.banks.BankError: a bank has problems (nothing was built).
         BuildError: MkDocs or an export failed (the published folder is untouched).
     """
-    from generator.banks import load_banks
+    from konum.banks import load_banks
 
     settings = read_site_config(config_file)
     seed = settings.seed if seed is None else seed
@@ -264,7 +264,7 @@ def build_site(
             the downloads meanwhile (not when a quiz failed: the build reports it)."""
             if any(o.quiz is None or o.cards is None for o in outputs):
                 return False
-            from generator.exports import write_downloads
+            from konum.exports import write_downloads
 
             write_downloads([o.cards for o in outputs if o.cards is not None], written)
             return True
@@ -294,7 +294,7 @@ def build_site(
             pace.hold()  # every bank's quiz and cards: kept until the build ends
             sets = [o.cards for o in outputs if o.cards is not None]
 
-            from generator.exports import write_downloads
+            from konum.exports import write_downloads
 
             def fill() -> None:
                 _fill_quizzes(staging, banks, [o.quiz for o in outputs], seed, variants)
@@ -355,7 +355,7 @@ def _bank_output(
         return BankOutput(None, None)
     cards = None
     if parts:
-        from generator.exports import bank_cards
+        from konum.exports import bank_cards
 
         # After the quiz: its variants are drawn and its MathML texts in the render cache.
         concretes = drawn_concretes((bank,), seed, variants)

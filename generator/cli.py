@@ -16,15 +16,15 @@ from typing import NoReturn
 
 import click
 
-from generator import __version__
-from generator.errors import KonumError
+from konum import __version__
+from konum.errors import KonumError
 
 SEED = click.IntRange(min=0, max=2**63 - 1)
 VARIANTS = click.IntRange(min=1, max=50)
 
 
 def _banks_or_exit(paths: Sequence[str] | None, output_format: str = "text") -> tuple[object, ...]:
-    from generator.banks import BankError, discover, format_json, format_text, load_banks
+    from konum.banks import BankError, discover, format_json, format_text, load_banks
 
     try:
         return tuple(load_banks(discover(paths)))
@@ -59,7 +59,7 @@ def cli() -> None:
 )
 def check(paths: tuple[str, ...], output_format: str) -> None:
     """Validate question banks (default: every bank in content/banks)."""
-    from generator.banks import check_banks, format_json, format_text
+    from konum.banks import check_banks, format_json, format_text
 
     report = check_banks(list(paths) or None)
     counts = {"files": len(report.files), "questions": report.questions}
@@ -79,10 +79,10 @@ def check(paths: tuple[str, ...], output_format: str) -> None:
 )
 def preview(question_id: str, seed: int | None, variants: int) -> None:
     """Print the variants of a computed question: prompt, answer, options, solution."""
-    from generator.build import read_site_config
-    from generator.computed import computed_variants
-    from generator.computed.preview import format_preview
-    from generator.model import ComputedQuestion
+    from konum.build import read_site_config
+    from konum.computed import computed_variants
+    from konum.computed.preview import format_preview
+    from konum.model import ComputedQuestion
 
     settings = read_site_config()
     banks = _banks_or_exit(None)
@@ -118,8 +118,8 @@ def preview(question_id: str, seed: int | None, variants: int) -> None:
 )
 def build(seed: int | None, variants: int | None, site_dir: str | None, config_file: str) -> None:
     """Validate the banks and build the site (and its downloads) atomically."""
-    from generator.banks import BankError, format_text
-    from generator.build import build_site
+    from konum.banks import BankError, format_text
+    from konum.build import build_site
 
     try:
         started = time.perf_counter()
@@ -147,8 +147,8 @@ def serve(seed: int | None, dev_addr: str) -> None:
     """Preview the site with live reload (banks, lessons, templates and code)."""
     from mkdocs.commands.serve import serve as mkdocs_serve
 
-    from generator.build import read_site_config
-    from generator.mdx.quiz import SEED_ENV
+    from konum.build import read_site_config
+    from konum.mdx.quiz import SEED_ENV
 
     settings = read_site_config()
     if seed is not None:
@@ -175,8 +175,8 @@ def serve(seed: int | None, dev_addr: str) -> None:
 )
 def export(kind: str, seed: int | None, variants: int | None, output: str | None) -> None:
     """Export flashcards: an Anki package, Anki's text format, or plain CSV."""
-    from generator.build import read_site_config
-    from generator.exports import DEFAULT_NAMES, export_banks
+    from konum.build import read_site_config
+    from konum.exports import DEFAULT_NAMES, export_banks
 
     settings = read_site_config()
     banks = _banks_or_exit(None)

@@ -1,4 +1,4 @@
-"""Lesson figures: matplotlib drawings of numbers from :mod:`generator.pe`, as inline SVG.
+"""Lesson figures: matplotlib drawings of numbers from :mod:`konum.pe`, as inline SVG.
 
 Every figure is a function ``name(**params) -> matplotlib.figure.Figure`` registered in
 :data:`FIGURES`; :func:`render_svg` turns one into an accessible ``<figure>`` element that a
@@ -6,7 +6,7 @@ lesson page inlines with ``{{ figure("pe_heatmap", alt="...", n=64, d=64) }}``.
 
 Conventions:
 
-* Every number drawn comes from :mod:`generator.pe`. :func:`figure_data` returns exactly the
+* Every number drawn comes from :mod:`konum.pe`. :func:`figure_data` returns exactly the
   arrays a figure draws, so tests can compare them with the core.
 * Figures are :class:`matplotlib.figure.Figure` objects built without pyplot (no global
   state, no GUI backend) under a private ``rc_context``.
@@ -55,8 +55,8 @@ from matplotlib.patches import Arc, Rectangle
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator
 from numpy.typing import NDArray
 
-from generator import pe
-from generator.errors import KonumError
+from konum import pe
+from konum.errors import KonumError
 
 __all__ = [
     "FIGURES",
@@ -303,7 +303,7 @@ def figure_params(name: str) -> dict[str, tuple[object, str]]:
 
 
 # --------------------------------------------------------------------------------------------
-# Data: one function per figure, returning exactly what is drawn (all from generator.pe).
+# Data: one function per figure, returning exactly what is drawn (all from konum.pe).
 
 
 def _data_pe_heatmap(p: Mapping[str, Any]) -> Data:

@@ -1,8 +1,8 @@
 """The C library, for the Linux calls Python does not wrap.
 
 konum makes two: ``prctl(PR_SET_PDEATHSIG)`` in each forked worker
-(:mod:`generator.workers`) and ``renameat2(RENAME_EXCHANGE)`` when it publishes a build
-(:mod:`generator.build`).
+(:mod:`konum.workers`) and ``renameat2(RENAME_EXCHANGE)`` when it publishes a build
+(:mod:`konum.build`).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from typing import Literal
 import markdown
 import nh3
 
-from generator.mdx.math import DISPLAY_BLOCK_RE, INLINE_MATH, MathExtension, tex_to_html
+from konum.mdx.math import DISPLAY_BLOCK_RE, INLINE_MATH, MathExtension, tex_to_html
 
 MathMode = Literal["mathml", "anki"]
 
@@ -243,7 +243,7 @@ def render_markdown(text: str, *, inline: bool = False, math: MathMode = "mathml
         math: ``"mathml"`` for the site, ``"anki"`` for ``\\( \\)`` delimiters on cards.
 
     Raises:
-        generator.mdx.math.MathError: the LaTeX in the text cannot be rendered.
+        konum.mdx.math.MathError: the LaTeX in the text cannot be rendered.
     """
     # One cache key however the arguments are spelt (lru_cache keys on the spelling).
     return _render_markdown(text, inline, math)

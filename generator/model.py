@@ -1,7 +1,7 @@
 """Typed question objects: what loading a bank produces and what everything downstream reads.
 
 Data flows one way (see STYLE.md): ``content/banks/*.yml`` is loaded and validated by
-:mod:`generator.banks` into the frozen dataclasses below; :mod:`generator.variants` turns them
+:mod:`konum.banks` into the frozen dataclasses below; :mod:`konum.variants` turns them
 into :class:`Concrete` questions for one site seed; rendering and exports read only those.
 Nothing here imports YAML, MkDocs, Jinja or genanki.
 
@@ -95,7 +95,7 @@ ParamConstraint = Range | Choices
 
 @dataclass(frozen=True)
 class FigureRef:
-    """A figure from :mod:`generator.figures` shown with a question (after its prompt) and on
+    """A figure from :mod:`konum.figures` shown with a question (after its prompt) and on
     its flashcard: drawn from the PE core at build time, like the lessons' figures."""
 
     name: str

@@ -1,9 +1,9 @@
 """Render concrete questions to quiz HTML through the Jinja templates in ``templates/quiz/``.
 
-One call, :func:`render_quiz`, turns a sequence of :class:`generator.model.Concrete` questions
+One call, :func:`render_quiz`, turns a sequence of :class:`konum.model.Concrete` questions
 into the markup that ``content/assets/konum/quiz.js`` mounts. HTML comes only from the
 templates (autoescape on, ``StrictUndefined``); this module builds plain view dictionaries,
-converts Markdown fields with :func:`generator.markup.render_markdown`, and hands the
+converts Markdown fields with :func:`konum.markup.render_markdown`, and hands the
 checker's data to the templates, which serialise it with ``tojson``.
 
 Conventions (the markup contract, relied on by the JS and by tests elsewhere):
@@ -15,7 +15,7 @@ Conventions (the markup contract, relied on by the JS and by tests elsewhere):
   ``aria-live`` feedback region whose text starts with "Correct" or "Not quite".
 * Element ids are ``konum-<quiz_id>-<question_id>`` plus a suffix: deterministic and unique
   on a page as long as quiz ids are unique on that page.
-* Fill blanks: every run of four or more underscores (:data:`generator.model.BLANK_PATTERN`)
+* Fill blanks: every run of four or more underscores (:data:`konum.model.BLANK_PATTERN`)
   becomes an ``<input>``. The runs are swapped for ASCII placeholder tokens before Markdown
   and the tokens for inputs afterwards, so blanks also work inside inline code and fenced
   code blocks. Blanks inside ``$math$`` are not supported (a :class:`RenderError` says so).
@@ -37,8 +37,8 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from jinja2.runtime import Context, Macro
 from markupsafe import Markup
 
-from generator import model
-from generator.markup import render_markdown
+from konum import model
+from konum.markup import render_markdown
 
 __all__ = [
     "TEMPLATES_DIR",
@@ -49,8 +49,11 @@ __all__ = [
     "script_json",
 ]
 
-#: The repository's Jinja templates (``templates/quiz/*.html.j2`` and the theme overrides).
-TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
+_HERE = Path(__file__).resolve().parent
+#: The Jinja templates: inside the installed package, or beside the source folder.
+TEMPLATES_DIR = next(
+    p for p in (_HERE / "templates", _HERE.parent / "templates") if p.is_dir()
+)
 
 _SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 # Placeholder for blank number N: plain ASCII letters and digits survive Markdown, the HTML
@@ -165,7 +168,7 @@ def _figure(ref: model.FigureRef | None) -> Markup | None:
     """A question's figure as inline SVG (drawn from the core, cached per figure)."""
     if ref is None:
         return None
-    from generator.figures import render_svg
+    from konum.figures import render_svg
 
     return Markup(render_svg(ref.name, ref.alt, ref.caption, **ref.params))
 

@@ -1,6 +1,6 @@
 """Apply a site seed to loaded questions: fix option orders and draw computed variants.
 
-Every random choice comes from :func:`generator.seeding.rng_for` keyed by the site seed and
+Every random choice comes from :func:`konum.seeding.rng_for` keyed by the site seed and
 the question id, so a question's order and numbers never depend on its neighbours.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from generator.model import (
+from konum.model import (
     Bank,
     ChoiceQuestion,
     ComputedQuestion,
@@ -16,7 +16,7 @@ from generator.model import (
     MatchingQuestion,
     Question,
 )
-from generator.seeding import rng_for
+from konum.seeding import rng_for
 
 DEFAULT_VARIANTS = 5
 
@@ -45,13 +45,13 @@ def right_items(question: MatchingQuestion, seed: int) -> tuple[str, ...]:
 
 
 def make_concrete(question: Question, seed: int, variants: int = DEFAULT_VARIANTS) -> Concrete:
-    """``question`` with ``seed`` applied (see :class:`generator.model.Concrete`)."""
+    """``question`` with ``seed`` applied (see :class:`konum.model.Concrete`)."""
     if isinstance(question, ChoiceQuestion):
         return Concrete(question, seed, option_order=option_order(question, seed))
     if isinstance(question, MatchingQuestion):
         return Concrete(question, seed, right_items=right_items(question, seed))
     if isinstance(question, ComputedQuestion):
-        from generator.computed import computed_variants
+        from konum.computed import computed_variants
 
         return Concrete(question, seed, variants=computed_variants(question, seed, variants))
     return Concrete(question, seed)

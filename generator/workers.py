@@ -32,13 +32,13 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from generator.collector import frozen_for_fork
-from generator.errors import BuildError, KonumError
-from generator.libc import libc
-from generator.model import Bank
+from konum.collector import frozen_for_fork
+from konum.errors import BuildError, KonumError
+from konum.libc import libc
+from konum.model import Bank
 
 if TYPE_CHECKING:
-    from generator.banks import BankError
+    from konum.banks import BankError
 
 __all__ = ["Preparation", "can_fork", "parallel_map", "run_jobs"]
 
@@ -370,7 +370,7 @@ class Preparation(Generic[_R]):
     # --- the child -------------------------------------------------------------------------
 
     def _run(self, channel: int) -> None:
-        from generator.banks import BankError
+        from konum.banks import BankError
 
         def send(message: object) -> None:
             record = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
@@ -431,10 +431,10 @@ class Preparation(Generic[_R]):
         """The validated banks (waits for the child).
 
         Raises:
-            generator.banks.BankError: the banks have problems.
+            konum.banks.BankError: the banks have problems.
             BuildError: the child died before it could say.
         """
-        from generator.banks import BankError
+        from konum.banks import BankError
 
         if self._banks is not None:
             return self._banks

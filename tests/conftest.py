@@ -25,7 +25,7 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": EPOCH}
     env.pop("KONUM_SEED", None)
     result = subprocess.run(
-        [sys.executable, "-m", "generator", "build", "--seed", "42", "-d", str(site)],
+        [sys.executable, "-m", "konum", "build", "--seed", "42", "-d", str(site)],
         cwd=REPO,
         env=env,
         capture_output=True,

@@ -29,11 +29,11 @@ def make_project(where: Path) -> Path:
 def konum(
     project: Path, *args: str, env: dict[str, str] | None = None, timeout: float = 300
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m generator ARGS`` in ``project`` and capture its output."""
+    """Run ``python -m konum ARGS`` in ``project`` and capture its output."""
     full_env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
     full_env.pop("KONUM_SEED", None)
     return subprocess.run(
-        [sys.executable, "-m", "generator", *args],
+        [sys.executable, "-m", "konum", *args],
         cwd=project,
         env=full_env,
         capture_output=True,

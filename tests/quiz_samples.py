@@ -1,6 +1,6 @@
 """Hand-built concrete questions, one or more per type, for the render and browser tests.
 
-They are built directly from :mod:`generator.model` (no bank files, no variant generator) so
+They are built directly from :mod:`konum.model` (no bank files, no variant generator) so
 the rendering tests depend only on the model. Computed answers come from ``math`` here, not
 from hard-coded numbers.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from generator import model
+from konum import model
 
 SRC = model.Source("tests/quiz_samples.py", 1, 1)
 QUIZ_ID = "sample"

@@ -1,4 +1,4 @@
-"""Tests for generator.banks: the valid bank round trip, the broken-bank corpus, reports.
+"""Tests for konum.banks: the valid bank round trip, the broken-bank corpus, reports.
 
 Fixtures: ``fake_computed`` (autouse) replaces the computed-generator check with a small fake
 so these tests do not depend on generator/computed; ``test_real_computed_validator`` runs
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import model
-from generator.banks import (
+from konum import model
+from konum.banks import (
     BankError,
     BankProblem,
     check_banks,
@@ -36,7 +36,7 @@ BROKEN = HERE / "broken"
 
 
 class FakeComputed:
-    """Stands in for generator.computed.validate_computed and records its calls."""
+    """Stands in for konum.computed.validate_computed and records its calls."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, Mapping[str, model.ParamConstraint], str, int | None, int]] = []
@@ -832,9 +832,9 @@ def test_computed_without_generator_package(
 
 def test_real_computed_validator(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Runs once generator/computed provides validate_computed (skipped until then)."""
-    computed = pytest.importorskip("generator.computed")
+    computed = pytest.importorskip("konum.computed")
     if not hasattr(computed, "validate_computed"):
-        pytest.skip("generator.computed.validate_computed does not exist yet")
+        pytest.skip("konum.computed.validate_computed does not exist yet")
     monkeypatch.undo()  # the real validator, not the fake
     assert len(load_bank(VALID).questions) == 10
     good = computed_bank(

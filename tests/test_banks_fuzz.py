@@ -18,8 +18,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator import model
-from generator.banks import BankError, format_json, format_text, load_bank, validate
+from konum import model
+from konum.banks import BankError, format_json, format_text, load_bank, validate
 
 VALID = Path(__file__).parent / "banks" / "valid" / "everything.yml"
 TEXT = VALID.read_text(encoding="utf-8")

@@ -32,8 +32,8 @@ def test_bench_modules_import(name: str) -> None:
 
 
 def test_synthetic_bank_loads_through_konum(tmp_path: Path) -> None:
-    from generator.banks import load_banks
-    from generator.model import ComputedQuestion
+    from konum.banks import load_banks
+    from konum.model import ComputedQuestion
 
     synthetic = importlib.import_module("synthetic")
     ids = synthetic.write_banks(tmp_path, 30, per_page=12)
@@ -56,11 +56,11 @@ def test_synthetic_project_has_one_quiz_page_per_bank(tmp_path: Path) -> None:
     assert len(pages) == 3
     assert "/// quiz | bank-002" in pages[-1].read_text(encoding="utf-8")
     assert (project / "content" / "assets" / "konum" / "quiz.js").is_file()
-    assert "generator.mdx.quiz" in (project / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "konum.mdx.quiz" in (project / "mkdocs.yml").read_text(encoding="utf-8")
 
 
 def test_shared_questions_say_the_same_to_both_tools(tmp_path: Path) -> None:
-    from generator.banks import load_banks
+    from konum.banks import load_banks
 
     peer = importlib.import_module("peer")
     konum, other = peer.write_pair(tmp_path, 6, per_page=4)
@@ -100,7 +100,7 @@ def test_page_weight_counts_each_local_asset_once(tmp_path: Path) -> None:
 def test_naive_sinusoidal_matches_the_core() -> None:
     import numpy as np
 
-    from generator import pe
+    from konum import pe
 
     run = importlib.import_module("run")
     assert np.allclose(run.naive_sinusoidal(16, 8), pe.sinusoidal(16, 8))

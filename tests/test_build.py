@@ -105,7 +105,7 @@ def test_strict_warning_keeps_the_site(built: Path) -> None:
 def _start_build(project: Path, *args: str) -> subprocess.Popen[str]:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **EPOCH}
     return subprocess.Popen(
-        [sys.executable, "-m", "generator", "build", *args],
+        [sys.executable, "-m", "konum", "build", *args],
         cwd=project,
         env=env,
         stdout=subprocess.PIPE,
@@ -177,7 +177,7 @@ def test_an_interrupt_lost_in_a_finaliser_still_stops_the_build(
     """Python drops a KeyboardInterrupt raised while a finaliser runs (a ``__del__``, or a
     generator the garbage collector closes) with a warning: the build remembers the Ctrl-C
     anyway and publishes nothing."""
-    from generator import build
+    from konum import build
 
     before = tree_digest(built / "site")
     lost: list[type[BaseException] | None] = []
@@ -250,9 +250,9 @@ def test_banks_validated_by_the_build_are_not_loaded_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """konum build loads the banks once; the quiz blocks reuse them (relative path or not)."""
-    import generator.banks
-    from generator.banks import load_banks
-    from generator.mdx import quiz
+    import konum.banks
+    from konum.banks import load_banks
+    from konum.mdx import quiz
 
     project = make_project(tmp_path)
     banks = load_banks(project / "content" / "banks")
@@ -261,7 +261,7 @@ def test_banks_validated_by_the_build_are_not_loaded_again(
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("banks loaded a second time")
 
-    monkeypatch.setattr(generator.banks, "load_banks", refuse)
+    monkeypatch.setattr(konum.banks, "load_banks", refuse)
     monkeypatch.chdir(project)
     assert set(quiz._CACHE.banks(Path("content/banks"))) == {"mini"}
 
@@ -269,8 +269,8 @@ def test_banks_validated_by_the_build_are_not_loaded_again(
 def test_quiz_blocks_load_the_banks_again_when_a_bank_file_changes(tmp_path: Path) -> None:
     """konum serve rebuilds in one process: an edit of the same size (only its modification
     time differs), a new bank file and a removed one each make the next block load again."""
-    from generator.banks import load_banks
-    from generator.mdx import quiz
+    from konum.banks import load_banks
+    from konum.mdx import quiz
 
     project = make_project(tmp_path)
     folder = project / "content" / "banks"
@@ -322,15 +322,15 @@ def test_failed_downloads_fail_the_build_and_keep_the_site(
 ) -> None:
     """The downloads are written beside the pages (by a child process where fork exists); if
     they fail, the build fails with their message and nothing is published or left over."""
-    import generator.exports
-    from generator import build, workers
-    from generator.errors import BuildError, ExportError
+    import konum.exports
+    from konum import build, workers
+    from konum.errors import BuildError, ExportError
 
     def broken(*args: object, **kwargs: object) -> None:
         raise ExportError("cannot write konum.apkg: No space left on device")
 
     monkeypatch.setattr(workers, "can_fork", lambda: parallel)
-    monkeypatch.setattr(generator.exports, "write_downloads", broken)
+    monkeypatch.setattr(konum.exports, "write_downloads", broken)
     monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
     before = tree_digest(built / "site")
     with pytest.raises((BuildError, ExportError), match="No space left on device"):
@@ -347,7 +347,7 @@ def test_the_preparation_child_dies_with_a_killed_build(tmp_path: Path) -> None:
     script.write_text(
         "import os, signal, sys, time\n"
         "from pathlib import Path\n"
-        "from generator import workers\n"
+        "from konum import workers\n"
         "prep = workers.Preparation(\n"
         "    load=lambda: time.sleep(120), work=str, folder=Path(sys.argv[1]),\n"
         ")\n"
@@ -382,7 +382,7 @@ def test_quizzes_rendered_ahead_give_the_same_site(
     """The pages take whole-bank quizzes rendered ahead (by the child, or by this process
     once MkDocs is done), byte for byte what they would have rendered themselves; so are
     the downloads made from each bank's cards."""
-    from generator import build, workers
+    from konum import build, workers
 
     served: list[str] = []
     real_results = workers.Preparation.results
@@ -437,8 +437,8 @@ def test_a_quiz_that_cannot_be_rendered_ahead_fails_on_the_page_that_shows_it(
 ) -> None:
     """A bank whose quiz fails to render ahead is rendered again for the page that shows it,
     and the build fails naming the block and the problem; nothing is published."""
-    from generator import build, render, workers
-    from generator.errors import BuildError
+    from konum import build, render, workers
+    from konum.errors import BuildError
 
     def broken(*args: object, **kwargs: object) -> str:
         raise render.RenderError("cannot render the math")
@@ -457,7 +457,7 @@ def _with_fork_then_without(
 ) -> tuple[dict[str, str], list[str], dict[str, str]]:
     """Build ``built`` (seed 4, ``SOURCE_DATE_EPOCH`` set) with the child process, then in
     one process: the two sites' digests, and the lines ``log`` gained in the first build."""
-    from generator import build, workers
+    from konum import build, workers
 
     for key, value in {**EPOCH, "NO_MKDOCS_2_WARNING": "1"}.items():
         monkeypatch.setenv(key, value)
@@ -477,7 +477,7 @@ def test_banks_shared_between_the_processes_give_the_same_site(
 ) -> None:
     """With the child slowed down, this process takes banks from the last one back: the
     site and downloads are byte for byte those of a build done in one process."""
-    from generator import build
+    from konum import build
 
     banks = built / "content" / "banks"
     shown = []
@@ -523,7 +523,7 @@ def test_a_child_that_made_every_bank_writes_the_downloads_meanwhile(
     """On a small site the child has made every bank's output while MkDocs still builds the
     pages: it writes the downloads then. Should it fail, this process writes them. Either
     way the site and downloads are byte for byte those of a build done in one process."""
-    from generator import build, exports
+    from konum import build, exports
 
     log = tmp_path / "writers.txt"
     parent = os.getpid()
@@ -560,8 +560,8 @@ def test_publishing_swaps_the_folders_in_one_step(tmp_path: Path) -> None:
     in the process's own C library without asking ldconfig."""
     from unittest import mock
 
-    from generator.build import _exchange
-    from generator.libc import libc
+    from konum.build import _exchange
+    from konum.libc import libc
 
     new, old = tmp_path / "new", tmp_path / "site"
     new.mkdir()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import __version__
+from konum import __version__
 from tests.miniproject import konum, make_project
 
 

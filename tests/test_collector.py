@@ -1,4 +1,4 @@
-"""generator.collector: a build collects garbage less often and leaves the collector as it
+"""konum.collector: a build collects garbage less often and leaves the collector as it
 found it; a forked child keeps what it inherited frozen, this process thaws it."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import __version__, collector, workers
+from konum import __version__, collector, workers
 from tests.miniproject import make_project
 
 
@@ -85,7 +85,7 @@ def test_a_process_that_froze_objects_itself_keeps_them_frozen() -> None:
 def test_a_build_runs_paced_and_leaves_the_collector_as_it_was(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from generator import build
+    from konum import build
 
     seen: list[tuple[int, int, int]] = []
     frozen_while_filling: list[int] = []
@@ -119,7 +119,7 @@ def test_the_command_line_ends_with_the_heap_frozen_and_exit_handlers_run() -> N
     code = (
         "import atexit, gc\n"
         "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 0))\n"
-        "from generator.cli import main\n"
+        "from konum.cli import main\n"
         "main(['--version'])\n"
     )
     result = subprocess.run(

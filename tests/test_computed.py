@@ -1,6 +1,6 @@
 """Tests for the computed-question generators (generator/computed/).
 
-Every stored answer is recomputed here from generator.pe by a route of the test's own (a
+Every stored answer is recomputed here from konum.pe by a route of the test's own (a
 different core function or a property of the encoding), never through the generator's code.
 """
 
@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator import pe
-from generator.computed import (
+from konum import pe
+from konum.computed import (
     GENERATORS,
     MISCONCEPTIONS,
     GeneratorError,
@@ -31,8 +31,8 @@ from generator.computed import (
     tolerance_for,
     validate_computed,
 )
-from generator.model import Bank, Choices, ComputedQuestion, ParamConstraint, Range, Source
-from generator.seeding import rng_for
+from konum.model import Bank, Choices, ComputedQuestion, ParamConstraint, Range, Source
+from konum.seeding import rng_for
 
 SEEDS = range(200)
 RENDER_SEEDS = range(12)
@@ -357,7 +357,7 @@ def test_answers_tolerances_and_distractors_over_many_seeds(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(GENERATORS))
 def test_prompts_solutions_and_feedback_render_as_markdown(name: str) -> None:
-    markup = pytest.importorskip("generator.markup")
+    markup = pytest.importorskip("konum.markup")
     q = question(name, answer="choice", options=choice_options(name))
     for seed in RENDER_SEEDS:
         (variant,) = computed_variants(q, seed, count=1)
@@ -452,7 +452,7 @@ def _numbers(variants: tuple[Any, ...]) -> list[tuple[object, ...]]:
 
 
 def test_numbers_depend_only_on_seed_id_and_variant() -> None:
-    from generator.variants import concretes_for
+    from konum.variants import concretes_for
 
     q1 = question("sinusoidal_entry", qid="sin-entry", answer="choice")
     q2 = question("rope_score", qid="rope-score")
@@ -825,7 +825,7 @@ def test_drawn_numbers_are_pinned(name: str) -> None:
 
 
 def test_seeded_streams_and_options_are_pinned() -> None:
-    from generator.seeding import derive_seed
+    from konum.seeding import derive_seed
 
     assert derive_seed(42, "q", 3) == 9036268480559664436
     rng = rng_for(42, "q", 3)
@@ -871,7 +871,7 @@ def test_probe_outcomes_are_pinned() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.integers(min_value=0, max_value=2**64 - 1))
 def test_seed_words_are_numpys_seed_sequence(entropy: int) -> None:
-    from generator import seeding
+    from konum import seeding
 
     expected = np.random.SeedSequence(entropy).generate_state(4, np.uint64).tolist()
     assert seeding._pcg64_seed_words(entropy) == expected
@@ -882,7 +882,7 @@ def test_seed_words_are_numpys_seed_sequence(entropy: int) -> None:
 
 
 def test_rng_for_is_default_rng_of_the_derived_seed() -> None:
-    from generator.seeding import derive_seed, rng_for_recurring
+    from konum.seeding import derive_seed, rng_for_recurring
 
     for key in [("q", 0), ("q", 1, 7), ("konum-validate", "rope_score", 5, 49), (1.0,), (True,)]:
         slow = np.random.default_rng(derive_seed(3, *key))
@@ -911,7 +911,7 @@ def test_rng_for_is_default_rng_of_the_derived_seed() -> None:
 def test_remembered_sinusoidal_entries_are_the_cores(
     pos: int, d: int, base: float, layout: str
 ) -> None:
-    from generator.computed import cached
+    from konum.computed import cached
 
     expected = pe.sinusoidal(np.array([pos]), d, base=base, layout=layout)  # type: ignore[arg-type]
     column = pos % d
@@ -919,7 +919,7 @@ def test_remembered_sinusoidal_entries_are_the_cores(
 
 
 def test_remembered_draws_are_not_shared() -> None:
-    from generator.computed import cached
+    from konum.computed import cached
 
     q = question("rope_score", answer="choice")
     first = computed_variants(q, 42, count=3)
@@ -934,7 +934,7 @@ def test_remembered_draws_are_not_shared() -> None:
 
 
 def test_probe_memory_gives_fresh_lists_and_equal_outcomes() -> None:
-    from generator.computed import validation
+    from konum.computed import validation
 
     params = {"heads": Choices((8,))}
     got = validate_computed("alibi_slope", params, "choice", 0, 4)
@@ -955,7 +955,7 @@ def test_probe_memory_gives_fresh_lists_and_equal_outcomes() -> None:
 def test_remembered_t5_buckets_are_the_cores(
     num_buckets: int, far: int, bidirectional: bool
 ) -> None:
-    from generator.computed import cached
+    from konum.computed import cached
 
     for r in [*range(-600, 601), 999_999, -999_999, 123_457]:
         expected = pe.t5_bucket(

@@ -33,8 +33,8 @@ from anki.notes import NoteId
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator import model
-from generator.exports import (
+from konum import model
+from konum.exports import (
     DEFAULT_NAMES,
     Card,
     ExportError,
@@ -46,8 +46,8 @@ from generator.exports import (
     write_apkg,
     write_cards_json,
 )
-from generator.exports.anki import deck_id, guid, sanitize_tag
-from generator.exports.text import TEXT_HEADER
+from konum.exports.anki import deck_id, guid, sanitize_tag
+from konum.exports.text import TEXT_HEADER
 
 _FIXTURE = Path(__file__).parent / "fixtures" / "export_banks" / "banks.py"
 
@@ -252,7 +252,7 @@ def test_export_rejects_unknown_kind(banks: list[model.Bank], tmp_path: Path) ->
 
 def test_tags_and_ids_are_stable() -> None:
     assert sanitize_tag(" why  pairs ") == "why_pairs"
-    code = "from generator.exports.anki import deck_id; print(deck_id('sinusoidal'))"
+    code = "from konum.exports.anki import deck_id; print(deck_id('sinusoidal'))"
     env = {**os.environ, "PYTHONHASHSEED": "123"}
     other = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
@@ -397,7 +397,7 @@ def test_build_cards_collects_local_images(
 ) -> None:
     # The site's Markdown allow-list drops <img> today; this checks the media plumbing for
     # when it allows images, with a renderer that keeps them.
-    import generator.exports.cards
+    import konum.exports.cards
 
     (tmp_path / "assets").mkdir()
     (tmp_path / "assets" / fx.IMAGE_NAME).write_bytes(fx.PNG_BYTES)
@@ -407,7 +407,7 @@ def test_build_cards_collects_local_images(
             return f'<p><img alt="pair" src="../assets/{fx.IMAGE_NAME}"></p>'
         return f"<p>{text}</p>"
 
-    monkeypatch.setattr(generator.exports.cards, "render_markdown", render)
+    monkeypatch.setattr(konum.exports.cards, "render_markdown", render)
     cards = {c.key: c for c in build_cards(banks, fx.make_concretes(banks, 1), media_root=tmp_path)}
     picture = cards["flashcard:rope:fc-rotation"]
     assert picture.media == (tmp_path / "assets" / fx.IMAGE_NAME,)
@@ -494,7 +494,7 @@ def test_cards_json_uses_mathml(banks: list[model.Bank], tmp_path: Path) -> None
 def test_publish_downloads_writes_every_file(
     banks: list[model.Bank], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import generator.variants
+    import konum.variants
 
     seeds: list[tuple[int, int]] = []
 
@@ -504,7 +504,7 @@ def test_publish_downloads_writes_every_file(
         seeds.append((seed, variants))
         return {c.question.id: c for c in fx.make_concretes(given, seed, variants)}
 
-    monkeypatch.setattr(generator.variants, "concretes_for", concretes_for)
+    monkeypatch.setattr(konum.variants, "concretes_for", concretes_for)
     written = publish_downloads(banks, 7, 2, tmp_path / "downloads", timestamp=T1)
     assert {p.name for p in written.values()} == {*DEFAULT_NAMES.values(), "cards.json"}
     assert all(p.parent == tmp_path / "downloads" and p.stat().st_size for p in written.values())
@@ -577,7 +577,7 @@ def test_delimited_rows_are_what_the_csv_module_writes_and_reads(
     and csv reads every row back to its fields."""
     import io
 
-    from generator.exports.text import delimited_row
+    from konum.exports.text import delimited_row
 
     row = delimited_row(fields, delimiter)
     if not any("\r" in field for field in fields):

@@ -1,6 +1,6 @@
 r"""The fast path for simple formulas writes exactly what latex2mathml writes, or declines.
 
-- A property test draws formulas from the grammar that :mod:`generator.mdx.fastmath` accepts
+- A property test draws formulas from the grammar that :mod:`konum.mdx.fastmath` accepts
   and checks byte equality with ``latex2mathml.converter.convert`` (inline and display).
 - A second one throws LaTeX-ish noise at it (fractions, dots, stray braces, units, primes,
   unknown commands): whatever the fast path accepts must still be equal.
@@ -22,9 +22,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from latex2mathml.converter import convert
 
-from generator.computed.registry import GENERATORS
-from generator.mdx import fastmath
-from generator.mdx.fastmath import fast_convert
+from konum.computed.registry import GENERATORS
+from konum.mdx import fastmath
+from konum.mdx.fastmath import fast_convert
 
 REPO = Path(__file__).resolve().parent.parent
 CONTENT = REPO / "content"

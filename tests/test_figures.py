@@ -1,8 +1,8 @@
-"""Tests for generator.figures: every figure renders to accessible, deterministic, small SVG
+"""Tests for konum.figures: every figure renders to accessible, deterministic, small SVG
 whose numbers are the PE core's.
 
 The data checks compare what a figure draws (its artists, and ``figure_data``) with direct
-calls to ``generator.pe``; the core's own tests pin the core to hand-worked values.
+calls to ``konum.pe``; the core's own tests pin the core to hand-worked values.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from generator import figures, pe
-from generator.figures import FIGURES, SIZE_BUDGET, figure_data, render_svg
+from konum import figures, pe
+from konum.figures import FIGURES, SIZE_BUDGET, figure_data, render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 NAMES = sorted(FIGURES)
@@ -167,7 +167,7 @@ def test_render_is_identical_in_another_process() -> None:
     """No per-process state (hash seeds, dates, counters) leaks into the SVG."""
     code = (
         "import sys, hashlib\n"
-        "from generator.figures import render_svg\n"
+        "from konum.figures import render_svg\n"
         "assert 'matplotlib.pyplot' not in sys.modules\n"
         "svg = render_svg('rope_rotation', 'Arrows', caption='c')\n"
         "print(hashlib.sha256(svg.encode()).hexdigest())\n"

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.markup import render_markdown
-from generator.mdx.math import MathError, tex_to_html
+from konum.markup import render_markdown
+from konum.mdx.math import MathError, tex_to_html
 
 
 def test_inline_math_becomes_mathml() -> None:
@@ -208,7 +208,7 @@ def test_fast_path_renders_exactly_like_markdown(
     pieces: list[str], inline: bool, math: str
 ) -> None:
     """render_markdown's shortcut for plain text, code and math must equal full Markdown."""
-    from generator.markup import markdown_html
+    from konum.markup import markdown_html
 
     text = "".join(pieces)
     if not text.strip():
@@ -241,14 +241,14 @@ def test_fast_path_renders_exactly_like_markdown(
 @pytest.mark.parametrize("math", ["mathml", "anki"])
 def test_fast_path_cases_found_by_search(text: str, math: str) -> None:
     """Texts where the shortcut once declined for nothing, or differed from Markdown."""
-    from generator.markup import markdown_html
+    from konum.markup import markdown_html
 
     assert render_markdown(text, math=math) == markdown_html(text, math)  # type: ignore[arg-type]
 
 
 def test_numbers_take_the_fast_path() -> None:
     """Computed options are numbers: they must not pay for a full Markdown run."""
-    from generator import markup
+    from konum import markup
 
     for number in ("-0.9538", "0.3006", "+2", "42"):
         assert markup._fast_plan(number) == ("paragraph", (number,))

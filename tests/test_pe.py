@@ -1,4 +1,4 @@
-"""Tests for the positional-encoding core, ``generator.pe``.
+"""Tests for the positional-encoding core, ``konum.pe``.
 
 Expected values are worked out here independently of the code under test: from the papers'
 formulas with ``math``, from small hand-assembled arrays, or from straightforward scalar
@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator import pe
+from konum import pe
 
 # Modest example counts keep the suite fast; no deadline because the first numpy call of a
 # run can be slow for reasons unrelated to the code under test.

@@ -1,8 +1,8 @@
-"""Quiz HTML from generator.render: golden files per type, the markup contract, escaping.
+"""Quiz HTML from konum.render: golden files per type, the markup contract, escaping.
 
 Golden files live in ``tests/golden/<type>.html``; regenerate them after an intended change
 with ``KONUM_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_render.py`` and review the
-diff. They are rendered with the real :func:`generator.markup.render_markdown`.
+diff. They are rendered with the real :func:`konum.markup.render_markdown`.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jinja2 import DictLoader, Environment
 
-from generator import model
-from generator.render import TEMPLATES_DIR, RenderError, plain_text, render_quiz, script_json
+from konum import model
+from konum.render import TEMPLATES_DIR, RenderError, plain_text, render_quiz, script_json
 
 GOLDEN = Path(__file__).parent / "golden"
 ASSETS = Path(__file__).resolve().parent.parent / "content" / "assets" / "konum"
@@ -478,7 +478,7 @@ def test_pages_with_formulas_name_a_math_font(content: str, styled: bool) -> Non
 
 
 def test_a_question_figure_is_drawn_at_the_top_of_its_card() -> None:
-    from generator import model
+    from konum import model
 
     question = model.NumericQuestion(
         id="fig-slope",
@@ -555,7 +555,7 @@ def test_an_edited_template_is_used_by_the_next_quiz(
 
     from jinja2 import FileSystemLoader
 
-    from generator.render import environment
+    from konum.render import environment
 
     copy = tmp_path / "templates"
     shutil.copytree(TEMPLATES_DIR, copy)
@@ -598,7 +598,7 @@ def test_quiz_environment_calls_keep_jinjas_meaning() -> None:
     objects) give what a plain Jinja environment gives."""
     from jinja2 import pass_context, pass_environment
 
-    from generator.render import environment
+    from konum.render import environment
 
     @pass_context
     def seen(context: Any, name: str) -> str:

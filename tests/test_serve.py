@@ -50,7 +50,7 @@ def test_serve_reloads_when_a_bank_changes(tmp_path: Path) -> None:
     port = _free_port()
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "generator", "serve", "-a", f"127.0.0.1:{port}"],
+        [sys.executable, "-m", "konum", "serve", "-a", f"127.0.0.1:{port}"],
         cwd=project,
         env=env,
         stdout=subprocess.DEVNULL,

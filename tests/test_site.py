@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.banks import load_banks
-from generator.model import ChoiceQuestion, MatchingQuestion
+from konum.banks import load_banks
+from konum.model import ChoiceQuestion, MatchingQuestion
 
 REPO = Path(__file__).resolve().parent.parent
 LESSONS = sorted((REPO / "content" / "lessons").glob("*.md"))
@@ -166,8 +166,8 @@ def test_zensical_builds_the_same_config(tmp_path: Path) -> None:
 
 
 def test_every_computed_question_gets_new_numbers_with_a_new_seed() -> None:
-    from generator.model import ComputedQuestion
-    from generator.variants import make_concrete
+    from konum.model import ComputedQuestion
+    from konum.variants import make_concrete
 
     for bank in load_banks(REPO / "content" / "banks"):
         for question in bank.questions:
@@ -180,7 +180,7 @@ def test_every_computed_question_gets_new_numbers_with_a_new_seed() -> None:
 
 
 def test_authoring_page_documents_every_generator(built_site: Path) -> None:
-    from generator.computed import GENERATORS
+    from konum.computed import GENERATORS
 
     html = (built_site / "authoring.html").read_text(encoding="utf-8")
     for name in GENERATORS:

@@ -6,13 +6,13 @@ import markdown
 import numpy as np
 import pytest
 
-from generator import pe
-from generator.mdx.values import ValuesError, fmt, table, vec
+from konum import pe
+from konum.mdx.values import ValuesError, fmt, table, vec
 
 
 def convert(text: str) -> str:
     md = markdown.Markdown(
-        extensions=["generator.mdx.values", "generator.mdx.math", "tables", "pymdownx.superfences"]
+        extensions=["konum.mdx.values", "konum.mdx.math", "tables", "pymdownx.superfences"]
     )
     return md.convert(text)
 
@@ -80,8 +80,8 @@ def test_figures_are_inlined_as_svg_with_their_alt_text() -> None:
 
 
 def test_constraints_read_as_bank_syntax() -> None:
-    from generator.mdx.values import constraint_text
-    from generator.model import Choices, Range
+    from konum.mdx.values import constraint_text
+    from konum.model import Choices, Range
 
     assert constraint_text(Range(1, 50)) == "{min: 1, max: 50}"
     assert constraint_text(Range(2, 4096, 2)) == "{min: 2, max: 4096, step: 2}"
@@ -89,7 +89,7 @@ def test_constraints_read_as_bank_syntax() -> None:
 
 
 def test_the_generator_catalogue_is_rendered_from_the_registry() -> None:
-    from generator.computed import GENERATORS
+    from konum.computed import GENERATORS
 
     html = convert("{% for g in generators() %}`{{ g.name }}`:{{ g.params | length }};{% endfor %}")
     for name, generator in GENERATORS.items():

@@ -1,4 +1,4 @@
-"""generator.workers: parallel_map gives a loop's results and raises where it should; a
+"""konum.workers: parallel_map gives a loop's results and raises where it should; a
 build's banks are each done once, by one of two processes, their results in bank order."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from generator import workers
+from konum import workers
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 

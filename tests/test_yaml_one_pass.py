@@ -19,7 +19,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.banks import yamlsource
+from konum.banks import yamlsource
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,9 +1,9 @@
 """Question banks: safe YAML loading, strict validation and problem reports.
 
-Pure Python (no MkDocs): ``content/banks/*.yml`` in, :mod:`generator.model` objects out, or a
+Pure Python (no MkDocs): ``content/banks/*.yml`` in, :mod:`konum.model` objects out, or a
 :class:`BankError` listing every problem in every bank. Typical use::
 
-    from generator.banks import BankError, check_banks, format_text, load_banks
+    from konum.banks import BankError, check_banks, format_text, load_banks
 
     banks = load_banks()                  # every content/banks/*.yml, or raises BankError
     report = check_banks(["content/banks/rope.yml"])
@@ -12,9 +12,9 @@ Pure Python (no MkDocs): ``content/banks/*.yml`` in, :mod:`generator.model` obje
 
 from __future__ import annotations
 
-from generator.banks.errors import BankError, BankProblem
-from generator.banks.load import CheckReport, check_banks, discover, load_bank, load_banks
-from generator.banks.report import format_json, format_text, summary
+from konum.banks.errors import BankError, BankProblem
+from konum.banks.load import CheckReport, check_banks, discover, load_bank, load_banks
+from konum.banks.report import format_json, format_text, summary
 
 __all__ = [
     "BankError",

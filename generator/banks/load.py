@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from generator import model
-from generator.banks import yamlsource
-from generator.banks.errors import BankError, BankProblem, sort_problems
-from generator.banks.schema import SLUG
-from generator.banks.validate import BankValidator, IdUse
-from generator.workers import parallel_map
+from konum import model
+from konum.banks import yamlsource
+from konum.banks.errors import BankError, BankProblem, sort_problems
+from konum.banks.schema import SLUG
+from konum.banks.validate import BankValidator, IdUse
+from konum.workers import parallel_map
 
 PathLike = str | Path
 

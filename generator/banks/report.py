@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from generator.banks.errors import BankProblem
+from konum.banks.errors import BankProblem
 
 
 def _plural(count: int, word: str) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from generator.model import QUESTION_TYPES, QuestionType
+from konum.model import QUESTION_TYPES, QuestionType
 
 #: Ids of banks, questions and flashcards: lowercase ASCII words joined by single hyphens.
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")

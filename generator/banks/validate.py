@@ -1,9 +1,9 @@
-"""Field-by-field validation of one bank's located YAML nodes into :mod:`generator.model` objects.
+"""Field-by-field validation of one bank's located YAML nodes into :mod:`konum.model` objects.
 
 :class:`BankValidator` walks the node tree once, collecting every problem it finds (it never
 stops at the first) and building the typed objects from whatever is valid. A bank becomes a
-:class:`~generator.model.Bank` only when its file has no problem at all. Checks that need
-every bank (ids unique across banks) live in :mod:`generator.banks.load`.
+:class:`~konum.model.Bank` only when its file has no problem at all. Checks that need
+every bank (ids unique across banks) live in :mod:`konum.banks.load`.
 
 Conventions: problems inside a question whose id is valid carry ``question_id`` and a field
 path relative to the question (``options[1].text``); elsewhere the path starts at the top of
@@ -22,10 +22,10 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
 from functools import cache
 from typing import Any, Literal, cast
 
-from generator import model
-from generator.banks import htmlcheck
-from generator.banks.errors import BankProblem
-from generator.banks.schema import (
+from konum import model
+from konum.banks import htmlcheck
+from konum.banks.errors import BankProblem
+from konum.banks.schema import (
     BANK_FIELDS,
     BLANK_FIELDS,
     COMMON_FIELDS,
@@ -46,7 +46,7 @@ from generator.banks.schema import (
     owners,
     slugify,
 )
-from generator.banks.yamlsource import Mark, YMap, YNode, YScalar, YSeq
+from konum.banks.yamlsource import Mark, YMap, YNode, YScalar, YSeq
 
 ComputedCheck = Callable[
     [str, Mapping[str, model.ParamConstraint], str, "int | None", int],
@@ -80,15 +80,15 @@ def _plain(node: YNode) -> object:
 
 
 def computed_validator() -> ComputedCheck | None:
-    """``generator.computed.validate_computed``, or None while that package does not exist.
+    """``konum.computed.validate_computed``, or None while that package does not exist.
 
     Imported lazily: the computed generators live in their own package, and banks without
     computed questions must load without it. Tests replace this function.
     """
     try:
-        module = importlib.import_module("generator.computed")
+        module = importlib.import_module("konum.computed")
     except ModuleNotFoundError as exc:
-        if exc.name != "generator.computed":
+        if exc.name != "konum.computed":
             raise  # the package exists but is broken: that is a bug to see, not to skip
         return None
     check = getattr(module, "validate_computed", None)
@@ -989,7 +989,7 @@ class BankValidator:
             )
         if name is None or alt is None:
             return None
-        from generator.figures import FigureError, figure_data
+        from konum.figures import FigureError, figure_data
 
         try:
             figure_data(name, **params)
@@ -1004,7 +1004,7 @@ class BankValidator:
         (at the prompt's line) instead of a failure in the middle of a site build."""
         if computed_validator() is None:  # no generators to draw from: nothing to render
             return
-        from generator.computed.variants import PromptTemplateError, computed_variants
+        from konum.computed.variants import PromptTemplateError, computed_variants
 
         prompt = node.get("prompt")
         try:

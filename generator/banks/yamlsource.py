@@ -27,7 +27,7 @@ from typing import Any
 import yaml
 from yaml.constructor import SafeConstructor
 
-from generator.banks.errors import BankProblem
+from konum.banks.errors import BankProblem
 
 MAX_BYTES = 1_000_000
 MAX_DEPTH = 40

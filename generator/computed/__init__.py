@@ -2,17 +2,17 @@
 
 Public API::
 
-    from generator.computed import GENERATORS, MISCONCEPTIONS, get_generator
-    from generator.computed import computed_variants, validate_computed, format_preview
+    from konum.computed import GENERATORS, MISCONCEPTIONS, get_generator
+    from konum.computed import computed_variants, validate_computed, format_preview
 
-See :mod:`generator.computed.base` for the conventions (constraints, tolerance, text) and each
+See :mod:`konum.computed.base` for the conventions (constraints, tolerance, text) and each
 family module (``sinusoidal``, ``rope``, ``alibi``, ``relative``, ``images``, ``attention``)
 for the generators.
 """
 
 from __future__ import annotations
 
-from generator.computed.base import (
+from konum.computed.base import (
     Distractor,
     Generated,
     Generator,
@@ -21,11 +21,11 @@ from generator.computed.base import (
     format_number,
     tolerance_for,
 )
-from generator.computed.misconceptions import MISCONCEPTIONS
-from generator.computed.preview import format_preview
-from generator.computed.registry import GENERATORS, UnknownGeneratorError, get_generator
-from generator.computed.validation import validate_computed
-from generator.computed.variants import PromptTemplateError, computed_variants
+from konum.computed.misconceptions import MISCONCEPTIONS
+from konum.computed.preview import format_preview
+from konum.computed.registry import GENERATORS, UnknownGeneratorError, get_generator
+from konum.computed.validation import validate_computed
+from konum.computed.variants import PromptTemplateError, computed_variants
 
 __all__ = [
     "GENERATORS",

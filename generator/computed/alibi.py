@@ -1,6 +1,6 @@
 """Generators for ALiBi (Press et al., 2022): head slopes and bias entries.
 
-Conventions (those of :func:`generator.pe.alibi_slopes` and :func:`generator.pe.alibi_bias`):
+Conventions (those of :func:`konum.pe.alibi_slopes` and :func:`konum.pe.alibi_bias`):
 heads are numbered from 1 in prompts; the slope rule is the paper's ``get_slopes``, including
 its interpolation for head counts that are not powers of two; the bias of query ``i`` for key
 ``j`` is ``-m * (i - j)`` (causal, ``j <= i``) or ``-m * |i - j|`` (bidirectional).
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from generator.computed import cached
-from generator.computed.base import (
+from konum.computed import cached
+from konum.computed.base import (
     BOOL,
     BaseGenerator,
     Distractor,
@@ -22,7 +22,7 @@ from generator.computed.base import (
     sig,
     specs,
 )
-from generator.model import Choices, Range
+from konum.model import Choices, Range
 
 HEADS = Range(1, 256)
 POSITION = Range(0, 100_000)

@@ -1,7 +1,7 @@
 """Generators about learned tables and why attention needs position at all.
 
-Conventions: a learned table (:func:`generator.pe.learned`) has one row of ``d`` numbers per
-position ``0..n-1``; attention is :func:`generator.pe.self_attention` (no projections,
+Conventions: a learned table (:func:`konum.pe.learned`) has one row of ``d`` numbers per
+position ``0..n-1``; attention is :func:`konum.pe.self_attention` (no projections,
 ``softmax(x x^T / sqrt(d)) x``); position encodings are added by position, after reordering.
 """
 
@@ -11,9 +11,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from generator import pe
-from generator.computed import cached
-from generator.computed.base import (
+from konum import pe
+from konum.computed import cached
+from konum.computed.base import (
     BOOL,
     BaseGenerator,
     Distractor,
@@ -24,8 +24,8 @@ from generator.computed.base import (
     sig,
     specs,
 )
-from generator.model import Choices, Range
-from generator.seeding import rng_for
+from konum.model import Choices, Range
+from konum.seeding import rng_for
 
 SEED = Range(0, 2**31 - 1)
 Attend = Callable[[np.ndarray], np.ndarray]

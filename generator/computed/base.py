@@ -2,8 +2,8 @@
 
 A generator is a named recipe: it declares its parameters (:class:`ParamSpec`), draws values
 for them from a seeded ``numpy`` generator inside the constraints a bank gives (a
-:class:`~generator.model.Range` or :class:`~generator.model.Choices` per parameter), asks the
-PE core (:mod:`generator.pe`) for the answer, and returns a :class:`Generated`: the values,
+:class:`~konum.model.Range` or :class:`~konum.model.Choices` per parameter), asks the
+PE core (:mod:`konum.pe`) for the answer, and returns a :class:`Generated`: the values,
 a default prompt, the answer, a tolerance, a worked solution and misconception distractors.
 
 Conventions fixed here:
@@ -30,7 +30,7 @@ from typing import Any, Literal, Protocol, cast
 
 import numpy as np
 
-from generator.model import Choices, ParamConstraint, Range
+from konum.model import Choices, ParamConstraint, Range
 
 Kind = Literal["int", "float", "bool", "str"]
 
@@ -67,7 +67,7 @@ class ParamSpec:
 class Distractor:
     """A wrong answer that a named misconception produces.
 
-    ``misconception`` is a key of :data:`generator.computed.misconceptions.MISCONCEPTIONS`;
+    ``misconception`` is a key of :data:`konum.computed.misconceptions.MISCONCEPTIONS`;
     ``feedback`` is Markdown naming the mistake, with the numbers.
     """
 
@@ -82,7 +82,7 @@ class Generated:
 
     ``values`` holds the drawn parameters and derived numbers (plain ints, floats, bools,
     strings and lists, integral floats as ints), available to prompt templates. ``answer`` is
-    exact (from :mod:`generator.pe`); ``tolerance`` is absolute and admits
+    exact (from :mod:`konum.pe`); ``tolerance`` is absolute and admits
     ``round(answer, decimals)``. ``distractors`` are in the generator's order of preference.
     """
 
@@ -548,17 +548,17 @@ _MISSING = object()
 
 
 def _built(generator: BaseGenerator, values: Values, decimals: int) -> Generated | None:
-    """``generator.build(values, decimals)``, memoised; every caller gets its own ``values``."""
+    """``konum.build(values, decimals)``, memoised; every caller gets its own ``values``."""
     drawn = tuple(values.values())
     if 0.0 in drawn and any(type(x) is float and x == 0.0 for x in drawn):
-        return generator.build(values, decimals)  # -0.0 == 0.0: keep them out of the memo
+        return konum.build(values, decimals)  # -0.0 == 0.0: keep them out of the memo
     key = (generator, decimals, tuple(values), drawn, tuple(map(type, drawn)))
     try:
         hit = _BUILT.get(key, _MISSING)
     except TypeError:  # an unhashable value (only from unusual constraints)
-        return generator.build(values, decimals)
+        return konum.build(values, decimals)
     if hit is _MISSING:
-        generated = generator.build(values, decimals)
+        generated = konum.build(values, decimals)
         if len(_BUILT) >= _BUILT_MAX:
             _BUILT.clear()
         if generated is None:

@@ -1,4 +1,4 @@
-"""Memoised calls of the PE core (:mod:`generator.pe`) for the generators.
+"""Memoised calls of the PE core (:mod:`konum.pe`) for the generators.
 
 A generator asks the core for the same few things again and again: the frequencies of
 ``(d, base)``, the slopes of ``heads`` heads, the bucket of a relative position. Each helper
@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from generator import pe
+from konum import pe
 
 #: Entries per cache; each holds a scalar, a short text or an array of at most ``d/2`` floats.
 SIZE = 2048
@@ -53,8 +53,8 @@ def clear() -> None:
     """Empty every cache of the computed generators (for benchmarks and tests)."""
     for cached_function in _CACHES:
         cached_function.cache_clear()
-    from generator import seeding
-    from generator.computed import base, validation, variants
+    from konum import seeding
+    from konum.computed import base, validation, variants
 
     seeding._known_sequence.cache_clear()
     validation._probe_cached.cache_clear()

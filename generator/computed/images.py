@@ -1,6 +1,6 @@
 """Generators for position in images: the MAE / ViT 2-D sin-cos embedding.
 
-Conventions (those of :func:`generator.pe.sincos_2d`): patches are numbered row-major; the
+Conventions (those of :func:`konum.pe.sincos_2d`): patches are numbered row-major; the
 first ``d/2`` channels encode the column coordinate and the last ``d/2`` the row coordinate,
 each as a 1-D sinusoidal encoding of dimension ``d/2`` in the concat layout (``d/4`` sines,
 then ``d/4`` cosines, frequency ``base**(-2k/(d/2))``).
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import math
 
-from generator.computed import cached
-from generator.computed.base import (
+from konum.computed import cached
+from konum.computed.base import (
     BaseGenerator,
     Distractor,
     Generated,
@@ -22,7 +22,7 @@ from generator.computed.base import (
     sig,
     specs,
 )
-from generator.model import Choices, Range
+from konum.model import Choices, Range
 
 
 def _trig(name: str, angle: float) -> float:

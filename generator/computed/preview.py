@@ -9,9 +9,9 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from generator.computed.base import num
-from generator.computed.misconceptions import MISCONCEPTIONS
-from generator.model import ComputedQuestion, Variant
+from konum.computed.base import num
+from konum.computed.misconceptions import MISCONCEPTIONS
+from konum.model import ComputedQuestion, Variant
 
 _INDENT = "    "
 

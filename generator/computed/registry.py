@@ -10,8 +10,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-from generator.computed import alibi, attention, images, relative, rope, sinusoidal
-from generator.computed.base import Generator
+from konum.computed import alibi, attention, images, relative, rope, sinusoidal
+from konum.computed.base import Generator
 
 GENERATORS: dict[str, Generator] = {
     g.name: g

@@ -1,6 +1,6 @@
 """Generators for relative positions: T5 buckets (Raffel et al., 2020) and Shaw et al. (2018).
 
-Conventions (those of :func:`generator.pe.t5_bucket` and :func:`generator.pe.relative_index`):
+Conventions (those of :func:`konum.pe.t5_bucket` and :func:`konum.pe.relative_index`):
 the relative position is ``key - query``; a Shaw index is ``clip(j - i, -k, k) + k``, a row of
 a table with ``2k + 1`` rows.
 """
@@ -11,8 +11,8 @@ import math
 
 import numpy as np
 
-from generator.computed import cached
-from generator.computed.base import (
+from konum.computed import cached
+from konum.computed.base import (
     BOOL,
     BaseGenerator,
     Distractor,
@@ -22,7 +22,7 @@ from generator.computed.base import (
     sig,
     specs,
 )
-from generator.model import Choices, Range
+from konum.model import Choices, Range
 
 POSITION = Range(0, 100_000)
 

@@ -1,6 +1,6 @@
 """Generators for rotary position embedding (Su et al., 2021) and its context scalings.
 
-Conventions (those of :func:`generator.pe.rope`): pair ``k`` turns by
+Conventions (those of :func:`konum.pe.rope`): pair ``k`` turns by
 ``theta_k = m * base**(-2k/d)`` at position ``m``; rotation is by ``+theta``:
 ``(a, b) -> (a cos - b sin, a sin + b cos)``. ``"half"`` pairs dimension ``i`` with
 ``i + d/2`` (GPT-NeoX, Hugging Face); ``"interleaved"`` pairs ``(2i, 2i + 1)`` (RoFormer,
@@ -14,9 +14,9 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from generator import pe
-from generator.computed import cached
-from generator.computed.base import (
+from konum import pe
+from konum.computed import cached
+from konum.computed.base import (
     BaseGenerator,
     Distractor,
     Generated,
@@ -27,8 +27,8 @@ from generator.computed.base import (
     sig,
     specs,
 )
-from generator.model import Choices, Range
-from generator.seeding import rng_for
+from konum.model import Choices, Range
+from konum.seeding import rng_for
 
 HEAD_DIM = Range(2, 4096, 2)
 PAIR = Range(0, 2047)

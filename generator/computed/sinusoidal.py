@@ -1,6 +1,6 @@
 """Generators for the fixed sinusoidal encoding (Vaswani et al., 2017).
 
-Conventions (those of :func:`generator.pe.sinusoidal`): positions count from 0; the
+Conventions (those of :func:`konum.pe.sinusoidal`): positions count from 0; the
 interleaved layout puts ``sin(p * omega_k)`` in column ``2k`` and ``cos(p * omega_k)`` in
 column ``2k + 1``, with ``omega_k = base**(-2k/d)``; angles are in radians.
 """
@@ -11,9 +11,9 @@ import math
 
 import numpy as np
 
-from generator import pe
-from generator.computed import cached
-from generator.computed.base import (
+from konum import pe
+from konum.computed import cached
+from konum.computed.base import (
     BaseGenerator,
     Distractor,
     Generated,
@@ -24,7 +24,7 @@ from generator.computed.base import (
     sig,
     specs,
 )
-from generator.model import Choices, Range
+from konum.model import Choices, Range
 
 D_EVEN = Range(2, 4096, 2)
 POSITION = Range(0, 100_000)

@@ -10,11 +10,11 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Literal
 
-from generator.computed.base import GeneratorError, check_constraint
-from generator.computed.registry import GENERATORS, suggest, unknown_generator_message
-from generator.computed.variants import MAX_ATTEMPTS, draw_variant
-from generator.model import ParamConstraint
-from generator.seeding import rng_for_recurring
+from konum.computed.base import GeneratorError, check_constraint
+from konum.computed.registry import GENERATORS, suggest, unknown_generator_message
+from konum.computed.variants import MAX_ATTEMPTS, draw_variant
+from konum.model import ParamConstraint
+from konum.seeding import rng_for_recurring
 
 ANSWERS = ("numeric", "choice")
 DECIMALS = (0, 8)

@@ -20,16 +20,16 @@ import numpy as np
 from jinja2 import StrictUndefined, Template, TemplateError
 from jinja2.sandbox import SandboxedEnvironment
 
-from generator.computed.base import (
+from konum.computed.base import (
     Distractor,
     Generated,
     Generator,
     GeneratorError,
     format_number,
 )
-from generator.computed.registry import get_generator
-from generator.model import ComputedQuestion, ConcreteOption, ParamConstraint, Variant
-from generator.seeding import rng_for
+from konum.computed.registry import get_generator
+from konum.model import ComputedQuestion, ConcreteOption, ParamConstraint, Variant
+from konum.seeding import rng_for
 
 #: Draws tried per variant before giving up (the first is ``rng_for(seed, id, i)``).
 MAX_ATTEMPTS = 50

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from generator import model
-from generator.errors import ExportError
-from generator.exports.anki import write_apkg
-from generator.exports.cards import Card, build_card_sets, build_cards, display_sides
-from generator.exports.text import cards_json, write_anki_text, write_cards_json, write_csv
+from konum import model
+from konum.errors import ExportError
+from konum.exports.anki import write_apkg
+from konum.exports.cards import Card, build_card_sets, build_cards, display_sides
+from konum.exports.text import cards_json, write_anki_text, write_cards_json, write_csv
 
 ExportKind = Literal["anki", "text", "csv"]
 DownloadPart = Literal["exports", "study"]
@@ -85,7 +85,7 @@ def export(
         media_root: The docs dir, where images referenced by cards are found; only the
             ``.apkg`` carries image files, so it only matters for ``"anki"``.
         timestamp: For ``"anki"``: the notes' modification time (see
-            :func:`generator.exports.anki.write_apkg`).
+            :func:`konum.exports.anki.write_apkg`).
 
     Returns:
         The cards written.
@@ -117,7 +117,7 @@ def _write(kind: ExportKind, cards: Sequence[Card], path: Path, timestamp: float
 
 
 def _concretes(banks: Sequence[model.Bank], seed: int, variants: int) -> list[model.Concrete]:
-    from generator.variants import concretes_for
+    from konum.variants import concretes_for
 
     return list(concretes_for(banks, seed, variants).values())
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import genanki
 
-from generator.exports.cards import Card
+from konum.exports.cards import Card
 
 #: Name of the parent deck; each bank is the subdeck ``Konum::<bank title>``.
 ROOT_DECK = "Konum"
@@ -165,7 +165,7 @@ def write_apkg(cards: Iterable[Card], path: str | Path, *, timestamp: float | No
     database, the zip entries carry ``timestamp`` as their date.
 
     Args:
-        cards: Cards from :func:`generator.exports.cards.build_cards` with ``math="anki"``
+        cards: Cards from :func:`konum.exports.cards.build_cards` with ``math="anki"``
             and a ``media_root``, so images are listed in :attr:`Card.media`.
         path: The ``.apkg`` file to write.
         timestamp: Seconds since the epoch given to notes and cards as their modification

@@ -12,7 +12,7 @@ Conventions:
 * Only computed cards depend on the seed. Choice options and matching pairs appear in the
   order the author wrote them (not the seed's shuffle), so the other cards never change when
   the site is rebuilt with another seed.
-* ``front`` and ``back`` are HTML from :func:`generator.markup.render_markdown` with the
+* ``front`` and ``back`` are HTML from :func:`konum.markup.render_markdown` with the
   ``math`` mode asked for: ``"anki"`` (MathJax delimiters ``\\( \\)`` / ``\\[ \\]``) for the
   Anki and text exports, ``"mathml"`` for the study page.
 * A ``cloze`` card holds Anki cloze text in ``front`` (every blank is ``{{c1::answer}}``, so
@@ -32,9 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from generator import model
-from generator.errors import ExportError
-from generator.markup import render_markdown
+from konum import model
+from konum.errors import ExportError
+from konum.markup import render_markdown
 
 CardKind = Literal["basic", "cloze"]
 MathMode = Literal["anki", "mathml"]
@@ -360,7 +360,7 @@ def figure_svg_file(ref: model.FigureRef) -> Path:
     In a card the image is shown through ``<img>``, where the page's text colour does not
     reach, so ``currentColor`` becomes a mid grey that reads on light and dark card themes.
     """
-    from generator.figures import render_svg
+    from konum.figures import render_svg
 
     markup = render_svg(ref.name, ref.alt, ref.caption, **ref.params)
     svg = markup[markup.index("<svg") : markup.rindex("</svg>") + len("</svg>")]
@@ -387,7 +387,7 @@ def _with_figure(card: Card, figures: dict[str, model.FigureRef], *, as_file: bo
         shown = f'<div class="konum-card-figure"><img src="{path.name}" alt="{alt}"></div>'
         media = (*card.media, path)
     else:
-        from generator.figures import render_svg
+        from konum.figures import render_svg
 
         shown = render_svg(ref.name, ref.alt, ref.caption, **ref.params)
         media = card.media

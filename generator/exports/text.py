@@ -18,8 +18,8 @@ import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from generator.exports.anki import anki_tags, deck_name, guid
-from generator.exports.cards import Card, display_sides
+from konum.exports.anki import anki_tags, deck_name, guid
+from konum.exports.cards import Card, display_sides
 
 #: Anki's stock note types used by the text export, by card kind.
 TEXT_NOTETYPES = {"basic": "Basic", "cloze": "Cloze"}

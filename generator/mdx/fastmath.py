@@ -3,7 +3,7 @@ r"""A fast path for simple formulas: the MathML that ``latex2mathml`` would writ
 Why: ``latex2mathml.converter.convert`` costs 0.1 to 0.6 ms per formula (a tokenizer, a tree
 walk and an ElementTree round trip), and a large quiz bank is full of tiny, unique formulas
 (``d = 32``, ``PE_{6,2}``, ``\omega_k``, ``10000^{-2k/d}``, ``-0.2304``) that the cache in
-:func:`generator.mdx.math.tex_to_html` cannot share. :func:`fast_convert` writes the same
+:func:`konum.mdx.math.tex_to_html` cannot share. :func:`fast_convert` writes the same
 string directly for a small subset of LaTeX and returns ``None`` for anything else, so the
 caller falls back to ``latex2mathml``; on the simple formulas it is 10 to 15 times faster.
 The output must be byte-for-byte what ``latex2mathml`` writes (3.81): ``tests/test_fastmath.py``

@@ -31,7 +31,7 @@ from markdown import Extension, Markdown
 from markdown.inlinepatterns import InlineProcessor
 from markdown.preprocessors import Preprocessor
 
-from generator.mdx.fastmath import fast_convert
+from konum.mdx.fastmath import fast_convert
 
 MODES = ("mathml", "anki")
 

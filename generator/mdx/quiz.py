@@ -10,12 +10,12 @@ Syntax (pymdownx Blocks)::
     ///
 
 The argument names a bank (``content/banks/<bank>.yml``); the optional ``questions`` option
-keeps only those ids, in that order. The HTML comes from :func:`generator.render.render_quiz`
+keeps only those ids, in that order. The HTML comes from :func:`konum.render.render_quiz`
 and is stashed, so Markdown never touches it.
 
 Configuration (``markdown_extensions`` in ``mkdocs.yml``)::
 
-    - generator.mdx.quiz:
+    - konum.mdx.quiz:
         banks: content/banks     # folder of bank files, relative to the working directory
         seed: 42                 # the site seed; the KONUM_SEED environment variable wins
         variants: 5              # variants shipped per computed question
@@ -38,8 +38,8 @@ from markdown import Markdown
 from pymdownx.blocks import BlocksExtension, BlocksProcessor
 from pymdownx.blocks.block import Block, type_any
 
-from generator.model import Bank, Concrete
-from generator.variants import make_concrete
+from konum.model import Bank, Concrete
+from konum.variants import make_concrete
 
 try:  # MkDocs prints a BuildError as one clean line; Zensical and plain Markdown need no base.
     from mkdocs.exceptions import BuildError as _Base
@@ -114,7 +114,7 @@ class _BankCache:
         self._concrete = {}
 
     def banks(self, folder: Path) -> dict[str, Bank]:
-        from generator.banks import BankError, format_text, load_banks
+        from konum.banks import BankError, format_text, load_banks
 
         key = self._key_of(folder)
         supplier, self._supplier = self._supplier, None
@@ -184,7 +184,7 @@ def has_pending(html: str) -> bool:
 
 def render_bank_quiz(bank: Bank, seed: int, variants: int) -> str:
     """A whole bank as one quiz (all questions in bank order, quiz id = bank id)."""
-    from generator.render import render_quiz
+    from konum.render import render_quiz
 
     concretes = [_CACHE.concrete(bank, q.id, seed, variants) for q in bank.questions]
     return render_quiz(concretes, bank.id, title=bank.title)
@@ -246,7 +246,7 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
         return etree.SubElement(parent, "div", {"class": "konum-quiz-host"})
 
     def on_end(self, block: etree.Element) -> None:
-        from generator.render import render_quiz
+        from konum.render import render_quiz
 
         html = None
         if _DEFERRED is not None and self.whole_as == _DEFERRED:

@@ -7,8 +7,8 @@ Every number a lesson states about positional encoding is computed at build time
     The fifth head's slope is {{ fmt(slopes[4], 4) }}.
     {{ figure("pe_heatmap", alt="Heatmap of sinusoidal(64, 64)", n=64, d=64) }}
 
-Globals: ``pe`` (:mod:`generator.pe`), ``np`` (numpy), :func:`fmt`, :func:`vec`,
-:func:`table`, ``figure`` (an inline SVG from :mod:`generator.figures`) and ``generators``
+Globals: ``pe`` (:mod:`konum.pe`), ``np`` (numpy), :func:`fmt`, :func:`vec`,
+:func:`table`, ``figure`` (an inline SVG from :mod:`konum.figures`) and ``generators``
 (:func:`generator_catalogue`) and ``figures`` (:func:`figure_catalogue`), for pages that
 document what banks may use. The sandbox
 (``jinja2.sandbox.SandboxedEnvironment``) refuses private attributes, and ``StrictUndefined``
@@ -84,7 +84,7 @@ def table(
 
 def constraint_text(constraint: object) -> str:
     """A generator parameter's constraint as an author would write it in a bank."""
-    from generator.model import Choices, Range
+    from konum.model import Choices, Range
 
     def number(x: object) -> str:
         return f"{x:g}" if isinstance(x, float) else str(x)
@@ -101,7 +101,7 @@ def constraint_text(constraint: object) -> str:
 def generator_catalogue() -> list[dict[str, Any]]:
     """The computed-question generators, for documentation pages: name, title, default
     decimals, and each parameter with its default and allowed constraint (bank syntax)."""
-    from generator.computed import GENERATORS
+    from konum.computed import GENERATORS
 
     return [
         {
@@ -124,7 +124,7 @@ def generator_catalogue() -> list[dict[str, Any]]:
 
 def figure_catalogue() -> dict[str, dict[str, tuple[object, str]]]:
     """The figures a page or a question may show: ``{name: {param: (default, doc)}}``."""
-    from generator.figures import FIGURES, figure_params
+    from konum.figures import FIGURES, figure_params
 
     return {name: figure_params(name) for name in sorted(FIGURES)}
 
@@ -139,7 +139,7 @@ class ValuesPreprocessor(Preprocessor):
         )
 
     def figure(self, name: str, alt: str, caption: str | None = None, **params: Any) -> str:
-        from generator.figures import render_svg
+        from konum.figures import render_svg
 
         return self.md.htmlStash.store(render_svg(name, alt, caption, **params))
 
@@ -147,7 +147,7 @@ class ValuesPreprocessor(Preprocessor):
         source = "\n".join(lines)
         if "{{" not in source and "{%" not in source:
             return lines
-        from generator import pe
+        from konum import pe
 
         try:
             template = self.env.from_string(source)

@@ -1,7 +1,7 @@
 """Fixtures for the real-browser quiz tests (Playwright driving Debian's Chromium).
 
 * ``site`` (session): a standalone folder with ``index.html`` = the sample quiz from
-  ``tests/quiz_samples.py`` rendered by :func:`generator.render.render_quiz`, the static
+  ``tests/quiz_samples.py`` rendered by :func:`konum.render.render_quiz`, the static
   ``quiz.js`` / ``quiz.css``, and Material's own stylesheets (copied from the installed theme)
   so that colours, fonts and contrast are those of the real site. ``twice.html`` loads the
   script twice under a fake Material ``document$`` (idempotent mounting).
@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for quiz
 
 import quiz_samples as samples
 
-from generator.render import render_quiz
+from konum.render import render_quiz
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 

@@ -18,7 +18,7 @@ import pytest
 import quiz_samples as samples
 from playwright.sync_api import Locator, Page, expect
 
-from generator import model
+from konum import model
 
 pytestmark = pytest.mark.browser
 
@@ -289,7 +289,7 @@ def test_absolute_value_bars_hug_their_content(browser: Any) -> None:
     """$n = |r|$: the bars of an absolute value sit against what they enclose, as fences;
     written as latex2mathml writes them (the same operator twice), Chromium spaces them
     like a relation ("n = | r |")."""
-    from generator.markup import render_markdown
+    from konum.markup import render_markdown
 
     fixed = render_markdown("$n = |r| = 26$", inline=True)
     assert 'form="prefix"' in fixed and 'form="postfix"' in fixed
@@ -302,7 +302,7 @@ def test_absolute_value_bars_hug_their_content(browser: Any) -> None:
 def test_a_sign_sits_against_its_number(browser: Any) -> None:
     """$y = -0.9165$: a minus after a relation is a sign; written as latex2mathml writes it
     (the operator of a subtraction), Chromium spaces it like one ("y = − 0.9165")."""
-    from generator.markup import render_markdown
+    from konum.markup import render_markdown
 
     fixed = render_markdown("$y = -0.9165$", inline=True)
     assert '<mo form="prefix">−</mo>' in fixed
@@ -319,7 +319,7 @@ def test_text_that_looks_like_a_script_end_stays_inside_its_data(browser: Any) -
     tags of the HTML shown later, is written as it is)."""
     from conftest import ASSETS
 
-    from generator.render import render_quiz
+    from konum.render import render_quiz
 
     answer = "</script><!--<SCRIPT>"
     concrete = samples.fill()
@@ -399,7 +399,7 @@ def test_a_variant_shaped_unlike_the_first_comes_whole(browser: Any) -> None:
     work beside it."""
     from conftest import ASSETS
 
-    from generator.render import render_quiz
+    from konum.render import render_quiz
 
     concrete = samples.computed_numeric(3)
     v = concrete.variants

@@ -1,7 +1,7 @@
 """The study page's widget (content/assets/konum/flashcards.js) in a real Chromium.
 
 A standalone page in a temporary folder holds the widget container, the static JS and CSS and a
-``cards.json`` written by :func:`generator.exports.write_cards_json` from the export test banks
+``cards.json`` written by :func:`konum.exports.write_cards_json` from the export test banks
 (``tests/fixtures/export_banks/banks.py``). A local ``http.server`` thread on 127.0.0.1 serves
 it; every test checks that no request leaves that server and that the console stays clean.
 """
@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from generator.exports import build_cards, write_cards_json
+from konum.exports import build_cards, write_cards_json
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 

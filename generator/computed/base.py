@@ -548,17 +548,17 @@ _MISSING = object()
 
 
 def _built(generator: BaseGenerator, values: Values, decimals: int) -> Generated | None:
-    """``konum.build(values, decimals)``, memoised; every caller gets its own ``values``."""
+    """``generator.build(values, decimals)``, memoised; every caller gets its own ``values``."""
     drawn = tuple(values.values())
     if 0.0 in drawn and any(type(x) is float and x == 0.0 for x in drawn):
-        return konum.build(values, decimals)  # -0.0 == 0.0: keep them out of the memo
+        return generator.build(values, decimals)  # -0.0 == 0.0: keep them out of the memo
     key = (generator, decimals, tuple(values), drawn, tuple(map(type, drawn)))
     try:
         hit = _BUILT.get(key, _MISSING)
     except TypeError:  # an unhashable value (only from unusual constraints)
-        return konum.build(values, decimals)
+        return generator.build(values, decimals)
     if hit is _MISSING:
-        generated = konum.build(values, decimals)
+        generated = generator.build(values, decimals)
         if len(_BUILT) >= _BUILT_MAX:
             _BUILT.clear()
         if generated is None:

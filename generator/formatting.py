@@ -1,0 +1,68 @@
+"""Small rules that every stage shares: numbers as text, slugs, blanks, "did you mean".
+
+One definition each, imported by the validator, the generators, the renderer and the
+exports, so that a number is written the same way in a quiz, a card and a message.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from collections.abc import Iterable
+
+#: Ids of banks, questions and quizzes: lowercase words joined by single hyphens.
+SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+#: A blank in a fill-in prompt: a run of four or more underscores.
+BLANK_PATTERN = r"_{4,}"
+BLANK = re.compile(BLANK_PATTERN)
+
+#: Placeholder for blank number N while Markdown runs: plain ASCII letters and digits survive
+#: Markdown, the HTML sanitiser and syntax highlighting unchanged (one identifier).
+BLANK_TOKEN = "KONUMBLANK{}X"
+BLANK_TOKEN_RE = re.compile(r"KONUMBLANK(\d+)X")
+
+
+def format_number(value: float, decimals: int | None = None, unit: str | None = None) -> str:
+    """A number as the reader would type it.
+
+    Args:
+        value: The number (finite).
+        decimals: Fixed decimals, or None for the shortest exact-looking form (up to 12
+            significant digits, so ``32.0`` is ``32``).
+        unit: Appended after a space when given.
+
+    Returns:
+        The text, with ``-0.00`` written ``0.00``.
+
+    Raises:
+        ValueError: ``value`` is not finite.
+    """
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"value: expected a finite number, found {value!r}")
+    text = f"{value:.{decimals}f}" if decimals is not None else f"{value:.12g}"
+    if text.startswith("-") and float(text) == 0:
+        text = text[1:]
+    return f"{text} {unit}" if unit else text
+
+
+def suggest(name: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """The candidate closest to ``name`` (a likely typo), or None.
+
+    ``difflib`` first; failing that, a candidate of three or more characters that ``name``
+    starts with or that starts with ``name`` ("position" for "pos").
+    """
+    names = list(candidates)
+    matches = difflib.get_close_matches(name, names, n=1, cutoff=cutoff)
+    if matches:
+        return matches[0]
+    prefixed = [c for c in names if len(c) >= 3 and (name.startswith(c) or c.startswith(name))]
+    return max(prefixed, key=len) if prefixed else None
+
+
+def did_you_mean(name: str, candidates: Iterable[str], cutoff: float = 0.6) -> str:
+    """``"; did you mean 'x'?"`` for the closest candidate, or ``""``."""
+    close = suggest(name, candidates, cutoff)
+    return f"; did you mean {close!r}?" if close else ""

@@ -8,3 +8,13 @@ questions whose answers come from the core), :mod:`konum.variants`,
 """
 
 __version__ = "0.1.0"
+
+
+def makeExtension(**kwargs: object) -> object:
+    """Python-Markdown's entry point: ``markdown_extensions: [konum]`` in ``mkdocs.yml``.
+
+    Imported on use, so that ``import konum`` stays light.
+    """
+    from konum.mdx import KonumExtension
+
+    return KonumExtension(**kwargs)

@@ -1,18 +1,24 @@
-"""``konum build``: validate, build into a temporary folder beside ``site/``, then swap.
+"""``konum build``: validate, build into a staging folder beside ``site/``, then swap.
 
-The published folder is never written in place. A build renders everything into
-``.site-tmp-<random>`` next to it; only a complete, strict build with its downloads is
-swapped in, atomically where the kernel allows (Linux ``renameat2(RENAME_EXCHANGE)``), so a
-build that fails or is killed (SIGINT or SIGKILL, at any moment) leaves the old site exactly
-as it was. Leftover temporary folders of killed builds are removed by the next build. A lock
-file serialises concurrent builds: the second one waits for the first.
+The steps, in one process: check every bank (all problems reported at once), run a strict
+MkDocs build into ``.site-tmp-<random>`` (the ``konum`` Markdown extension renders each quiz
+in its page, as under ``mkdocs build``, ``mkdocs serve`` and Zensical), write the flashcard
+downloads into it, then swap it into place. The published folder is never written in place,
+so a build that fails or is killed (SIGINT, SIGTERM or SIGKILL, at any moment) leaves the old
+site as it was; a lock file serialises concurrent builds.
+
+The swap is two renames (the old site aside, the new one in); a build killed between them
+leaves the old site in ``.site-old-*``, and the next build puts it back before anything else.
+
+konum refuses to publish where it could destroy something it did not make: a folder that is,
+holds, or lies inside the project's sources (the config's folder, the docs, the banks, a theme
+folder), a git work tree, or a non-empty folder without konum's marker file from an earlier
+build.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import errno
 import fcntl
 import logging
 import os
@@ -21,38 +27,45 @@ import signal
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from konum.collector import paced
-from konum.errors import BuildError
-from konum.libc import libc
-from konum.mdx.quiz import (
-    SEED_ENV,
-    VARIANTS_ENV,
-    defer_whole_banks,
-    drawn_concretes,
-    fill_pending,
-    has_pending,
-    promise_banks,
-    render_bank_quiz,
-    stop_deferring,
-)
-from konum.model import Bank
-from konum.workers import Preparation, run_jobs
+from konum.config import Options, options_from, override
+from konum.errors import BuildError, ConfigError
 
-if TYPE_CHECKING:
-    from konum.exports import BankCards, DownloadPart, FileKind
-
-QUIZ_EXTENSION = "konum.mdx.quiz"
+#: The extension's name in ``markdown_extensions``.
+EXTENSION = "konum"
+#: The file that marks a folder as a site konum built (and may replace).
+MARKER = ".konum-site"
 
 
-def _staging_prefixes(target: Path) -> tuple[str, str]:
-    """Names of a target's temporary folders: ``.site-tmp-*`` and ``.site-old-*`` for ``site``."""
-    return f".{target.name}-tmp-", f".{target.name}-old-"
+@dataclass(frozen=True)
+class SiteConfig:
+    """What the commands need from ``mkdocs.yml``.
+
+    Attributes:
+        config_file: the configuration, absolute.
+        site_dir: where MkDocs publishes, absolute.
+        docs_dir: the docs folder, absolute.
+        site_name: the site's name (the decks' name unless ``title`` is set).
+        options: the ``konum`` extension's options.
+        sources: folders a build must never touch (docs, banks, theme folders).
+    """
+
+    config_file: Path
+    site_dir: Path
+    docs_dir: Path
+    site_name: str
+    options: Options
+    sources: tuple[Path, ...]
+
+    @property
+    def deck(self) -> str:
+        """The flashcard decks' parent name: the ``title`` option, else the site name."""
+        return self.options.title or self.site_name or "konum"
 
 
 @dataclass(frozen=True)
@@ -66,43 +79,6 @@ class BuildResult:
     pages: int
 
 
-@dataclass(frozen=True)
-class SiteConfig:
-    """What a build needs from ``mkdocs.yml``."""
-
-    config_file: Path
-    site_dir: Path
-    banks_dir: Path
-    seed: int
-    variants: int
-
-
-def read_site_config(config_file: str | Path = "mkdocs.yml") -> SiteConfig:
-    """Read ``mkdocs.yml`` with MkDocs' own loader (so its validation applies)."""
-    from mkdocs.config import load_config
-    from mkdocs.exceptions import ConfigurationError
-
-    path = Path(config_file)
-    if not path.is_file():
-        raise BuildError(f"no MkDocs configuration at {path} (run konum from the project folder)")
-    try:
-        with _quiet_mkdocs():
-            config = load_config(str(path))
-    except ConfigurationError as exc:
-        raise BuildError(f"{path}: {exc}") from None
-    quiz = dict(config["mdx_configs"].get(QUIZ_EXTENSION, {}))
-    if QUIZ_EXTENSION not in config["markdown_extensions"]:
-        raise BuildError(f"{path}: markdown_extensions does not list {QUIZ_EXTENSION}")
-    root = path.resolve().parent
-    return SiteConfig(
-        config_file=path.resolve(),
-        site_dir=Path(config["site_dir"]),
-        banks_dir=(root / str(quiz.get("banks", "content/banks"))),
-        seed=int(quiz.get("seed", 42)),
-        variants=int(quiz.get("variants", 5)),
-    )
-
-
 @contextlib.contextmanager
 def _quiet_mkdocs() -> Iterator[None]:
     logger = logging.getLogger("mkdocs")
@@ -112,6 +88,98 @@ def _quiet_mkdocs() -> Iterator[None]:
         yield
     finally:
         logger.setLevel(level)
+
+
+def load_mkdocs_config(path: Path, **overrides: Any) -> Any:
+    """MkDocs' configuration at ``path``, with ``overrides``; a ConfigError if it is wrong."""
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import ConfigurationError
+
+    if not path.is_file():
+        raise ConfigError(f"no MkDocs configuration at {path} (run konum where mkdocs.yml is, or give -f)")
+    try:
+        with _quiet_mkdocs():
+            return load_config(str(path), **overrides)
+    except ConfigurationError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+
+
+def read_site_config(config_file: str | Path = "mkdocs.yml") -> SiteConfig:
+    """Read ``mkdocs.yml`` with MkDocs' own loader (so its validation applies) and check the
+    ``konum`` extension's options.
+
+    Raises:
+        ConfigError: no such file, MkDocs rejects it, it does not use the ``konum``
+            extension, or an option is wrong.
+    """
+    path = Path(config_file).resolve()
+    config = load_mkdocs_config(path)
+    if EXTENSION not in config["markdown_extensions"]:
+        raise ConfigError(
+            f"{path}: markdown_extensions does not list {EXTENSION} "
+            "(add '- konum:' with 'banks: FOLDER' under it)"
+        )
+    options = options_from(config["mdx_configs"].get(EXTENSION, {}), root=path.parent)
+    theme_dir = config["theme"].custom_dir
+    sources = tuple(
+        Path(p).resolve() for p in (config["docs_dir"], options.banks, theme_dir) if p
+    )
+    return SiteConfig(
+        config_file=path,
+        site_dir=Path(config["site_dir"]).resolve(),
+        docs_dir=Path(config["docs_dir"]).resolve(),
+        site_name=str(config["site_name"] or ""),
+        options=options,
+        sources=sources,
+    )
+
+
+# --- where a build may publish -----------------------------------------------------------------
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def check_target(target: Path, settings: SiteConfig) -> None:
+    """Refuse (``BuildError``, nothing touched) a target a build could destroy.
+
+    A target may not be, hold or lie inside a source folder, nor be or hold the config's
+    folder; an existing one must be a folder that is empty or carries :data:`MARKER`, and
+    not a git work tree.
+    """
+    project = settings.config_file.parent
+    for source in settings.sources:
+        if _inside(target, source) or _inside(source, target):
+            raise BuildError(
+                f"refusing to publish into {target}: it is, holds or lies inside {source}, "
+                "which the site is built from; choose another folder"
+            )
+    if _inside(project, target):
+        raise BuildError(
+            f"refusing to publish into {target}: it holds the project folder {project}; "
+            "choose a folder of its own, such as site/"
+        )
+    if target.is_symlink() or (target.exists() and not target.is_dir()):
+        raise BuildError(f"refusing to publish into {target}: it is not a folder")
+    if not target.is_dir():
+        return
+    entries = os.listdir(target)
+    if (target / ".git").exists():
+        raise BuildError(f"refusing to publish into {target}: it is a git work tree")
+    if entries and MARKER not in entries:
+        raise BuildError(
+            f"refusing to publish into {target}: it is not empty and was not made by konum "
+            f"build (no {MARKER} file in it); empty it or choose another folder"
+        )
+
+
+# --- the lock, leftovers and the swap ----------------------------------------------------------
+
+
+def _staging_prefixes(target: Path) -> tuple[str, str]:
+    """Names of a target's temporary folders: ``.site-tmp-*`` and ``.site-old-*`` for ``site``."""
+    return f".{target.name}-tmp-", f".{target.name}-old-"
 
 
 @contextlib.contextmanager
@@ -131,35 +199,22 @@ def build_lock(target: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def remove_leftovers(target: Path) -> list[Path]:
-    """Delete the temporary folders that killed builds of ``target`` left behind (call with
-    the lock held, so none of them belongs to a running build)."""
+def recover(target: Path) -> list[Path]:
+    """With the lock held: put back an old site a killed swap left aside, then delete what
+    killed builds of ``target`` left behind (files or folders). Returns what was removed."""
+    staging, old = _staging_prefixes(target)
+    asides = sorted(p for p in target.parent.glob(old + "*") if (p / "site").is_dir())
+    if asides and not target.exists():
+        os.rename(asides[-1] / "site", target)
     removed = []
     for child in target.parent.iterdir():
-        if child.is_dir() and child.name.startswith(_staging_prefixes(target)):
-            shutil.rmtree(child, ignore_errors=True)
+        if child.name.startswith((staging, old)):
+            if child.is_dir() and not child.is_symlink():
+                shutil.rmtree(child, ignore_errors=True)
+            else:
+                child.unlink(missing_ok=True)
             removed.append(child)
     return removed
-
-
-_RENAME_EXCHANGE = 2
-_AT_FDCWD = -100
-
-
-def _exchange(a: Path, b: Path) -> bool:
-    """Atomically swap two folders (Linux renameat2); False when the system cannot."""
-    if not sys.platform.startswith("linux"):
-        return False
-    renameat2 = getattr(libc(), "renameat2", None)
-    if renameat2 is None:
-        return False
-    result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
-    if result == 0:
-        return True
-    err = ctypes.get_errno()
-    if err in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
-        return False
-    raise OSError(err, os.strerror(err), str(b))
 
 
 def swap_into_place(new: Path, site: Path) -> None:
@@ -167,35 +222,69 @@ def swap_into_place(new: Path, site: Path) -> None:
     if not site.exists():
         os.rename(new, site)
         return
-    if _exchange(new, site):
-        shutil.rmtree(new)  # now holds the old site
-        return
-    # Fallback: two renames; a kill between them leaves the old site in .site-old-*.
-    old = Path(tempfile.mkdtemp(prefix=_staging_prefixes(site)[1], dir=site.parent))
-    os.rename(site, old / "site")
+    aside = Path(tempfile.mkdtemp(prefix=_staging_prefixes(site)[1], dir=site.parent))
+    os.rename(site, aside / "site")
     os.rename(new, site)
-    shutil.rmtree(old)
+    shutil.rmtree(aside)
 
 
-def _mkdocs_build(
-    config_file: Path, site_dir: Path, quiet: Callable[[], bool] = lambda: False
-) -> None:
-    """Build with MkDocs in strict mode, its warnings and errors on stderr unless ``quiet()``
-    (konum reports the failure itself then, e.g. every problem of the banks)."""
+# --- signals -----------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _interrupts_remembered() -> Iterator[list[int]]:
+    """SIGINT and SIGTERM raise KeyboardInterrupt, and are remembered: Python drops an
+    exception raised while a finaliser runs with only a warning, so an interrupted build
+    could otherwise go on to publish. Yields the signals seen. Only default handlers are
+    replaced, and only in the main thread."""
+    seen: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield seen
+        return
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        seen.append(signum)
+        raise KeyboardInterrupt
+
+    previous = {}
+    for signum, default in (
+        (signal.SIGINT, signal.default_int_handler),
+        (signal.SIGTERM, signal.SIG_DFL),
+    ):
+        if signal.getsignal(signum) is default:
+            previous[signum] = signal.signal(signum, handler)
+    try:
+        yield seen
+    finally:
+        for signum, handler_before in previous.items():
+            signal.signal(signum, handler_before)
+
+
+# --- the build ---------------------------------------------------------------------------------
+
+
+def _mkdocs_build(settings: SiteConfig, site_dir: Path, options: Options) -> int:
+    """Build with MkDocs in strict mode into ``site_dir`` with the extension's ``options``
+    (the command line's seed and variants); its warnings go to stderr. Returns the page
+    count."""
     from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-    from mkdocs.exceptions import Abort, ConfigurationError, MkDocsException
+    from mkdocs.exceptions import Abort, MkDocsException
 
     handler = logging.StreamHandler(sys.stderr)
     handler.setLevel(logging.WARNING)
     handler.setFormatter(logging.Formatter("%(levelname)s - %(message)s"))
-    handler.addFilter(lambda _record: not quiet())
     logger = logging.getLogger("mkdocs")
     logger.addHandler(handler)
     try:
-        config = load_config(str(config_file), site_dir=str(site_dir), strict=True)
+        config = load_mkdocs_config(settings.config_file, site_dir=str(site_dir), strict=True)
+        config["mdx_configs"][EXTENSION] = {
+            **config["mdx_configs"].get(EXTENSION, {}),
+            "seed": options.seed,
+            "variants": options.variants,
+            "root": str(options.root),
+        }
         build(config)
-    except (Abort, ConfigurationError, MkDocsException) as exc:
+    except (Abort, MkDocsException) as exc:
         raise BuildError(f"the site build failed: {exc}") from None
     except (ValueError, KeyError, TypeError) as exc:
         # Content errors raised inside Markdown extensions (a bad {{ }} expression, LaTeX
@@ -203,6 +292,7 @@ def _mkdocs_build(
         raise BuildError(f"the site build failed: {type(exc).__name__}: {exc}") from None
     finally:
         logger.removeHandler(handler)
+    return sum(1 for _ in site_dir.rglob("*.html"))
 
 
 def build_site(
@@ -217,219 +307,52 @@ def build_site(
 
     Args:
         config_file: the ``mkdocs.yml`` to build.
-        seed: site seed; default the one in ``mkdocs.yml``.
-        variants: variants per computed question; default the one in ``mkdocs.yml``.
+        seed: site seed; default the extension's.
+        variants: variants per computed question; default the extension's.
         site_dir: where to publish; default ``site_dir`` of ``mkdocs.yml``.
         downloads: also write the flashcard exports into ``<site>/downloads/``.
 
-    Returns:
-        The published folder and what went into it.
-
     Raises:
         konum.banks.BankError: a bank has problems (nothing was built).
-        BuildError: MkDocs or an export failed (the published folder is untouched).
+        ConfigError: the configuration or an option is wrong (nothing was built).
+        BuildError: the target is refused, or MkDocs or an export failed (the published
+            folder is untouched).
     """
-    from konum.banks import load_banks
+    from konum.course import course_for
+    from konum.exports import write_downloads
 
     settings = read_site_config(config_file)
-    seed = settings.seed if seed is None else seed
-    variants = settings.variants if variants is None else variants
-    target = Path(site_dir) if site_dir is not None else settings.site_dir
-    target = target.resolve()
+    options = override(settings.options, seed=seed, variants=variants)
+    target = Path(site_dir).resolve() if site_dir is not None else settings.site_dir
+    check_target(target, settings)
+    course = course_for(options)  # every bank problem at once, before anything is written
 
-    environment = {SEED_ENV: str(seed), VARIANTS_ENV: str(variants)}
-    # Paths in mkdocs.yml (the quiz block's banks folder) are relative to its folder.
-    with (
-        _interrupts_remembered() as interrupted,
-        paced() as pace,
-        build_lock(target),
-        _environment(environment),
-        _working_directory(settings.config_file.parent),
-    ):
-        remove_leftovers(target)
+    with _interrupts_remembered() as interrupted, build_lock(target):
+        recover(target)
+        check_target(target, settings)  # again, now that no other build can change it
         staging = Path(tempfile.mkdtemp(prefix=_staging_prefixes(target)[0], dir=target.parent))
-        # The child's work folder, beside the staging folder (which MkDocs empties when it
-        # starts) and named like it, so a killed build's is removed too.
-        work_folder = staging.with_name(staging.name + "-work")
-        written = staging.with_name(staging.name + "-downloads")
-        docs_dir = settings.banks_dir.resolve().parent
-        parts: tuple[DownloadPart, ...] = ("exports", "study") if downloads else ()
-
-        def work(bank: Bank) -> BankOutput:
-            """Draw a bank's variants, render its quiz and make its flashcards."""
-            return _bank_output(bank, seed, variants, docs_dir, parts)
-
-        def write_ahead(outputs: list[BankOutput]) -> bool:
-            """In the child, when it made every bank's output while MkDocs was busy: write
-            the downloads meanwhile (not when a quiz failed: the build reports it)."""
-            if any(o.quiz is None or o.cards is None for o in outputs):
-                return False
-            from konum.exports import write_downloads
-
-            write_downloads([o.cards for o in outputs if o.cards is not None], written)
-            return True
-
-        # Banks validated, then each bank's quiz and cards made, beside MkDocs where it can.
-        prep = Preparation(
-            load=lambda: load_banks(settings.banks_dir),
-            work=work,
-            folder=work_folder,
-            finish=write_ahead if downloads else None,
-        )
         try:
-            # MkDocs starts while the banks are validated; the first quiz block waits for
-            # them. Problems fail the build with every one of them listed, as BankError.
-            # Blocks showing a whole bank leave a marker; the child renders those quizzes
-            # meanwhile, and they are filled into the written pages below.
-            promise_banks(settings.banks_dir, prep.banks)
-            defer_whole_banks(seed, variants)
-            try:
-                _mkdocs_build(settings.config_file, staging, quiet=lambda: bool(prep.problems))
-            except BuildError:
-                if prep.problems:
-                    raise prep.problems from None
-                raise
-            banks = prep.banks()  # also when no page shows a quiz
-            outputs = prep.results()
-            pace.hold()  # every bank's quiz and cards: kept until the build ends
-            sets = [o.cards for o in outputs if o.cards is not None]
-
-            from konum.exports import write_downloads
-
-            def fill() -> None:
-                _fill_quizzes(staging, banks, [o.quiz for o in outputs], seed, variants)
-                if downloads:
-                    for bank, output in zip(banks, outputs, strict=True):
-                        if output.quiz is None:  # shown on no page, but on the cards
-                            _render_again(bank, seed, variants)
-
-            def download(kind: FileKind) -> Callable[[], object]:
-                return lambda: write_downloads(sets, written, files={kind})
-
-            # The child starts on the longest job, this process on the next longest from the
-            # other end (CPU at 10,000 questions: the Anki package 1.5-2 s, cards.json 0.45 s,
-            # the Anki text 0.3 s, filling the quizzes in 0.2 s, the CSV 0.15 s).
-            files = [download(kind) for kind in ("anki", "csv", "text", "json")]
-            jobs: list[Callable[[], object]] = [files[0], fill, *files[1:]]
-            if not downloads:
-                jobs = [fill]
-            elif prep.finishing:  # the child is writing the downloads
-                fill()
-                jobs = [] if prep.finished() else files
-            work_folder.mkdir(parents=True, exist_ok=True)
-            run_jobs(jobs, work_folder / "jobs.lock")
+            with _working_directory(settings.config_file.parent):
+                pages = _mkdocs_build(settings, staging, options)
             if downloads:
-                _move_into(written, staging / "downloads")
-            pages = sum(1 for _ in staging.rglob("*.html"))
-            if interrupted():  # and the KeyboardInterrupt was lost on the way
+                write_downloads(
+                    course.banks,
+                    course.concretes(),
+                    staging / "downloads",
+                    deck=settings.deck,
+                    media_root=settings.docs_dir,
+                )
+            (staging / MARKER).write_text(
+                "Made by konum build; konum replaces this folder on the next build.\n",
+                encoding="utf-8",
+            )
+            if interrupted:  # and the KeyboardInterrupt was lost on the way
                 raise KeyboardInterrupt
             swap_into_place(staging, target)
         except BaseException:
-            prep.abandon()
             shutil.rmtree(staging, ignore_errors=True)
             raise
-        finally:
-            stop_deferring()
-            shutil.rmtree(written, ignore_errors=True)
-            shutil.rmtree(work_folder, ignore_errors=True)
-    questions = sum(len(bank.questions) for bank in banks)
-    return BuildResult(target, seed, len(banks), questions, pages)
-
-
-@dataclass(frozen=True)
-class BankOutput:
-    """What a build makes of one bank: its whole quiz (None when it cannot be rendered; a
-    page showing it renders it again to report why) and its flashcards (None without
-    downloads)."""
-
-    quiz: str | None
-    cards: BankCards | None
-
-
-def _bank_output(
-    bank: Bank, seed: int, variants: int, docs_dir: Path, parts: tuple[DownloadPart, ...]
-) -> BankOutput:
-    try:
-        quiz = render_bank_quiz(bank, seed, variants)
-    except ValueError:  # reported by _render_again, naming the question
-        return BankOutput(None, None)
-    cards = None
-    if parts:
-        from konum.exports import bank_cards
-
-        # After the quiz: its variants are drawn and its MathML texts in the render cache.
-        concretes = drawn_concretes((bank,), seed, variants)
-        cards = bank_cards(bank, concretes, media_root=docs_dir, parts=parts)
-    return BankOutput(quiz, cards)
-
-
-def _render_again(bank: Bank, seed: int, variants: int) -> str:
-    """A bank's quiz rendered here, when rendering ahead failed: it raises the error, with
-    the question's file, line and id, as a BuildError."""
-    try:
-        return render_bank_quiz(bank, seed, variants)
-    except ValueError as exc:
-        raise BuildError(f"the site build failed: /// quiz | {bank.id}: {exc}") from None
-
-
-def _fill_quizzes(
-    site: Path,
-    banks: tuple[Bank, ...],
-    quizzes: Sequence[str | None],
-    seed: int,
-    variants: int,
-) -> None:
-    """Put each bank's quiz where the pages of ``site`` left its marker.
-
-    ``quizzes`` are the banks' whole quizzes, in bank order; one that is None (it could not
-    be rendered) is rendered again here, to report the error, if a page shows it.
-    """
-    by_id = {bank.id: (bank, quiz) for bank, quiz in zip(banks, quizzes, strict=True)}
-
-    def quiz(bank_id: str) -> str:
-        bank, html = by_id[bank_id]
-        return _render_again(bank, seed, variants) if html is None else html
-
-    for page in sorted(site.rglob("*.html")):
-        text = page.read_bytes().decode("utf-8")
-        if has_pending(text):
-            # Encoded as MkDocs writes its pages, so the result is what it would have written.
-            page.write_bytes(fill_pending(text, quiz).encode("utf-8", "xmlcharrefreplace"))
-
-
-def _move_into(source: Path, folder: Path) -> None:
-    """Move the files of ``source`` into ``folder`` (created if needed), then drop ``source``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for item in source.iterdir():
-        os.replace(item, folder / item.name)
-    source.rmdir()
-
-
-@contextlib.contextmanager
-def _interrupts_remembered() -> Iterator[Callable[[], bool]]:
-    """Ctrl-C (SIGINT) raises KeyboardInterrupt as usual, and is remembered: Python drops
-    an exception raised while a finaliser runs (a ``__del__``, a generator the garbage
-    collector closes) with only a warning, so an interrupted build could go on to publish.
-    Yields whether an interrupt came. Python's default handler only is replaced (not an
-    ignored SIGINT, nor one a caller handles), and only in the main thread."""
-    seen: list[int] = []
-    previous = signal.getsignal(signal.SIGINT)
-    if (
-        previous is not signal.default_int_handler
-        or threading.current_thread() is not threading.main_thread()
-    ):
-        yield lambda: False
-        return
-
-    def handler(signum: int, frame: FrameType | None) -> None:
-        seen.append(signum)
-        signal.default_int_handler(signum, frame)
-
-    signal.signal(signal.SIGINT, handler)
-    try:
-        yield lambda: bool(seen)
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    return BuildResult(target, options.seed, len(course.banks), course.questions, pages)
 
 
 @contextlib.contextmanager
@@ -440,17 +363,3 @@ def _working_directory(folder: Path) -> Iterator[None]:
         yield
     finally:
         os.chdir(previous)
-
-
-@contextlib.contextmanager
-def _environment(values: dict[str, str]) -> Iterator[None]:
-    saved: dict[str, Any] = {key: os.environ.get(key) for key in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for key, old in saved.items():
-            if old is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = old

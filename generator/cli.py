@@ -1,54 +1,74 @@
 """The ``konum`` command line: check banks, preview computed questions, build, serve, export.
 
-Every failure the user can fix prints one clear line (or one line per bank problem) and exits
-non-zero; no traceback reaches the terminal for bad input.
+Every command reads the site's ``mkdocs.yml`` (``-f`` names another) and the ``konum``
+extension's options in it: the banks folder, the seed, the variants. Every failure the user
+can fix prints one clear line (or one line per bank problem) and exits non-zero; no
+traceback reaches the terminal for bad input.
 """
 
 from __future__ import annotations
 
-import gc
-import os
+import errno
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from konum import __version__
+from konum import __version__, limits
 from konum.errors import KonumError
 
-SEED = click.IntRange(min=0, max=2**63 - 1)
-VARIANTS = click.IntRange(min=1, max=50)
+if TYPE_CHECKING:
+    from konum.build import SiteConfig
+    from konum.course import Course
 
+SEED = click.IntRange(*limits.SEED)
+VARIANTS = click.IntRange(*limits.VARIANTS)
 
-def _banks_or_exit(paths: Sequence[str] | None, output_format: str = "text") -> tuple[object, ...]:
-    from konum.banks import BankError, discover, format_json, format_text, load_banks
-
-    try:
-        return tuple(load_banks(discover(paths)))
-    except BankError as exc:
-        text = format_json(exc.problems) if output_format == "json" else format_text(exc.problems)
-        click.echo(text, err=output_format != "json")
-        raise click.exceptions.Exit(1) from None
+config_option = click.option(
+    "-f",
+    "--config-file",
+    type=click.Path(dir_okay=False),
+    default="mkdocs.yml",
+    show_default=True,
+    help="The site's MkDocs configuration.",
+)
+seed_option = click.option(
+    "--seed", type=SEED, default=None, help="Site seed (default: the konum extension's)."
+)
 
 
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
+def _course_or_exit(settings: SiteConfig, seed: int | None, variants: int | None) -> Course:
+    """The site's course with the command's seed, or every bank problem and exit 1."""
+    from konum.banks import BankError, format_text
+    from konum.config import override
+    from konum.course import course_for
+
+    try:
+        return course_for(override(settings.options, seed=seed, variants=variants))
+    except BankError as exc:
+        click.echo(format_text(exc.problems, files=len(exc.files)), err=True)
+        raise click.exceptions.Exit(1) from None
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="konum")
 def cli() -> None:
-    """konum: quizzes and flashcards on positional encoding, computed not typed.
+    """konum: self-checking quizzes and flashcards from YAML question banks.
 
-    Run from the project folder (where mkdocs.yml is).
+    Run where the site's mkdocs.yml is, or name it with -f.
     """
 
 
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path())
+@config_option
 @click.option(
     "--format",
     "output_format",
@@ -57,11 +77,14 @@ def cli() -> None:
     show_default=True,
     help="Problems as lines (FILE:LINE:COL: [id] field: message) or JSON.",
 )
-def check(paths: tuple[str, ...], output_format: str) -> None:
-    """Validate question banks (default: every bank in content/banks)."""
+def check(paths: tuple[str, ...], config_file: str, output_format: str) -> None:
+    """Validate question banks (default: the banks folder of the konum extension)."""
     from konum.banks import check_banks, format_json, format_text
+    from konum.build import read_site_config
 
-    report = check_banks(list(paths) or None)
+    if not paths:
+        paths = (str(read_site_config(config_file).options.banks),)
+    report = check_banks(list(paths))
     counts = {"files": len(report.files), "questions": report.questions}
     if output_format == "json":
         click.echo(format_json(report.problems, **counts))
@@ -73,38 +96,36 @@ def check(paths: tuple[str, ...], output_format: str) -> None:
 
 @cli.command()
 @click.argument("question_id")
-@click.option("--seed", type=SEED, default=None, help="Site seed (default: mkdocs.yml's).")
+@config_option
+@seed_option
 @click.option(
     "--variants", type=VARIANTS, default=3, show_default=True, help="How many variants to print."
 )
-def preview(question_id: str, seed: int | None, variants: int) -> None:
+def preview(question_id: str, config_file: str, seed: int | None, variants: int) -> None:
     """Print the variants of a computed question: prompt, answer, options, solution."""
     from konum.build import read_site_config
-    from konum.computed import computed_variants
     from konum.computed.preview import format_preview
+    from konum.formatting import did_you_mean
     from konum.model import ComputedQuestion
 
-    settings = read_site_config()
-    banks = _banks_or_exit(None)
-    questions = {q.id: q for bank in banks for q in bank.questions}  # type: ignore[attr-defined]
+    course = _course_or_exit(read_site_config(config_file), seed, variants)
+    questions = {q.id: q for bank in course.banks for q in bank.questions}
     if question_id not in questions:
-        import difflib
-
-        close = difflib.get_close_matches(question_id, list(questions), n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise KonumError(f"no question with id {question_id!r}{hint}")
+        raise KonumError(
+            f"no question with id {question_id!r}{did_you_mean(question_id, questions)}"
+        )
     question = questions[question_id]
     if not isinstance(question, ComputedQuestion):
         raise KonumError(
             f"question {question_id!r} is a {question.type} question; "
             "preview shows computed questions"
         )
-    chosen_seed = settings.seed if seed is None else seed
-    click.echo(format_preview(question, computed_variants(question, chosen_seed, variants)))
+    click.echo(format_preview(question, course.concrete(question).variants))
 
 
 @cli.command()
-@click.option("--seed", type=SEED, default=None, help="Site seed (default: mkdocs.yml's).")
+@config_option
+@seed_option
 @click.option("--variants", type=VARIANTS, default=None, help="Variants per computed question.")
 @click.option(
     "-d",
@@ -112,9 +133,6 @@ def preview(question_id: str, seed: int | None, variants: int) -> None:
     type=click.Path(file_okay=False),
     default=None,
     help="Publish here instead of mkdocs.yml's site_dir.",
-)
-@click.option(
-    "-f", "--config-file", type=click.Path(dir_okay=False), default="mkdocs.yml", show_default=True
 )
 def build(seed: int | None, variants: int | None, site_dir: str | None, config_file: str) -> None:
     """Validate the banks and build the site (and its downloads) atomically."""
@@ -125,7 +143,7 @@ def build(seed: int | None, variants: int | None, site_dir: str | None, config_f
         started = time.perf_counter()
         result = build_site(config_file, seed=seed, variants=variants, site_dir=site_dir)
     except BankError as exc:
-        click.echo(format_text(exc.problems), err=True)
+        click.echo(format_text(exc.problems, files=len(exc.files)), err=True)
         click.echo("konum: build stopped; the published site was not touched", err=True)
         raise click.exceptions.Exit(1) from None
     seconds = time.perf_counter() - started
@@ -141,66 +159,93 @@ def build(seed: int | None, variants: int | None, site_dir: str | None, config_f
 
 
 @cli.command()
-@click.option("--seed", type=SEED, default=None, help="Site seed (default: mkdocs.yml's).")
+@config_option
+@seed_option
 @click.option("-a", "--dev-addr", default="127.0.0.1:8000", show_default=True, metavar="IP:PORT")
-def serve(seed: int | None, dev_addr: str) -> None:
+def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
     """Preview the site with live reload (banks, lessons, templates and code)."""
     from mkdocs.commands.serve import serve as mkdocs_serve
 
-    from konum.build import read_site_config
-    from konum.mdx.quiz import SEED_ENV
+    from konum.build import EXTENSION, load_mkdocs_config, read_site_config
+    from konum.config import override
+    from konum.render import TEMPLATES_DIR
 
-    settings = read_site_config()
-    if seed is not None:
-        os.environ[SEED_ENV] = str(seed)
-    # Lessons and banks live in docs_dir, which MkDocs watches; add templates and our code.
+    settings = read_site_config(config_file)
+    options = override(settings.options, seed=seed)
+    # The banks may live outside docs_dir, and konum's own templates and code change too.
     package = Path(__file__).resolve().parent
-    candidates = [settings.config_file.parent / "templates", package.parent / "templates", package]
-    watch = sorted({str(path) for path in candidates if path.is_dir()})
+    watch = sorted({str(p) for p in (options.banks, TEMPLATES_DIR, package) if p.is_dir()})
+    config = load_mkdocs_config(settings.config_file)
+    extensions: list[Any] = [
+        {name: config["mdx_configs"][name]} if name in config["mdx_configs"] else name
+        for name in config["markdown_extensions"]
+    ]
+    for i, item in enumerate(extensions):
+        if item == EXTENSION or (isinstance(item, dict) and EXTENSION in item):
+            extensions[i] = {
+                EXTENSION: {
+                    **config["mdx_configs"].get(EXTENSION, {}),
+                    "seed": options.seed,
+                    "root": str(options.root),
+                }
+            }
     mkdocs_serve(
-        config_file=str(settings.config_file), dev_addr=dev_addr, livereload=True, watch=watch
+        config_file=str(settings.config_file),
+        dev_addr=dev_addr,
+        livereload=True,
+        watch=watch,
+        markdown_extensions=extensions,
     )
 
 
 @cli.command()
 @click.argument("kind", type=click.Choice(["anki", "text", "csv"]))
-@click.option("--seed", type=SEED, default=None, help="Site seed (default: mkdocs.yml's).")
+@config_option
+@seed_option
 @click.option("--variants", type=VARIANTS, default=None, help="Variants per computed question.")
 @click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False),
     default=None,
-    help="File to write (default: konum.apkg, konum-anki.txt or konum.csv).",
+    help="File to write (default: exports/konum.apkg, konum-anki.txt or konum.csv beside "
+    "mkdocs.yml).",
 )
-def export(kind: str, seed: int | None, variants: int | None, output: str | None) -> None:
+def export(
+    kind: str, config_file: str, seed: int | None, variants: int | None, output: str | None
+) -> None:
     """Export flashcards: an Anki package, Anki's text format, or plain CSV."""
     from konum.build import read_site_config
-    from konum.exports import DEFAULT_NAMES, export_banks
+    from konum.exports import DEFAULT_NAMES
+    from konum.exports import export as write_export
 
-    settings = read_site_config()
-    banks = _banks_or_exit(None)
-    path = Path(output or DEFAULT_NAMES[kind])
-    count = export_banks(
+    settings = read_site_config(config_file)
+    course = _course_or_exit(settings, seed, variants)
+    path = Path(output) if output else settings.config_file.parent / "exports" / DEFAULT_NAMES[kind]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cards = write_export(
         kind,  # type: ignore[arg-type]
-        banks,  # type: ignore[arg-type]
-        settings.seed if seed is None else seed,
-        settings.variants if variants is None else variants,
+        course.banks,
+        course.concretes(),
         path,
+        deck=settings.deck,
+        media_root=settings.docs_dir,
     )
-    click.echo(f"konum: wrote {count} cards to {path}")
+    click.echo(f"konum: wrote {_plural(len(cards), 'card')} to {path}")
 
 
-def main(argv: Sequence[str] | None = None) -> NoReturn:
-    """Entry point: run the CLI, turning every user error into one line and an exit code,
-    then end the process."""
-    code = _run(argv)
-    # The heap still holds what the command made (a build's render caches, banks, MkDocs'
-    # pages), and the interpreter's last collections would walk all of it to free what the
-    # exit frees anyway: 0.8 s after a 10,000-question build, 0.07 s with it frozen.
-    # Finalisers and atexit handlers still run; only cycles are left to the exit.
-    gc.freeze()
-    sys.exit(code)
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point: run the CLI, turning every user error into one line and an exit code."""
+    sys.exit(_run(argv))
+
+
+def _os_error(exc: OSError) -> str:
+    """An OSError as one line; for a full disk, the place being written (MkDocs' copies name
+    the source first and the target second)."""
+    if exc.errno == errno.ENOSPC:
+        where = exc.filename2 or exc.filename
+        return f"no space left on the device while writing {where}" if where else "no space left"
+    return f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")
 
 
 def _run(argv: Sequence[str] | None) -> int:
@@ -233,6 +278,6 @@ def _run(argv: Sequence[str] | None) -> int:
         click.echo("konum: interrupted", err=True)
         return 130
     except OSError as exc:
-        click.echo(f"konum: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), err=True)
+        click.echo(f"konum: {_os_error(exc)}", err=True)
         return 1
     return code if isinstance(code, int) else 0

@@ -11,6 +11,10 @@ class KonumError(Exception):
     """A failure the user can fix; the CLI prints its message as one line and exits 1."""
 
 
+class ConfigError(KonumError):
+    """An option of the konum extension or a command has a wrong name, kind or range."""
+
+
 class BuildError(KonumError):
     """The site build failed; the published ``site/`` was left as it was."""
 

@@ -501,3 +501,22 @@ def _templates_read_once() -> Iterator[Environment]:
         yield env
     finally:
         env.auto_reload = True
+
+
+def render_study(course: Any, *, docs_dir: Path | None = None) -> str:
+    """The study block: every card of ``course`` (a :class:`konum.course.Course`) as JSON
+    inside the page, for ``flashcards.js``.
+
+    The JSON sits in a ``<script type="application/json">`` inside a ``<template>``, out of
+    reach of Material's instant navigation (which re-creates scripts without their type).
+    Without JavaScript the block says so.
+
+    Raises:
+        konum.errors.ExportError: a question cannot be made into a card.
+    """
+    from konum.exports.cards import build_cards
+    from konum.exports.text import cards_json
+
+    cards = build_cards(course.banks, course.concretes(), math="mathml")
+    data = script_json(cards_json(cards))
+    return environment().get_template("quiz/study.html.j2").render(data=data).strip() + "\n"

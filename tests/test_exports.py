@@ -30,8 +30,6 @@ from anki.collection import (
 )
 from anki.consts import CARD_TYPE_REV, QUEUE_TYPE_REV
 from anki.notes import NoteId
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from konum import model
 from konum.exports import (
@@ -39,15 +37,12 @@ from konum.exports import (
     Card,
     ExportError,
     build_cards,
-    cards_json,
     export,
-    export_banks,
-    publish_downloads,
     write_apkg,
-    write_cards_json,
+    write_downloads,
 )
 from konum.exports.anki import deck_id, guid, sanitize_tag
-from konum.exports.text import TEXT_HEADER
+from konum.exports.text import TEXT_HEADER, cards_json
 
 _FIXTURE = Path(__file__).parent / "fixtures" / "export_banks" / "banks.py"
 
@@ -276,14 +271,14 @@ def test_apkg_imports_with_decks_fields_and_math(
     assert len(log.new) == len(cards)
     for bank in banks:
         n = expected_notes(bank, concretes)
-        assert deck_counts(collection, f"Konum::{bank.title}") == (n, n)
+        assert deck_counts(collection, f"konum::{bank.title}") == (n, n)
 
     notes = notes_by_guid(collection)
     assert set(notes) == {guid(c) for c in cards}
     by_key = {c.key: notes[guid(c)] for c in cards}
 
     _, notetype, deck, fields, tags = by_key["question:sin-fill-even"]
-    assert notetype == "Konum Cloze" and deck == "Konum::Sinusoidal encoding"
+    assert notetype == "Konum Cloze" and deck == "konum::Sinusoidal encoding"
     assert "{{c1::2}}" in fields[0] and "<code>" in fields[0]
     assert "Even columns hold sines" in fields[1]
     fill_note = collection.get_note(by_key["question:sin-fill-even"][0])
@@ -297,7 +292,7 @@ def test_apkg_imports_with_decks_fields_and_math(
 
     _, _, deck, fields, _ = by_key["question:sin-entry:variant:1"]
     variant = next(c for c in concretes if c.question.id == "sin-entry").variants[1]
-    assert deck == "Konum::Sinusoidal encoding"
+    assert deck == "konum::Sinusoidal encoding"
     assert f"\\(p = {variant.values['pos']}\\)" in fields[0]
     assert variant.shown_answer in fields[1] and "\\[\\frac{" in fields[1]
 
@@ -315,7 +310,7 @@ def test_apkg_regenerated_updates_in_place(
     before = notes_by_guid(collection)
 
     # The reader has studied a card: its scheduling must survive the update.
-    studied = collection.get_card(collection.find_cards('"deck:Konum::Sinusoidal encoding"')[0])
+    studied = collection.get_card(collection.find_cards('"deck:konum::Sinusoidal encoding"')[0])
     studied.type, studied.queue = CARD_TYPE_REV, QUEUE_TYPE_REV
     studied.ivl, studied.due, studied.reps = 12, 400, 3
     collection.update_card(studied)
@@ -385,7 +380,7 @@ def test_apkg_carries_media(collection: Collection, tmp_path: Path) -> None:
         media=(image,),
     )
     path = tmp_path / "media.apkg"
-    write_apkg([card], path, timestamp=T1)
+    write_apkg([card], path, deck="konum", timestamp=T1)
     import_apkg(collection, path)
     stored = Path(collection.media.dir()) / fx.IMAGE_NAME
     assert stored.read_bytes() == fx.PNG_BYTES
@@ -440,7 +435,7 @@ def test_text_export_imports_and_updates_in_place(
     assert len(log.new) == len(cards)
     for bank in banks:
         n = expected_notes(bank, concretes)
-        assert deck_counts(collection, f"Konum::{bank.title}") == (n, n)
+        assert deck_counts(collection, f"konum::{bank.title}") == (n, n)
     before = notes_by_guid(collection)
     fill = before[guid(next(c for c in cards if c.key == "question:sin-fill-even"))]
     assert fill[1] == "Cloze" and "{{c1::2}}" in fill[3][0]
@@ -476,8 +471,6 @@ def test_csv_rows(banks: list[model.Bank], tmp_path: Path) -> None:
 
 def test_cards_json_uses_mathml(banks: list[model.Bank], tmp_path: Path) -> None:
     cards = build_cards(banks, fx.make_concretes(banks, seed=1), math="mathml")
-    path = tmp_path / "cards.json"
-    write_cards_json(cards, path)
     data = cards_json(cards)
     assert data["decks"] == [b.title for b in banks]
     items = data["cards"]
@@ -485,34 +478,23 @@ def test_cards_json_uses_mathml(banks: list[model.Bank], tmp_path: Path) -> None
     first = items[0]
     assert set(first) == {"key", "kind", "deck", "bank", "tags", "front", "back"}
     assert [c["kind"] for c in items].count("cloze") == 1
-    text = path.read_text(encoding="utf-8")
+    text = json.dumps(data)
     assert "<math" in text and "\\\\(" not in text and "{{c1::" not in text
-    assert text.isascii() and json.loads(text) == data  # ω and − as \\u escapes
-    assert any(not c["front"].isascii() or not c["back"].isascii() for c in items)
 
 
-def test_publish_downloads_writes_every_file(
-    banks: list[model.Bank], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import konum.variants
-
-    seeds: list[tuple[int, int]] = []
-
-    def concretes_for(
-        given: list[model.Bank], seed: int, variants: int
-    ) -> dict[str, model.Concrete]:
-        seeds.append((seed, variants))
-        return {c.question.id: c for c in fx.make_concretes(given, seed, variants)}
-
-    monkeypatch.setattr(konum.variants, "concretes_for", concretes_for)
-    written = publish_downloads(banks, 7, 2, tmp_path / "downloads", timestamp=T1)
-    assert {p.name for p in written.values()} == {*DEFAULT_NAMES.values(), "cards.json"}
+def test_write_downloads_writes_every_file(banks: list[model.Bank], tmp_path: Path) -> None:
+    concretes = fx.make_concretes(banks, 7, 2)
+    written = write_downloads(
+        banks, concretes, tmp_path / "downloads", media_root=tmp_path, deck="Course", timestamp=T1
+    )
+    assert {p.name for p in written.values()} == set(DEFAULT_NAMES.values())
     assert all(p.parent == tmp_path / "downloads" and p.stat().st_size for p in written.values())
-    assert set(seeds) == {(7, 2)}
-    data = json.loads(written["json"].read_text(encoding="utf-8"))
-    keys = [c["key"] for c in data["cards"]]
-    assert "question:sin-entry:variant:1" in keys and "question:sin-entry:variant:2" not in keys
-    assert export_banks("csv", banks, 7, 2, tmp_path / "again.csv") == len(keys)
+    with written["csv"].open(encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))[1:]
+    again = export("csv", banks, concretes, tmp_path / "again.csv")
+    assert len(rows) == len(again)
+    text = written["text"].read_text(encoding="utf-8")
+    assert "\tCourse::Sinusoidal encoding\t" in text
 
 
 def _figure_bank() -> model.Bank:
@@ -555,33 +537,10 @@ def test_a_question_figure_is_inline_svg_in_text_exports(tmp_path: Path) -> None
 def test_published_text_downloads_inline_figures_and_the_package_ships_files(
     tmp_path: Path,
 ) -> None:
-    written = publish_downloads([_figure_bank()], 1, 1, tmp_path / "dl", timestamp=T1)
+    written = write_downloads([_figure_bank()], [], tmp_path / "dl", media_root=tmp_path, timestamp=T1)
     for kind in ("text", "csv"):
         text = written[kind].read_text(encoding="utf-8")
         assert "<svg" in text and "<img" not in text, kind
     with zipfile.ZipFile(written["anki"]) as package:
         media = json.loads(package.read("media"))
     assert any(name.startswith("konum-alibi_matrices-") for name in media.values())
-
-
-_FIELD_TEXT = st.text(alphabet=st.sampled_from(list("ab ,\t\"\n\r;'<>=/ω−")), max_size=12)
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.lists(_FIELD_TEXT, min_size=2, max_size=6), st.sampled_from([",", "\t"]))
-def test_delimited_rows_are_what_the_csv_module_writes_and_reads(
-    fields: list[str], delimiter: str
-) -> None:
-    """The exports' own row writer against the csv module: the same bytes (for fields
-    without a carriage return, which csv quotes or not depending on the Python version),
-    and csv reads every row back to its fields."""
-    import io
-
-    from konum.exports.text import delimited_row
-
-    row = delimited_row(fields, delimiter)
-    if not any("\r" in field for field in fields):
-        expected = io.StringIO()
-        csv.writer(expected, delimiter=delimiter, lineterminator="\n").writerow(fields)
-        assert row == expected.getvalue()
-    assert next(csv.reader(io.StringIO(row, newline=""), delimiter=delimiter)) == fields

@@ -17,7 +17,7 @@ from konum.banks import yamlsource
 from konum.banks.errors import BankError, BankProblem, sort_problems
 from konum.banks.schema import SLUG
 from konum.banks.validate import BankValidator, IdUse
-from konum.workers import parallel_map
+
 
 PathLike = str | Path
 
@@ -196,7 +196,7 @@ def check_banks(
         paths = [paths]
     files = discover(paths, root)
     # Files are independent until the cross-bank checks: two cores read them where possible.
-    results = parallel_map(_load_file, files)
+    results = [_load_file(f) for f in files]
     names = [r.file for r in results]
     problems = [p for r in results for p in r.problems] + _cross_bank(results)
     banks = tuple(r.bank for r in results if r.bank is not None)

@@ -4,7 +4,7 @@ Identities are stable so a regenerated package updates a reader's notes in place
 their review history:
 
 * the two note types have hard-coded ids (:data:`BASIC_MODEL_ID`, :data:`CLOZE_MODEL_ID`);
-* each bank becomes the subdeck ``Konum::<bank title>`` whose id is derived from the bank id
+* each bank becomes the subdeck ``<deck>::<bank title>`` whose id is derived from the bank id
   (:func:`deck_id`), the same in every run and on every machine;
 * note GUIDs are ``genanki.guid_for(card.key)``.
 
@@ -25,15 +25,11 @@ import tempfile
 import time
 import zipfile
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from pathlib import Path
 
 import genanki
 
 from konum.exports.cards import Card
-
-#: Name of the parent deck; each bank is the subdeck ``Konum::<bank title>``.
-ROOT_DECK = "Konum"
 
 # Hard-coded, never change: Anki recognises note types by id.
 BASIC_MODEL_ID = 1_732_905_311
@@ -84,9 +80,10 @@ CLOZE_MODEL = genanki.Model(
 )
 
 
-def deck_name(card: Card) -> str:
-    """The Anki deck of ``card``: ``Konum::<bank title>``."""
-    return f"{ROOT_DECK}::{card.deck}"
+def deck_name(card: Card, root: str) -> str:
+    """The Anki deck of ``card``: ``<root>::<bank title>`` (``::`` in either would nest
+    deeper, so it is written as one colon)."""
+    return f"{root.replace('::', ':')}::{card.deck.replace('::', ':')}"
 
 
 def deck_id(bank_id: str) -> int:
@@ -108,9 +105,7 @@ def anki_tags(card: Card) -> list[str]:
     return list(_anki_tags(card.tags))
 
 
-@lru_cache(maxsize=4096)
 def _anki_tags(tags: tuple[str, ...]) -> tuple[str, ...]:
-    # Cached: a bank's cards share a handful of tag tuples (bank id, topic, "computed").
     return tuple(dict.fromkeys(t for t in map(sanitize_tag, tags) if t))
 
 
@@ -127,14 +122,16 @@ def resolve_timestamp(timestamp: float | None = None) -> float:
     return float(epoch) if epoch else time.time()
 
 
-def build_package(cards: Sequence[Card]) -> genanki.Package:
-    """A genanki package with one deck per bank, in the order the banks first appear."""
+def build_package(cards: Sequence[Card], deck: str) -> genanki.Package:
+    """A genanki package with one subdeck of ``deck`` per bank, in the order the banks
+    first appear."""
     decks: dict[str, genanki.Deck] = {}
+    root = deck
     media: dict[str, Path] = {}
     for card in cards:
         deck = decks.get(card.bank)
         if deck is None:
-            deck = decks[card.bank] = genanki.Deck(deck_id(card.bank), deck_name(card))
+            deck = decks[card.bank] = genanki.Deck(deck_id(card.bank), deck_name(card, root))
         is_cloze = card.kind == "cloze"
         deck.add_note(
             genanki.Note(
@@ -156,7 +153,9 @@ def _zip_entry(name: str, date_time: tuple[int, int, int, int, int, int]) -> zip
     return info
 
 
-def write_apkg(cards: Iterable[Card], path: str | Path, *, timestamp: float | None = None) -> None:
+def write_apkg(
+    cards: Iterable[Card], path: str | Path, *, deck: str, timestamp: float | None = None
+) -> None:
     """Write ``cards`` to the Anki package ``path``, byte for byte the same for the same
     cards and timestamp.
 
@@ -168,12 +167,13 @@ def write_apkg(cards: Iterable[Card], path: str | Path, *, timestamp: float | No
         cards: Cards from :func:`konum.exports.cards.build_cards` with ``math="anki"``
             and a ``media_root``, so images are listed in :attr:`Card.media`.
         path: The ``.apkg`` file to write.
+        deck: The parent deck's name.
         timestamp: Seconds since the epoch given to notes and cards as their modification
             time; by default ``SOURCE_DATE_EPOCH`` when set, else now. Anki only updates an
             existing note from a package whose notes are newer.
     """
     stamp = resolve_timestamp(timestamp)
-    package = build_package(list(cards))
+    package = build_package(list(cards), deck)
     # Zip dates run from 1980 and have a two-second resolution; UTC keeps them machine-free.
     date_time = time.gmtime(max(stamp, 315_532_800))[:6]
     with tempfile.TemporaryDirectory(prefix="konum-apkg-") as folder:

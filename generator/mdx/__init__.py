@@ -1,5 +1,123 @@
-"""Python-Markdown extensions that put konum into pages: math, values from the core, quizzes.
+"""The ``konum`` Markdown extension: values from the core, math, quizzes and the study page.
 
-They are Markdown extensions rather than a MkDocs plugin so that the same ``mkdocs.yml``
-builds with MkDocs and with Zensical (which runs Markdown extensions but not MkDocs plugins).
+One line in ``mkdocs.yml`` turns everything on (options: :mod:`konum.config`)::
+
+    markdown_extensions:
+      - konum:
+          banks: docs/banks
+
+It is a Markdown extension rather than a MkDocs plugin, so the same ``mkdocs.yml`` builds
+with MkDocs and with Zensical (which runs Markdown extensions but not MkDocs plugins). Pages
+that hold a quiz or the study block get konum's CSS and JavaScript inline, at the end of the
+page, and pages without get none: no theme override and no file to copy. The script sits in
+the page content, which Material's instant navigation re-runs on every page change (the
+scripts are idempotent); formulas get the name of a math font that stretches brackets.
 """
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from markdown import Extension, Markdown
+from markdown.postprocessors import Postprocessor
+from markdown.preprocessors import Preprocessor
+
+from konum.config import DEFAULTS, check_names, options_from
+from konum.errors import ConfigError
+
+#: Browsers stretch brackets, bars and radicals only with a font that has an OpenType MATH
+#: table, and the generic ``math`` family does not always find one (Chromium on Linux).
+MATH_FONTS = (
+    '<style>math{font-family:"STIX Two Math","Cambria Math","Latin Modern Math",'
+    '"DejaVu Math TeX Gyre","Noto Sans Math",math}</style>'
+)
+
+
+@lru_cache(maxsize=4)
+def _asset(name: str) -> str:
+    from konum.render import TEMPLATES_DIR
+
+    return (TEMPLATES_DIR / "assets" / name).read_text(encoding="utf-8")
+
+
+def assets_html(widget: str) -> str:
+    """The inline ``<style>`` and ``<script>`` of ``widget`` (``quiz`` or ``flashcards``)."""
+    css, js = _asset(f"{widget}.css"), _asset(f"{widget}.js")
+    return f'<style data-konum-asset="{widget}">{css}</style>\n<script>{js}</script>\n'
+
+
+class AssetsPostprocessor(Postprocessor):
+    """Adds the quiz's or the study page's files to a page that shows one."""
+
+    def run(self, text: str) -> str:
+        if "<math" in text:
+            text = MATH_FONTS + "\n" + text
+        if "data-konum-quiz" in text:
+            text += "\n" + assets_html("quiz")
+        if "data-konum-study" in text:
+            text += "\n" + assets_html("flashcards")
+        return text
+
+
+# A line that starts like a block of konum's, and the forms pymdownx reads as one: a quiz
+# names its bank after a bar, the study block takes nothing.
+_BLOCK_START = re.compile(r"^ {0,3}///\s*(quiz|study)\b")
+_WELL_FORMED = re.compile(r"^ {0,3}/// (?:quiz *\| *\S.*|study *)$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+class MalformedBlockPreprocessor(Preprocessor):
+    """A quiz line that pymdownx would leave as text is an error naming its line."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        fence: str | None = None
+        for number, line in enumerate(lines, start=1):
+            opened = _FENCE.match(line)
+            if opened:
+                mark = opened.group(1)
+                if fence is None:
+                    fence = mark
+                elif mark.startswith(fence[0]) and len(mark) >= len(fence):
+                    fence = None
+                continue
+            if fence is None and _BLOCK_START.match(line) and not _WELL_FORMED.match(line):
+                from konum.mdx.quiz import QuizError
+
+                raise QuizError(
+                    f"line {number}: {line.strip()!r} is not a quiz block; "
+                    "write '/// quiz | BANK' (a bar before the bank) and end it with '///'"
+                )
+        return lines
+
+
+class KonumExtension(Extension):
+    """Values, math, the quiz and study blocks and their assets, for one course."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        try:
+            check_names(kwargs)
+        except ConfigError as exc:
+            from konum.mdx.quiz import QuizError
+
+            raise QuizError(str(exc)) from None
+        self.config = {name: list(value) for name, value in DEFAULTS.items()}
+        super().__init__(**kwargs)
+
+    def extendMarkdown(self, md: Markdown) -> None:
+        from konum.mdx.math import MathExtension
+        from konum.mdx.quiz import QuizError, QuizExtension
+        from konum.mdx.values import ValuesExtension
+
+        try:
+            options = options_from(self.getConfigs())
+        except ConfigError as exc:
+            raise QuizError(str(exc)) from None
+        md.registerExtensions([ValuesExtension(), MathExtension(), QuizExtension(options)], {})
+        md.preprocessors.register(MalformedBlockPreprocessor(md), "konum_malformed", 31)
+        md.postprocessors.register(AssetsPostprocessor(md), "konum_assets", 0)
+
+
+def makeExtension(**kwargs: Any) -> KonumExtension:
+    return KonumExtension(**kwargs)

@@ -1,9 +1,9 @@
 /* konum study widget: one flashcard at a time with a five-box Leitner scheme.
  *
- * Mounts on every [data-konum-study] element (data-src: the cards JSON, resolved against the
- * site root from Material's #__config, else against the page). The JSON is what
- * generator.exports.write_cards_json writes: {decks: [...], cards: [{key, kind, deck, front,
- * back}]} with front/back as sanitised HTML (MathML for math).
+ * Mounts on every [data-konum-study] element, reading the cards from the JSON in its
+ * <script type="application/json" class="konum-cards"> (written by konum.render.render_study
+ * into the page, so the page works from file:// and under any server): {decks: [...], cards:
+ * [{key, kind, deck, front, back}]} with front/back as sanitised HTML (MathML for math).
  *
  * Leitner: every card starts in box 1; "Good" moves it up one box (at most 5), "Again" sends
  * it back to box 1. The next card comes from the lowest non-empty box (of the chosen lesson),
@@ -43,14 +43,6 @@
     } catch (e) { /* keep it in memory for this page */ }
   }
 
-  function siteRoot() {
-    var config = document.getElementById("__config");
-    try {
-      if (config) return new URL(JSON.parse(config.textContent).base + "/", location.href);
-    } catch (e) { /* fall through */ }
-    return new URL(".", location.href);
-  }
-
   function el(tag, className, text) {
     var node = document.createElement(tag);
     if (className) node.className = className;
@@ -69,20 +61,17 @@
   function mount(root) {
     if (root.hasAttribute("data-konum-mounted")) return;
     root.setAttribute("data-konum-mounted", "");
-    var src = new URL(root.getAttribute("data-src") || "downloads/cards.json", siteRoot());
-    root.setAttribute("aria-busy", "true");
-    fetch(src.href, { credentials: "same-origin" })
-      .then(function (response) {
-        if (!response.ok) throw new Error("HTTP " + response.status);
-        return response.json();
-      })
-      .then(function (data) { build(root, data); })
-      .catch(function (error) {
-        root.textContent = "";
-        root.appendChild(el("p", "konum-study__error",
-          "The flashcards could not be loaded (" + error.message + "). Use the downloads above."));
-      })
-      .then(function () { root.removeAttribute("aria-busy"); });
+    var data = null;
+    try {
+      var host = root.querySelector("template.konum-cards-host");
+      data = JSON.parse(host.content.querySelector("script.konum-cards").textContent);
+    } catch (error) {
+      root.textContent = "";
+      root.appendChild(el("p", "konum-study__error",
+        "The flashcards could not be read (" + error.message + "). Use the downloads below."));
+      return;
+    }
+    build(root, data);
   }
 
   function build(root, data) {

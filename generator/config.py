@@ -1,0 +1,143 @@
+"""The options of the ``konum`` Markdown extension, validated once for every entry point.
+
+In ``mkdocs.yml`` (or Zensical's reading of it)::
+
+    markdown_extensions:
+      - konum:
+          banks: docs/banks        # folder of bank files, relative to the folder of mkdocs.yml
+          seed: 42                 # the site seed
+          variants: 5              # variants shipped per computed question
+          generators: [generators/chem.py]   # a user's own generator modules or files
+          title: Chemistry         # deck and download names (default: the site name)
+
+The extension, ``konum build`` (which passes its ``--seed``/``--variants`` in as options) and
+every other command read these through :func:`options_from`, so a bad value gets the same
+message wherever it is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from konum import limits
+from konum.errors import ConfigError
+from konum.formatting import did_you_mean
+
+#: The option names, their defaults and what they mean (Python-Markdown's config format).
+DEFAULTS: dict[str, list[Any]] = {
+    "banks": ["docs/banks", "folder of bank files, relative to the folder of mkdocs.yml"],
+    "seed": [42, "the site seed: the same seed draws the same numbers"],
+    "variants": [5, "variants shipped per computed question (New numbers cycles them)"],
+    "generators": [[], "modules or .py files with a user's own computed-question generators"],
+    "title": ["", "name of the flashcard decks and downloads (default: the site name)"],
+    "root": ["", "folder that relative paths start from (default: the working directory)"],
+}
+
+
+@dataclass(frozen=True)
+class Options:
+    """The extension's options, checked.
+
+    Attributes:
+        banks: the bank folder, absolute.
+        seed: the site seed, ``limits.SEED``.
+        variants: variants per computed question, ``limits.VARIANTS``.
+        generators: user generator modules (dotted names) or files (absolute paths).
+        title: deck and download name; empty means the site name.
+        root: the folder that relative paths were resolved against.
+    """
+
+    banks: Path
+    seed: int
+    variants: int
+    generators: tuple[str, ...]
+    title: str
+    root: Path
+
+
+def _whole(name: str, value: object, low: int, high: int) -> int:
+    # YAML gives ints; the command line and environment-free callers may give text.
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ConfigError(f"konum option {name!r}: expected a whole number, found {value!r}")
+    try:
+        number = int(value)
+    except ValueError:
+        raise ConfigError(
+            f"konum option {name!r}: expected a whole number, found {value!r}"
+        ) from None
+    if not low <= number <= high:
+        raise ConfigError(
+            f"konum option {name!r}: expected a whole number from {low} to {high:,}, "
+            f"found {number}"
+        )
+    return number
+
+
+def check_names(given: Mapping[str, Any]) -> None:
+    """Raise :class:`ConfigError` for an option konum does not have, naming it."""
+    for name in given:
+        if name not in DEFAULTS:
+            raise ConfigError(
+                f"konum has no option {name!r}{did_you_mean(str(name), DEFAULTS)} "
+                f"(options: {', '.join(DEFAULTS)})"
+            )
+
+
+def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Options:
+    """Check the extension's options and resolve its paths.
+
+    Args:
+        given: the options as written (missing ones take :data:`DEFAULTS`).
+        root: folder that relative paths start from; default the ``root`` option, else the
+            working directory (MkDocs and Zensical run in the folder of ``mkdocs.yml``).
+
+    Raises:
+        ConfigError: an unknown option or a value of the wrong kind or range.
+    """
+    check_names(given)
+    values = {name: default for name, (default, _) in DEFAULTS.items()} | dict(given)
+    base = Path(root or values["root"] or ".").resolve()
+    banks = values["banks"]
+    if not isinstance(banks, (str, Path)) or not str(banks).strip():
+        raise ConfigError(f"konum option 'banks': expected a folder, found {banks!r}")
+    generators = values["generators"]
+    if isinstance(generators, str):
+        generators = [generators]
+    if not isinstance(generators, (list, tuple)) or not all(
+        isinstance(g, str) and g.strip() for g in generators
+    ):
+        raise ConfigError(
+            "konum option 'generators': expected a list of module names or .py files, "
+            f"found {generators!r}"
+        )
+    title = values["title"]
+    if not isinstance(title, str):
+        raise ConfigError(f"konum option 'title': expected text, found {title!r}")
+    return Options(
+        banks=(base / str(banks)).resolve(),
+        seed=_whole("seed", values["seed"], *limits.SEED),
+        variants=_whole("variants", values["variants"], *limits.VARIANTS),
+        generators=tuple(
+            str((base / g).resolve()) if g.endswith(".py") else g.strip() for g in generators
+        ),
+        title=title.strip(),
+        root=base,
+    )
+
+
+def override(options: Options, *, seed: int | None = None, variants: int | None = None) -> Options:
+    """``options`` with the seed and variants a command gives (None keeps the configured one).
+
+    Raises:
+        ConfigError: a value out of range.
+    """
+    return replace(
+        options,
+        seed=options.seed if seed is None else _whole("seed", seed, *limits.SEED),
+        variants=(
+            options.variants if variants is None else _whole("variants", variants, *limits.VARIANTS)
+        ),
+    )

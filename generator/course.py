@@ -1,0 +1,100 @@
+"""A course: the banks of one folder with one seed applied, shared by everything in a build.
+
+The quiz blocks of every page, the study block, the downloads and the commands ask
+:func:`course_for` for the course of their options. It is loaded (and validated) once and
+kept while the bank files stay as they are, so a build loads each bank once and draws each
+question's variants once; when a bank file changes (``konum serve``), the next call loads the
+folder again.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cached_property, lru_cache
+from pathlib import Path
+
+from konum.config import Options
+from konum.model import Bank, Concrete, Question
+from konum.variants import make_concrete
+
+
+class Course:
+    """The banks of a folder and their questions with ``seed`` applied.
+
+    Attributes:
+        banks: every bank, in file order.
+        seed: the site seed.
+        variants: variants per computed question.
+    """
+
+    def __init__(self, banks: tuple[Bank, ...], seed: int, variants: int) -> None:
+        self.banks = banks
+        self.seed = seed
+        self.variants = variants
+        self._concretes: dict[str, Concrete] = {}
+
+    @cached_property
+    def by_id(self) -> dict[str, Bank]:
+        """The banks by bank id."""
+        return {bank.id: bank for bank in self.banks}
+
+    @property
+    def questions(self) -> int:
+        """How many questions the banks hold."""
+        return sum(len(bank.questions) for bank in self.banks)
+
+    def concrete(self, question: Question) -> Concrete:
+        """``question`` with the seed applied, drawn once per course.
+
+        Raises:
+            ValueError: a computed question's generator or prompt fails for the seed.
+        """
+        if question.id not in self._concretes:
+            self._concretes[question.id] = make_concrete(question, self.seed, self.variants)
+        return self._concretes[question.id]
+
+    def concretes(self, banks: tuple[Bank, ...] | None = None) -> list[Concrete]:
+        """Every question of ``banks`` (default all) with the seed applied, in bank order."""
+        return [self.concrete(q) for bank in banks or self.banks for q in bank.questions]
+
+
+def _stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
+    """Name, modification time and size of each entry of ``folder``: any edit changes it."""
+    try:
+        with os.scandir(folder) as entries:
+            found = []
+            for entry in entries:
+                try:
+                    stat = entry.stat()
+                except OSError:  # a dangling link: its name still counts
+                    found.append((entry.name, 0, 0))
+                else:
+                    found.append((entry.name, stat.st_mtime_ns, stat.st_size))
+    except OSError:
+        return ()
+    return tuple(sorted(found))
+
+
+@lru_cache(maxsize=4)
+def _banks(folder: Path, stamp: tuple[tuple[str, int, int], ...]) -> tuple[Bank, ...]:
+    from konum.banks import load_banks
+
+    return tuple(load_banks(folder))
+
+
+@lru_cache(maxsize=4)
+def _course(
+    folder: Path, stamp: tuple[tuple[str, int, int], ...], seed: int, variants: int
+) -> Course:
+    return Course(_banks(folder, stamp), seed, variants)
+
+
+def course_for(options: Options) -> Course:
+    """The course of ``options``' bank folder and seed, loaded when first asked for or
+    when a bank file has changed since.
+
+    Raises:
+        konum.banks.BankError: the banks have problems (every one of them listed).
+    """
+    folder = options.banks
+    return _course(folder, _stamp(folder), options.seed, options.variants)

@@ -48,7 +48,7 @@ class SiteConfig:
 
     Attributes:
         config_file: the configuration, absolute.
-        site_dir: where MkDocs publishes, absolute.
+        site_dir: where MkDocs publishes.
         docs_dir: the docs folder, absolute.
         site_name: the site's name (the decks' name unless ``title`` is set).
         options: the ``konum`` extension's options.
@@ -126,7 +126,7 @@ def read_site_config(config_file: str | Path = "mkdocs.yml") -> SiteConfig:
     )
     return SiteConfig(
         config_file=path,
-        site_dir=Path(config["site_dir"]).resolve(),
+        site_dir=Path(config["site_dir"]),
         docs_dir=Path(config["docs_dir"]).resolve(),
         site_name=str(config["site_name"] or ""),
         options=options,
@@ -323,7 +323,9 @@ def build_site(
 
     settings = read_site_config(config_file)
     options = override(settings.options, seed=seed, variants=variants)
-    target = Path(site_dir).resolve() if site_dir is not None else settings.site_dir
+    target = Path(site_dir) if site_dir is not None else settings.site_dir
+    target = Path(os.path.abspath(target))
+    target = target.parent.resolve() / target.name  # a link itself is refused, not followed
     check_target(target, settings)
     course = course_for(options)  # every bank problem at once, before anything is written
 

@@ -130,7 +130,7 @@ def preview(question_id: str, config_file: str, seed: int | None, variants: int)
 @click.option(
     "-d",
     "--site-dir",
-    type=click.Path(file_okay=False),
+    type=click.Path(),
     default=None,
     help="Publish here instead of mkdocs.yml's site_dir.",
 )

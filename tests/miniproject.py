@@ -1,7 +1,7 @@
 """A small copy of the project (two pages, one bank) for tests that run whole builds.
 
 The real site takes long to build; this one exercises the same stages (values, math, quiz
-block, theme override, downloads) in a couple of seconds.
+block, assets, downloads) in a couple of seconds.
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ FIXTURE = Path(__file__).resolve().parent / "fixtures" / "miniproject"
 
 
 def make_project(where: Path) -> Path:
-    """Copy the mini project, the repo's templates and front-end assets into ``where``."""
+    """Copy the mini project into ``where`` (konum's templates and assets come with the
+    installed package)."""
     project = where / "project"
     shutil.copytree(FIXTURE, project)
-    shutil.copytree(REPO / "templates", project / "templates")
-    shutil.copytree(REPO / "content" / "assets", project / "content" / "assets")
     return project
 
 

@@ -41,8 +41,9 @@ def test_build_publishes_pages_and_downloads(built: Path) -> None:
     quiz_page = (site / "lessons" / "quiz.html").read_text()
     assert 'data-question-id="mini-entry"' in quiz_page
     assert "<math" in quiz_page
-    for name in ("konum.apkg", "konum-anki.txt", "konum.csv", "cards.json"):
+    for name in ("konum.apkg", "konum-anki.txt", "konum.csv"):
         assert (site / "downloads" / name).is_file(), name
+    assert (site / ".konum-site").is_file()
     assert leftovers(built) == []
 
 
@@ -57,8 +58,9 @@ def test_build_reports_what_it_published(built: Path, tmp_path: Path) -> None:
 def test_konum_assets_only_on_quiz_pages(built: Path) -> None:
     index = (built / "site" / "index.html").read_text()
     quiz_page = (built / "site" / "lessons" / "quiz.html").read_text()
-    assert "assets/konum/quiz.js" not in index and "assets/konum/quiz.css" not in index
-    assert "assets/konum/quiz.js" in quiz_page and "assets/konum/quiz.css" in quiz_page
+    assert "data-konum-asset" not in index and "window.konumQuiz" not in index
+    assert quiz_page.count('data-konum-asset="quiz"') == 1
+    assert quiz_page.count("window.konumQuiz") >= 1
 
 
 def test_same_seed_and_epoch_rebuild_byte_for_byte(built: Path, tmp_path: Path) -> None:
@@ -153,7 +155,7 @@ def sigint_default() -> Iterator[None]:
 
 
 @pytest.mark.usefixtures("sigint_default")
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT, signal.SIGTERM])
 def test_killed_build_leaves_the_site_intact(built: Path, sig: signal.Signals) -> None:
     before = tree_digest(built / "site")
     _lengthen(built)
@@ -190,13 +192,15 @@ def test_an_interrupt_lost_in_a_finaliser_still_stops_the_build(
             while time.monotonic() < deadline:  # the handler runs here, in the finaliser
                 pass
 
-    real = build._fill_quizzes
+    import konum.exports
 
-    def fill(*args: Any, **kwargs: Any) -> None:
+    real = konum.exports.write_downloads
+
+    def write(*args: Any, **kwargs: Any) -> Any:
         Finaliser()  # made and finalised at once, late in the build
-        real(*args, **kwargs)
+        return real(*args, **kwargs)
 
-    monkeypatch.setattr(build, "_fill_quizzes", fill)
+    monkeypatch.setattr(konum.exports, "write_downloads", write)
     for key, value in {**EPOCH, "NO_MKDOCS_2_WARNING": "1"}.items():
         monkeypatch.setenv(key, value)
     with pytest.raises(KeyboardInterrupt):
@@ -246,54 +250,45 @@ def test_bad_expression_in_a_lesson_names_the_page(built: Path) -> None:
     assert tree_digest(built / "site") == before
 
 
-def test_banks_validated_by_the_build_are_not_loaded_again(
+def test_a_course_is_loaded_once_and_again_when_a_bank_file_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """konum build loads the banks once; the quiz blocks reuse them (relative path or not)."""
+    """Every quiz block of a build shares one course; konum serve rebuilds in one process, so
+    an edit of the same size (only its modification time differs), a new bank file and a
+    removed one each make the next block load the folder again."""
     import konum.banks
-    from konum.banks import load_banks
-    from konum.mdx import quiz
-
-    project = make_project(tmp_path)
-    banks = load_banks(project / "content" / "banks")
-    quiz.prime_banks(project / "content" / "banks", banks)
-
-    def refuse(*args: object, **kwargs: object) -> None:
-        raise AssertionError("banks loaded a second time")
-
-    monkeypatch.setattr(konum.banks, "load_banks", refuse)
-    monkeypatch.chdir(project)
-    assert set(quiz._CACHE.banks(Path("content/banks"))) == {"mini"}
-
-
-def test_quiz_blocks_load_the_banks_again_when_a_bank_file_changes(tmp_path: Path) -> None:
-    """konum serve rebuilds in one process: an edit of the same size (only its modification
-    time differs), a new bank file and a removed one each make the next block load again."""
-    from konum.banks import load_banks
-    from konum.mdx import quiz
+    from konum.config import options_from
+    from konum.course import course_for
 
     project = make_project(tmp_path)
     folder = project / "content" / "banks"
-    bank = folder / "mini.yml"
-    quiz.prime_banks(folder, load_banks(folder))
-    first = quiz._CACHE.banks(folder)
-    assert quiz._CACHE.banks(folder) is first  # nothing changed: the same banks
+    options = options_from({"banks": "content/banks"}, root=project)
+    loads: list[Path] = []
+    real = konum.banks.load_banks
 
+    def counted(path: Any) -> Any:
+        loads.append(path)
+        return real(path)
+
+    monkeypatch.setattr(konum.banks, "load_banks", counted)
+    first = course_for(options)
+    assert course_for(options) is first and len(loads) == 1  # nothing changed: the same
+
+    bank = folder / "mini.yml"
     text = bank.read_text(encoding="utf-8")
     bank.write_text(text.replace("Which function fills", "Which fun(ct)ion fil", 1))
     assert bank.stat().st_size == len(text.encode("utf-8"))
     stat = bank.stat()
     os.utime(bank, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
-    second = quiz._CACHE.banks(folder)
+    second = course_for(options)
     assert second is not first
-    assert "Which fun(ct)ion fil" in second["mini"].questions[0].prompt
+    assert "Which fun(ct)ion fil" in second.by_id["mini"].questions[0].prompt
 
     other = text.replace("bank: mini", "bank: more").replace("id: mini-", "id: more-")
     (folder / "more.yml").write_text(other, encoding="utf-8")
-    third = quiz._CACHE.banks(folder)
-    assert set(third) == {"mini", "more"}
+    assert set(course_for(options).by_id) == {"mini", "more"}
     (folder / "more.yml").unlink()
-    assert set(quiz._CACHE.banks(folder)) == {"mini"}
+    assert set(course_for(options).by_id) == {"mini"}
 
 
 @pytest.mark.parametrize(
@@ -316,260 +311,125 @@ def test_quiz_block_naming_what_does_not_exist_fails_clearly(
     assert tree_digest(built / "site") == before
 
 
-@pytest.mark.parametrize("parallel", [True, False], ids=["child-process", "in-process"])
 def test_failed_downloads_fail_the_build_and_keep_the_site(
-    built: Path, parallel: bool, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+    built: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    """The downloads are written beside the pages (by a child process where fork exists); if
-    they fail, the build fails with their message and nothing is published or left over."""
+    """If the downloads fail, the build fails with their message and nothing is published
+    or left over."""
     import konum.exports
-    from konum import build, workers
-    from konum.errors import BuildError, ExportError
+    from konum import build
+    from konum.errors import ExportError
 
     def broken(*args: object, **kwargs: object) -> None:
         raise ExportError("cannot write konum.apkg: No space left on device")
 
-    monkeypatch.setattr(workers, "can_fork", lambda: parallel)
     monkeypatch.setattr(konum.exports, "write_downloads", broken)
     monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
     before = tree_digest(built / "site")
-    with pytest.raises((BuildError, ExportError), match="No space left on device"):
+    with pytest.raises(ExportError, match="No space left on device"):
         build.build_site(built / "mkdocs.yml", seed=9)
     capfd.readouterr()
     assert tree_digest(built / "site") == before
     assert leftovers(built) == []
 
 
-def test_the_preparation_child_dies_with_a_killed_build(tmp_path: Path) -> None:
-    """SIGKILL cannot be caught, so the child that validates, renders and writes downloads
-    is told by the kernel (PR_SET_PDEATHSIG) to die with its parent."""
-    script = tmp_path / "killed.py"
-    script.write_text(
-        "import os, signal, sys, time\n"
-        "from pathlib import Path\n"
-        "from konum import workers\n"
-        "prep = workers.Preparation(\n"
-        "    load=lambda: time.sleep(120), work=str, folder=Path(sys.argv[1]),\n"
-        ")\n"
-        "print(prep._child.pid, flush=True)\n"
-        "time.sleep(0.5)\n"
-        "os.kill(os.getpid(), signal.SIGKILL)\n"
-    )
-    proc = subprocess.run(
-        [sys.executable, str(script), str(tmp_path / "out")],
-        capture_output=True, text=True, timeout=60, check=False,
-        cwd=Path(__file__).resolve().parent.parent,
-    )  # fmt: skip
-    assert proc.returncode == -signal.SIGKILL, proc.stderr
-    child = int(proc.stdout.strip())
-
-    def alive(pid: int) -> bool:
-        try:
-            stat = Path(f"/proc/{pid}/stat").read_text()
-        except FileNotFoundError:
-            return False
-        return stat.rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has died
-
-    deadline = time.monotonic() + 20
-    while alive(child) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not alive(child), f"preparation child {child} outlived its killed build"
-
-
-def test_quizzes_rendered_ahead_give_the_same_site(
-    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
-) -> None:
-    """The pages take whole-bank quizzes rendered ahead (by the child, or by this process
-    once MkDocs is done), byte for byte what they would have rendered themselves; so are
-    the downloads made from each bank's cards."""
-    from konum import build, workers
-
-    served: list[str] = []
-    real_results = workers.Preparation.results
-
-    def spy(self: workers.Preparation[build.BankOutput]) -> list[build.BankOutput]:
-        outputs = real_results(self)
-        served.extend(b.id for b, o in zip(self.banks(), outputs, strict=True) if o.quiz)
-        return outputs
-
-    monkeypatch.setattr(workers.Preparation, "results", spy)
-    for key, value in {**EPOCH, "NO_MKDOCS_2_WARNING": "1"}.items():
-        monkeypatch.setenv(key, value)
-    digests = []
-    for parallel in (True, False):
-        monkeypatch.setattr(workers, "can_fork", lambda parallel=parallel: parallel)
-        out = tmp_path / f"site-{parallel}"
-        build.build_site(built / "mkdocs.yml", seed=4, site_dir=out)
-        digests.append(tree_digest(out))
-        assert [p.name for p in tmp_path.iterdir() if "-tmp-" in p.name] == []
-    capfd.readouterr()
-    assert served == ["mini", "mini"]
-    assert digests[0] == digests[1]
-    assert any(name.startswith("downloads/") for name in digests[0])
-
-
 def test_konum_build_writes_the_pages_plain_mkdocs_writes(built: Path, tmp_path: Path) -> None:
-    """konum build leaves a marker for each whole-bank quiz and fills it in once MkDocs has
-    written the pages: pages and search index are byte for byte those of ``mkdocs build``
-    rendering every quiz in place (a bank on two pages, a second and a partial block too)."""
+    """Pages and search index are byte for byte those of ``mkdocs build`` (a bank on two
+    pages, a second and a partial block too): there is one rendering path."""
     lessons = built / "content" / "lessons"
     (lessons / "again.md").write_text(
         "# Again\n\n/// quiz | mini\n///\n\nBetween.\n\n/// quiz | mini\n///\n\n"
         "/// quiz | mini\n    questions: mini-choice\n///\n",
         encoding="utf-8",
     )
-    env = {**os.environ, **EPOCH, "NO_MKDOCS_2_WARNING": "1", "KONUM_SEED": "4"}
-    result = konum(built, "build", "--seed", "4", "-d", str(tmp_path / "k"), env=EPOCH)
+    env = {**os.environ, **EPOCH, "NO_MKDOCS_2_WARNING": "1"}
+    config = built / "mkdocs.yml"
+    config.write_text(config.read_text().replace("seed: 42", "seed: 4"))
+    result = konum(built, "build", "-d", str(tmp_path / "k"), env=EPOCH)
     assert result.returncode == 0, result.stderr
     subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(tmp_path / "m")],
         cwd=built, env=env, check=True, capture_output=True,
     )  # fmt: skip
-    ours = {k: v for k, v in tree_digest(tmp_path / "k").items() if not k.startswith("downloads")}
+    ours = {
+        k: v
+        for k, v in tree_digest(tmp_path / "k").items()
+        if not k.startswith("downloads") and k != ".konum-site"
+    }
     assert ours == tree_digest(tmp_path / "m")
     page = (tmp_path / "k" / "lessons" / "again.html").read_text(encoding="utf-8")
-    assert page.count("data-konum-quiz") == 3 and "data-konum-pending" not in page
+    assert page.count('class="konum-quiz"') == 3
     assert page.count('data-question-id="mini-choice"') == 3
 
 
-def test_a_quiz_that_cannot_be_rendered_ahead_fails_on_the_page_that_shows_it(
-    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
-) -> None:
-    """A bank whose quiz fails to render ahead is rendered again for the page that shows it,
-    and the build fails naming the block and the problem; nothing is published."""
-    from konum import build, render, workers
-    from konum.errors import BuildError
+def test_a_swap_killed_between_its_renames_is_put_back(tmp_path: Path) -> None:
+    """The swap sets the old site aside, then moves the new one in: a build killed between
+    the two leaves the old site in ``.site-old-*``, and the next build restores it first."""
+    from konum.build import recover
 
-    def broken(*args: object, **kwargs: object) -> str:
-        raise render.RenderError("cannot render the math")
-
-    monkeypatch.setattr(workers, "can_fork", lambda: True)
-    monkeypatch.setattr(build, "render_bank_quiz", broken)
-    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
-    with pytest.raises(BuildError, match=r"/// quiz \| mini: cannot render the math"):
-        build.build_site(built / "mkdocs.yml", seed=4, site_dir=tmp_path / "pub" / "out")
-    capfd.readouterr()
-    assert [p.name for p in (tmp_path / "pub").iterdir()] == [".out-lock"]
+    site = tmp_path / "site"
+    aside = tmp_path / ".site-old-abc"
+    (aside / "site").mkdir(parents=True)
+    (aside / "site" / "page.html").write_text("old", encoding="utf-8")
+    (tmp_path / ".site-tmp-def").mkdir()
+    (tmp_path / ".site-tmp-ghi").write_text("a stray file", encoding="utf-8")
+    recover(site)
+    assert (site / "page.html").read_text(encoding="utf-8") == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
 
 
-def _with_fork_then_without(
-    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, log: Path
-) -> tuple[dict[str, str], list[str], dict[str, str]]:
-    """Build ``built`` (seed 4, ``SOURCE_DATE_EPOCH`` set) with the child process, then in
-    one process: the two sites' digests, and the lines ``log`` gained in the first build."""
-    from konum import build, workers
-
-    for key, value in {**EPOCH, "NO_MKDOCS_2_WARNING": "1"}.items():
-        monkeypatch.setenv(key, value)
-    digests, lines = [], []
-    for parallel in (True, False):
-        monkeypatch.setattr(workers, "can_fork", lambda parallel=parallel: parallel)
-        log.write_text("", encoding="utf-8")
-        out = tmp_path / f"site-{parallel}"
-        build.build_site(built / "mkdocs.yml", seed=4, site_dir=out)
-        digests.append(tree_digest(out))
-        lines.append(log.read_text(encoding="utf-8").splitlines())
-    return digests[0], lines[0], digests[1]
+# --- where a build may publish (issue: ``konum build -d .`` deleted the project) ------------
 
 
-def test_banks_shared_between_the_processes_give_the_same_site(
-    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
-) -> None:
-    """With the child slowed down, this process takes banks from the last one back: the
-    site and downloads are byte for byte those of a build done in one process."""
-    from konum import build
-
-    banks = built / "content" / "banks"
-    shown = []
-    for source in sorted((REPO / "content" / "banks").glob("*.yml")):
-        shutil.copy(source, banks / source.name)
-        shown.append(f"/// quiz | {source.stem}\n///\n")
-    (built / "content" / "lessons" / "all.md").write_text(
-        "# All banks\n\n" + "\n".join(shown), encoding="utf-8"
-    )
-    log = tmp_path / "who.txt"
-    parent = os.getpid()
-    real = build._bank_output
-
-    def slow_in_the_child(bank: Any, *args: Any) -> Any:
-        if os.getpid() != parent:
-            time.sleep(0.4)
-        with open(log, "a", encoding="utf-8") as out:
-            out.write(f"{bank.id} {os.getpid()}\n")
-        return real(bank, *args)
-
-    monkeypatch.setattr(build, "_bank_output", slow_in_the_child)
-    forked, lines, single = _with_fork_then_without(built, tmp_path, monkeypatch, log)
-    capfd.readouterr()
-    done = [line.split() for line in lines]
-    assert sorted(bank for bank, _pid in done) == sorted(
-        [*(p.stem for p in banks.glob("*.yml"))]
-    )  # each bank once
-    pids = {pid for _bank, pid in done}
-    assert str(parent) in pids and len(pids) == 2, done  # both processes took banks
-    assert forked == single
-    page = (tmp_path / "site-True" / "lessons" / "all.html").read_text(encoding="utf-8")
-    assert page.count("data-konum-quiz") == len(shown) and "data-konum-pending" not in page
+def _git(folder: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(folder)], check=True, capture_output=True)
 
 
-@pytest.mark.parametrize("child_fails", [False, True], ids=["child-writes", "child-fails"])
-def test_a_child_that_made_every_bank_writes_the_downloads_meanwhile(
-    built: Path,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capfd: pytest.CaptureFixture[str],
-    child_fails: bool,
-) -> None:
-    """On a small site the child has made every bank's output while MkDocs still builds the
-    pages: it writes the downloads then. Should it fail, this process writes them. Either
-    way the site and downloads are byte for byte those of a build done in one process."""
-    from konum import build, exports
+@pytest.mark.parametrize(
+    "target",
+    [".", "content", "content/banks", "content/lessons/deeper", "..", "../..", "HOME"],
+)
+def test_refuses_to_publish_over_the_project(built: Path, target: str) -> None:
+    """An output folder that is, holds or lies inside the sources is refused, nothing touched."""
+    _git(built)
+    before = tree_digest(built)
+    parent_before = sorted(p.name for p in built.parent.iterdir())
+    folder = str(Path.home()) if target == "HOME" else target
+    result = konum(built, "build", "-d", folder, env=EPOCH)
+    assert result.returncode == 1, result.stdout
+    assert result.stderr.startswith("konum: refusing to publish into "), result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+    assert tree_digest(built) == before
+    assert sorted(p.name for p in built.parent.iterdir()) == parent_before
 
-    log = tmp_path / "writers.txt"
-    parent = os.getpid()
-    real_write, real_mkdocs = exports.write_downloads, build._mkdocs_build
 
-    def write_downloads(*args: Any, **kwargs: Any) -> Any:
-        with open(log, "a", encoding="utf-8") as out:
-            out.write(f"{os.getpid()} {' '.join(sorted(kwargs.get('files', ['all'])))}\n")
-        if child_fails and "files" not in kwargs and os.getpid() != parent:
-            raise OSError(28, "No space left on device")  # the preparing child's, all files
-        return real_write(*args, **kwargs)
-
-    def slow_mkdocs(*args: Any, **kwargs: Any) -> None:
-        real_mkdocs(*args, **kwargs)
-        time.sleep(1.0)  # the child is done with every bank meanwhile
-
-    monkeypatch.setattr(exports, "write_downloads", write_downloads)
-    monkeypatch.setattr(build, "_mkdocs_build", slow_mkdocs)
-    forked, lines, single = _with_fork_then_without(built, tmp_path, monkeypatch, log)
-    capfd.readouterr()
-    writers = [line.split(" ", 1) for line in lines]
-    assert writers[0][0] != str(parent) and writers[0][1] == "all"  # the child, all files
-    if child_fails:  # then each file once more, here or in another child
-        assert sorted(files for _pid, files in writers[1:]) == ["anki", "csv", "json", "text"]
+@pytest.mark.parametrize("kind", ["file", "not-konums", "git", "symlink"])
+def test_refuses_a_target_konum_did_not_make(built: Path, tmp_path: Path, kind: str) -> None:
+    """Only an empty folder or one with konum's marker is replaced: a file, someone's folder
+    with files in it, a git work tree or a link are left as they are."""
+    target = tmp_path / "out"
+    if kind == "file":
+        target.write_text("notes", encoding="utf-8")
+    elif kind == "symlink":
+        (tmp_path / "real").mkdir()
+        target.symlink_to(tmp_path / "real")
     else:
-        assert len(writers) == 1
-    assert forked == single
-    assert any(name.startswith("downloads/") for name in forked)
+        target.mkdir()
+        (target / "notes.txt").write_text("mine", encoding="utf-8")
+        if kind == "git":
+            _git(target)
+            (target / ".konum-site").write_text("", encoding="utf-8")
+    before = sorted(str(p) for p in tmp_path.rglob("*"))
+    result = konum(built, "build", "-d", str(target), env=EPOCH)
+    assert result.returncode == 1
+    assert "konum: refusing to publish into" in result.stderr, result.stderr
+    assert sorted(str(p) for p in tmp_path.rglob("*")) == before
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".out-tmp-")]
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="renameat2 is Linux's")
-def test_publishing_swaps_the_folders_in_one_step(tmp_path: Path) -> None:
-    """The new site and the old one change places with renameat2(RENAME_EXCHANGE), found
-    in the process's own C library without asking ldconfig."""
-    from unittest import mock
-
-    from konum.build import _exchange
-    from konum.libc import libc
-
-    new, old = tmp_path / "new", tmp_path / "site"
-    new.mkdir()
-    old.mkdir()
-    (new / "page.html").write_text("new", encoding="utf-8")
-    (old / "page.html").write_text("old", encoding="utf-8")
-    libc.cache_clear()  # loaded afresh under the patch, not taken from an earlier test
-    with mock.patch("ctypes.util.find_library", side_effect=AssertionError("searched")):
-        assert _exchange(new, old) is True
-    assert (old / "page.html").read_text(encoding="utf-8") == "new"
-    assert (new / "page.html").read_text(encoding="utf-8") == "old"
+def test_replaces_an_empty_folder_and_its_own_site(built: Path, tmp_path: Path) -> None:
+    target = tmp_path / "empty"
+    target.mkdir()
+    assert konum(built, "build", "-d", str(target), env=EPOCH).returncode == 0
+    assert (target / ".konum-site").is_file() and (target / "index.html").is_file()
+    assert konum(built, "build", "-d", str(target), "--seed", "3", env=EPOCH).returncode == 0

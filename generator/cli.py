@@ -8,12 +8,16 @@ traceback reaches the terminal for bad input.
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import json
+import signal
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -175,27 +179,27 @@ def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
     # The banks may live outside docs_dir, and konum's own templates and code change too.
     package = Path(__file__).resolve().parent
     watch = sorted({str(p) for p in (options.banks, TEMPLATES_DIR, package) if p.is_dir()})
-    config = load_mkdocs_config(settings.config_file)
-    extensions: list[Any] = [
-        {name: config["mdx_configs"][name]} if name in config["mdx_configs"] else name
-        for name in config["markdown_extensions"]
-    ]
-    for i, item in enumerate(extensions):
-        if item == EXTENSION or (isinstance(item, dict) and EXTENSION in item):
-            extensions[i] = {
-                EXTENSION: {
-                    **config["mdx_configs"].get(EXTENSION, {}),
-                    "seed": options.seed,
-                    "root": str(options.root),
-                }
-            }
-    mkdocs_serve(
-        config_file=str(settings.config_file),
-        dev_addr=dev_addr,
-        livereload=True,
-        watch=watch,
-        markdown_extensions=extensions,
-    )
+    config = settings.config_file
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # as Ctrl-C: the server stops and the temporary file goes
+
+    signal.signal(signal.SIGTERM, stop)
+    with contextlib.ExitStack() as stack:
+        if seed is not None:
+            # A configuration that inherits the site's, with the seed changed: MkDocs reads it
+            # afresh on every rebuild, as it would the site's own.
+            handle = stack.enter_context(
+                tempfile.NamedTemporaryFile(
+                    "w", suffix=".yml", prefix=".konum-serve-", dir=config.parent, delete=True
+                )
+            )
+            written = load_mkdocs_config(config)["mdx_configs"].get(EXTENSION, {})
+            extension = {EXTENSION: {**written, "seed": options.seed}}
+            handle.write(json.dumps({"INHERIT": config.name, "markdown_extensions": [extension]}))
+            handle.flush()
+            config = Path(handle.name)
+        mkdocs_serve(config_file=str(config), dev_addr=dev_addr, livereload=True, watch=watch)
 
 
 @cli.command()
@@ -221,8 +225,11 @@ def export(
 
     settings = read_site_config(config_file)
     course = _course_or_exit(settings, seed, variants)
-    path = Path(output) if output else settings.config_file.parent / "exports" / DEFAULT_NAMES[kind]
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if output:
+        path = Path(output)
+    else:
+        path = settings.config_file.parent / "exports" / DEFAULT_NAMES[kind]
+        path.parent.mkdir(exist_ok=True)
     cards = write_export(
         kind,  # type: ignore[arg-type]
         course.banks,

@@ -21,13 +21,13 @@ import pytest
 import quiz_samples as samples
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from jinja2 import DictLoader, Environment
+from jinja2 import Environment
 
 from konum import model
 from konum.render import TEMPLATES_DIR, RenderError, plain_text, render_quiz, script_json
 
 GOLDEN = Path(__file__).parent / "golden"
-ASSETS = Path(__file__).resolve().parent.parent / "content" / "assets" / "konum"
+ASSETS = TEMPLATES_DIR / "assets"
 
 GOLDEN_CASES: dict[str, Callable[[], list[model.Concrete]]] = {
     "choice": lambda: [samples.choice(), samples.choice_multiple()],
@@ -431,50 +431,45 @@ def test_assets_make_no_requests() -> None:
     assert "url(" not in css and "@import" not in css
 
 
-BASE_STUB = """<head>{% block extrahead %}{% endblock %}</head>
-<div data-md-component="container">{% block content %}{{ page.content }}{% endblock %}</div>"""
-
-
-class _Page:
-    def __init__(self, content: str) -> None:
-        self.content = content
-
-
-@pytest.mark.parametrize("with_quiz", [True, False])
-def test_override_loads_assets_only_with_a_quiz(with_quiz: bool) -> None:
-    override = (TEMPLATES_DIR / "overrides" / "main.html").read_text(encoding="utf-8")
-    env = Environment(loader=DictLoader({"base.html": BASE_STUB, "main.html": override}))
-    env.filters["url"] = lambda path: "../" + path
-    content = '<div class="konum-quiz" data-konum-quiz></div>' if with_quiz else "<p>Hi</p>"
-    html = env.get_template("main.html").render(page=_Page(content))
-    head, _, body = html.partition("</head>")
-    assert ('href="../assets/konum/quiz.css"' in head) is with_quiz
-    # The script must be inside the container: Material re-runs only those scripts.
-    assert ('<script src="../assets/konum/quiz.js"></script>' in body) is with_quiz
-    assert "quiz.js" not in head
+def test_inline_assets_cannot_end_their_elements() -> None:
+    """The files go into pages inline: nothing in them may close their element early."""
+    for name in ("quiz.js", "flashcards.js"):
+        text = (ASSETS / name).read_text(encoding="utf-8").lower()
+        assert "</script" not in text and "<!--" not in text, name
+    for name in ("quiz.css", "flashcards.css"):
+        assert "</style" not in (ASSETS / name).read_text(encoding="utf-8").lower(), name
 
 
 @pytest.mark.parametrize(
-    ("content", "styled"),
+    ("content", "quiz", "study", "math"),
     [
-        ("<p>Hi</p>", False),
-        ('<p><math alttext="x"><mi>x</mi></math></p>', True),
-        ('<div class="konum-quiz" data-konum-quiz data-konum-pending="b"></div>', True),
-        ('<div class="konum-study" data-konum-study data-src="cards.json"></div>', True),
+        ("<p>Hi</p>", False, False, False),
+        ('<p><math alttext="x"><mi>x</mi></math></p>', False, False, True),
+        ('<section class="konum-quiz" data-konum-quiz></section>', True, False, False),
+        ('<div class="konum-study" data-konum-study></div>', False, True, False),
     ],
     ids=["plain", "math", "quiz", "study"],
 )
-def test_pages_with_formulas_name_a_math_font(content: str, styled: bool) -> None:
-    override = (TEMPLATES_DIR / "overrides" / "main.html").read_text(encoding="utf-8")
-    env = Environment(loader=DictLoader({"base.html": BASE_STUB, "main.html": override}))
-    env.filters["url"] = lambda path: "../" + path
-    head = env.get_template("main.html").render(page=_Page(content)).partition("</head>")[0]
-    assert ("<style>math{font-family:" in head) is styled
-    if styled:  # named OpenType MATH fonts first, the generic family last
-        stack = re.search(r"math\{font-family:([^}]*)\}", head)
+def test_pages_get_the_assets_they_show_and_no_others(
+    content: str, quiz: bool, study: bool, math: bool
+) -> None:
+    """A page with a quiz or the study block carries its CSS and JS once, at its end (in
+    Material's content container, whose scripts instant navigation re-runs); a page with
+    formulas names a math font; a page with neither carries nothing of konum's."""
+    from konum.mdx import AssetsPostprocessor
+
+    html = AssetsPostprocessor().run(content)
+    assert html.count('data-konum-asset="quiz"') == int(quiz)
+    assert html.count('data-konum-asset="flashcards"') == int(study)
+    assert ("window.konumQuiz" in html) is quiz and ("window.konumStudy" in html) is study
+    assert ("<style>math{font-family:" in html) is math
+    if math:  # named OpenType MATH fonts first, the generic family last
+        stack = re.search(r"math\{font-family:([^}]*)\}", html)
         assert stack is not None
         fonts = stack.group(1).split(",")
         assert '"DejaVu Math TeX Gyre"' in fonts and fonts[-1] == "math"
+    if not (quiz or study or math):
+        assert html == content
 
 
 def test_a_question_figure_is_drawn_at_the_top_of_its_card() -> None:

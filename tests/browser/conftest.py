@@ -37,7 +37,7 @@ from konum.render import render_quiz
 playwright_sync = pytest.importorskip("playwright.sync_api")
 
 REPO = Path(__file__).resolve().parents[2]
-ASSETS = REPO / "content" / "assets" / "konum"
+ASSETS = REPO / "templates" / "assets"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

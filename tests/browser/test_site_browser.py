@@ -196,7 +196,8 @@ def mounted_page(s: Session, path: str) -> Page:
 def test_every_lesson_mounts_every_question(session: Session, real: tuple[Path, str]) -> None:
     """Each lesson: every question mounted, all five types, the score line; then with every
     question answered or revealed, axe-core (all rules but colour contrast, see below) finds
-    nothing in the quiz. Only the quiz assets of ours load, all from 127.0.0.1."""
+    nothing in the quiz. konum's files are inline: nothing of ours is fetched, and every
+    request goes to 127.0.0.1."""
     root, _ = real
     found: dict[str, Any] = {}
     for path in lessons(root):
@@ -212,8 +213,7 @@ def test_every_lesson_mounts_every_question(session: Session, real: tuple[Path, 
         if violations := _axe(page, contrast=False):
             found[path] = violations
     assert found == {}, "axe-core violations"
-    loaded = {urlsplit(u).path for u in session.ours()}
-    assert loaded == {"/assets/konum/quiz.js", "/assets/konum/quiz.css"}
+    assert session.ours() == []
     assert all(urlsplit(u).hostname == "127.0.0.1" for u in session.requests)
 
 
@@ -233,14 +233,14 @@ def test_instant_navigation(session: Session) -> None:
     expect(page.locator("nav.md-nav--primary")).to_have_count(1)
     page.wait_for_load_state("networkidle")  # Material has fetched the sitemap
     assert page.locator("[data-konum-quiz]").count() == 0
-    assert session.ours() == [], "the home page has no quiz: no quiz assets"
+    assert page.locator("[data-konum-asset]").count() == 0, "no quiz: no quiz assets"
     page.evaluate("window.__sameDocument = true")
 
     _nav(page, LESSON, '[data-question-id="sin-why-pairs"]')
     total = page.locator("[data-question-id]").count()
     expect(page.locator(MOUNTED)).to_have_count(total)
     assert page.evaluate("window.__sameDocument") is True, "a full reload, not instant"
-    assert {urlsplit(u).path for u in session.ours()} >= {"/assets/konum/quiz.js"}
+    assert page.locator('[data-konum-asset="quiz"]').count() == 1
 
     choice = question(page, "sin-why-pairs")
     answer_right(choice)
@@ -416,12 +416,16 @@ def test_axe_contrast_light_and_dark(session: Session) -> None:
 
 def test_flashcards_page(session: Session, real: tuple[Path, str]) -> None:
     root, _ = real
-    cards = json.loads((root / "downloads" / "cards.json").read_text(encoding="utf-8"))
+    html = (root / "flashcards.html").read_text(encoding="utf-8")
+    embedded = re.search(r'<script type="application/json" class="konum-cards">(.*?)</script>', html)
+    assert embedded is not None, "the study block carries its cards in the page"
+    cards = json.loads(embedded.group(1))
     page = session.open("flashcards.html")
     card = page.locator(".konum-study__card[data-key]")
     expect(card).to_have_count(1)
     assert card.get_attribute("data-key") in {c["key"] for c in cards["cards"]}
-    assert any(urlsplit(u).path == "/downloads/cards.json" for u in session.requests)
+    for name in ("konum.apkg", "konum-anki.txt", "konum.csv"):
+        assert (root / "downloads" / name).is_file()
     back = page.locator(".konum-study__back")
     expect(page.locator(".konum-study__front")).to_be_visible()
     expect(back).to_be_hidden()

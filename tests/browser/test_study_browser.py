@@ -1,8 +1,8 @@
-"""The study page's widget (content/assets/konum/flashcards.js) in a real Chromium.
+"""The study page's widget (templates/assets/flashcards.js) in a real Chromium.
 
-A standalone page in a temporary folder holds the widget container, the static JS and CSS and a
-``cards.json`` written by :func:`konum.exports.write_cards_json` from the export test banks
-(``tests/fixtures/export_banks/banks.py``). A local ``http.server`` thread on 127.0.0.1 serves
+A standalone page in a temporary folder holds the study block as konum renders it (the cards
+of the export test banks, ``tests/fixtures/export_banks/banks.py``, as JSON inside the page)
+and the static JS and CSS. A local ``http.server`` thread on 127.0.0.1 serves
 it; every test checks that no request leaves that server and that the console stays clean.
 """
 
@@ -20,14 +20,16 @@ from typing import Any
 
 import pytest
 
-from konum.exports import build_cards, write_cards_json
+from konum.exports import build_cards
+from konum.exports.text import cards_json
+from konum.render import TEMPLATES_DIR, environment, script_json
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-ASSETS = ROOT / "content" / "assets" / "konum"
+ASSETS = TEMPLATES_DIR / "assets"
 FIXTURE = ROOT / "tests" / "fixtures" / "export_banks" / "banks.py"
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -46,7 +48,7 @@ PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Study</title>
 <link rel="icon" href="data:,"><link rel="stylesheet" href="flashcards.css"></head>
 <body><main>{stub}
-<div class="konum-study" data-konum-study data-src="cards.json"><p>Needs JavaScript.</p></div>
+{block}
 <script src="flashcards.js"></script>
 </main></body></html>
 """
@@ -74,24 +76,23 @@ def _load_fixture() -> Any:
 
 @pytest.fixture(scope="module")
 def study_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Serve the fixture page; yields (base URL, the cards.json data)."""
+    """Serve the fixture page; yields (base URL, the cards' data)."""
     folder = tmp_path_factory.mktemp("study")
     fx = _load_fixture()
     banks = fx.make_banks()
-    write_cards_json(
-        build_cards(banks, fx.make_concretes(banks, seed=1), math="mathml"),
-        folder / "cards.json",
-    )
+    data = cards_json(build_cards(banks, fx.make_concretes(banks, seed=1), math="mathml"))
+    block = environment().get_template("quiz/study.html.j2").render(data=script_json(data))
     for name in ("flashcards.js", "flashcards.css"):
         shutil.copy(ASSETS / name, folder / name)
-    (folder / "index.html").write_text(PAGE.format(stub=""), encoding="utf-8")
-    (folder / "instant.html").write_text(PAGE.format(stub=DOCUMENT_STUB), encoding="utf-8")
+    (folder / "index.html").write_text(PAGE.format(stub="", block=block), encoding="utf-8")
+    (folder / "instant.html").write_text(
+        PAGE.format(stub=DOCUMENT_STUB, block=block), encoding="utf-8"
+    )
     handler = functools.partial(_Quiet, directory=str(folder))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        data = json.loads((folder / "cards.json").read_text(encoding="utf-8"))
         yield f"http://127.0.0.1:{server.server_address[1]}/", data
     finally:
         server.shutdown()

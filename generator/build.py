@@ -96,7 +96,9 @@ def load_mkdocs_config(path: Path, **overrides: Any) -> Any:
     from mkdocs.exceptions import ConfigurationError
 
     if not path.is_file():
-        raise ConfigError(f"no MkDocs configuration at {path} (run konum where mkdocs.yml is, or give -f)")
+        raise ConfigError(
+            f"no MkDocs configuration at {path} (run konum where mkdocs.yml is, or give -f)"
+        )
     try:
         with _quiet_mkdocs():
             return load_config(str(path), **overrides)
@@ -121,9 +123,7 @@ def read_site_config(config_file: str | Path = "mkdocs.yml") -> SiteConfig:
         )
     options = options_from(config["mdx_configs"].get(EXTENSION, {}), root=path.parent)
     theme_dir = config["theme"].custom_dir
-    sources = tuple(
-        Path(p).resolve() for p in (config["docs_dir"], options.banks, theme_dir) if p
-    )
+    sources = tuple(Path(p).resolve() for p in (config["docs_dir"], options.banks, theme_dir) if p)
     return SiteConfig(
         config_file=path,
         site_dir=Path(config["site_dir"]),

@@ -70,8 +70,7 @@ def _whole(name: str, value: object, low: int, high: int) -> int:
         ) from None
     if not low <= number <= high:
         raise ConfigError(
-            f"konum option {name!r}: expected a whole number from {low} to {high:,}, "
-            f"found {number}"
+            f"konum option {name!r}: expected a whole number from {low} to {high:,}, found {number}"
         )
     return number
 

@@ -26,15 +26,12 @@ from __future__ import annotations
 import json
 import math
 import re
-import types
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
-from jinja2.runtime import Context, Macro
 from markupsafe import Markup
 
 from konum import model
@@ -51,9 +48,7 @@ __all__ = [
 
 _HERE = Path(__file__).resolve().parent
 #: The Jinja templates: inside the installed package, or beside the source folder.
-TEMPLATES_DIR = next(
-    p for p in (_HERE / "templates", _HERE.parent / "templates") if p.is_dir()
-)
+TEMPLATES_DIR = next(p for p in (_HERE / "templates", _HERE.parent / "templates") if p.is_dir())
 
 _SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 # Placeholder for blank number N: plain ASCII letters and digits survive Markdown, the HTML
@@ -67,49 +62,6 @@ class RenderError(ValueError):
     """A question cannot be rendered; the message names the question id and the problem."""
 
 
-class _ViewContext(Context):
-    """A context whose calls to macros and built-in functions go straight to them.
-
-    Jinja's ``Context.call`` looks for a ``pass_context``-style marker on every callable
-    (four ``hasattr`` calls), but a macro or a built-in function or method (the
-    templates' ``later.update``) never has one; a quiz makes some twenty such calls a
-    question. Anything else goes the usual way.
-    """
-
-    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:
-        if type(__obj) in _UNMARKED_CALLABLES:
-            kwargs.pop("_block_vars", None)
-            kwargs.pop("_loop_vars", None)
-            try:
-                return __obj(*args, **kwargs)
-            except StopIteration:  # as Context.call has it
-                return __self.environment.undefined(
-                    "value was undefined because a callable raised a StopIteration exception"
-                )
-        return super().call(__obj, *args, **kwargs)
-
-
-#: Types of callables that cannot carry Jinja's ``jinja_pass_arg`` marker: a built-in
-#: function's or method's attributes cannot be set, and a macro is Jinja's own object.
-_UNMARKED_CALLABLES = frozenset({types.BuiltinFunctionType, Macro})
-
-
-class _ViewEnvironment(Environment):
-    """An environment that reads ``q.name`` from a view dict by key first.
-
-    Jinja's own lookup tries the attribute first, so every ``q.id`` on a dict raised and
-    caught an ``AttributeError``, hundreds of thousands of them in a large quiz. Keys win
-    over dict methods here (no view key is named like one).
-    """
-
-    context_class = _ViewContext
-
-    def getattr(self, obj: Any, attribute: str) -> Any:
-        if type(obj) is dict and attribute in obj:
-            return obj[attribute]
-        return super().getattr(obj, attribute)
-
-
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     """The Jinja environment for quiz templates.
@@ -118,7 +70,7 @@ def environment() -> Environment:
         A cached environment loading from :data:`TEMPLATES_DIR`, autoescaping ``.html``,
         ``.j2`` and ``.html.j2`` templates, with ``StrictUndefined`` and ``trim_blocks``.
     """
-    env = _ViewEnvironment(
+    env = Environment(
         loader=FileSystemLoader(TEMPLATES_DIR),
         autoescape=select_autoescape(enabled_extensions=("html", "j2", "html.j2")),
         undefined=StrictUndefined,
@@ -465,45 +417,23 @@ def render_quiz(
     if duplicates:
         raise RenderError(f"quiz {quiz_id}: duplicate question ids {', '.join(duplicates)}")
     total = len(concretes)
-    with _templates_read_once() as env:
-        questions = []
-        for number, concrete in enumerate(concretes, start=1):
-            try:
-                questions.append(_question(concrete, quiz_id, number, total))
-            except ValueError as exc:  # RenderError, MathError: where the question was written
-                q = concrete.question
-                raise RenderError(f"{q.source}: [{q.id}] {exc}") from None
-        context: Mapping[str, Any] = {
-            "quiz_id": quiz_id,
-            "dom_id": f"konum-{quiz_id}",
-            "title": title,
-            "questions": questions,
-        }
-        return env.get_template("quiz/quiz.html.j2").render(context).strip() + "\n"
+    questions = []
+    for number, concrete in enumerate(concretes, start=1):
+        try:
+            questions.append(_question(concrete, quiz_id, number, total))
+        except ValueError as exc:  # RenderError, MathError: where the question was written
+            q = concrete.question
+            raise RenderError(f"{q.source}: [{q.id}] {exc}") from None
+    context: Mapping[str, Any] = {
+        "quiz_id": quiz_id,
+        "dom_id": f"konum-{quiz_id}",
+        "title": title,
+        "questions": questions,
+    }
+    return environment().get_template("quiz/quiz.html.j2").render(context).strip() + "\n"
 
 
-_QUIZ_TEMPLATES = ("quiz", "_macros", "choice", "fill", "matching", "numeric", "computed")
-
-
-@contextmanager
-def _templates_read_once() -> Iterator[Environment]:
-    """The environment, its quiz templates checked against their files once for a whole quiz.
-
-    Jinja checks a template's modification time whenever it is included or imported: twice
-    per question. Templates are still reloaded when they change between quizzes (``konum
-    serve`` picks up an edited template on the next build).
-    """
-    env = environment()
-    for name in _QUIZ_TEMPLATES:
-        env.get_template(f"quiz/{name}.html.j2")
-    env.auto_reload = False
-    try:
-        yield env
-    finally:
-        env.auto_reload = True
-
-
-def render_study(course: Any, *, docs_dir: Path | None = None) -> str:
+def render_study(course: Any) -> str:
     """The study block: every card of ``course`` (a :class:`konum.course.Course`) as JSON
     inside the page, for ``flashcards.js``.
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -14,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.miniproject import REPO, konum, make_project, tree_digest
+from tests.miniproject import konum, make_project, tree_digest
 
 pytestmark = pytest.mark.slow
 EPOCH = {"SOURCE_DATE_EPOCH": "1767225600"}

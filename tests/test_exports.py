@@ -537,7 +537,9 @@ def test_a_question_figure_is_inline_svg_in_text_exports(tmp_path: Path) -> None
 def test_published_text_downloads_inline_figures_and_the_package_ships_files(
     tmp_path: Path,
 ) -> None:
-    written = write_downloads([_figure_bank()], [], tmp_path / "dl", media_root=tmp_path, timestamp=T1)
+    written = write_downloads(
+        [_figure_bank()], [], tmp_path / "dl", media_root=tmp_path, timestamp=T1
+    )
     for kind in ("text", "csv"):
         text = written[kind].read_text(encoding="utf-8")
         assert "<svg" in text and "<img" not in text, kind

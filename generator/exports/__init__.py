@@ -121,9 +121,7 @@ def write_downloads(
     """
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
-    packaged, plain = build_card_sets(
-        banks, concretes, math="anki", media_roots=(media_root, None)
-    )
+    packaged, plain = build_card_sets(banks, concretes, math="anki", media_roots=(media_root, None))
     written: dict[ExportKind, Path] = {}
     for kind in KINDS:
         path = written[kind] = out / DEFAULT_NAMES[kind]

@@ -15,7 +15,7 @@ or newlines (code blocks keep their line breaks). Columns:
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 
 from konum.exports.anki import anki_tags, deck_name, guid

@@ -121,7 +121,7 @@ class StudyBlock(Block):  # type: ignore[misc]
         options: Options = self.config["options"]
         course = _course(options)
         try:
-            html = render_study(course, docs_dir=options.banks.parent)
+            html = render_study(course)
         except (ValueError, ExportError) as exc:
             raise QuizError(f"/// study: {exc}") from None
         for child in list(block):

@@ -417,7 +417,9 @@ def test_axe_contrast_light_and_dark(session: Session) -> None:
 def test_flashcards_page(session: Session, real: tuple[Path, str]) -> None:
     root, _ = real
     html = (root / "flashcards.html").read_text(encoding="utf-8")
-    embedded = re.search(r'<script type="application/json" class="konum-cards">(.*?)</script>', html)
+    embedded = re.search(
+        r'<script type="application/json" class="konum-cards">(.*?)</script>', html
+    )
     assert embedded is not None, "the study block carries its cards in the page"
     cards = json.loads(embedded.group(1))
     page = session.open("flashcards.html")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import importlib.util
-import json
 import shutil
 import threading
 from collections.abc import Iterator

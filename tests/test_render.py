@@ -517,32 +517,6 @@ def test_script_json_leaves_other_closing_tags_alone() -> None:
 # --- templates read from disk -----------------------------------------------------------------
 
 
-def test_templates_are_checked_once_per_quiz_not_per_question(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # Jinja stats a template file whenever it is included or imported: twice a question.
-    import dataclasses
-    import os.path
-
-    many = [
-        dataclasses.replace(c, question=dataclasses.replace(c.question, id=f"q{n}-{i}"))
-        for n in range(10)
-        for i, c in enumerate(samples.all_samples())
-    ]
-    render_quiz(many, "many")  # the templates loaded
-    checks: list[str] = []
-    real = os.path.getmtime
-
-    def getmtime(path: str) -> float:
-        checks.append(path)
-        return real(path)
-
-    monkeypatch.setattr(os.path, "getmtime", getmtime)
-    render_quiz(many, "many")
-    assert len(many) > 50
-    assert 0 < len(checks) <= 7  # the quiz's seven templates, once each
-
-
 def test_an_edited_template_is_used_by_the_next_quiz(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

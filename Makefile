@@ -2,23 +2,37 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# What building the site needs; the test and lint tools come on top, for `make test`/`lint`.
+SITE_STAMP := $(VENV)/.site-installed
+TEST_STAMP := $(VENV)/.test-installed
+DEV_STAMP := $(VENV)/.dev-installed
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
 .PHONY: site test test-oldest serve lint bench clean
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
-	touch $(STAMP)
 
-site: $(STAMP)
+$(SITE_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(TEST_STAMP): $(SITE_STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+$(DEV_STAMP): $(TEST_STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
+	touch $@
+
+site: $(SITE_STAMP)
 	$(BIN)/konum build
 
-test: $(STAMP)
-	$(BIN)/python -m pytest -q
+# Two workers; tests that share a module's built site stay on one worker.
+test: $(TEST_STAMP)
+	$(BIN)/python -m pytest -q -n 2 --dist loadscope
 
 # The oldest Python that pyproject.toml allows, in a virtualenv of its own: the suite
 # without the browser tests (those check the front end, the same on every Python).
@@ -33,18 +47,18 @@ $(OLDEST_STAMP): pyproject.toml
 	touch $(OLDEST_STAMP)
 
 test-oldest: $(OLDEST_STAMP)
-	$(OLDEST_VENV)/bin/python -m pytest -q --ignore=tests/browser
+	$(OLDEST_VENV)/bin/python -m pytest -q -n 2 --dist loadscope --ignore=tests/browser
 
-serve: $(STAMP)
+serve: $(SITE_STAMP)
 	$(BIN)/konum serve
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check generator tests bench
 	$(BIN)/ruff format --check generator tests bench
 	$(BIN)/mypy
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf site .site-tmp-* .site-old-* .site-lock $(VENV) $(OLDEST_VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf site .site-tmp-* .site-old-* .site-lock exports $(VENV) $(OLDEST_VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

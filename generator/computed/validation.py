@@ -7,14 +7,13 @@ into a located problem. Messages say what was expected and what was found.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Literal
 
 from konum.computed.base import GeneratorError, check_constraint
 from konum.computed.registry import GENERATORS, suggest, unknown_generator_message
 from konum.computed.variants import MAX_ATTEMPTS, draw_variant
 from konum.model import ParamConstraint
-from konum.seeding import rng_for_recurring
+from konum.seeding import rng_for
 
 ANSWERS = ("numeric", "choice")
 DECIMALS = (0, 8)
@@ -94,47 +93,13 @@ def _probe(
     decimals: int | None,
     options: int,
 ) -> list[tuple[str, str]]:
-    """Draw a few variants with a fixed seed; report params that cannot give questions.
-
-    The outcome depends on the arguments only (the seed is fixed), so it is remembered; a
-    fresh list is returned every time.
-    """
-    try:
-        outcome = _probe_cached(generator, tuple(params.items()), answer, decimals, options)
-    except TypeError:  # an unhashable constraint: nothing to remember it by
-        return _probe_uncached(generator, params, answer, decimals, options)
-    return list(outcome)
-
-
-@lru_cache(maxsize=4096, typed=True)
-def _probe_cached(
-    generator: str,
-    params: tuple[tuple[str, ParamConstraint], ...],
-    answer: str,
-    decimals: int | None,
-    options: int,
-) -> tuple[tuple[str, str], ...]:
-    # Equal keys have equal outcomes: the params passed check_constraint, so equal values
-    # differ at most as 1 and 1.0 for a number, and bounds only enter float arithmetic and
-    # drawn values are converted to the parameter's kind. (typed=True keeps 4 and 4.0 apart
-    # for the other arguments.)
-    return tuple(_probe_uncached(generator, dict(params), answer, decimals, options))
-
-
-def _probe_uncached(
-    generator: str,
-    params: Mapping[str, ParamConstraint],
-    answer: str,
-    decimals: int | None,
-    options: int,
-) -> list[tuple[str, str]]:
-    """:func:`_probe` without the memory."""
+    """Draw a few variants with a fixed seed; report params that cannot give questions."""
     gen = GENERATORS[generator]
     form: Literal["numeric", "choice"] = "choice" if answer == "choice" else "numeric"
     for index in range(PROBE_VARIANTS):
         result = None
         for attempt in range(MAX_ATTEMPTS):
-            rng = rng_for_recurring(0, "konum-validate", generator, index, attempt)
+            rng = rng_for(0, "konum-validate", generator, index, attempt)
             try:
                 result = draw_variant(
                     gen, params, form=form, options=options, decimals=decimals, rng=rng

@@ -898,3 +898,27 @@ def test_int_and_float_spellings_of_a_range_probe_alike() -> None:
     for spelling in (Range(1, 50), Range(1.0, 50.0)):
         params = {"pos": spelling, "d": Choices((8, 16))}
         assert validate_computed("sinusoidal_entry", params, "choice", 4, 4) == []
+
+
+# Produced by the code before rng_for became plain default_rng (commit 3d3de1a, which seeded
+# PCG64 through its own copy of SeedSequence): option and right-hand orders must not move.
+PINNED_ORDERS = {
+    0: ((0, 4, 1, 2, 3, 5), ("r0", "r3", "x", "y", "r2", "r1")),
+    7: ((3, 4, 0, 2, 1, 5), ("r2", "r1", "r3", "y", "x", "r0")),
+    2**63 - 1: ((0, 1, 4, 2, 3, 5), ("r3", "r1", "x", "r2", "r0", "y")),
+}
+
+
+@pytest.mark.parametrize("seed", sorted(PINNED_ORDERS))
+def test_option_and_matching_orders_are_pinned(seed: int) -> None:
+    from konum.model import ChoiceQuestion, MatchingQuestion, Option, Pair
+    from konum.variants import option_order, right_items
+
+    src = Source("x", 1, 1)
+    options = tuple(Option(str(i), i == 0, pin=i == 5) for i in range(6))
+    choice = ChoiceQuestion("pinned-choice", "b", "p", "e", src, options=options)
+    pairs = tuple(Pair(f"l{i}", f"r{i}") for i in range(4))
+    matching = MatchingQuestion(
+        "pinned-matching", "b", "p", "e", src, pairs=pairs, distractors=("x", "y")
+    )
+    assert (option_order(choice, seed), right_items(matching, seed)) == PINNED_ORDERS[seed]

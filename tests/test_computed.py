@@ -593,6 +593,22 @@ def test_validate_answer_decimals_and_options() -> None:
     assert validate_computed("alibi_slope", {}, "choice", 6, 6) == []
 
 
+def test_validate_huge_numbers_without_overflow() -> None:
+    huge = 10**400
+    params: dict[str, ParamConstraint] = {
+        "d": Choices((huge,)),
+        "pos": Range(0, huge),
+        "base": Choices((1e300,)),
+    }
+    got = _messages(validate_computed("sinusoidal_entry", params, "numeric", huge, huge))
+    assert (
+        got["params.d"] == "expected an even int in 2..4096, found 100000000000... (401 characters)"
+    )
+    assert "found max 100000000000..." in got["params.pos"]
+    assert "expected a number in 1.5..1000000000" in got["params.base"]
+    assert "0..8" in got["decimals"] and "2..6" in got["options"]
+
+
 def test_validate_choice_needs_enough_distractors() -> None:
     got = _messages(validate_computed("faster_dimension", {}, "choice", None, 4))
     assert "at most 3 options" in got["options"]

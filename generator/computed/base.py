@@ -29,6 +29,7 @@ from typing import Any, Literal, Protocol
 
 import numpy as np
 
+from konum import limits
 from konum.formatting import format_number
 from konum.model import Choices, ParamConstraint, Range
 
@@ -160,18 +161,18 @@ def tolerance_for(answer: float, decimals: int, *, exact: bool = False) -> float
 # --- describing and checking constraints -------------------------------------------------------
 
 
-def _is_int(value: object) -> bool:
-    if isinstance(value, (bool, np.bool_)):
-        return False
-    if isinstance(value, (int, np.integer)):
-        return True
-    return isinstance(value, (float, np.floating)) and math.isfinite(value) and value.is_integer()
-
-
 def _is_number(value: object) -> bool:
-    if isinstance(value, (bool, np.bool_)):
+    """A finite int or float (not a bool) within :data:`konum.limits.MAX_NUMBER` in size."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (int, float, np.integer, np.floating)
+    ):
         return False
-    return isinstance(value, (int, float, np.integer, np.floating)) and math.isfinite(float(value))
+    # Compared before any float(): a 400-digit int would overflow it.
+    return bool(abs(value) <= limits.MAX_NUMBER)
+
+
+def _is_int(value: object) -> bool:
+    return _is_number(value) and float(value).is_integer()  # type: ignore[arg-type]
 
 
 def _matches_kind(kind: Kind, value: object) -> bool:
@@ -191,7 +192,8 @@ def _show(value: object) -> str:
         return repr(value)
     if _is_number(value):
         return sig(float(value))  # type: ignore[arg-type]
-    return repr(value)
+    text = repr(value)
+    return text if len(text) <= 24 else f"{text[:12]}... ({len(text)} characters)"
 
 
 def describe(spec: ParamSpec) -> str:

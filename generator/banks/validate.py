@@ -40,7 +40,7 @@ from konum.banks.schema import (
     slugify,
 )
 from konum.banks.yamlsource import Mark, YMap, YNode, YScalar, YSeq
-from konum.formatting import did_you_mean
+from konum.formatting import BLANK, did_you_mean
 
 ComputedCheck = Callable[
     [str, Mapping[str, model.ParamConstraint], str, "int | None", int],
@@ -686,7 +686,7 @@ class BankValidator:
             if blank is not None:
                 blanks.append(blank)
         if prompt is not None and seq is not None:
-            count = len(re.findall(model.BLANK_PATTERN, prompt))
+            count = len(BLANK.findall(prompt))
             if count == 0:
                 self.problem(
                     seq.mark,

@@ -20,5 +20,8 @@ def derive_seed(seed: int, *key: object) -> int:
 
 
 def rng_for(seed: int, *key: object) -> np.random.Generator:
-    """A numpy generator (PCG64) for ``seed`` and ``key``, e.g. ``rng_for(42, "q-id", 3)``."""
+    """``np.random.default_rng(derive_seed(seed, *key))``, e.g. ``rng_for(42, "q-id", 3)``.
+
+    numpy seeds PCG64 from that 64-bit integer through ``SeedSequence`` (NEP 19).
+    """
     return np.random.default_rng(derive_seed(seed, *key))

@@ -15,11 +15,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from konum.formatting import BLANK_PATTERN as BLANK_PATTERN  # re-exported: a blank's rule
+
 QuestionType = Literal["choice", "fill", "matching", "numeric", "computed"]
 QUESTION_TYPES: tuple[QuestionType, ...] = ("choice", "fill", "matching", "numeric", "computed")
 
-#: A blank in a ``fill`` prompt: a run of four or more underscores.
-BLANK_PATTERN = r"_{4,}"
+ComputedAnswer = Literal["numeric", "choice"]
+#: How a computed question is answered: a typed number, or a choice among computed options.
+COMPUTED_ANSWERS: tuple[ComputedAnswer, ...] = ("numeric", "choice")
 
 
 @dataclass(frozen=True)
@@ -185,7 +188,7 @@ class ComputedQuestion(QuestionBase):
     type: Literal["computed"] = "computed"
     generator: str = ""
     params: Mapping[str, ParamConstraint] = field(default_factory=dict)
-    answer: Literal["numeric", "choice"] = "numeric"
+    answer: ComputedAnswer = "numeric"
     decimals: int | None = None
     options: int = 4
 

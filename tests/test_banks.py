@@ -345,6 +345,34 @@ CORPUS = [
         "duplicate option: the same text as options[0] (line 8)",
         1,
     ),
+    # NFC "Sinüs" and NFD "Sinüs" (u + combining diaeresis) look alike: one option.
+    (
+        "choice-duplicate-nfd",
+        10,
+        15,
+        "q1",
+        "options[1].text",
+        "duplicate option: the same text as options[0] (line 8)",
+        1,
+    ),
+    (
+        "matching-duplicate-nfd",
+        10,
+        15,
+        "q1",
+        "pairs[1].left",
+        "duplicate left item: the same as pairs[0].left (line 8)",
+        2,
+    ),
+    (
+        "fill-duplicate-answers",
+        8,
+        32,
+        "q1",
+        "blanks[0].answers[2]",
+        "duplicate answer: the same as answers[0] (line 8)",
+        1,
+    ),
     (
         "choice-one-option",
         8,
@@ -430,6 +458,18 @@ CORPUS = [
     ),
     ("matching-one-pair", 8, 7, "q1", "pairs", "too few pairs: expected at least 2, found 1", 1),
     ("numeric-not-finite", 7, 13, "q1", "answer", "the answer must be a finite number", 1),
+    # A 401-digit answer, tolerance, range bound, choice and figure parameter: one problem
+    # each at its own line, no OverflowError.
+    (
+        "number-too-large",
+        7,
+        13,
+        "q1",
+        "answer",
+        "the number is too large: expected a number from -1e15 to 1e15, "
+        "found the number 100000000000... (401 characters)",
+        5,
+    ),
     (
         "numeric-answer-text",
         7,
@@ -598,6 +638,74 @@ def test_broken_bank(
     assert (problem.line, problem.column) == (line, column)
     assert (problem.question_id, problem.field) == (question_id, field)
     assert len(problems) == count, "\n".join(map(str, problems))
+
+
+def test_every_too_large_number_is_reported_at_its_field() -> None:
+    problems = problems_of(BROKEN / "number-too-large.yml")
+    assert [(p.line, p.question_id, p.field) for p in problems] == [
+        (7, "q1", "answer"),
+        (8, "q1", "tolerance"),
+        (14, "q2", "params.m.max"),
+        (15, "q2", "params.d[1]"),
+        (27, "q3", "figure.params.base"),
+    ]
+    assert all(p.message.startswith("the number is too large") for p in problems)
+
+
+def test_numbers_up_to_the_limit_are_accepted(tmp_path: Path) -> None:
+    from konum import limits
+
+    at_limit = QUESTION.format(stem="limit").replace("answer: 2", f"answer: {limits.MAX_NUMBER}")
+    assert load_bank(write(tmp_path, "limit", at_limit)).questions[0].answer == 1e15  # type: ignore[union-attr]
+    over = at_limit.replace(str(limits.MAX_NUMBER), f"-{limits.MAX_NUMBER + 1}")
+    (problem,) = problems_of(write(tmp_path, "over", over.replace("bank: limit", "bank: over")))
+    assert problem.message.startswith("the number is too large")
+    assert problem.found == "the number -1000000000000001"
+
+
+def test_decimals_have_one_range_for_numeric_and_computed_questions(tmp_path: Path) -> None:
+    from konum import limits
+    from konum.computed import validate_computed
+
+    low, high = limits.DECIMALS
+    numeric = QUESTION.format(stem="dec").replace(
+        "answer: 2", f"answer: 2\n    decimals: {high + 1}"
+    )
+    (problem,) = problems_of(write(tmp_path, "dec", numeric))
+    assert problem.field == "decimals"
+    assert problem.expected == f"a whole number from {low} to {high}"
+    computed = computed_bank(tmp_path, f"    generator: rope_angle\n    decimals: {high + 1}\n")
+    (problem,) = problems_of(computed)
+    assert (problem.field, problem.expected) == ("decimals", f"a whole number from {low} to {high}")
+    # The generators' own check agrees (it runs for callers other than the bank loader).
+    assert validate_computed("rope_angle", {}, "numeric", high, 4) == []
+    assert validate_computed("rope_angle", {}, "numeric", high + 1, 4)[0][0] == "decimals"
+
+
+def test_unicode_forms_are_one_text_everywhere_duplicates_are_checked(tmp_path: Path) -> None:
+    import unicodedata
+
+    nfc, nfd = (unicodedata.normalize(form, "Kosinüs") for form in ("NFC", "NFD"))
+    problems = problems_of(BROKEN / "matching-duplicate-nfd.yml")
+    assert [(p.field, p.line) for p in problems] == [("pairs[1].left", 10), ("distractors[2]", 12)]
+    assert "the same as distractors[1]" in problems[1].message
+    # A case-sensitive blank keeps "kosinüs" and "Kosinüs" apart, not two forms of one word.
+    fill = f"""bank: cased
+title: T
+questions:
+  - id: q1
+    type: fill
+    prompt: Even columns hold ____.
+    blanks:
+      - answers: [{nfc}, {nfc.lower()}, {nfd}]
+        case_sensitive: true
+    explanation: x
+"""
+    (problem,) = problems_of(write(tmp_path, "cased", fill))
+    assert (problem.field, problem.message) == (
+        "blanks[0].answers[2]",
+        "duplicate answer: the same as answers[0] (line 8)",
+    )
 
 
 def test_expected_and_found_are_separate_fields() -> None:

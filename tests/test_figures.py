@@ -263,23 +263,24 @@ def test_unknown_parameter_names_figure_and_suggests() -> None:
 @pytest.mark.parametrize(
     ("name", "params", "param", "expected"),
     [
-        ("pe_heatmap", {"n": 0}, "n", "int in 1..128"),
-        ("pe_heatmap", {"base": 1}, "base", "greater than 1"),
-        ("pe_heatmap", {"d": True}, "d", "int"),
-        ("pe_heatmap", {"d": 8.0}, "d", "int"),
-        ("sine_waves", {"columns": (0, 64)}, "columns", "below d = 64"),
-        ("sine_waves", {"columns": ()}, "columns", "list of 1 to 6 ints"),
-        ("sine_waves", {"columns": "0,2"}, "columns", "list of 1 to 6 ints"),
-        ("dot_vs_distance", {"anchor": 100}, "anchor", "below n = 100"),
-        ("rope_rotation", {"k": 4}, "k", "below d/2 = 4"),
-        ("rope_rotation", {"d": 7}, "d", "even int"),
-        ("rope_frequencies_scaled", {"factor": 0.5}, "factor", "at least 1"),
-        ("rope_frequencies_scaled", {"factor": math.inf}, "factor", "number"),
-        ("alibi_matrices", {"heads": (1, 9)}, "heads", "num_heads = 8"),
-        ("alibi_matrices", {"heads": (0,)}, "heads", "ints in 1..64"),
-        ("t5_buckets", {"num_buckets": 7}, "num_buckets", "even int"),
-        ("grid_2d", {"d": 30}, "d", "multiple of 4"),
-        ("attention_permutation", {"n": 1}, "n", "int in 2..8"),
+        ("pe_heatmap", {"n": 0}, "n", "expected an int in 1..128, found 0"),
+        ("pe_heatmap", {"base": 1}, "base", "expected a number in 1.5..1000000000, found 1"),
+        ("pe_heatmap", {"d": True}, "d", "expected an int in 1..128, found true"),
+        ("pe_heatmap", {"d": 8.5}, "d", "expected an int in 1..128, found 8.5"),
+        ("pe_heatmap", {"n": 10**400}, "n", "found 100000000000... (401 characters)"),
+        ("sine_waves", {"columns": (0, 64)}, "columns", "expected columns below d = 64"),
+        ("sine_waves", {"columns": ()}, "columns", "expected a list of 1 to 6 values, each an int"),
+        ("sine_waves", {"columns": "0,2"}, "columns", "list of 1 to 6 values"),
+        ("dot_vs_distance", {"anchor": 100}, "anchor", "below n = 100, found 100"),
+        ("rope_rotation", {"k": 4}, "k", "below d/2 = 4, found 4"),
+        ("rope_rotation", {"d": 7}, "d", "expected an even int in 2..1024, found 7"),
+        ("rope_frequencies_scaled", {"factor": 0.5}, "factor", "a number in 1..1000, found 0.5"),
+        ("rope_frequencies_scaled", {"factor": math.inf}, "factor", "number in 1..1000"),
+        ("alibi_matrices", {"heads": (1, 9)}, "heads", "num_heads = 8, found [9]"),
+        ("alibi_matrices", {"heads": (0,)}, "heads", "each an int in 1..64, found (0,)"),
+        ("t5_buckets", {"num_buckets": 7}, "num_buckets", "expected an even int in 4..256"),
+        ("grid_2d", {"d": 30}, "d", "expected a multiple of 4 in 4..1024, found 30"),
+        ("attention_permutation", {"n": 1}, "n", "expected an int in 2..8, found 1"),
     ],
 )
 def test_bad_values_name_figure_and_parameter(
@@ -291,6 +292,14 @@ def test_bad_values_name_figure_and_parameter(
     assert expected in str(info.value)
     with pytest.raises(ValueError, match=re.escape(f"figure {name!r}")):
         FIGURES[name](**params)
+
+
+def test_integral_numbers_are_ints_as_for_the_generators() -> None:
+    # One rule for every parameter spec: 8.0 is the int 8 (as a YAML figure param can be).
+    np.testing.assert_array_equal(
+        figure_data("pe_heatmap", n=4, d=8.0)["pe"], figure_data("pe_heatmap", n=4, d=8)["pe"]
+    )
+    assert figure_data("sine_waves", columns=[0.0, 5])["columns"].tolist() == [0, 5]
 
 
 def test_errors_from_the_core_name_the_figure() -> None:

@@ -1,4 +1,4 @@
-"""The bank format as data: which fields each part of a bank has, and their rules.
+"""The bank format as data: which fields each part of a bank has (limits: :mod:`konum.limits`).
 
 Kept apart from the validator so the documentation page, the validator and the tests agree
 on one list. Field names are listed in the order the authoring page presents them.
@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import re
 
+from konum.formatting import SLUG as SLUG  # the id rule, re-exported for the loader
 from konum.model import QUESTION_TYPES, QuestionType
-
-#: Ids of banks, questions and flashcards: lowercase ASCII words joined by single hyphens.
-SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 BANK_FIELDS = ("bank", "title", "questions", "flashcards")
 COMMON_FIELDS = (
@@ -38,13 +36,6 @@ BLANK_FIELDS = ("answers", "answer", "regex", "case_sensitive")
 PAIR_FIELDS = ("left", "right")
 RANGE_FIELDS = ("min", "max", "step")
 FLASHCARD_FIELDS = ("id", "front", "back", "tags")
-
-COMPUTED_ANSWERS = ("numeric", "choice")
-DIFFICULTY = (1, 3)
-COMPUTED_OPTIONS = (2, 6)
-DECIMALS = (0, 15)
-MIN_OPTIONS = 2
-MIN_PAIRS = 2
 
 
 def all_question_fields() -> tuple[str, ...]:

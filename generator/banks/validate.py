@@ -12,31 +12,24 @@ the file (``questions[3].id``). List indices count from 0.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
-from functools import cache
-from typing import Any, Literal, cast
+from typing import Any, cast
 
-from konum import model
+from konum import limits, model
 from konum.banks import htmlcheck
 from konum.banks.errors import BankProblem
 from konum.banks.schema import (
     BANK_FIELDS,
     BLANK_FIELDS,
     COMMON_FIELDS,
-    COMPUTED_ANSWERS,
-    COMPUTED_OPTIONS,
-    DECIMALS,
-    DIFFICULTY,
     FIGURE_FIELDS,
     FLASHCARD_FIELDS,
-    MIN_OPTIONS,
-    MIN_PAIRS,
     OPTION_FIELDS,
     PAIR_FIELDS,
     RANGE_FIELDS,
@@ -47,6 +40,7 @@ from konum.banks.schema import (
     slugify,
 )
 from konum.banks.yamlsource import Mark, YMap, YNode, YScalar, YSeq
+from konum.formatting import BLANK, did_you_mean
 
 ComputedCheck = Callable[
     [str, Mapping[str, model.ParamConstraint], str, "int | None", int],
@@ -59,7 +53,6 @@ _PYTHON_ONLY_REGEX = re.compile(r"\(\?P[<=>]|\(\?#|\\[AZ]|\(\?[aiLmsux]+[):-]|\*
 _NUMBER_TEXT = re.compile(r"[-+]?(?:\d[\d_]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
-@cache
 def _elsewhere(qtype: model.QuestionType) -> dict[str, str]:
     """For a question of type ``qtype``: why each field of the other types is not its own."""
     allowed = COMMON_FIELDS + TYPE_FIELDS[qtype]
@@ -121,13 +114,18 @@ def describe(node: YNode | None) -> str:
     if isinstance(value, bool):
         return f"{node.text} (a true/false value)"
     if isinstance(value, (int, float)):
-        return f"the number {node.text}"
+        return f"the number {_short(node.text)}"
     shown = str(value) if len(str(value)) <= 40 else str(value)[:37] + "..."
     return f'text "{shown}"'
 
 
+def _short(text: str) -> str:
+    """A long number's text cut for a message: ``1000000000... (401 characters)``."""
+    return text if len(text) <= 24 else f"{text[:12]}... ({len(text)} characters)"
+
+
 def _written(node: YNode) -> str:
-    return node.text if isinstance(node, YScalar) else describe(node)
+    return _short(node.text) if isinstance(node, YScalar) else describe(node)
 
 
 def _join(path: str, key: str) -> str:
@@ -138,8 +136,11 @@ def _num(value: float) -> str:
     return f"{value:.10g}"
 
 
-def _norm(text: str) -> str:
-    return " ".join(text.split()).casefold()
+def _norm(text: str, *, case: bool = False) -> str:
+    """``text`` as duplicates are compared: spaces collapsed, Unicode NFC, caseless unless
+    ``case`` (so NFC "Sinüs", NFD "Sinüs" and "sinüs " are the same option)."""
+    text = unicodedata.normalize("NFC", " ".join(text.split()))
+    return text if case else unicodedata.normalize("NFC", text.casefold())
 
 
 class BankValidator:
@@ -198,12 +199,10 @@ class BankValidator:
                     entry.key_mark, where, f"'{key}' is not a field here; {elsewhere[key]}"
                 )
                 continue
-            close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
             self.problem(
                 entry.key_mark,
                 where,
-                f"unknown key '{key}'{hint}",
+                f"unknown key '{key}'{did_you_mean(key, allowed)}",
                 expected="one of " + ", ".join(allowed),
                 found=f"'{key}'",
             )
@@ -295,28 +294,68 @@ class BankValidator:
                 _join(path, key),
                 "out of range",
                 expected=f"a whole number from {low} to {high}",
-                found=str(value.value),
+                found=_short(value.text),
             )
             return None
         return value.value
 
     def number(self, node: YNode, path: str) -> float | None:
-        """A YAML number; a plain (unquoted) ``1e-3`` counts too (YAML 1.1 reads it as text)."""
+        """A YAML number; a plain (unquoted) ``1e-3`` counts too (YAML 1.1 reads it as text).
+
+        Infinities and NaN are returned (callers say why they do not fit); numbers larger
+        in size than :data:`konum.limits.MAX_NUMBER` are reported here.
+        """
+        value: float | None = None
         if isinstance(node, YScalar):
-            value = node.value
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                return value
-            if (
-                isinstance(value, str)
-                and node.style is None
-                and _NUMBER_TEXT.fullmatch(value.strip())
+            raw = node.value
+            if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+                value = raw
+            elif (
+                isinstance(raw, str) and node.style is None and _NUMBER_TEXT.fullmatch(raw.strip())
             ):
-                return float(value.replace("_", ""))
-        hint = " (remove the quotes)" if isinstance(node, YScalar) and node.style else ""
+                value = float(raw.replace("_", ""))
+        if value is None:
+            hint = " (remove the quotes)" if isinstance(node, YScalar) and node.style else ""
+            self.problem(
+                node.mark, path, f"wrong type{hint}", expected="a number", found=describe(node)
+            )
+            return None
+        return None if self.too_large(node, path, value) else value
+
+    def too_large(self, node: YNode, path: str, value: object) -> bool:
+        """Report ``value`` when it is a number larger in size than :data:`limits.MAX_NUMBER`.
+
+        Compared as written (a Python int is exact at any size), so a 400-digit integer is a
+        message here rather than an ``OverflowError`` wherever it would meet a float.
+        """
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return False
+        if isinstance(value, float) and not math.isfinite(value):
+            return False
+        if abs(value) <= limits.MAX_NUMBER:
+            return False
+        bound = f"{float(limits.MAX_NUMBER):g}".replace("e+", "e")
         self.problem(
-            node.mark, path, f"wrong type{hint}", expected="a number", found=describe(node)
+            node.mark,
+            path,
+            "the number is too large",
+            expected=f"a number from -{bound} to {bound}",
+            found=describe(node),
         )
-        return None
+        return True
+
+    def large_numbers(self, node: YNode, path: str) -> bool:
+        """Report every number inside ``node`` that is too large; True when there was one."""
+        if isinstance(node, YScalar):
+            return self.too_large(node, path, node.value)
+        if isinstance(node, YSeq):
+            children = [(f"{path}[{i}]", item) for i, item in enumerate(node.items)]
+        else:
+            children = [(_join(path, key), entry.value) for key, entry in node.entries.items()]
+        found = False
+        for where, child in children:  # not any(): report every one
+            found = self.large_numbers(child, where) or found
+        return found
 
     def sequence(self, node: YMap, key: str, path: str, *, required: bool) -> YSeq | None:
         value = node.get(key)
@@ -532,7 +571,7 @@ class BankValidator:
         explanation = self.text(node, "explanation", "", required=not computed, markdown=True)
         hint = self.text(node, "hint", "", required=False, markdown=True)
         tags = self.tags(node, "")
-        difficulty = self.integer(node, "difficulty", "", DIFFICULTY)
+        difficulty = self.integer(node, "difficulty", "", limits.DIFFICULTY)
         flashcard = self.boolean(node, "flashcard", "", True)
         figure = self.figure_ref(node)
         common: dict[str, Any] = {
@@ -569,8 +608,7 @@ class BankValidator:
         if qtype is None:
             return None
         if qtype not in model.QUESTION_TYPES:
-            close = difflib.get_close_matches(qtype, model.QUESTION_TYPES, n=1, cutoff=0.5)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
+            hint = did_you_mean(qtype, model.QUESTION_TYPES, cutoff=0.5)
             self.problem(
                 value.mark,
                 "type",
@@ -620,12 +658,12 @@ class BankValidator:
                     f"options[{earlier[0]}] (line {earlier[1].line})",
                 )
             options.append(model.Option(text, correct, feedback, pin))
-        if len(seq.items) < MIN_OPTIONS:
+        if len(seq.items) < limits.MIN_OPTIONS:
             self.problem(
                 seq.mark,
                 "options",
                 "too few options",
-                expected=f"at least {MIN_OPTIONS}",
+                expected=f"at least {limits.MIN_OPTIONS}",
                 found=str(len(seq.items)),
             )
         elif not any_correct:
@@ -648,7 +686,7 @@ class BankValidator:
             if blank is not None:
                 blanks.append(blank)
         if prompt is not None and seq is not None:
-            count = len(re.findall(model.BLANK_PATTERN, prompt))
+            count = len(BLANK.findall(prompt))
             if count == 0:
                 self.problem(
                     seq.mark,
@@ -699,6 +737,8 @@ class BankValidator:
                 expected="at least one answer",
                 found="an empty list",
             )
+        if isinstance(answers_node, YSeq) and answers and len(answers) == len(answers_node.items):
+            self.check_duplicate_answers(answers, answers_node, path, case_sensitive)
         accepted = answers if answers else ((single,) if single is not None else ())
         if (
             "answers" not in node.entries
@@ -728,6 +768,21 @@ class BankValidator:
             else:
                 self.regex_accepts(regex, case_sensitive, accepted, mark, _join(path, "regex"))
         return model.Blank(tuple(a.strip() for a in accepted), regex, case_sensitive)
+
+    def check_duplicate_answers(
+        self, answers: Sequence[str], seq: YSeq, path: str, case_sensitive: bool
+    ) -> None:
+        """A blank's accepted answers are all different (as the blank compares them)."""
+        first: dict[str, int] = {}
+        for k, text in enumerate(answers):
+            earlier = first.setdefault(_norm(text, case=case_sensitive), k)
+            if earlier != k:
+                self.problem(
+                    seq.items[k].mark,
+                    f"{_join(path, 'answers')}[{k}]",
+                    f"duplicate answer: the same as answers[{earlier}] "
+                    f"(line {seq.items[earlier].mark.line})",
+                )
 
     def regex_accepts(
         self, regex: str, case_sensitive: bool, accepted: Sequence[str], mark: Mark, path: str
@@ -779,12 +834,12 @@ class BankValidator:
                     )
             if sides["left"] is not None and sides["right"] is not None:
                 pairs.append(model.Pair(sides["left"], sides["right"]))
-        if seq is not None and len(seq.items) < MIN_PAIRS:
+        if seq is not None and len(seq.items) < limits.MIN_PAIRS:
             self.problem(
                 seq.mark,
                 "pairs",
                 "too few pairs",
-                expected=f"at least {MIN_PAIRS}",
+                expected=f"at least {limits.MIN_PAIRS}",
                 found=str(len(seq.items)),
             )
         distractors = self.text_list(node, "distractors", "", required=False, markdown=True) or ()
@@ -849,7 +904,7 @@ class BankValidator:
                 "give either 'tolerance' (absolute) or 'relative_tolerance', not both",
             )
         tolerance = tolerances.get("relative_tolerance" if relative else "tolerance", 0.0)
-        decimals = self.integer(node, "decimals", "", DECIMALS)
+        decimals = self.integer(node, "decimals", "", limits.DECIMALS)
         unit = self.text(node, "unit", "", required=False, markdown=True)
         both = "tolerance" in node.entries and relative
         key = "relative_tolerance" if relative else "tolerance"
@@ -922,7 +977,7 @@ class BankValidator:
                     found=describe(params_node),
                 )
         answer_text = self.text(node, "answer", "", required=False) or "numeric"
-        if answer_text not in COMPUTED_ANSWERS:
+        if answer_text not in model.COMPUTED_ANSWERS:
             answer_node = node.get("answer")
             mark = answer_node.mark if answer_node is not None else node.mark
             self.problem(
@@ -933,15 +988,15 @@ class BankValidator:
                 found=f"'{answer_text}'",
             )
             answer_text = "numeric"
-        answer = cast(Literal["numeric", "choice"], answer_text)
-        options = self.integer(node, "options", "", COMPUTED_OPTIONS)
+        answer = cast(model.ComputedAnswer, answer_text)
+        options = self.integer(node, "options", "", limits.COMPUTED_OPTIONS)
         if options is not None and answer != "choice":
             self.problem(
                 node.entries["options"].key_mark,
                 "options",
                 "'options' only applies with 'answer: choice'",
             )
-        decimals = self.integer(node, "decimals", "", DECIMALS)
+        decimals = self.integer(node, "decimals", "", limits.DECIMALS)
         if generator is not None and len(self.problems) == start:
             self.run_computed_check(node, generator, params, answer, decimals, options or 4)
         question = model.ComputedQuestion(
@@ -978,6 +1033,8 @@ class BankValidator:
         params: dict[str, object] = {}
         params_node = fig.get("params")
         if isinstance(params_node, YMap):
+            if self.large_numbers(params_node, "figure.params"):
+                return None
             params = {key: _plain(entry.value) for key, entry in params_node.entries.items()}
         elif params_node is not None:
             self.problem(
@@ -1083,6 +1140,8 @@ class BankValidator:
             raw = item.value
             if isinstance(raw, str) and item.style is None and _NUMBER_TEXT.fullmatch(raw):
                 raw = float(raw.replace("_", ""))  # YAML 1.1 reads a plain 1.5e4 as text
+            if self.too_large(item, where, raw):
+                continue
             values.append(raw)
         if len(values) != len(items):
             return None

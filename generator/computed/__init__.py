@@ -18,7 +18,6 @@ from konum.computed.base import (
     Generator,
     GeneratorError,
     ParamSpec,
-    format_number,
     tolerance_for,
 )
 from konum.computed.misconceptions import MISCONCEPTIONS
@@ -26,6 +25,7 @@ from konum.computed.preview import format_preview
 from konum.computed.registry import GENERATORS, UnknownGeneratorError, get_generator
 from konum.computed.validation import validate_computed
 from konum.computed.variants import PromptTemplateError, computed_variants
+from konum.formatting import format_number
 
 __all__ = [
     "GENERATORS",

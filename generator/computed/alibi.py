@@ -10,25 +10,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from konum.computed import cached
+from konum import pe
 from konum.computed.base import (
     BOOL,
     BaseGenerator,
     Distractor,
     Generated,
     Values,
-    format_number,
     param,
     sig,
     specs,
 )
+from konum.formatting import format_number
 from konum.model import Choices, Range
 
 HEADS = Range(1, 256)
 POSITION = Range(0, 100_000)
 
 
-@cached.memo()
 def _slope_steps(heads: int, head: int) -> tuple[str, float]:
     """The worked derivation of slope ``head`` of ``heads`` (Markdown) and its exponent."""
     p = 1 << (heads.bit_length() - 1)
@@ -60,24 +59,6 @@ def _slope_steps(heads: int, head: int) -> tuple[str, float]:
     return text, exponent
 
 
-@cached.memo()
-def _sorted_slopes(heads: int) -> tuple[float, ...]:
-    """The slopes of ``heads`` heads from the largest down (``np.sort(slopes)[::-1]``)."""
-    return tuple(np.sort(cached.alibi_slopes(heads))[::-1].tolist())
-
-
-@cached.memo()
-def _listing(heads: int) -> str:
-    """The solution's list of all slopes (short head counts only)."""
-    if heads > 16:
-        return ""
-    return (
-        f"All {heads} slopes, in head order: "
-        + ", ".join(f"${sig(s, 4)}$" for s in cached.alibi_slope_list(heads))
-        + ".\n\n"
-    )
-
-
 class AlibiSlope(BaseGenerator):
     name = "alibi_slope"
     title = "The ALiBi slope of head h of n (powers of two and not)"
@@ -99,8 +80,8 @@ class AlibiSlope(BaseGenerator):
 
     def build(self, v: Values, decimals: int) -> Generated | None:
         heads, head = v["heads"], v["head"]
-        slopes = cached.alibi_slope_list(heads)
-        answer = slopes[head - 1]
+        slopes = pe.alibi_slopes(heads)
+        answer = float(slopes[head - 1])
         ans = format_number(answer, decimals)
         neighbour = head + 1 if head < heads else head - 1
         distractors = [
@@ -113,7 +94,7 @@ class AlibiSlope(BaseGenerator):
                 "many.",
             ),
             Distractor(
-                _sorted_slopes(heads)[head - 1],
+                float(np.sort(slopes)[::-1][head - 1]),
                 "alibi_sorted",
                 "This assumes the slopes fall from head to head. For a head count that is not "
                 "a power of two the extra heads come last and fall between earlier slopes.",
@@ -125,20 +106,26 @@ class AlibiSlope(BaseGenerator):
                 f"depends on the head count.",
             ),
             Distractor(
-                slopes[heads - head],
+                float(slopes[heads - head]),
                 "alibi_head_order",
                 f"This is the slope of head {heads - head + 1}, the head order reversed. Slopes "
                 "are listed in head order: the power-of-two block first (falling from head 1), "
                 "then the extra heads.",
             ),
             Distractor(
-                slopes[neighbour - 1],
+                float(slopes[neighbour - 1]),
                 "head_off_by_one",
                 f"This is the slope of head {neighbour}. Heads are numbered from 1 here.",
             ),
         ]
         steps, exponent = _slope_steps(heads, head)
-        listing = _listing(heads)
+        listing = ""
+        if heads <= 16:
+            listing = (
+                f"All {heads} slopes, in head order: "
+                + ", ".join(f"${sig(float(s), 4)}$" for s in slopes)
+                + ".\n\n"
+            )
         prompt = (
             f"ALiBi gives each of the $n = {heads}$ attention heads a fixed slope $m_h$. What "
             f"is the slope of head $h = {head}$ (heads counted from 1)? Round to {decimals} "
@@ -180,15 +167,14 @@ class AlibiBias(BaseGenerator):
         heads, head, causal, i, j = (v[x] for x in ("heads", "head", "causal", "i", "j"))
         if i == j:  # bias 0 for every head: nothing to compute
             return None
-        slopes = cached.alibi_slope_list(heads)
-        m = slopes[head - 1]
+        slopes = pe.alibi_slopes(heads)
+        m = float(slopes[head - 1])
         distance = abs(i - j)
         if heads * (distance + 1) ** 2 <= 1_000_000:
             # The bias depends on i - j only: read it from the smallest matrix that has it.
             low = min(i, j)
-            answer = cached.alibi_bias_entry(
-                distance + 1, heads, causal, head - 1, i - low, j - low
-            )
+            bias = pe.alibi_bias(distance + 1, heads, causal=causal)
+            answer = float(bias[head - 1, i - low, j - low])
         else:  # the (heads, n, n) tensor would be too large to build
             answer = -m * distance
         ans = format_number(answer, decimals)
@@ -216,7 +202,7 @@ class AlibiBias(BaseGenerator):
                 "that holds only for powers of two.",
             ),
             Distractor(
-                -slopes[neighbour - 1] * distance,
+                -float(slopes[neighbour - 1]) * distance,
                 "head_off_by_one",
                 f"This uses the slope of head {neighbour}; heads are counted from 1.",
             ),

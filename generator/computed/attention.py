@@ -12,18 +12,17 @@ from collections.abc import Callable
 import numpy as np
 
 from konum import pe
-from konum.computed import cached
 from konum.computed.base import (
     BOOL,
     BaseGenerator,
     Distractor,
     Generated,
     Values,
-    format_number,
     param,
     sig,
     specs,
 )
+from konum.formatting import format_number
 from konum.model import Choices, Range
 from konum.seeding import rng_for
 
@@ -137,26 +136,21 @@ class PermutationGap(BaseGenerator):
         if len({tuple(row) for row in x}) < n:
             return None  # repeated tokens blur the point of the question
         perm = np.arange(n)[::-1]
-        enc = cached.sinusoidal_table(n, d)
-        outputs: dict[tuple[bool, Attend], tuple[np.ndarray, np.ndarray]] = {}
-
-        def sides(add_pe: bool, attend: Attend) -> tuple[np.ndarray, np.ndarray]:
-            """``(attend(PX + E), attend(X + E))``, computed once per combination."""
-            if (add_pe, attend) not in outputs:
-                e = enc if add_pe else np.zeros_like(x)
-                outputs[add_pe, attend] = (attend(x[perm] + e), attend(x + e))
-            return outputs[add_pe, attend]
+        enc = pe.sinusoidal(n, d)
 
         def gap(add_pe: bool, attend: Attend = pe.self_attention, follow: bool = True) -> float:
-            moved, base_out = sides(add_pe, attend)
+            e = enc if add_pe else np.zeros_like(x)
+            moved = attend(x[perm] + e)
+            base_out = attend(x + e)
             target = base_out[perm] if follow else base_out
             return float(np.max(np.abs(moved - target)))
 
         answer = gap(with_pe)
         if with_pe and float(format_number(answer, decimals)) == 0.0:
             return None
-        moved, unmoved = sides(with_pe, pe.self_attention)
-        target = unmoved[perm]
+        e = enc if with_pe else np.zeros_like(x)
+        moved = pe.self_attention(x[perm] + e)
+        target = pe.self_attention(x + e)[perm]
         r, c = np.unravel_index(int(np.argmax(np.abs(moved - target))), moved.shape)
         ans = format_number(answer, decimals)
         if with_pe:

@@ -25,11 +25,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Literal, Protocol, cast
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
+from konum import limits
+from konum.formatting import format_number
 from konum.model import Choices, ParamConstraint, Range
 
 Kind = Literal["int", "float", "bool", "str"]
@@ -116,23 +117,6 @@ class Generator(Protocol):
 # --- numbers as text ---------------------------------------------------------------------------
 
 
-def format_number(value: float, decimals: int) -> str:
-    """``value`` with ``decimals`` decimals; ``-0.000`` is normalised to ``0.000``."""
-    if type(decimals) is not int:  # e.g. from a prompt template: not worth a cache entry
-        return _format_number.__wrapped__(float(value), decimals)
-    return _format_number(float(value), decimals)
-
-
-@lru_cache(maxsize=8192, typed=True)
-def _format_number(value: float, decimals: int) -> str:
-    # Cached: a variant formats its answer four or five times (text, tolerance, options).
-    # Only -0.0 and 0.0 share a key, and they give the same text.
-    text = f"{value:.{decimals}f}"
-    if text.startswith("-") and float(text) == 0.0:
-        text = text[1:]
-    return text
-
-
 def num(value: float, decimals: int = 4) -> str:
     """A number for a solution or prompt: integers plainly, others with ``decimals``."""
     value = float(value)
@@ -144,14 +128,6 @@ def num(value: float, decimals: int = 4) -> str:
 def plain(value: object) -> object:
     """``value`` as plain Python for templates and JSON: numpy scalars unwrapped, integral
     floats as ints, arrays and tuples as lists."""
-    kind = type(value)
-    if kind is int or kind is str or kind is bool:  # the common cases first, same results
-        return value
-    if kind is float:
-        number = cast(float, value)
-        if number.is_integer() and abs(number) < 1e15:
-            return int(number)
-        return number
     if isinstance(value, np.ndarray):
         return [plain(v) for v in value.tolist()]
     if isinstance(value, (list, tuple)):
@@ -182,26 +158,21 @@ def tolerance_for(answer: float, decimals: int, *, exact: bool = False) -> float
     return max((0.5 + TOLERANCE_SLACK) * unit, needed)
 
 
-def shown(value: float, decimals: int) -> str:
-    """Alias of :func:`format_number` used when comparing options at the precision shown."""
-    return format_number(value, decimals)
-
-
 # --- describing and checking constraints -------------------------------------------------------
 
 
-def _is_int(value: object) -> bool:
-    if isinstance(value, (bool, np.bool_)):
-        return False
-    if isinstance(value, (int, np.integer)):
-        return True
-    return isinstance(value, (float, np.floating)) and math.isfinite(value) and value.is_integer()
-
-
 def _is_number(value: object) -> bool:
-    if isinstance(value, (bool, np.bool_)):
+    """A finite int or float (not a bool) within :data:`konum.limits.MAX_NUMBER` in size."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (int, float, np.integer, np.floating)
+    ):
         return False
-    return isinstance(value, (int, float, np.integer, np.floating)) and math.isfinite(float(value))
+    # Compared before any float(): a 400-digit int would overflow it.
+    return bool(abs(value) <= limits.MAX_NUMBER)
+
+
+def _is_int(value: object) -> bool:
+    return _is_number(value) and float(value).is_integer()  # type: ignore[arg-type]
 
 
 def _matches_kind(kind: Kind, value: object) -> bool:
@@ -221,7 +192,8 @@ def _show(value: object) -> str:
         return repr(value)
     if _is_number(value):
         return sig(float(value))  # type: ignore[arg-type]
-    return repr(value)
+    text = repr(value)
+    return text if len(text) <= 24 else f"{text[:12]}... ({len(text)} characters)"
 
 
 def describe(spec: ParamSpec) -> str:
@@ -385,50 +357,18 @@ def draw_value(
     caller then redraws the parameters it depends on).
     """
     if isinstance(constraint, Choices):
-        values = constraint.values
+        values = list(constraint.values)
         if bounds is not None:
-            values = tuple(v for v in values if bounds[0] <= float(v) <= bounds[1])  # type: ignore[arg-type]
+            values = [v for v in values if bounds[0] <= float(v) <= bounds[1]]  # type: ignore[arg-type]
         if not values:
             return False, None
         return True, _typed(spec.kind, values[int(rng.integers(len(values)))])
-    start, step, count = _lattice_of(spec, constraint)
-    if bounds is not None:
-        # Lattice.clip and Lattice.value, inlined (same operations, same order).
-        low, high = bounds
-        eps = 1e-9 * max(1.0, abs(step))
-        first = max(0, math.ceil((low - start) / step - eps))
-        last = min(count - 1, math.floor((high - start) / step + eps))
-        start = start + first * step
-        count = max(0, last - first + 1)
-    if count == 0:
-        return False, None
-    value = start + int(rng.integers(count)) * step
-    kind = spec.kind
-    if kind == "int":  # _typed, inlined: value is already a float
-        return True, round(value)
-    if kind == "float":
-        return True, round(value, 10)
-    return True, _typed(kind, value)
-
-
-#: ``lattice(spec, constraint)`` as ``(start, step, count)``, by ``id(constraint)``. The entry
-#: keeps ``constraint`` and ``spec`` themselves: a hit needs both to be the very same objects
-#: (a question's params and a generator's specs are the same objects draw after draw), and
-#: holding them keeps their ids from being reused.
-_LATTICES: dict[int, tuple[Range, ParamSpec, float, float, int]] = {}
-_LATTICES_MAX = 4096
-
-
-def _lattice_of(spec: ParamSpec, constraint: Range) -> tuple[float, float, int]:
-    """``lattice(spec, constraint)`` as a tuple, through :data:`_LATTICES`."""
-    hit = _LATTICES.get(id(constraint))
-    if hit is not None and hit[0] is constraint and hit[1] is spec:
-        return hit[2], hit[3], hit[4]
     points = lattice(spec, constraint)
-    if len(_LATTICES) >= _LATTICES_MAX:
-        _LATTICES.clear()
-    _LATTICES[id(constraint)] = (constraint, spec, points.start, points.step, points.count)
-    return points.start, points.step, points.count
+    if bounds is not None:
+        points = points.clip(*bounds)
+    if points.count == 0:
+        return False, None
+    return True, _typed(spec.kind, points.value(int(rng.integers(points.count))))
 
 
 Values = dict[str, Any]
@@ -453,11 +393,7 @@ class BaseGenerator:
         return None
 
     def build(self, v: Values, decimals: int) -> Generated | None:
-        """The question for the drawn values ``v``, or None if the draw is degenerate.
-
-        Must depend on ``v`` and ``decimals`` only (no other state, no randomness but seeded
-        generators keyed by ``v``): :meth:`generate` memoises it.
-        """
+        """The question for the drawn values ``v``, or None if the draw is degenerate."""
         raise NotImplementedError
 
     def draw(
@@ -465,11 +401,9 @@ class BaseGenerator:
     ) -> Values | None:
         """One set of parameter values, or None when the dependent bounds leave nothing."""
         values: Values = {}
-        bounds = self.bounds
         for name, spec in self.params.items():
-            ok, value = draw_value(
-                rng, spec, constraints.get(name, spec.default), bounds(name, values)
-            )
+            constraint = constraints.get(name, spec.default)
+            ok, value = draw_value(rng, spec, constraint, self.bounds(name, values))
             if not ok:
                 return None
             values[name] = value
@@ -486,11 +420,7 @@ class BaseGenerator:
         Raises:
             GeneratorError: the constraints leave no usable draw (after :data:`MAX_DRAWS`).
         """
-        unknown = (
-            []
-            if constraints.keys() <= self.params.keys()
-            else sorted(set(constraints) - set(self.params))
-        )
+        unknown = sorted(set(constraints) - set(self.params))
         if unknown:
             raise GeneratorError(f"{self.name}: unknown parameter(s) {', '.join(unknown)}")
         dec = self.default_decimals if decimals is None else int(decimals)
@@ -498,7 +428,7 @@ class BaseGenerator:
             values = self.draw(rng, constraints)
             if values is None:
                 continue
-            generated = _built(self, values, dec)
+            generated = self.build(values, dec)
             if generated is not None:
                 return generated
         raise GeneratorError(
@@ -523,7 +453,7 @@ class BaseGenerator:
         extra: Mapping[str, object] | None = None,
     ) -> Generated:
         """Assemble a :class:`Generated` (values made plain, tolerance from the decimals)."""
-        values = {k: plain(x) for k, x in ({**v, **extra} if extra else v).items()}
+        values = {k: plain(x) for k, x in {**v, **(extra or {})}.items()}
         values["decimals"] = decimals
         return Generated(
             values=values,
@@ -535,58 +465,6 @@ class BaseGenerator:
             solution=solution,
             distractors=tuple(d for d in distractors if math.isfinite(d.value)),
         )
-
-
-#: Results of ``build`` by (generator, decimals, drawn values and their types): the same
-#: draw comes back often (small parameter spaces, the fixed seeds of the validation probe).
-#: An entry is the Generated (or None) with a snapshot of its values (callers get their own
-#: copy of it) and whether those hold lists (copied too).
-_Built = tuple[Generated, tuple[tuple[str, object], ...], bool]
-_BUILT: dict[tuple[object, ...], _Built | None] = {}
-_BUILT_MAX = 4096
-_MISSING = object()
-
-
-def _built(generator: BaseGenerator, values: Values, decimals: int) -> Generated | None:
-    """``generator.build(values, decimals)``, memoised; every caller gets its own ``values``."""
-    drawn = tuple(values.values())
-    if 0.0 in drawn and any(type(x) is float and x == 0.0 for x in drawn):
-        return generator.build(values, decimals)  # -0.0 == 0.0: keep them out of the memo
-    key = (generator, decimals, tuple(values), drawn, tuple(map(type, drawn)))
-    try:
-        hit = _BUILT.get(key, _MISSING)
-    except TypeError:  # an unhashable value (only from unusual constraints)
-        return generator.build(values, decimals)
-    if hit is _MISSING:
-        generated = generator.build(values, decimals)
-        if len(_BUILT) >= _BUILT_MAX:
-            _BUILT.clear()
-        if generated is None:
-            _BUILT[key] = None
-        else:
-            items = tuple(generated.values.items())
-            lists = any(type(x) is list for _, x in items)
-            if lists:  # the caller keeps the originals
-                items = tuple((k, _copied(x)) for k, x in items)
-            _BUILT[key] = (generated, items, lists)
-        return generated
-    if hit is None:
-        return None
-    g, items, lists = cast(_Built, hit)
-    return Generated(
-        {k: _copied(x) for k, x in items} if lists else dict(items),
-        g.prompt,
-        g.answer,
-        g.decimals,
-        g.tolerance,
-        g.unit,
-        g.solution,
-        g.distractors,  # a tuple of frozen Distractors: shared safely
-    )
-
-
-def _copied(value: object) -> object:
-    return [_copied(x) for x in value] if type(value) is list else value
 
 
 def param(
@@ -620,15 +498,7 @@ def base_param(doc: str = "The frequency base (the 10000 of the paper).") -> Par
 def sig(value: float, digits: int = 6) -> str:
     """``value`` with about ``digits`` significant digits, trailing zeros dropped, as text that
     is safe inside ``$...$`` (very small or large numbers as ``m \\cdot 10^{e}``)."""
-    if type(digits) is not int:
-        return _sig.__wrapped__(float(value), digits)
-    return _sig(float(value), digits)
-
-
-@lru_cache(maxsize=8192, typed=True)
-def _sig(x: float, digits: int) -> str:
-    # Cached: the same frequencies, slopes and bases come back in every variant. Only -0.0 and
-    # 0.0 share a key, and both give "0".
+    x = float(value)
     if x == 0 or not math.isfinite(x):
         return "0" if x == 0 else str(x)
     if x.is_integer() and abs(x) < 1e15:

@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import math
 
-from konum.computed import cached
+import numpy as np
+
+from konum import pe
 from konum.computed.base import (
     BaseGenerator,
     Distractor,
     Generated,
     Values,
     base_param,
-    format_number,
     param,
     sig,
     specs,
 )
+from konum.formatting import format_number
 from konum.model import Choices, Range
 
 
@@ -57,7 +59,8 @@ class SinCos2dEntry(BaseGenerator):
         token = row * grid + col
         # A patch's embedding depends on its (row, col) only, not on the grid size: use the
         # smallest grid that contains it.
-        answer = cached.sincos_2d_entry(row + 1, col + 1, d, base, row * (col + 1) + col, channel)
+        small = pe.sincos_2d(row + 1, col + 1, d, base=base)
+        answer = float(small[row * (col + 1) + col, channel])
         if float(format_number(answer, decimals).lstrip("-")) in (0.0, 1.0):
             return None
         half, quarter = d // 2, d // 4
@@ -66,12 +69,12 @@ class SinCos2dEntry(BaseGenerator):
         within = channel - half if second else channel
         fn, other_fn = ("sin", "cos") if within < quarter else ("cos", "sin")
         k = within % quarter
-        omega = cached.sinusoidal_frequency_list(half, base)[k]
+        omega = float(pe.sinusoidal_frequencies(half, base=base)[k])
         angle = coord * omega
         ans = format_number(answer, decimals)
         b = sig(base)
-        flat = cached.sinusoidal_entry(token, d, base, "interleaved", channel)
-        interleaved = cached.sinusoidal_entry(coord, half, base, "interleaved", within)
+        flat = float(pe.sinusoidal(np.array([token]), d, base=base)[0, channel])
+        interleaved = float(pe.sinusoidal(np.array([coord]), half, base=base)[0, within])
         distractors = [
             Distractor(
                 _trig(fn, other_coord * omega),

@@ -7,11 +7,9 @@ evaluated as an expression.
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Iterable
-
 from konum.computed import alibi, attention, images, relative, rope, sinusoidal
 from konum.computed.base import Generator
+from konum.formatting import did_you_mean
 
 GENERATORS: dict[str, Generator] = {
     g.name: g
@@ -27,22 +25,10 @@ class UnknownGeneratorError(KeyError):
         return str(self.args[0])
 
 
-def suggest(name: str, candidates: Iterable[str]) -> str | None:
-    """The candidate closest to ``name`` (a likely typo), or None."""
-    names = list(candidates)
-    matches = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
-    if matches:
-        return matches[0]
-    # "position" for "pos", "head_count" for "heads": a shared start of 3+ characters.
-    prefixed = [c for c in names if len(c) >= 3 and (name.startswith(c) or c.startswith(name))]
-    return max(prefixed, key=len) if prefixed else None
-
-
 def unknown_generator_message(name: str) -> str:
     """``unknown generator 'x'; did you mean 'y'?`` plus the list of known names."""
-    hint = suggest(name, GENERATORS)
-    did_you_mean = f"; did you mean {hint!r}?" if hint else ""
-    return f"unknown generator {name!r}{did_you_mean} (known: {', '.join(sorted(GENERATORS))})"
+    hint = did_you_mean(name, GENERATORS)
+    return f"unknown generator {name!r}{hint} (known: {', '.join(sorted(GENERATORS))})"
 
 
 def get_generator(name: str) -> Generator:

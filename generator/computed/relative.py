@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from konum.computed import cached
+from konum import pe
 from konum.computed.base import (
     BOOL,
     BaseGenerator,
@@ -25,13 +25,6 @@ from konum.computed.base import (
 from konum.model import Choices, Range
 
 POSITION = Range(0, 100_000)
-
-
-@cached.memo()
-def _log_bucket(n: int, exact: int, far: int, buckets: int) -> float:
-    """The float32 ``log(n/exact) / log(far/exact) * (buckets - exact)`` of the worked steps."""
-    ratio = np.log(np.float32(n) / np.float32(exact))
-    return float(ratio / np.float32(math.log(far / exact)) * np.float32(buckets - exact))
 
 
 class T5Bucket(BaseGenerator):
@@ -60,7 +53,9 @@ class T5Bucket(BaseGenerator):
             return None
 
         def bucket(r: int, bidirectional: bool) -> int:
-            return cached.t5_bucket(r, bidirectional, nb, far)
+            return int(
+                pe.t5_bucket(r, bidirectional=bidirectional, num_buckets=nb, max_distance=far)
+            )
 
         answer = bucket(rp, bidi)
         buckets = nb // 2 if bidi else nb
@@ -136,7 +131,8 @@ class T5Bucket(BaseGenerator):
         if n < exact:
             lines.append(f"$n = {n} < {exact}$: small distances get their own bucket, $n$ itself.")
         else:
-            scaled = _log_bucket(n, exact, far, buckets)
+            ratio = np.log(np.float32(n) / np.float32(exact))
+            scaled = float(ratio / np.float32(math.log(far / exact)) * np.float32(buckets - exact))
             large = min(exact + int(scaled), buckets - 1)
             if large + offset != answer:
                 raise AssertionError(f"t5_bucket steps give {large + offset}, core {answer}")
@@ -184,10 +180,10 @@ class ShawIndex(BaseGenerator):
             return None
         # The index depends on clip(j - i) only: shrink far-apart positions to distance k + 1
         # so that the (size, size) matrix stays small.
-        step = ((j > i) - (j < i)) * min(abs(j - i), k + 1)  # sign(j - i) * ...
+        step = int(np.sign(j - i)) * min(abs(j - i), k + 1)
         qi, kj = (0, step) if step > 0 else (-step, 0)
         size = max(qi, kj) + 1
-        answer = cached.relative_index_entry(size, k, qi, kj)
+        answer = int(pe.relative_index(size, size, k)[qi, kj])
         clipped = min(max(j - i, -k), k)
         distractors = [
             Distractor(

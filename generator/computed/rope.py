@@ -15,18 +15,17 @@ from collections.abc import Mapping
 import numpy as np
 
 from konum import pe
-from konum.computed import cached
 from konum.computed.base import (
     BaseGenerator,
     Distractor,
     Generated,
     Values,
     base_param,
-    format_number,
     param,
     sig,
     specs,
 )
+from konum.formatting import format_number
 from konum.model import Choices, Range
 from konum.seeding import rng_for
 
@@ -74,7 +73,7 @@ class RopeAngle(BaseGenerator):
         if float(format_number(answer, decimals)) == 0.0:
             return None
         b = sig(base)
-        inv_freq = cached.rope_frequency_list(d, base)[k]
+        inv_freq = float(pe.rope_frequencies(d, base=base)[k])
         ans = format_number(answer, decimals)
         distractors = [
             Distractor(
@@ -172,7 +171,7 @@ class RopeScore(BaseGenerator):
 
         answer = score(layout, m, n)
         other = "interleaved" if layout == "half" else "half"
-        theta = cached.rope_frequency_list(d, base)
+        theta = pe.rope_frequencies(d, base=base)
         half = d // 2
         pairs = (
             [(i, i + half) for i in range(half)]
@@ -183,14 +182,14 @@ class RopeScore(BaseGenerator):
         terms = []
         lines = []
         for i, (a, b) in enumerate(pairs):
-            phi = delta * theta[i]
+            phi = delta * float(theta[i])
             dot = q[a] * k[a] + q[b] * k[b]
             cross = q[b] * k[a] - q[a] * k[b]
             term = math.cos(phi) * dot + math.sin(phi) * cross
             terms.append(term)
             lines.append(
-                f"- pair {i}, dimensions $({a}, {b})$: $\\theta_{{{i}}} = {sig(theta[i])}$, "
-                f"$\\varphi_{{{i}}} = {delta} \\cdot {sig(theta[i])} = {sig(phi, 5)}$, "
+                f"- pair {i}, dimensions $({a}, {b})$: $\\theta_{{{i}}} = {sig(float(theta[i]))}$, "
+                f"$\\varphi_{{{i}}} = {delta} \\cdot {sig(float(theta[i]))} = {sig(phi, 5)}$, "
                 f"$\\cos\\varphi_{{{i}}} \\cdot ({int(dot)}) + \\sin\\varphi_{{{i}}} \\cdot "
                 f"({int(cross)}) = {sig(term, 5)}$"
             )
@@ -270,15 +269,6 @@ def _scaling(method: str, v: Values) -> Mapping[str, object]:
     }
 
 
-@cached.memo()
-def _scaled_frequency(
-    d: int, base: float, k: int, method: str, factor: float, original_max: int, seq_len: int
-) -> float:
-    """Pair ``k`` of ``pe.rope_frequencies`` under ``_scaling(method, ...)``."""
-    v = {"factor": factor, "original_max": original_max, "seq_len": seq_len}
-    return float(pe.rope_frequencies(d, base=base, scaling=_scaling(method, v))[k])
-
-
 class RopeScaling(BaseGenerator):
     name = "rope_scaling"
     title = "The wavelength of RoPE pair k after linear, dynamic NTK or Llama 3 scaling"
@@ -326,8 +316,8 @@ class RopeScaling(BaseGenerator):
         l0, seq = v["original_max"], v["seq_len"]
         if method == "dynamic" and seq <= l0:
             return None  # dynamic NTK changes nothing within the trained context
-        inv = cached.rope_frequency_list(d, base)[k]
-        scaled = _scaled_frequency(d, base, k, method, v["factor"], v["original_max"], v["seq_len"])
+        inv = float(pe.rope_frequencies(d, base=base)[k])
+        scaled = float(pe.rope_frequencies(d, base=base, scaling=_scaling(method, v))[k])
         answer = 2 * math.pi / scaled
         plain_lambda = 2 * math.pi / inv
         if method != "llama3" and format_number(answer, decimals) == format_number(

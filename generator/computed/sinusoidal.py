@@ -12,18 +12,17 @@ import math
 import numpy as np
 
 from konum import pe
-from konum.computed import cached
 from konum.computed.base import (
     BaseGenerator,
     Distractor,
     Generated,
     Values,
     base_param,
-    format_number,
     param,
     sig,
     specs,
 )
+from konum.formatting import format_number
 from konum.model import Choices, Range
 
 D_EVEN = Range(2, 4096, 2)
@@ -77,16 +76,16 @@ class SinusoidalEntry(BaseGenerator):
     def build(self, v: Values, decimals: int) -> Generated | None:
         d, pos, j, base = v["d"], v["pos"], v["j"], v["base"]
         k = j // 2
-        omega = cached.sinusoidal_frequency_list(d, base)[k]
+        omega = float(pe.sinusoidal_frequencies(d, base=base)[k])
         angle = pos * omega
-        answer = cached.sinusoidal_entry(pos, d, base, "interleaved", j)
+        answer = float(pe.sinusoidal(np.array([pos]), d, base=base)[0, j])
         if _trivial(answer, decimals):
             return None
         fn, other = ("sin", "cos") if j % 2 == 0 else ("cos", "sin")
         b = sig(base)
         ans = format_number(answer, decimals)
         wrong_omega = base ** (-2 * j / d)
-        concat = cached.sinusoidal_entry(pos, d, base, "concat", j)
+        concat = float(pe.sinusoidal(np.array([pos]), d, base=base, layout="concat")[0, j])
         half = d // 2
         concat_fn, concat_k = ("sin", j) if j < half else ("cos", j - half)
         distractors = [
@@ -252,11 +251,11 @@ class SinusoidalWavelength(BaseGenerator):
 
     def build(self, v: Values, decimals: int) -> Generated | None:
         d, k, base = v["d"], v["k"], v["base"]
-        answer = cached.sinusoidal_wavelength_list(d, base)[k]
+        answer = float(pe.sinusoidal_wavelengths(d, base=base)[k])
         b = sig(base)
         factor = base ** (2 * k / d)
         ans = format_number(answer, decimals)
-        omega = cached.sinusoidal_frequency_list(d, base)[k]
+        omega = float(pe.sinusoidal_frequencies(d, base=base)[k])
         distractors = [
             Distractor(
                 factor,
@@ -321,10 +320,10 @@ class FasterDimension(BaseGenerator):
         d, j1, j2, base = v["d"], v["j1"], v["j2"], v["base"]
         if j1 // 2 == j2 // 2:  # same pair: same frequency, no answer
             return None
-        omega = cached.sinusoidal_frequency_list(d, base)
-        w1, w2 = omega[j1 // 2], omega[j2 // 2]
+        omega = pe.sinusoidal_frequencies(d, base=base)
+        w1, w2 = float(omega[j1 // 2]), float(omega[j2 // 2])
         fast, slow = (j1, j2) if w1 > w2 else (j2, j1)
-        lam = cached.sinusoidal_wavelength_list(d, base)
+        lam = pe.sinusoidal_wavelengths(d, base=base)
         distractors = [
             Distractor(
                 float(slow),
@@ -349,7 +348,7 @@ class FasterDimension(BaseGenerator):
             k = j // 2
             rows.append(
                 f"Column ${j}$ is in pair $k = {k}$: $\\omega_{{{k}}} = {sig(base)}^{{-2 \\cdot "
-                f"{k}/{d}}} = {sig(w)}$, a wavelength of ${sig(lam[k], 5)}$ positions."
+                f"{k}/{d}}} = {sig(w)}$, a wavelength of ${sig(float(lam[k]), 5)}$ positions."
             )
         solution = (
             "\n\n".join(rows)
@@ -393,7 +392,7 @@ class SinusoidalDot(BaseGenerator):
             return None
         rows = pe.sinusoidal(np.array([p, q]), d, base=base)
         answer = float(rows[0] @ rows[1])
-        omega = cached.sinusoidal_frequencies(d, base)
+        omega = pe.sinusoidal_frequencies(d, base=base)
         delta = p - q
         cosines = np.cos(omega * delta)
         ans = format_number(answer, decimals)
@@ -466,10 +465,11 @@ class ShiftMatrixEntry(BaseGenerator):
 
     def build(self, v: Values, decimals: int) -> Generated | None:
         d, k, offset, row, col, base = (v[n] for n in ("d", "k", "offset", "row", "col", "base"))
-        answer = cached.shift_matrix_entry(offset, d, base, 2 * k + row, 2 * k + col)
+        matrix = pe.sinusoidal_shift_matrix(offset, d, base=base)
+        answer = float(matrix[2 * k + row, 2 * k + col])
         if _trivial(answer, decimals):
             return None
-        omega = cached.sinusoidal_frequency_list(d, base)[k]
+        omega = float(pe.sinusoidal_frequencies(d, base=base)[k])
         phi = omega * offset
 
         def block(angle: float) -> list[list[float]]:

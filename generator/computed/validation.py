@@ -7,18 +7,15 @@ into a located problem. Messages say what was expected and what was found.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
-from typing import Literal
 
+from konum import limits
 from konum.computed.base import GeneratorError, check_constraint
-from konum.computed.registry import GENERATORS, suggest, unknown_generator_message
+from konum.computed.registry import GENERATORS, unknown_generator_message
 from konum.computed.variants import MAX_ATTEMPTS, draw_variant
-from konum.model import ParamConstraint
-from konum.seeding import rng_for_recurring
+from konum.formatting import did_you_mean
+from konum.model import COMPUTED_ANSWERS, ComputedAnswer, ParamConstraint
+from konum.seeding import rng_for
 
-ANSWERS = ("numeric", "choice")
-DECIMALS = (0, 8)
-OPTIONS = (2, 6)
 #: Variants drawn (with a fixed seed) to check that the params really give usable questions.
 PROBE_VARIANTS = 6
 
@@ -40,18 +37,21 @@ def validate_computed(
     ``answer``, ``decimals``, ``options``. Checks: the generator exists (with a "did you
     mean"); every param is declared (with a suggestion) and its constraint has the right kind,
     is not empty and lies inside the allowed bounds; ``answer`` is numeric or choice;
-    ``decimals`` is in 0..8; ``options`` is in 2..6; and, when nothing else is wrong, a few
+    ``decimals`` and ``options`` lie in :data:`konum.limits.DECIMALS` and
+    :data:`konum.limits.COMPUTED_OPTIONS`; and, when nothing else is wrong, a few
     variants are drawn with a fixed seed to check that the params leave usable draws and (for
     the choice form) enough distinct distractors.
     """
     problems: list[tuple[str, str]] = []
-    if answer not in ANSWERS:
+    if answer not in COMPUTED_ANSWERS:
         problems.append(("answer", f"expected 'numeric' or 'choice', found {answer!r}"))
-    if decimals is not None and not _int_in(decimals, *DECIMALS):
-        problems.append(("decimals", f"expected an int in 0..8, found {decimals!r}"))
-    options_ok = _int_in(options, *OPTIONS)
+    low, high = limits.DECIMALS
+    if decimals is not None and not _int_in(decimals, low, high):
+        problems.append(("decimals", f"expected an int in {low}..{high}, found {decimals!r}"))
+    low, high = limits.COMPUTED_OPTIONS
+    options_ok = _int_in(options, low, high)
     if not options_ok:
-        problems.append(("options", f"expected an int in 2..6, found {options!r}"))
+        problems.append(("options", f"expected an int in {low}..{high}, found {options!r}"))
     gen = GENERATORS.get(generator)
     if gen is None:
         problems.append(("generator", unknown_generator_message(generator)))
@@ -59,12 +59,10 @@ def validate_computed(
     for name, constraint in params.items():
         spec = gen.params.get(name)
         if spec is None:
-            hint = suggest(name, gen.params)
-            did_you_mean = f"; did you mean {hint!r}?" if hint else ""
             problems.append(
                 (
                     f"params.{name}",
-                    f"unknown parameter {name!r} of {gen.name}{did_you_mean} "
+                    f"unknown parameter {name!r} of {gen.name}{did_you_mean(name, gen.params)} "
                     f"(parameters: {', '.join(gen.params)})",
                 )
             )
@@ -94,47 +92,13 @@ def _probe(
     decimals: int | None,
     options: int,
 ) -> list[tuple[str, str]]:
-    """Draw a few variants with a fixed seed; report params that cannot give questions.
-
-    The outcome depends on the arguments only (the seed is fixed), so it is remembered; a
-    fresh list is returned every time.
-    """
-    try:
-        outcome = _probe_cached(generator, tuple(params.items()), answer, decimals, options)
-    except TypeError:  # an unhashable constraint: nothing to remember it by
-        return _probe_uncached(generator, params, answer, decimals, options)
-    return list(outcome)
-
-
-@lru_cache(maxsize=4096, typed=True)
-def _probe_cached(
-    generator: str,
-    params: tuple[tuple[str, ParamConstraint], ...],
-    answer: str,
-    decimals: int | None,
-    options: int,
-) -> tuple[tuple[str, str], ...]:
-    # Equal keys have equal outcomes: the params passed check_constraint, so equal values
-    # differ at most as 1 and 1.0 for a number, and bounds only enter float arithmetic and
-    # drawn values are converted to the parameter's kind. (typed=True keeps 4 and 4.0 apart
-    # for the other arguments.)
-    return tuple(_probe_uncached(generator, dict(params), answer, decimals, options))
-
-
-def _probe_uncached(
-    generator: str,
-    params: Mapping[str, ParamConstraint],
-    answer: str,
-    decimals: int | None,
-    options: int,
-) -> list[tuple[str, str]]:
-    """:func:`_probe` without the memory."""
+    """Draw a few variants with a fixed seed; report params that cannot give questions."""
     gen = GENERATORS[generator]
-    form: Literal["numeric", "choice"] = "choice" if answer == "choice" else "numeric"
+    form: ComputedAnswer = "choice" if answer == "choice" else "numeric"
     for index in range(PROBE_VARIANTS):
         result = None
         for attempt in range(MAX_ATTEMPTS):
-            rng = rng_for_recurring(0, "konum-validate", generator, index, attempt)
+            rng = rng_for(0, "konum-validate", generator, index, attempt)
             try:
                 result = draw_variant(
                     gen, params, form=form, options=options, decimals=decimals, rng=rng

@@ -25,9 +25,9 @@ from konum.computed.base import (
     Generated,
     Generator,
     GeneratorError,
-    format_number,
 )
 from konum.computed.registry import get_generator
+from konum.formatting import format_number
 from konum.model import ComputedQuestion, ConcreteOption, ParamConstraint, Variant
 from konum.seeding import rng_for
 

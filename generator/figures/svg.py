@@ -1,0 +1,117 @@
+"""matplotlib's SVG made into the inline SVG a page carries.
+
+:func:`clean_svg` drops the XML prolog, comments, metadata, the global ``<style>`` (whose
+``*{...}`` rule would leak into the page) and the font family (text takes the page's font);
+rewrites :data:`~konum.figures.style.INK` to ``currentColor``; keeps only the ``id``
+attributes something refers to (``figure_1``, ``axes_1``, ... would clash between two figures
+on one page); rounds coordinates to 1/100 pt; flattens matplotlib's bare ``<g>`` nesting;
+and gives the root a ``viewBox``, ``role="img"``, an ``aria-label`` and ``<title>`` from the
+alt text, and a CSS width of its natural size capped at the column.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+
+from matplotlib.figure import Figure
+
+from konum.figures.style import INK, style
+
+_XML_HEAD = re.compile(r"\A.*?(?=<svg\b)", re.S)
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_METADATA = re.compile(r"\s*<metadata>.*?</metadata>", re.S)
+_STYLE = re.compile(r"\s*<style[^>]*>.*?</style>", re.S)
+_EMPTY_DEFS = re.compile(r"<defs>\s*</defs>")
+_FONT_FAMILY = re.compile(r"font-family: [^;\"]*(; )?")
+_NO_ROTATE = re.compile(r' transform="rotate\(-0 [^"]*\)"')
+_GEOMETRY = re.compile(r'( (?:d|x|y|width|height|transform)=")([^"]*)"')
+_LONG_NUMBER = re.compile(r"-?\d+\.\d{3,}")
+_REFERENCE = re.compile(r'(?:url\(#|href="#)([^")]+)')
+_ID = re.compile(r' id="([^"]+)"')
+_BLANK = re.compile(r">\s+<")
+_G_TAG = re.compile(r"<g\b[^>]*?/>|<g\b[^>]*>|</g>")
+_USE_RUN = re.compile(r'(?:<use [^>]*? style="([^"]*)"/>)(?:<use [^>]*? style="\1"/>)+')
+_USE_STYLE = re.compile(r' style="[^"]*"')
+_ROOT = re.compile(r"<svg\b[^>]*>")
+_VIEWBOX = re.compile(r'viewBox="([^"]+)"')
+
+
+def _short_number(match: re.Match[str]) -> str:
+    text = f"{float(match.group(0)):.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _round_geometry(match: re.Match[str]) -> str:
+    """Coordinates to 1/100 pt (about 1/75 px): half the bytes, no visible change."""
+    value = " ".join(match.group(2).split())
+    return f'{match.group(1)}{_LONG_NUMBER.sub(_short_number, value)}"'
+
+
+def _flatten_groups(svg: str) -> str:
+    """Drop attribute-less ``<g>`` wrappers (matplotlib nests them deeply) with their ends."""
+    out: list[str] = []
+    bare: list[bool] = []
+    last = 0
+    for tag in _G_TAG.finditer(svg):
+        out.append(svg[last : tag.start()])
+        last = tag.end()
+        text = tag.group(0)
+        if text.endswith("/>"):
+            if text != "<g/>":
+                out.append(text)
+        elif text == "</g>":
+            if not bare.pop():
+                out.append(text)
+        else:
+            bare.append(text == "<g>")
+            if text != "<g>":
+                out.append(text)
+    out.append(svg[last:])
+    return "".join(out)
+
+
+def _hoist_use_style(match: re.Match[str]) -> str:
+    """Markers and ticks: a run of ``<use>`` with one style becomes a group with that style."""
+    return f'<g style="{match.group(1)}">{_USE_STYLE.sub("", match.group(0))}</g>'
+
+
+def svg_text(fig: Figure, salt: str) -> str:
+    """matplotlib's SVG of ``fig``, its ids salted with ``salt``, no date written."""
+    buffer = io.StringIO()
+    with style(salt):
+        fig.savefig(buffer, format="svg", metadata={"Date": None}, transparent=True)
+    return buffer.getvalue()
+
+
+def clean_svg(svg: str, alt: str) -> str:
+    """Make matplotlib's SVG inline-ready: no prolog, no stray ids, currentColor, scalable."""
+    svg = _XML_HEAD.sub("", svg, count=1)
+    svg = _COMMENT.sub("", svg)
+    svg = _METADATA.sub("", svg)
+    svg = _STYLE.sub("", svg)  # its global "*{...}" rule would leak into the page
+    svg = _FONT_FAMILY.sub("", svg)  # inherit the page's font
+    svg = _NO_ROTATE.sub("", svg)
+    svg = _GEOMETRY.sub(_round_geometry, svg)
+    svg = svg.replace(INK, "currentColor")
+    referenced = set(_REFERENCE.findall(svg))
+    svg = _ID.sub(lambda m: m.group(0) if m.group(1) in referenced else "", svg)
+    svg = _BLANK.sub("><", svg)
+    svg = _EMPTY_DEFS.sub("", svg)
+    svg = _flatten_groups(svg)
+    svg = _USE_RUN.sub(_hoist_use_style, svg)
+    root = _ROOT.search(svg)
+    viewbox = _VIEWBOX.search(root.group(0)) if root else None
+    if root is None or viewbox is None:
+        raise RuntimeError("matplotlib's SVG output has no <svg viewBox=...> root")
+    width = float(viewbox.group(1).split()[2])
+    label = html.escape(alt, quote=True)
+    new_root = (
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        f'viewBox="{viewbox.group(1)}" role="img" aria-label="{label}" '
+        f'style="width:{width * 4 / 3:.0f}px;max-width:100%;height:auto;'
+        'stroke-linejoin:round;stroke-linecap:butt">'
+        f"<title>{html.escape(alt, quote=False)}</title>"
+    )
+    return svg[: root.start()] + new_root + svg[root.end() :].strip()

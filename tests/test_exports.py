@@ -494,7 +494,7 @@ def test_write_downloads_writes_every_file(banks: list[model.Bank], tmp_path: Pa
     again = export("csv", banks, concretes, tmp_path / "again.csv")
     assert len(rows) == len(again)
     text = written["text"].read_text(encoding="utf-8")
-    assert "\tCourse::Sinusoidal encoding\t" in text
+    assert '\t"Course::Sinusoidal encoding"\t' in text
 
 
 def _figure_bank() -> model.Bank:
@@ -546,3 +546,60 @@ def test_published_text_downloads_inline_figures_and_the_package_ships_files(
     with zipfile.ZipFile(written["anki"]) as package:
         media = json.loads(package.read("media"))
     assert any(name.startswith("konum-alibi_matrices-") for name in media.values())
+
+
+# --- identities Anki keeps (hardening) ---------------------------------------------------------
+
+
+def _choice(qid: str, prompt: str = "Which column holds sines?") -> model.ChoiceQuestion:
+    return model.ChoiceQuestion(
+        id=qid,
+        bank="ids",
+        prompt=prompt,
+        explanation="Even columns.",
+        source=fx.SRC,
+        options=(model.Option("even", True), model.Option("odd", False)),
+    )
+
+
+def test_no_note_is_lost_to_a_guid_that_starts_with_a_hash(
+    collection: Collection, tmp_path: Path
+) -> None:
+    """genanki's GUIDs are base91: about one in a few thousand starts with "#", which Anki's
+    text format reads as a comment line. These ids' GUIDs do."""
+    ids = ["q6428", "q15366", "q18473", "plain"]
+    questions = tuple(_choice(i) for i in ids)
+    bank = model.Bank("ids", "Ids", "ids.yml", questions)
+    cards = export("text", [bank], [], tmp_path / "ids.txt")
+    assert sum(guid(c).startswith("#") for c in cards) == 3
+    log = import_text(collection, tmp_path / "ids.txt")
+    assert len(log.new) == len(ids)
+    assert set(notes_by_guid(collection)) == {guid(c) for c in cards}
+
+
+@pytest.mark.parametrize("kind", ["anki", "text"])
+def test_a_question_that_changes_type_imports_as_a_new_note(
+    collection: Collection, tmp_path: Path, kind: str
+) -> None:
+    """Choice to fill with the same id: Anki cannot merge a cloze note into a basic one (it
+    refused the whole package), so the new type's note has an identity of its own."""
+    before = model.Bank("ids", "Ids", "ids.yml", (_choice("ids-change"),))
+    fill = model.FillQuestion(
+        id="ids-change",
+        bank="ids",
+        prompt="Sines fill the ____ columns.",
+        explanation="Even columns.",
+        source=fx.SRC,
+        blanks=(model.Blank(("even",)),),
+    )
+    after = model.Bank("ids", "Ids", "ids.yml", (fill,))
+    first, second = tmp_path / f"a.{kind}", tmp_path / f"b.{kind}"
+    (old,) = export(kind, [before], [], first, timestamp=T1)  # type: ignore[arg-type]
+    (new,) = export(kind, [after], [], second, timestamp=T2)  # type: ignore[arg-type]
+    importer = import_apkg if kind == "anki" else import_text
+    importer(collection, first)
+    log = importer(collection, second)
+    assert len(log.new) == 1
+    notes = notes_by_guid(collection)
+    assert set(notes) == {guid(old), guid(new)}
+    assert notes[guid(new)][1] in ("Cloze", "konum Cloze", "Konum Cloze")

@@ -110,7 +110,12 @@ def _anki_tags(tags: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def guid(card: Card) -> str:
-    """The note GUID of ``card`` (``genanki.guid_for`` of its stable key)."""
+    """The note GUID of ``card``: ``genanki.guid_for`` of its stable key, and of its note
+    type for cloze cards. Anki cannot turn a note of one type into the other (a package
+    holding such a change is refused whole), so a question that changes type (choice to
+    fill, same id) becomes a new note and its old one stays as it was."""
+    if card.kind == "cloze":
+        return str(genanki.guid_for(card.key, "cloze"))
     return str(genanki.guid_for(card.key))
 
 

@@ -1,8 +1,8 @@
 """Plain-text exports: Anki's text import format, a plain CSV and the study page's data.
 
 Anki text format (File > Import of a ``.txt``): header lines first, then one tab-separated
-row per note, fields quoted as the :mod:`csv` module quotes them when they hold tabs, quotes
-or newlines (code blocks keep their line breaks). Columns:
+row per note, every field quoted as the :mod:`csv` module quotes (so no row starts with
+``#``, which Anki reads as a comment, and code blocks keep their line breaks). Columns:
 
 1. GUID (the same as in the ``.apkg``), so importing again updates notes in place;
 2. note type: Anki's stock ``Basic`` (Front, Back) or ``Cloze`` (Text, Back Extra), which
@@ -39,7 +39,8 @@ def write_anki_text(cards: Iterable[Card], path: str | Path, *, deck: str) -> No
     in the subdeck ``<deck>::<bank title>``."""
     with open(path, "w", encoding="utf-8", newline="") as f:
         f.write("".join(line + "\n" for line in TEXT_HEADER))
-        writer = csv.writer(f, delimiter="\t", lineterminator="\n")
+        # Every field quoted: a row whose GUID starts with "#" would be a comment to Anki.
+        writer = csv.writer(f, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_ALL)
         for card in cards:
             writer.writerow(
                 (

@@ -115,6 +115,7 @@ def read_site_config(config_file: str | Path = "mkdocs.yml") -> SiteConfig:
             extension, or an option is wrong.
     """
     path = Path(config_file).resolve()
+    _check_options_early(path)
     config = load_mkdocs_config(path)
     if EXTENSION not in config["markdown_extensions"]:
         raise ConfigError(
@@ -132,6 +133,23 @@ def read_site_config(config_file: str | Path = "mkdocs.yml") -> SiteConfig:
         options=options,
         sources=sources,
     )
+
+
+def _check_options_early(path: Path) -> None:
+    """Check the extension's options before MkDocs does: MkDocs reports an extension that
+    fails to load with lines of its traceback; this says only what is wrong."""
+    from mkdocs.utils.yaml import yaml_load
+
+    if not path.is_file():
+        return  # load_mkdocs_config says so
+    try:
+        with open(path, encoding="utf-8") as handle:
+            raw = yaml_load(handle)
+    except Exception:  # MkDocs' own loader reports a broken file next
+        return
+    for item in (raw or {}).get("markdown_extensions") or []:
+        if isinstance(item, dict) and EXTENSION in item:
+            options_from(item[EXTENSION] or {}, root=path.parent)
 
 
 # --- where a build may publish -----------------------------------------------------------------

@@ -59,18 +59,18 @@ class Options:
 
 
 def _whole(name: str, value: object, low: int, high: int) -> int:
-    # YAML gives ints; the command line and environment-free callers may give text.
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ConfigError(f"konum option {name!r}: expected a whole number, found {value!r}")
-    try:
+    where = f"option {name!r} of konum in markdown_extensions"
+    # YAML gives ints; callers from Python may give text.
+    number = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 30:
         number = int(value)
-    except ValueError:
-        raise ConfigError(
-            f"konum option {name!r}: expected a whole number, found {value!r}"
-        ) from None
+    if number is None:
+        raise ConfigError(f"{where}: expected a whole number, found {value!r}")
     if not low <= number <= high:
         raise ConfigError(
-            f"konum option {name!r}: expected a whole number from {low} to {high:,}, found {number}"
+            f"{where}: expected a whole number from {low} to {high:,}, found {number}"
         )
     return number
 
@@ -80,7 +80,8 @@ def check_names(given: Mapping[str, Any]) -> None:
     for name in given:
         if name not in DEFAULTS:
             raise ConfigError(
-                f"konum has no option {name!r}{did_you_mean(str(name), DEFAULTS)} "
+                f"markdown_extensions: konum has no option {name!r}"
+                f"{did_you_mean(str(name), DEFAULTS)} "
                 f"(options: {', '.join(DEFAULTS)})"
             )
 
@@ -101,7 +102,9 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
     base = Path(root or values["root"] or ".").resolve()
     banks = values["banks"]
     if not isinstance(banks, (str, Path)) or not str(banks).strip():
-        raise ConfigError(f"konum option 'banks': expected a folder, found {banks!r}")
+        raise ConfigError(
+            f"option 'banks' of konum in markdown_extensions: expected a folder, found {banks!r}"
+        )
     generators = values["generators"]
     if isinstance(generators, str):
         generators = [generators]
@@ -109,12 +112,15 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
         isinstance(g, str) and g.strip() for g in generators
     ):
         raise ConfigError(
-            "konum option 'generators': expected a list of module names or .py files, "
+            "option 'generators' of konum in markdown_extensions: expected a list of module "
+            "names or .py files, "
             f"found {generators!r}"
         )
     title = values["title"]
     if not isinstance(title, str):
-        raise ConfigError(f"konum option 'title': expected text, found {title!r}")
+        raise ConfigError(
+            f"option 'title' of konum in markdown_extensions: expected text, found {title!r}"
+        )
     return Options(
         banks=(base / str(banks)).resolve(),
         seed=_whole("seed", values["seed"], *limits.SEED),

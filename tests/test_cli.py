@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,37 @@ def test_export_writes_each_kind(project: Path, tmp_path: Path) -> None:
         result = konum(project, "export", kind, "--seed", "4", "-o", str(out))
         assert result.returncode == 0, result.stderr
         assert out.is_file() and out.stat().st_size > 0
+
+
+@pytest.mark.parametrize(
+    ("line", "needle"),
+    [
+        ("seed: abc", "expected a whole number, found 'abc'"),
+        ("seed: -5", "from 0 to"),
+        ("seed: 123456789012345678901234567890", "from 0 to"),
+        ("sed: 5", "no option 'sed'; did you mean 'seed'?"),
+        ("variants: 100000", "from 1 to 50"),
+        ("variants: true", "expected a whole number, found True"),
+    ],
+)
+@pytest.mark.parametrize("command", [("build",), ("check",), ("export", "csv"), ("serve",)])
+def test_a_bad_option_in_mkdocs_yml_gets_one_clear_line(
+    tmp_path: Path, line: str, needle: str, command: tuple[str, ...]
+) -> None:
+    """The extension's options are checked once, the same for every command and for what
+    the command line gives: one line naming the option, exit 1, nothing built."""
+    project = make_project(tmp_path)
+    config = project / "mkdocs.yml"
+    key = line.split(":")[0]
+    text = config.read_text(encoding="utf-8")
+    replaced = re.sub(
+        rf"^      {'seed' if key == 'sed' else key}: .*$", f"      {line}", text, flags=re.M
+    )
+    assert replaced != text
+    config.write_text(replaced, encoding="utf-8")
+    result = konum(project, *command)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr + result.stdout
+    lines = [x for x in result.stderr.splitlines() if x.strip()]
+    assert len(lines) == 1 and needle in lines[0], result.stderr
+    assert not (project / "site").exists()

@@ -133,8 +133,8 @@ def test_plain_mkdocs_build_strict(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "data-konum-quiz" in (tmp_path / "plain" / "lessons" / "02-sinusoidal.html").read_text()
-    # Rendered in place, quizzes are parsed by Material's search plugin; they stay out of the
-    # index (konum build fills them in after it is written, so it never sees them).
+    # Quizzes are rendered in place, so Material's search plugin parses them; they stay out
+    # of the index (data-search-exclude).
     index = (tmp_path / "plain" / "search" / "search_index.json").read_text(encoding="utf-8")
     assert "lessons/02-sinusoidal.html" in index and "Question 1 of" not in index
 

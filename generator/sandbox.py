@@ -14,19 +14,21 @@ and ``mkdocs build``, in CI too. :class:`Sandbox` renders them with
   ``get``) and Jinja's ``loop``; any other attribute, and any name starting with ``_``,
   is refused with an error. Classes cannot be called, array methods take no array argument
   (no ``out=``), strings have no methods (so no ``str.format`` field tricks), ``%`` does
-  not format strings, and only the filters in
-  :data:`FILTERS` exist (no ``attr``, ``format``, ``center``, ``indent``, ``batch``, ...).
+  not format strings, and only the filters in :data:`FILTERS` exist (no ``attr``,
+  ``format``, ``center``, ``indent``, ``batch``, ...).
   Jinja's globals ``cycler``, ``joiner``, ``lipsum``, ``dict`` and ``namespace`` are
   removed (a namespace is the one way to carry a value from one loop iteration to the
   next, which would let a loop double a string past every bound); ``{% include %}``,
-  ``{% import %}``, ``{% extends %}`` and recursive loops are refused when compiling.
+  ``{% import %}``, ``{% extends %}``, ``{% autoescape %}`` and recursive loops are refused
+  when compiling.
 * **Every render ends, soon.** :class:`Limits` bounds ``range()``, the work of one render
-  (steps: loop iterations, calls, operators, comparisons and printed pieces, each array
-  element touched counting ``1 / ITEMS_PER_STEP``), the size of every string, list or
-  array produced (checked before ``*``, ``**``, broadcasting and fancy indexing can
-  allocate it), integers' bits, the characters printed and the wall-clock time. The
-  template is parsed, its ``for`` loops, comparisons and printed pieces are routed through
-  counting callbacks (``nodes.EnvironmentAttribute``), and it is compiled from that tree.
+  (steps: loop iterations, calls, filters, operators, comparisons and printed pieces, each
+  element touched counting ``1 / ITEMS_PER_STEP``), the size of every value (containers
+  counted deep, so ``[x] * 1000`` holds a thousand ``x``; checked before ``*``, ``**``,
+  ``~``, broadcasting, fancy indexing and printing can build it), integers' bits, the
+  characters printed and the wall-clock time. The template is parsed, its ``for`` loops,
+  comparisons, ``~`` and printed pieces are routed through counting callbacks
+  (``nodes.EnvironmentAttribute``), and it is compiled from that tree.
 
 Every failure, at compile time or while rendering, is a :class:`SandboxError` whose
 ``lineno`` is the template line (1-based) when known.
@@ -191,28 +193,38 @@ def _active() -> _Budget:
     return budget
 
 
-def _size(value: object) -> int:
-    """Elements a value holds (shallow for containers)."""
-    if isinstance(value, np.ndarray):
-        return int(value.size)
-    if isinstance(value, (str, bytes, list, tuple, dict, set, frozenset)):
-        return len(value)
-    return 0
+#: Types that hold one element (checked by type first: ABC checks are slow on every call).
+_ATOMS = frozenset({int, float, bool, complex, type(None)})
 
 
-def _nested_size(value: object, limit: int) -> int:
-    """Elements of a nested list/tuple of arrays and scalars, as numpy would count them;
-    the walk stops as soon as the count passes ``limit``."""
+def _deep_size(value: object, limit: int, array_cap: int | None = None) -> int:
+    """Elements ``value`` holds, counting into lists, tuples, sets and mappings (a list of
+    the same large list a thousand times holds a thousand times its elements), strings by
+    their characters, arrays by their elements (at most ``array_cap`` of them: what numpy
+    prints of a large array); at least 1. The walk stops once the count passes ``limit``.
+    """
+    if type(value) in _ATOMS:
+        return 1
     if isinstance(value, np.ndarray):
-        return int(value.size)
-    if not isinstance(value, (list, tuple)):
+        size = int(value.size)
+        return max(1, size if array_cap is None else min(size, array_cap))
+    if isinstance(value, (str, bytes)):
+        return max(1, len(value))
+    items: Iterable[object]
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = value
+    elif isinstance(value, Context):  # Jinja's own, handed to some filters: not template data
+        return 1
+    elif isinstance(value, (dict, Mapping)):
+        items = (*value.keys(), *value.values())
+    else:
         return 1
     total = 0
-    for item in value:
-        total += _nested_size(item, limit - total)
+    for item in items:
+        total += _deep_size(item, limit - total, array_cap)
         if total > limit:
             break
-    return total
+    return max(1, total)
 
 
 def _type_name(value: object) -> str:
@@ -224,15 +236,24 @@ def _check_count(count: int, what: str, limits: Limits) -> None:
         raise SandboxError(f"{what} would hold {count:,} elements: at most {limits.items:,}")
 
 
-def _check_value(value: object, limits: Limits, what: str = "a value") -> None:
-    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.integer)):
-        bits = int(value).bit_length()
+def _measure(value: object, limits: Limits, what: str) -> int:
+    """``value``'s elements (:func:`_deep_size`), refused past :attr:`Limits.items` (an
+    integer past :attr:`Limits.int_bits`)."""
+    if type(value) is int:  # numpy's integers have fixed sizes
+        bits = value.bit_length()
         if bits > limits.int_bits:
             raise SandboxError(
                 f"{what} is an integer of {bits:,} bits: at most {limits.int_bits:,}"
             )
-        return
-    _check_count(_size(value), what, limits)
+        return 1
+    size = _deep_size(value, limits.items)
+    _check_count(size, what, limits)
+    return size
+
+
+def _steps(elements: int) -> int:
+    """Steps for work touching ``elements`` values: one, and one per :data:`ITEMS_PER_STEP`."""
+    return 1 + elements // ITEMS_PER_STEP
 
 
 def check_size(count: float, what: str) -> None:
@@ -245,30 +266,12 @@ def check_size(count: float, what: str) -> None:
     _check_count(math.ceil(count), what, _active().limits)
 
 
-def check_elements(value: object, what: str) -> None:
-    """Refuse a nested list or tuple of arrays and numbers (``[x] * 10000``) that would make
-    too large an array: for template functions that convert their argument with numpy.
-
-    Raises:
-        SandboxError: ``value`` holds more than :attr:`Limits.items` elements.
-    """
-    limits = _active().limits
-    _check_count(_nested_size(value, limits.items), what, limits)
-
-
-def _cost(*values: object) -> int:
-    """One step, and one more per :data:`ITEMS_PER_STEP` elements of the arrays among
-    ``values``."""
-    return 1 + sum(_size(v) for v in values if isinstance(v, np.ndarray)) // ITEMS_PER_STEP
-
-
 class FunctionSet:
     """A group of functions as templates see it: ``pe.sinusoidal(4, 6)``.
 
     Its only attributes, for a template, are the functions it was given: no module, no
     ``__dict__``, no numpy behind it. Each function refuses integer arguments whose
-    product passes :attr:`Limits.items` (the core's sizes, ``n * d``) and nested lists
-    or arrays larger than that, before it runs.
+    product passes :attr:`Limits.items` (the core's sizes, ``n * d``) before it runs.
     """
 
     __slots__ = ("_functions", "_name")
@@ -302,7 +305,7 @@ class FunctionSet:
 
 
 def _sized(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
-    """``function`` refusing, before it runs, arguments that would make it too large."""
+    """``function`` refusing, before it runs, sizes whose product is too large."""
 
     @functools.wraps(function)
     def guarded(*args: Any, **kwargs: Any) -> Any:
@@ -319,8 +322,6 @@ def _sized(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
                 f"{name}(): its whole-number arguments multiply to {product:,}: "
                 f"at most {limits.items:,} (they are sizes)"
             )
-        for value in values:
-            check_elements(value, f"an argument of {name}()")
         return function(*args, **kwargs)
 
     return guarded
@@ -357,7 +358,7 @@ def _fancy_index_check(array: np.ndarray, index: object, limits: Limits) -> None
     for part in parts:
         if not isinstance(part, (list, np.ndarray)):
             continue
-        count = _nested_size(part, limits.items)
+        count = _deep_size(part, limits.items)
         _check_count(count, "an index", limits)
         if np.asarray(part).dtype != np.bool_:  # a mask selects at most the array itself
             factor *= max(1, count)
@@ -408,11 +409,25 @@ def _join(eval_ctx: EvalContext, value: Iterable[Any], d: str = "") -> str:
     return str(do_join(eval_ctx, texts, d))
 
 
+def _measured(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Filter ``function`` with its arguments sized and counted first (filters are called
+    directly, not through :meth:`Sandbox.call`); Jinja's pass-context marker is kept."""
+
+    @functools.wraps(function)
+    def filtered(*args: Any, **kwargs: Any) -> Any:
+        budget = _active()
+        values = (*args, *kwargs.values())
+        budget.charge(_steps(sum(_measure(v, budget.limits, "a filter's input") for v in values)))
+        return function(*args, **kwargs)
+
+    return filtered
+
+
 #: The filters templates may use: pure text and sequence helpers whose result is no larger
 #: than their input (``join`` and ``replace`` check theirs before building it).
 FILTERS: dict[str, Callable[..., Any]] = {
     **{
-        name: JINJA_FILTERS[name]
+        name: _measured(JINJA_FILTERS[name])
         for name in (
             "abs",
             "capitalize",
@@ -447,17 +462,22 @@ FILTERS: dict[str, Callable[..., Any]] = {
             "wordcount",
         )
     },
-    "join": _join,
-    "replace": _replace,
+    "join": _measured(_join),
+    "replace": _measured(_replace),
 }
 
-#: Tags a template may not use: there are no files to include, import or extend.
+#: Tags a template may not use, and why.
 _REFUSED_TAGS: dict[type[nodes.Node], str] = {
-    nodes.Extends: "extends",
-    nodes.Include: "include",
-    nodes.Import: "import",
-    nodes.FromImport: "from ... import",
+    nodes.Extends: "{% extends %} is not available: templates here have no other files",
+    nodes.Include: "{% include %} is not available: templates here have no other files",
+    nodes.Import: "{% import %} is not available: templates here have no other files",
+    nodes.FromImport: "{% from ... import %} is not available: templates here have no other files",
+    nodes.EvalContextModifier: "{% autoescape %} is not available: templates here are "
+    "Markdown text, escaped when it is rendered",
 }
+
+#: Elements of a large array that ``str()`` prints (numpy summarises past its threshold).
+_PRINTED_ARRAY_ITEMS = 1_000
 
 
 class SandboxedTemplate(Template):
@@ -556,12 +576,9 @@ class Sandbox(ImmutableSandboxedEnvironment):
                 )
             elif isinstance(value, nodes.Node):
                 setattr(node, name, self._bound(value))
-        for tag_type, tag in _REFUSED_TAGS.items():
+        for tag_type, reason in _REFUSED_TAGS.items():
             if isinstance(node, tag_type):
-                raise SandboxError(
-                    f"{{% {tag} %}} is not available: templates here have no other files",
-                    node.lineno,
-                )
+                raise SandboxError(reason, node.lineno)
         if isinstance(node, nodes.For):
             if node.recursive:
                 raise SandboxError("recursive loops are not available", node.lineno)
@@ -575,6 +592,8 @@ class Sandbox(ImmutableSandboxedEnvironment):
                 )
                 for child in node.nodes
             ]
+        elif isinstance(node, nodes.Concat):
+            return self._callback("konum_concat", list(node.nodes), node.lineno)
         elif isinstance(node, nodes.Compare):
             args: list[nodes.Node] = [node.expr]
             for operand in node.ops:
@@ -591,31 +610,48 @@ class Sandbox(ImmutableSandboxedEnvironment):
     def konum_iterate(self, iterable: Iterable[Any]) -> Iterator[Any]:
         """``iterable``, one step per item."""
         budget = _active()
+        budget.charge(1)
         for item in iterable:
             budget.charge(1)
             yield item
 
     def konum_print(self, value: object) -> str:
-        """``value`` as printed, its characters counted against :attr:`Limits.output`."""
-        text = value if isinstance(value, str) else str(value)
+        """``value`` as printed, its characters counted against :attr:`Limits.output`
+        (estimated before ``str()`` builds them: at least one per element)."""
         budget = _active()
+        output = budget.limits.output
+        if not isinstance(value, str):
+            estimate = _deep_size(value, output - budget.printed, _PRINTED_ARRAY_ITEMS)
+            if budget.printed + estimate > output:
+                raise SandboxError(f"too much output: a template may print {output:,} characters")
+        text = value if isinstance(value, str) else str(value)
         budget.printed += len(text)
-        if budget.printed > budget.limits.output:
-            raise SandboxError(
-                f"too much output: a template may print {budget.limits.output:,} characters"
-            )
+        if budget.printed > output:
+            raise SandboxError(f"too much output: a template may print {output:,} characters")
+        budget.charge(_steps(len(text)))
         return text
+
+    def konum_concat(self, *values: object) -> str:
+        """``a ~ b ~ ...``: the operands as text, joined, sized before ``str()`` builds them."""
+        budget = _active()
+        limits = budget.limits
+        total = sum(_deep_size(v, limits.items, _PRINTED_ARRAY_ITEMS) for v in values)
+        _check_count(total, "a ~ concatenation", limits)
+        budget.charge(_steps(total))
+        return "".join(str(v) for v in values)
 
     def konum_compare(self, first: object, *rest: object) -> Any:
         """A comparison chain (``a < b``, ``a in b``, ``a < b <= c``), sizes checked first;
         every operand is evaluated (the chain has no side effects to skip)."""
-        limits = _active().limits
+        budget = _active()
+        limits = budget.limits
         left = first
         result: Any = True
         for op, right in zip(rest[::2], rest[1::2], strict=True):
             _broadcast_check(left, right, limits)
+            touched = _measure(left, limits, "an operand") + _measure(right, limits, "an operand")
             result = _COMPARISONS[str(op)](left, right)
-            _check_value(result, limits, "a comparison's result")
+            budget.charge(_steps(touched + _measure(result, limits, "a comparison's result")))
             if len(rest) > 2 and not result:
                 return result
             left = right
@@ -678,16 +714,18 @@ class Sandbox(ImmutableSandboxedEnvironment):
             if isinstance(argument, str):
                 return self.getattr(obj, argument)
             return self.undefined(obj=obj, name=argument)
-        budget.charge(_cost(value))
+        if isinstance(value, np.ndarray):  # fancy indexing copies
+            budget.charge(_steps(int(value.size)))
         return value
 
     def call(self, context: Context, obj: Any, /, *args: Any, **kwargs: Any) -> Any:
         """Calls: one step plus the arrays they touch; arguments and result sized; an array
         method gets no array argument (no ``out=``)."""
+        if getattr(obj, "__self__", None) is self:  # a konum_* callback: it counts itself
+            return context.call(obj, *args, **kwargs)
         budget = _active()
         limits = budget.limits
-        for value in (*args, *kwargs.values()):
-            _check_value(value, limits, "an argument")
+        touched = sum(_measure(v, limits, "an argument") for v in (*args, *kwargs.values()))
         if not self.is_safe_callable(obj):
             raise SandboxError(f"{_type_name(obj)} {obj!r} cannot be called in a template")
         owner = getattr(obj, "__self__", None)
@@ -696,8 +734,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
         ):  # out= (or a positional out) would write into another array
             raise SandboxError(f"array methods take no array arguments, as {obj.__name__}() did")
         result = context.call(obj, *args, **kwargs)
-        _check_value(result, limits, "a call's result")
-        budget.charge(_cost(*args, *kwargs.values(), result))
+        budget.charge(_steps(touched + _measure(result, limits, "a call's result")))
         return result
 
     def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
@@ -707,10 +744,12 @@ class Sandbox(ImmutableSandboxedEnvironment):
         if operator == "%" and isinstance(left, str):
             raise SandboxError("'%' does not format strings in a template: use fmt()")
         _broadcast_check(left, right, limits)
+        touched = _measure(left, limits, "an operand") + _measure(right, limits, "an operand")
         if operator == "*":
             for seq, times in ((left, right), (right, left)):
                 if isinstance(seq, (str, list, tuple)) and isinstance(times, numbers.Integral):
-                    _check_count(len(seq) * max(0, int(times)), "a repeated sequence", limits)
+                    count = _deep_size(seq, limits.items) * max(0, int(times))
+                    _check_count(count, "a repeated sequence", limits)
         if (
             operator == "**"
             and isinstance(left, int)
@@ -724,6 +763,5 @@ class Sandbox(ImmutableSandboxedEnvironment):
                     f"{left} ** {right} has about {bits:,} bits: at most {limits.int_bits:,}"
                 )
         result = self.binop_table[operator](left, right)
-        _check_value(result, limits, "an operation's result")
-        budget.charge(_cost(left, right, result))
+        budget.charge(_steps(touched + _measure(result, limits, "an operation's result")))
         return result

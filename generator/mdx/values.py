@@ -47,7 +47,6 @@ from konum.sandbox import (
     Sandbox,
     SandboxError,
     check_decimals,
-    check_elements,
     check_size,
     fmt,
 )
@@ -62,11 +61,21 @@ class ValuesError(_Base):
     """A template expression in a page failed or was refused; the message names the line."""
 
 
+#: Numbers one vec() or table() may print: more is no longer a sentence or a table.
+MAX_NUMBERS = 100_000
+
+
+def _printable(array: Any, function: str) -> None:
+    if array.size > MAX_NUMBERS:
+        raise ValueError(f"{function}() of {array.size:,} numbers: at most {MAX_NUMBERS:,}")
+
+
 def vec(values: Any, decimals: int = 3) -> str:
     """A 1-D array as numpy prints it rounded: ``[0.841 0.54 0.046 0.999 0.002 1.]``-like,
     but with trailing zeros trimmed per entry and ``-0`` shown as ``0``."""
     check_decimals(decimals)
     array = np.asarray(values, dtype=float).ravel()
+    _printable(array, "vec")
     parts = []
     for x in np.round(array, decimals):
         text = format_number(x, decimals)
@@ -87,6 +96,7 @@ def table(
     ``cols``); non-finite entries show as ``-inf`` / ``inf`` / ``nan``."""
     check_decimals(decimals)
     array = np.asarray(values, dtype=float)
+    _printable(array, "table")
     if array.ndim == 1:
         array = array[None, :]
     if array.ndim != 2:
@@ -128,14 +138,12 @@ def _ones(shape: int | Sequence[int]) -> Any:
 
 
 def _array(values: Any) -> Any:
-    """``np.array(values)`` (the dtype numpy infers), its size checked first."""
-    check_elements(values, "array()")
+    """``np.array(values)`` (the dtype numpy infers; the sandbox has sized ``values``)."""
     return np.array(values)
 
 
 def _concatenate(arrays: Sequence[Any], axis: int = 0) -> Any:
-    """``np.concatenate(arrays, axis=axis)``, its size checked first."""
-    check_elements(arrays, "concatenate()")
+    """``np.concatenate(arrays, axis=axis)`` (the sandbox has sized ``arrays``)."""
     return np.concatenate(arrays, axis=axis)
 
 

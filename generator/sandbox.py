@@ -72,6 +72,10 @@ class SandboxError(KonumError, ValueError):
         self.message = message
         self.lineno = lineno
 
+    def __reduce__(self) -> tuple[type[SandboxError], tuple[str, int | None]]:
+        # Errors cross to and from konum build's worker processes whole.
+        return (type(self), (self.message, self.lineno))
+
 
 @dataclass(frozen=True)
 class Limits:

@@ -296,6 +296,17 @@ def test_errors_name_the_template_line() -> None:
     assert info.value.lineno == 2
 
 
+def test_errors_survive_a_trip_between_processes() -> None:
+    import pickle
+
+    error = pickle.loads(pickle.dumps(SandboxError("too much work", 7)))
+    assert (str(error), error.message, error.lineno) == (
+        "line 7: too much work",
+        "too much work",
+        7,
+    )
+
+
 def test_numeric_helpers_give_numpys_numbers() -> None:
     namespace = lesson_namespace(lambda *args, **kwargs: "")
     source = (

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from konum import pe
-from konum.mdx.values import ValuesError, fmt, table, vec
+from konum.mdx.values import ValuesError, table, thousands, vec
+from konum.sandbox import fmt
 
 
 def convert(text: str) -> str:
@@ -21,6 +22,14 @@ def test_fmt_normalises_negative_zero_and_rounds() -> None:
     assert fmt(-0.00001, 3) == "0.000"
     assert fmt(np.float64(0.29552020666), 4) == "0.2955"
     assert fmt(-1.5, 1) == "-1.5"
+    assert fmt(32.0) == "32"
+
+
+def test_thousands_groups_digits() -> None:
+    assert thousands(np.int64(786432)) == "786,432"
+    assert thousands(12.0) == "12"
+    with pytest.raises(ValueError, match="whole number"):
+        thousands(1.5)
 
 
 def test_vec_prints_like_rounded_numpy() -> None:
@@ -59,8 +68,26 @@ def test_undefined_names_fail_loudly() -> None:
 
 
 def test_sandbox_refuses_private_attributes() -> None:
-    with pytest.raises(ValuesError):
+    with pytest.raises(ValuesError, match="line 1: private attribute '__dict__'"):
         convert("{{ pe.__dict__ }}")
+
+
+def test_errors_are_build_errors_that_mkdocs_prints_as_one_line() -> None:
+    from mkdocs.exceptions import BuildError
+
+    with pytest.raises(BuildError) as info:
+        convert("ok\n{{ pe.sinusoidal(4, -2) }}")
+    assert str(info.value) == (
+        "in a {{ ... }} expression, line 2: ValueError: d must be a positive integer, got -2"
+    )
+
+
+def test_block_assignments_capture_loop_output() -> None:
+    html = convert(
+        "{% set failures %}{% for k in range(1, 4) %}{% if k == 2 %}{{ k }}{% endif %}"
+        "{% endfor %}{% endset %}[{{ failures }}] {{ not failures }}"
+    )
+    assert "[2] False" in html
 
 
 def test_syntax_error_names_the_line() -> None:

@@ -17,9 +17,6 @@ from functools import lru_cache
 from typing import Literal
 
 import numpy as np
-from jinja2 import StrictUndefined, Template, TemplateError
-from jinja2.sandbox import SandboxedEnvironment
-
 from konum.computed.base import (
     Distractor,
     Generated,
@@ -29,6 +26,7 @@ from konum.computed.base import (
 from konum.computed.registry import get_generator
 from konum.formatting import format_number
 from konum.model import ComputedQuestion, ConcreteOption, ParamConstraint, Variant
+from konum.sandbox import Sandbox, SandboxedTemplate, SandboxError, fmt
 from konum.seeding import rng_for
 
 #: Draws tried per variant before giving up (the first is ``rng_for(seed, id, i)``).
@@ -90,17 +88,21 @@ def draw_variant(
 
 
 @lru_cache(maxsize=1024)
-def _compiled(prompt: str) -> Template:
-    """``prompt`` compiled (about a millisecond; templates render any number of times)."""
+def _compiled(prompt: str) -> SandboxedTemplate:
+    """``prompt`` compiled once (templates render any number of times).
+
+    Raises:
+        SandboxError: a syntax error or a refused tag, with its line in the prompt.
+    """
     return _template_env().from_string(prompt)
 
 
-def _template_env() -> SandboxedEnvironment:
-    # Prompts are Markdown, escaped later by the Markdown renderer: no HTML autoescape here.
-    env = SandboxedEnvironment(
-        undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True
-    )
-    env.globals["fmt"] = format_number
+@lru_cache(maxsize=1)
+def _template_env() -> Sandbox:
+    """The bounded sandbox for prompts (bank text, like lessons): the drawn values and
+    ``fmt``, nothing else."""
+    env = Sandbox()
+    env.globals["fmt"] = fmt
     return env
 
 
@@ -118,7 +120,7 @@ def computed_variants(question: ComputedQuestion, seed: int, count: int = 5) -> 
     if question.prompt.strip():
         try:
             template = _compiled(question.prompt)
-        except TemplateError as exc:
+        except SandboxError as exc:
             raise PromptTemplateError(
                 f"question {question.id}: the prompt is not a valid Jinja template: {exc}"
             ) from exc
@@ -155,7 +157,7 @@ def computed_variants(question: ComputedQuestion, seed: int, count: int = 5) -> 
         if template is not None:
             try:
                 prompt = template.render(dict(generated.values))
-            except TemplateError as exc:
+            except SandboxError as exc:
                 raise PromptTemplateError(
                     f"question {question.id}: the prompt template failed for variant {index}: "
                     f"{exc} (available values: {', '.join(sorted(generated.values))})"

@@ -7,51 +7,79 @@ Every number a lesson states about positional encoding is computed at build time
     The fifth head's slope is {{ fmt(slopes[4], 4) }}.
     {{ figure("pe_heatmap", alt="Heatmap of sinusoidal(64, 64)", n=64, d=64) }}
 
-Globals: ``pe`` (:mod:`konum.pe`), ``np`` (numpy), :func:`fmt`, :func:`vec`,
-:func:`table`, ``figure`` (an inline SVG from :mod:`konum.figures`) and ``generators``
-(:func:`generator_catalogue`) and ``figures`` (:func:`figure_catalogue`), for pages that
-document what banks may use. The sandbox
-(``jinja2.sandbox.SandboxedEnvironment``) refuses private attributes, and ``StrictUndefined``
-turns a misspelt name into an error instead of an empty string. The pass runs over the whole
-page before any other Markdown processing, fenced code included, so printed outputs in code
-blocks are computed too.
+The page is a template of :class:`konum.sandbox.Sandbox` (contributors write lessons; CI
+builds their pull requests), so it sees only the names of :func:`lesson_namespace`, values
+and pure functions, never a module:
+
+* ``pe``: the public functions of :mod:`konum.pe`, and nothing else.
+* ``fmt`` (:func:`konum.sandbox.fmt`), :func:`vec`, :func:`table`, :func:`thousands`.
+* ``figure``: an inline SVG from :mod:`konum.figures`; ``generators``
+  (:func:`generator_catalogue`) and ``figures`` (:func:`figure_catalogue`), for pages that
+  document what banks may use.
+* The few numpy functions lessons compute with, as plain functions of arrays (no ``out=``,
+  no ``dtype``, no I/O): ``abs``, ``allclose``, ``arange``, ``argmax``, ``array``,
+  ``concatenate``, ``cos``, ``cumsum``, ``dot``, ``floor``, ``log2``, ``norm``
+  (``np.linalg.norm``), ``ones``, ``round``, ``sin``, ``take``, ``unique``, the number ``pi``,
+  and ``rng(seed)`` (``np.random.default_rng(seed)`` with only ``normal(size=...)`` and
+  ``permutation(n)``). Broadcasting replaces ``np.subtract.outer``:
+  ``a.reshape(-1, 1) - b`` (Jinja has no ``a[:, none]``).
+
+The pass runs over the whole page before any other Markdown processing, fenced code
+included, so printed outputs in code blocks are computed too. A failure is a
+:class:`ValuesError` naming the line; MkDocs names the page and stops without a traceback.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import inspect
+import math
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from jinja2 import StrictUndefined, TemplateError
-from jinja2.sandbox import SandboxedEnvironment
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
+from konum.formatting import format_number
+from konum.sandbox import (
+    FunctionSet,
+    Sandbox,
+    SandboxError,
+    check_decimals,
+    check_size,
+    fmt,
+)
 
-class ValuesError(ValueError):
-    """A template expression in a page failed; the message names the line."""
+try:  # MkDocs prints a BuildError as one clean line; Zensical and plain Markdown need no base.
+    from mkdocs.exceptions import BuildError as _Base
+except ImportError:  # pragma: no cover - without MkDocs
+    _Base = Exception  # type: ignore[misc,assignment]
 
 
-def fmt(x: Any, decimals: int = 4) -> str:
-    """A number as text with ``decimals`` places; ``-0.000`` becomes ``0.000``.
+class ValuesError(_Base):
+    """A template expression in a page failed or was refused; the message names the line."""
 
-    Integers (and integral numpy values with ``decimals=0``) print without a decimal point.
-    """
-    value = float(x)
-    text = f"{value:.{decimals}f}"
-    if text.lstrip("-").strip("0.") == "":
-        text = text.lstrip("-")
-    return text
+
+#: Numbers one vec() or table() may print: more is no longer a sentence or a table.
+MAX_NUMBERS = 100_000
+
+
+def _printable(array: Any, function: str) -> None:
+    if array.size > MAX_NUMBERS:
+        raise ValueError(f"{function}() of {array.size:,} numbers: at most {MAX_NUMBERS:,}")
 
 
 def vec(values: Any, decimals: int = 3) -> str:
     """A 1-D array as numpy prints it rounded: ``[0.841 0.54 0.046 0.999 0.002 1.]``-like,
     but with trailing zeros trimmed per entry and ``-0`` shown as ``0``."""
+    check_decimals(decimals)
     array = np.asarray(values, dtype=float).ravel()
+    _printable(array, "vec")
     parts = []
     for x in np.round(array, decimals):
-        text = fmt(x, decimals).rstrip("0").rstrip(".") if decimals else fmt(x, 0)
+        text = format_number(x, decimals)
+        text = text.rstrip("0").rstrip(".") if decimals else text
         parts.append(text if text not in ("", "-0") else "0")
     return "[" + " ".join(parts) + "]"
 
@@ -66,7 +94,9 @@ def table(
 ) -> str:
     """A 2-D array as a Markdown table, rows and columns labelled by index (or ``rows`` /
     ``cols``); non-finite entries show as ``-inf`` / ``inf`` / ``nan``."""
+    check_decimals(decimals)
     array = np.asarray(values, dtype=float)
+    _printable(array, "table")
     if array.ndim == 1:
         array = array[None, :]
     if array.ndim != 2:
@@ -77,9 +107,127 @@ def table(
     rule = "|---|" + "---:|" * len(col_names)
     lines = [header, rule]
     for name, row in zip(row_names, array, strict=True):
-        cells = [fmt(x, decimals) if np.isfinite(x) else str(x) for x in row]
+        cells = [format_number(x, decimals) if np.isfinite(x) else str(x) for x in row]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def thousands(value: Any) -> str:
+    """A whole number with commas between groups of three digits: ``786,432``."""
+    number = float(value)
+    if not number.is_integer():
+        raise ValueError(f"thousands() takes a whole number, got {value!r}")
+    return f"{int(number):,}"
+
+
+def _arange(start: float, stop: float | None = None, step: float | None = None) -> Any:
+    """``np.arange``, its length checked first."""
+    low, high = (0.0, start) if stop is None else (start, stop)
+    by = 1.0 if step is None else step
+    if by == 0:
+        raise ValueError("arange(): step must not be 0")
+    check_size(max(0, math.ceil((high - low) / by)), "arange()")
+    return np.arange(start, stop, step)
+
+
+def _ones(shape: int | Sequence[int]) -> Any:
+    """``np.ones(shape)``, its size checked first."""
+    dims = shape if isinstance(shape, (tuple, list)) else (shape,)
+    check_size(math.prod(int(d) for d in dims), "ones()")
+    return np.ones(shape)
+
+
+def _array(values: Any) -> Any:
+    """``np.array(values)`` (the dtype numpy infers; the sandbox has sized ``values``)."""
+    return np.array(values)
+
+
+def _concatenate(arrays: Sequence[Any], axis: int = 0) -> Any:
+    """``np.concatenate(arrays, axis=axis)`` (the sandbox has sized ``arrays``)."""
+    return np.concatenate(arrays, axis=axis)
+
+
+def _take(values: Any, indices: Any, axis: int | None = None) -> Any:
+    """``np.take(values, indices, axis=axis)``, its size checked first."""
+    array = np.asarray(values)
+    per_index = 1 if axis is None else array.size // max(1, array.shape[axis])
+    check_size(np.size(indices) * per_index, "take()")
+    return np.take(array, indices, axis=axis)
+
+
+def _allclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08) -> bool:
+    """``np.allclose(a, b)``, the broadcast shape checked first."""
+    check_size(math.prod(np.broadcast_shapes(np.shape(a), np.shape(b))), "allclose()")
+    return bool(np.allclose(a, b, rtol=rtol, atol=atol))
+
+
+def _rng(seed: int) -> FunctionSet:
+    """``np.random.default_rng(seed)`` with only ``normal(size)`` and ``permutation(n)``."""
+    generator = np.random.default_rng(seed)
+
+    def normal(size: int | Sequence[int] | None = None) -> Any:
+        dims = size if isinstance(size, (tuple, list)) else (1 if size is None else size,)
+        check_size(math.prod(int(d) for d in dims), "rng().normal()")
+        return generator.normal(size=size)
+
+    def permutation(x: Any) -> Any:
+        return generator.permutation(x)
+
+    return FunctionSet("rng", {"normal": normal, "permutation": permutation})
+
+
+def _unary(function: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``function`` of one array and nothing else (a ufunc's second argument is ``out``)."""
+
+    @functools.wraps(function)
+    def one(x: Any) -> Any:
+        return function(x)
+
+    return one
+
+
+def _with_axis(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function(x, axis=axis)`` and nothing else."""
+
+    @functools.wraps(function)
+    def reduce(x: Any, axis: int | None = None) -> Any:
+        return function(x, axis=axis)
+
+    return reduce
+
+
+def _round(x: Any, decimals: int = 0) -> Any:
+    """``np.round(x, decimals)``."""
+    return np.round(x, decimals)
+
+
+def _dot(a: Any, b: Any) -> Any:
+    """``np.dot(a, b)``."""
+    return np.dot(a, b)
+
+
+#: The numpy functions lessons compute with, by the names lessons call them.
+NUMERIC: dict[str, object] = {
+    "abs": _unary(np.abs),
+    "allclose": _allclose,
+    "arange": _arange,
+    "argmax": _with_axis(np.argmax),
+    "array": _array,
+    "concatenate": _concatenate,
+    "cos": _unary(np.cos),
+    "cumsum": _with_axis(np.cumsum),
+    "dot": _dot,
+    "floor": _unary(np.floor),
+    "log2": _unary(np.log2),
+    "norm": _with_axis(np.linalg.norm),
+    "ones": _ones,
+    "pi": math.pi,
+    "rng": _rng,
+    "round": _round,
+    "sin": _unary(np.sin),
+    "take": _take,
+    "unique": _with_axis(np.unique),
+}
 
 
 def constraint_text(constraint: object) -> str:
@@ -129,14 +277,36 @@ def figure_catalogue() -> dict[str, dict[str, tuple[object, str]]]:
     return {name: figure_params(name) for name in sorted(FIGURES)}
 
 
-class ValuesPreprocessor(Preprocessor):
-    """Renders the page source as a sandboxed Jinja template."""
+def lesson_namespace(figure: Callable[..., str]) -> dict[str, object]:
+    """The names a lesson's expressions see (the module docstring lists them).
 
-    def __init__(self, md: Markdown) -> None:
-        super().__init__(md)
-        self.env = SandboxedEnvironment(
-            undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True
-        )
+    Args:
+        figure: ``figure(name, alt, caption=None, **params)``, returning the page's text for
+            the figure (the Markdown instance's stash placeholder).
+    """
+    from konum import pe
+
+    core = {name: getattr(pe, name) for name in pe.__all__ if inspect.isfunction(getattr(pe, name))}
+    return {
+        "pe": FunctionSet("pe", core),
+        "fmt": fmt,
+        "vec": vec,
+        "table": table,
+        "thousands": thousands,
+        "figure": figure,
+        "generators": generator_catalogue,
+        "figures": figure_catalogue,
+        **NUMERIC,
+    }
+
+
+@functools.lru_cache(maxsize=1)
+def _sandbox() -> Sandbox:
+    return Sandbox()
+
+
+class ValuesPreprocessor(Preprocessor):
+    """Renders the page source as a template of :class:`konum.sandbox.Sandbox`."""
 
     def figure(self, name: str, alt: str, caption: str | None = None, **params: Any) -> str:
         from konum.figures import render_svg
@@ -147,28 +317,11 @@ class ValuesPreprocessor(Preprocessor):
         source = "\n".join(lines)
         if "{{" not in source and "{%" not in source:
             return lines
-        from konum import pe
-
         try:
-            template = self.env.from_string(source)
-            text = template.render(
-                pe=pe,
-                np=np,
-                fmt=fmt,
-                vec=vec,
-                table=table,
-                figure=self.figure,
-                generators=generator_catalogue,
-                figures=figure_catalogue,
-            )
-        except TemplateError as exc:
-            line = getattr(exc, "lineno", None)
-            where = f"line {line}: " if line else ""
-            raise ValuesError(f"in a {{{{ ... }}}} expression, {where}{exc}") from exc
-        except Exception as exc:
-            raise ValuesError(
-                f"in a {{{{ ... }}}} expression: {type(exc).__name__}: {exc}"
-            ) from exc
+            text = _sandbox().from_string(source).render(lesson_namespace(self.figure))
+        except SandboxError as exc:
+            where = f"line {exc.lineno}: " if exc.lineno else ""
+            raise ValuesError(f"in a {{{{ ... }}}} expression, {where}{exc.message}") from exc
         return text.split("\n")
 
 

@@ -16,9 +16,11 @@ and ``mkdocs build``, in CI too. :class:`Sandbox` renders them with
   (no ``out=``), strings have no methods (so no ``str.format`` field tricks), ``%`` does
   not format strings, and only the filters in :data:`FILTERS` exist (no ``attr``,
   ``format``, ``center``, ``indent``, ``batch``, ...).
-  Jinja's globals ``cycler``, ``joiner``, ``lipsum``, ``dict`` and ``namespace`` are
-  removed (a namespace is the one way to carry a value from one loop iteration to the
-  next, which would let a loop double a string past every bound); ``{% include %}``,
+  Jinja's globals ``cycler``, ``joiner``, ``lipsum`` and ``dict`` are removed;
+  ``namespace`` (the one way to carry a value from one loop iteration to the next) stays,
+  as a function: its attributes are only the values a template stored, and whatever it
+  stores was sized by the operator that built it, so a loop cannot double a string past
+  the bounds; ``{% include %}``,
   ``{% import %}``, ``{% extends %}``, ``{% autoescape %}`` and recursive loops are refused
   when compiling.
 * **Every render ends, soon.** :class:`Limits` bounds ``range()``, the work of one render
@@ -53,7 +55,7 @@ from jinja2.filters import do_join, do_replace
 from jinja2.nodes import EvalContext
 from jinja2.runtime import Context, LoopContext, Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
-from jinja2.utils import pass_eval_context
+from jinja2.utils import Namespace, pass_eval_context
 
 from konum.errors import KonumError
 from konum.formatting import did_you_mean, format_number
@@ -331,6 +333,11 @@ def _sized(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     return guarded
 
 
+def _namespace(**values: Any) -> Namespace:
+    """Jinja's ``namespace(...)``, without calling a class from a template."""
+    return Namespace(**values)
+
+
 def _allowed_attributes(obj: object) -> frozenset[str]:
     if isinstance(obj, FunctionSet):
         return obj.names
@@ -540,6 +547,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
         self.limits = limits or Limits()
         self.globals.clear()
         self.globals["range"] = _range
+        self.globals["namespace"] = _namespace
         self.filters = dict(FILTERS)
 
     # --- compiling -------------------------------------------------------------------------
@@ -693,6 +701,11 @@ class Sandbox(ImmutableSandboxedEnvironment):
             if attribute.startswith("_"):
                 raise SandboxError(self._refusal(obj, attribute))
             return obj.function(attribute)
+        if isinstance(obj, Namespace) and not attribute.startswith("_"):
+            try:  # only what the template stored in it
+                return getattr(obj, attribute)
+            except AttributeError:
+                return self.undefined(obj=obj, name=attribute)
         if not attribute.startswith("_"):
             if attribute in _allowed_attributes(obj) and hasattr(obj, attribute):
                 value = getattr(obj, attribute)

@@ -75,8 +75,9 @@ ESCAPES = [
     "cycler.__init__.__globals__.os.popen('touch PATH')",
     "joiner",
     "joiner.__init__.__globals__",
-    "namespace",
     "namespace.__init__.__globals__",
+    "namespace(a=1).__class__",
+    "namespace(a=1)._Namespace__attrs",
     "lipsum.__globals__['os'].popen('touch PATH')",
     "dict(a=1)",
     "self.__init__.__globals__",
@@ -416,3 +417,18 @@ def test_a_lesson_escape_fails_mkdocs_and_konum_builds_at_its_line(tmp_path: Pat
         assert "Traceback" not in output
     assert not target.exists()
     assert not (target.parent / f"{TARGET}.npy").exists()
+
+
+def test_a_namespace_carries_values_but_cannot_grow_past_the_bounds() -> None:
+    """Lessons carry sums out of loops in a namespace; a loop doubling what it holds is
+    stopped by the size bound, quickly, with its line."""
+    ok = "{% set ns = namespace(total=0) %}{% for k in range(4) %}{% set ns.total = ns.total + k %}{% endfor %}{{ ns.total }}"
+    assert convert(ok).strip().endswith("6</p>")
+    doubling = (
+        "{% set ns = namespace(s='ab') %}\n"
+        "{% for k in range(64) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s|length }}"
+    )
+    started = time.perf_counter()
+    with pytest.raises(ValuesError, match="line 2"):
+        convert(doubling)
+    assert time.perf_counter() - started < QUICK

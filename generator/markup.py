@@ -1,271 +1,325 @@
 """Markdown from banks to safe HTML, with the same extensions as the site.
 
-Bank text is author input: after Markdown it goes through an nh3 allow-list, so no script, no
-event handler and no ``javascript:`` link reaches a page or a card, whatever the bank says.
-MathML elements are on the allow-list (the site's math is rendered at build time).
+Bank text is author input. Python-Markdown renders it (tables, superfences, highlighting,
+betterem and konum's math), then an nh3 allow-list cleans the result, so no script, no event
+handler, no ``style``, no ``javascript:`` link and no class of konum's or Material's own
+(``konum-*``, ``md-*``) reaches a page or a card, whatever the bank says. Computed prompts
+come here after their template ran, so what a template assembles is cleaned too.
+
+This module is also where what bank text may hold is written down: :data:`AUTHOR_TAGS`,
+:data:`ALLOWED_ATTRIBUTES`, :data:`URL_SCHEMES`, :func:`reserved_class` and the limits below.
+``konum check`` (:mod:`konum.banks.htmlcheck`) reports, at the line it was written, whatever
+:func:`sanitise` would drop, and whatever exceeds a limit.
+
+Limits per text, so that Markdown's work stays bounded (Python-Markdown recurses on nested
+blocks, and scans the rest of the text again for each ``[`` or link ``(`` left open):
+:data:`MAX_TEXT_CHARS` characters; :data:`MAX_NESTING` levels of nested lists and quotes, of
+open ``[``, of open ``(`` and of HTML elements; :data:`MAX_TAGS` HTML tags. Code and math do
+not count for brackets and tags (Markdown sets them apart before it looks for links and HTML).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
-from html import escape as html_escape
 from typing import Literal
 
 import markdown
 import nh3
 
-from konum.mdx.math import DISPLAY_BLOCK_RE, INLINE_MATH, MathExtension, tex_to_html
+from konum.mdx.math import MathError, MathExtension
 
 MathMode = Literal["mathml", "anki"]
 
-_MATHML_TAGS = {
-    "math",
-    "mrow",
-    "mi",
-    "mn",
-    "mo",
-    "ms",
-    "mtext",
-    "mspace",
-    "msup",
-    "msub",
-    "msubsup",
-    "mfrac",
-    "msqrt",
-    "mroot",
-    "mstyle",
-    "mtable",
-    "mtr",
-    "mtd",
-    "munder",
-    "mover",
-    "munderover",
-    "mpadded",
-    "mphantom",
-    "menclose",
-    "semantics",
-    "annotation",
-    "mfenced",
+#: Tags an author may write in a bank.
+AUTHOR_TAGS = frozenset(
+    """a abbr b bdi bdo blockquote br caption cite code dd del details dfn div dl dt em
+    figcaption figure h1 h2 h3 h4 h5 h6 hr i ins kbd li mark ol p pre q s samp small span
+    strong sub summary sup table tbody td tfoot th thead tr u ul var wbr""".split()  # noqa: SIM905
+)
+#: MathML elements and attributes: what the math extension writes (authors write ``$...$``).
+MATHML_TAGS = frozenset(
+    """math mrow mi mn mo ms mtext mspace msup msub msubsup mfrac msqrt mroot mstyle mtable
+    mtr mtd munder mover munderover mpadded mphantom menclose semantics annotation
+    mfenced""".split()  # noqa: SIM905
+)
+MATHML_ATTRIBUTES = frozenset(
+    """xmlns display alttext mathvariant stretchy fence form separator lspace rspace
+    columnalign rowalign columnspacing rowspacing columnlines rowlines accent accentunder
+    movablelimits width height depth linethickness notation encoding displaystyle
+    scriptlevel minsize maxsize symmetric open close separators frame framespacing""".split()  # noqa: SIM905
+)
+ALLOWED_TAGS = AUTHOR_TAGS | MATHML_TAGS
+#: Attributes kept on every allowed tag.
+GENERIC_ATTRIBUTES = frozenset({"lang", "title"})
+#: Attributes kept per tag: nh3's defaults (no ``style`` anywhere), ``class`` where the
+#: Markdown extensions write one (checked by :func:`reserved_class`), and MathML's.
+ALLOWED_ATTRIBUTES: dict[str, frozenset[str]] = {
+    **{
+        tag: frozenset(attrs) for tag, attrs in nh3.ALLOWED_ATTRIBUTES.items() if tag in AUTHOR_TAGS
+    },
+    **dict.fromkeys(MATHML_TAGS, MATHML_ATTRIBUTES),
+    **{tag: frozenset({"class"}) for tag in ("span", "div", "pre", "code")},
+    "table": frozenset(nh3.ALLOWED_ATTRIBUTES["table"]) | {"class"},
 }
-_MATHML_ATTRIBUTES = {
-    "xmlns",
-    "display",
-    "alttext",
-    "mathvariant",
-    "stretchy",
-    "fence",
-    "form",
-    "separator",
-    "lspace",
-    "rspace",
-    "columnalign",
-    "rowalign",
-    "columnspacing",
-    "rowspacing",
-    "columnlines",
-    "rowlines",
-    "accent",
-    "accentunder",
-    "movablelimits",
-    "width",
-    "height",
-    "depth",
-    "linethickness",
-    "notation",
-    "encoding",
-    "displaystyle",
-    "scriptlevel",
-    "minsize",
-    "maxsize",
-    "symmetric",
-    "open",
-    "close",
-    "separators",
-    "frame",
-    "framespacing",
-}
-ALLOWED_TAGS = (
-    nh3.ALLOWED_TAGS | _MATHML_TAGS | {"span", "div", "pre", "code", "kbd", "sub", "sup", "mark"}
-) - {"img"}
-ALLOWED_ATTRIBUTES: dict[str, set[str]] = {
-    **{tag: set(attrs) for tag, attrs in nh3.ALLOWED_ATTRIBUTES.items()},
-    **{tag: set(_MATHML_ATTRIBUTES) for tag in _MATHML_TAGS},
-    "span": {"class"},
-    "div": {"class"},
-    "pre": {"class"},
-    "code": {"class"},
-    "table": {"class"},
-    "th": {"align", "style"},
-    "td": {"align", "style"},
-}
-URL_SCHEMES = {"http", "https", "mailto"}
+#: Attributes that hold a URL, whose scheme must be one of :data:`URL_SCHEMES`.
+URL_ATTRIBUTES = frozenset({"href", "src", "cite", "action", "formaction", "poster"})
+URL_SCHEMES = frozenset({"http", "https", "mailto"})
 
-_PARAGRAPH = re.compile(r"\A<p>(.*)</p>\Z", re.DOTALL)
-# Outside math, a paragraph with none of these renders to itself: the common case in banks.
-# Line-level syntax (headings, lists, quotes, code indents) only counts at its start.
-_INLINE_SYNTAX = re.compile(r"[\\`*_\[\]<>&!|~\n\t]")
-# A sign or a number starts no list ("-0.25", "3.14" are text; "- a", "1. a" are lists).
-_BLOCK_START = re.compile(r"^(?:\s|[#>=*]|[+-](?!\d)|\d+[.)](?!\S))")
-_CODE_SPAN = re.compile(r"(?<![`\\])`(?P<code>[^`]+)`(?!`)")
-_BLANK_LINES = re.compile(r"\n[ \t]*\n\s*")
+_RESERVED_CLASS = re.compile(r"konum|md-", re.IGNORECASE)
+#: Classes this module's own extensions write, on the element they write them on.
+_OWN_CLASSES = frozenset({("div", "konum-math")})
+
+MAX_TEXT_CHARS = 5_000
+MAX_NESTING = 20
+MAX_TAGS = 200
 
 
-def _extensions(math: MathMode) -> tuple[list[object], dict[str, dict[str, object]]]:
-    extensions: list[object] = [
-        "tables",
-        "pymdownx.superfences",
-        "pymdownx.highlight",
-        "pymdownx.inlinehilite",
-        "pymdownx.betterem",
-        MathExtension(mode=math),
-    ]
-    configs: dict[str, dict[str, object]] = {
-        "pymdownx.highlight": {"use_pygments": True, "guess_lang": False},
-    }
-    return extensions, configs
+class MarkupError(ValueError):
+    """Bank text that cannot be rendered within the limits."""
 
 
-@lru_cache(maxsize=2)
-def _converter(math: MathMode) -> markdown.Markdown:
-    extensions, configs = _extensions(math)
-    return markdown.Markdown(extensions=extensions, extension_configs=configs)  # type: ignore[arg-type]
+def reserved_class(name: str) -> bool:
+    """True for a class konum's quiz code or Material's theme uses (``konum*``, ``md-*``,
+    in any case): a bank may not write it, or it could hide buttons or restyle the page."""
+    return bool(_RESERVED_CLASS.match(name))
+
+
+def _attribute_filter(element: str, attribute: str, value: str) -> str | None:
+    if attribute != "class":
+        return value
+    kept = [c for c in value.split() if not reserved_class(c) or (element, c) in _OWN_CLASSES]
+    return " ".join(kept) or None
 
 
 @lru_cache(maxsize=1)
 def _cleaner() -> nh3.Cleaner:
     # Built once: nh3.clean() would convert the allow-lists on every call.
     return nh3.Cleaner(
-        tags=ALLOWED_TAGS,
-        attributes=ALLOWED_ATTRIBUTES,
-        url_schemes=URL_SCHEMES,
+        tags=set(ALLOWED_TAGS),
+        attributes={
+            "*": set(GENERIC_ATTRIBUTES),
+            **{tag: set(attrs) for tag, attrs in ALLOWED_ATTRIBUTES.items()},
+        },
+        attribute_filter=_attribute_filter,
+        url_schemes=set(URL_SCHEMES),
         clean_content_tags={"script", "style"},
         link_rel="noopener noreferrer",
     )
 
 
 def sanitise(html: str) -> str:
-    """Keep only allow-listed tags and attributes; drop scripts and their content."""
+    """Keep only allow-listed tags, attributes and URL schemes, and no reserved class; drop
+    scripts and styles with their content."""
     return _cleaner().clean(html)
 
 
-@lru_cache(maxsize=8192)
-def _math(tex: str, display: bool, math: MathMode) -> str:
-    """One formula, rendered and sanitised once per build however often it appears."""
-    markup = tex_to_html(tex, display=display, mode=math)
-    return sanitise(markup) if math == "mathml" else markup
+# --- limits ---------------------------------------------------------------------------------
+
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+_MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+\$", re.DOTALL)
+# One container at the start of a line: a quote marker, or a list marker and its space.
+_CONTAINER = re.compile(r"[ \t]*(?:>|(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$))[ \t]?")
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)[^<>]*?(/?)>|<[!?/A-Za-z]")
+_VOID = frozenset({"br", "hr", "wbr", "img", "input", "col", "area", "meta", "link", "source"})
 
 
-_Part = str | tuple[str, bool]  # plain HTML, or a formula: (TeX, display)
-#: How a fast paragraph is wrapped: "display" (one display formula on its own), "lone"
-#: (one inline formula, unwrapped by Markdown in MathML mode) or "paragraph".
-_Plan = tuple[str, tuple[_Part, ...]]
+def _blank(match: re.Match[str]) -> str:
+    return re.sub(r"[^\n]", " ", match.group(0))
 
 
-def _fast_inline(text: str) -> list[_Part] | None:
-    """Plain text with ``$math$`` as parts, or None when it holds other Markdown."""
-    if "`" in text:  # a backtick left over from the code spans: Markdown's rules, not ours
-        return None
-    parts: list[_Part] = []
-    end = 0
-    for m in INLINE_MATH.finditer(text):
-        parts.append(text[end : m.start()])
-        parts.append((m.group("tex"), m.group("delim") == "$$"))
-        end = m.end()
-    parts.append(text[end:])
-    if any(isinstance(part, str) and _INLINE_SYNTAX.search(part) for part in parts):
-        return None
-    return parts
+def strip_code(text: str) -> str:
+    """``text`` with fenced code and code spans replaced by spaces (newlines kept)."""
+    out: list[str] = []
+    fence: str | None = None
+    for line in text.split("\n"):
+        m = _FENCE.match(line)
+        if fence is None and m:
+            fence = m.group(1)
+            out.append(" " * len(line))
+        elif fence is not None:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = None
+            out.append(" " * len(line))
+        else:
+            out.append(line)
+    return _CODE_SPAN.sub(_blank, "\n".join(out))
 
 
-@lru_cache(maxsize=32768)
-def _fast_plan(paragraph: str) -> _Plan | None:
-    """How a paragraph of plain text, ``code`` and ``$math$`` becomes HTML in either math
-    mode, or None when it needs Markdown. Code spans are taken first, as Python-Markdown
-    does (backticks outrank math). Cached apart from the math mode, which only changes how
-    formulas and a lone display formula are written: the site's texts and the flashcards'
-    share the work."""
-    whole = DISPLAY_BLOCK_RE.fullmatch(paragraph)
-    if whole and not whole.group("indent") and "\n" not in paragraph:
-        return ("display", ((whole.group("tex"), True),))
-    if "\n" in paragraph or _BLOCK_START.match(paragraph) or paragraph[-1].isspace():
-        return None
-    parts: list[_Part] = []
-    end = 0
-    for m in _CODE_SPAN.finditer(paragraph):
-        before = _fast_inline(paragraph[end : m.start()])
-        code = m.group("code").strip()
-        if before is None or not code:
-            return None
-        parts += before
-        parts.append(f"<code>{html_escape(code, quote=False)}</code>")
-        end = m.end()
-    rest = _fast_inline(paragraph[end:])
-    if rest is None:
-        return None
-    parts += rest
-    lone = len(parts) == 3 and parts[0] == parts[2] == "" and not isinstance(parts[1], str)
-    kind = "lone" if lone else "paragraph"
-    return (kind, tuple(parts))
+def strip_code_and_math(text: str) -> str:
+    """``text`` with fenced code, code spans and math replaced by spaces (newlines kept)."""
+    return _MATH.sub(_blank, strip_code(text))
 
 
-def _fast_paragraph(paragraph: str, math: MathMode) -> str | None:
-    """A paragraph of plain text, ``code`` and ``$math$`` as HTML, or None when it needs
-    Markdown (see :func:`_fast_plan`)."""
-    plan = _fast_plan(paragraph)
-    if plan is None:
-        return None
-    kind, parts = plan
-    if kind == "display":
-        formula_part = parts[0]
-        assert not isinstance(formula_part, str)
-        tex = formula_part[0]
-        formula = _math(tex, True, math)
-        return (
-            f'<div class="konum-math">{formula}</div>' if math == "mathml" else f"<p>{formula}</p>"
+@dataclass(frozen=True)
+class Spot:
+    """A place in a text: 1-based line, 0-based offset in that line, and what is wrong."""
+
+    line: int
+    offset: int
+    message: str
+
+
+def position(text: str, index: int) -> tuple[int, int]:
+    """``(line, offset)`` of ``text[index]``: 1-based line, 0-based offset in the line."""
+    return text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1)
+
+
+def _block_nesting(line: str) -> int:
+    depth, at = 0, 0
+    while True:
+        indent = len(line) - at - len(line[at:].lstrip(" \t"))
+        depth += line[at : at + indent].expandtabs(4).count("    ")
+        m = _CONTAINER.match(line, at)
+        if m is None or m.end() == at:
+            return depth
+        depth, at = depth + 1, m.end()
+
+
+def limit_problem(text: str) -> Spot | None:
+    """Where ``text`` first exceeds a limit of this module, or None when it keeps them all."""
+    if len(text) > MAX_TEXT_CHARS:
+        return Spot(
+            1,
+            0,
+            f"the text is too long: expected at most {MAX_TEXT_CHARS:,} characters, found "
+            f"{len(text):,} (split it, or shorten it)",
         )
-    inner = "".join(part if isinstance(part, str) else _math(*part, math) for part in parts)
-    if math == "mathml" and kind == "lone":
-        return inner  # Markdown unwraps a paragraph that is one block-level <math>
-    return f"<p>{inner}</p>"
+    index = 0
+    for line in text.split("\n"):
+        if line.strip() and _block_nesting(line) > MAX_NESTING:
+            return Spot(
+                *position(text, index),
+                f"lists and quotes nested too deep: expected at most {MAX_NESTING} levels",
+            )
+        index += len(line) + 1
+    visible = strip_code_and_math(text)
+    open_brackets = {"[": 0, "(": 0}
+    for m in re.finditer(r"(?<!\\)[][()]", visible):
+        bracket = m.group()
+        if bracket in open_brackets:
+            open_brackets[bracket] += 1
+            if open_brackets[bracket] > MAX_NESTING:
+                return Spot(
+                    *position(text, m.start()),
+                    f"brackets nested too deep: expected at most {MAX_NESTING} open"
+                    f" '{bracket}' at once",
+                )
+        else:
+            opening = "[" if bracket == "]" else "("
+            open_brackets[opening] = max(open_brackets[opening] - 1, 0)
+    depth = tags = 0
+    for m in _TAG.finditer(visible):
+        tags += 1
+        if tags > MAX_TAGS:
+            return Spot(
+                *position(text, m.start()),
+                f"too many HTML tags: expected at most {MAX_TAGS} in one text",
+            )
+        name = (m.group(2) or "").lower()
+        if not name or name in _VOID or m.group(3):
+            continue
+        depth = max(depth - 1, 0) if m.group(1) else depth + 1
+        if depth > MAX_NESTING:
+            return Spot(
+                *position(text, m.start()),
+                f"HTML elements nested too deep: expected at most {MAX_NESTING} levels",
+            )
+    return None
+
+
+# --- rendering ------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4)
+def _converter(math: MathMode, collect_errors: bool = False) -> markdown.Markdown:
+    return markdown.Markdown(
+        extensions=[
+            "tables",
+            "pymdownx.superfences",
+            "pymdownx.highlight",
+            "pymdownx.inlinehilite",
+            "pymdownx.betterem",
+            MathExtension(mode=math, collect_errors=collect_errors),
+        ],
+        extension_configs={
+            "tables": {"use_align_attribute": True},  # align=, not a style attribute
+            "pymdownx.highlight": {"use_pygments": True, "guess_lang": False},
+        },
+    )
+
+
+def _convert(md: markdown.Markdown, text: str) -> str:
+    problem = limit_problem(text)
+    if problem is not None:
+        raise MarkupError(problem.message)
+    md.reset()
+    try:
+        return md.convert(text)
+    except RecursionError:  # the limits should prevent it; never a traceback in a build
+        raise MarkupError("the Markdown is nested too deeply to render") from None
+
+
+@lru_cache(maxsize=16384)
+def unsanitised_html(text: str, math: MathMode = "mathml") -> str:
+    """``text`` rendered by Markdown, before :func:`sanitise` (for checkers and tests).
+
+    Raises:
+        MarkupError: ``text`` exceeds a limit (see :func:`limit_problem`).
+        konum.mdx.math.MathError: a formula cannot be rendered.
+    """
+    return _convert(_converter(math), text)
+
+
+def formula_errors(text: str) -> tuple[str, list[tuple[str, MathError]]]:
+    """``text`` rendered like :func:`unsanitised_html` in MathML mode, with every formula
+    that cannot be rendered as ``(tex as written, error)`` instead of an exception at the
+    first one. A text whose math is good is rendered (and cached) once, for the check and
+    the build.
+
+    Raises:
+        MarkupError: ``text`` exceeds a limit (see :func:`limit_problem`).
+    """
+    try:
+        return unsanitised_html(text, "mathml"), []
+    except MathError:
+        pass
+    md = _converter("mathml", collect_errors=True)
+    html = _convert(md, text)
+    extension = next(e for e in md.registeredExtensions if isinstance(e, MathExtension))
+    return html, list(extension.errors)
 
 
 def render_markdown(text: str, *, inline: bool = False, math: MathMode = "mathml") -> str:
     """Render bank Markdown (with ``$math$`` and code) to sanitised HTML.
 
     Pure and cached: the same text is rendered once per build (quiz pages and flashcards
-    share it). Paragraphs of plain text and math take a fast path that gives the same HTML
-    as Markdown would (a property test holds the two together).
+    share it).
 
     Args:
-        text: Markdown source as written in a bank.
+        text: Markdown source as written in a bank, or as a computed prompt's template
+            wrote it.
         inline: unwrap a single paragraph (for option texts, table cells, labels).
         math: ``"mathml"`` for the site, ``"anki"`` for ``\\( \\)`` delimiters on cards.
 
     Raises:
+        MarkupError: ``text`` exceeds a limit (see :func:`limit_problem`).
         konum.mdx.math.MathError: the LaTeX in the text cannot be rendered.
     """
     # One cache key however the arguments are spelt (lru_cache keys on the spelling).
     return _render_markdown(text, inline, math)
 
 
+_PARAGRAPH = re.compile(r"\A<p>(.*)</p>\Z", re.DOTALL)
+
+
 @lru_cache(maxsize=16384)
 def _render_markdown(text: str, inline: bool, math: MathMode) -> str:
-    paragraphs = [p for p in _BLANK_LINES.split(text.strip("\n")) if p]
-    fast = [_fast_paragraph(p, math) for p in paragraphs]
-    if paragraphs and all(html is not None for html in fast):
-        html = "\n".join(h for h in fast if h is not None)
-    else:
-        html = markdown_html(text, math)
+    html = sanitise(unsanitised_html(text, math))
     if inline:
         m = _PARAGRAPH.match(html)
         if m and "<p>" not in m.group(1):
             return m.group(1)
     return html
-
-
-def markdown_html(text: str, math: MathMode = "mathml") -> str:
-    """Full Python-Markdown rendering and sanitising (the slow path of render_markdown)."""
-    md = _converter(math)
-    md.reset()
-    return sanitise(md.convert(text))

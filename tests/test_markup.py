@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+import yaml
 
-from konum.markup import render_markdown
+from konum.computed.registry import GENERATORS
+from konum.markup import formula_errors, render_markdown
 from konum.mdx.math import MathError, tex_to_html
 
 
@@ -153,102 +157,139 @@ def test_a_minus_after_an_operator_is_a_sign(tex: str, forms: list[str]) -> None
     assert _minus_forms(tex) == forms
 
 
-PIECES = [
-    "word",
-    "two words",
-    " ",
-    "x",
-    "$x$",
-    "$x_1 + y$",
-    "$$\\sum_k k$$",
-    "`code`",
-    "`a $b$`",
-    "$5",
-    "costs",
-    ".",
-    ",",
-    "(",
-    ")",
-    "-",
-    "1.",
-    "#",
-    "_",
-    "*",
-    "\n",
-    "\n\n",
-    "Türkçe",
-    "'",
-    '"',
-    "é",
-    "$\\frac{a}{b}$",
-    "a-b",
-    "=",
-    "0",
-    "42",
-    "0.5",
-    "-0.9538",
-    "+",
-    "+3",
-    "2)",
-    "7. ",
-    "$",
-    "`",
-    "``",
-    "$$y$$",
-]
-
-
-@given(
-    st.lists(st.sampled_from(PIECES), min_size=1, max_size=12),
-    st.booleans(),
-    st.sampled_from(["mathml", "anki"]),
+@pytest.mark.parametrize(
+    ("text", "html"),
+    [
+        ("-0.9538", "<p>-0.9538</p>"),  # a computed option: a sign and a number start no list
+        ("+3 more", "<p>+3 more</p>"),
+        ("3.14 is close to pi", "<p>3.14 is close to pi</p>"),
+        ("10) not a list here", "<p>10) not a list here</p>"),
+        ("1. a list", "<ol>\n<li>a list</li>\n</ol>"),
+        ("- a list", "<ul>\n<li>a list</li>\n</ul>"),
+        ("`a` and ``b`` and `c`", "<p><code>a</code> and <code>b</code> and <code>c</code></p>"),
+        (
+            "$`code``code`a-b$x$",
+            '<p>$<code>code``code</code>a-b<math alttext="x"><mrow><mi>x</mi></mrow></math></p>',
+        ),
+    ],
 )
-@settings(max_examples=300, deadline=None)
-def test_fast_path_renders_exactly_like_markdown(
-    pieces: list[str], inline: bool, math: str
-) -> None:
-    """render_markdown's shortcut for plain text, code and math must equal full Markdown."""
-    from konum.markup import markdown_html
+def test_markdown_cases(text: str, html: str) -> None:
+    assert render_markdown(text) == html
 
-    text = "".join(pieces)
-    if not text.strip():
-        return
-    try:
-        slow = markdown_html(text, math)  # type: ignore[arg-type]
-    except MathError:
-        return
-    fast = render_markdown(text, inline=inline, math=math)  # type: ignore[arg-type]
-    if inline and slow.startswith("<p>") and slow.endswith("</p>") and slow.count("<p>") == 1:
-        slow = slow[3:-4]
-    assert fast == slow
+
+def test_table_alignment_uses_the_align_attribute() -> None:
+    html = render_markdown("| a | b |\n|:--|--:|\n| 1 | 2 |")
+    assert '<th align="left">a</th>' in html and '<td align="right">2</td>' in html
+    assert "style" not in html
+
+
+# --- every formula of the course renders --------------------------------------------------
+
+REPO = Path(__file__).resolve().parent.parent
+CONTENT = REPO / "content"
+DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
+INLINE = re.compile(r"(?<![\\$])\$([^$\n]+?)(?<!\\)\$")
+
+
+def formulas_in(text: str) -> Iterator[str]:
+    for m in DISPLAY.finditer(text):
+        yield m.group(1).strip()
+    for m in INLINE.finditer(DISPLAY.sub(" ", text)):
+        yield m.group(1).strip()
+
+
+def strings_in(node: object) -> Iterator[str]:
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for value in node.values():
+            yield from strings_in(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from strings_in(value)
+
+
+def real_formulas() -> set[str]:
+    """Every formula of the banks, the lessons and the computed questions."""
+    found: set[str] = set()
+    for bank in sorted((CONTENT / "banks").glob("*.yml")):
+        for text in strings_in(yaml.safe_load(bank.read_text(encoding="utf-8"))):
+            found.update(formulas_in(text))
+    for page in sorted([*(CONTENT / "lessons").glob("*.md"), *CONTENT.glob("*.md")]):
+        found.update(formulas_in(page.read_text(encoding="utf-8")))
+    for name in sorted(GENERATORS):
+        for seed in range(8):
+            generated = GENERATORS[name].generate(np.random.default_rng(seed), {})
+            for text in [generated.prompt, generated.solution]:
+                found.update(formulas_in(text))
+            for d in generated.distractors:
+                found.update(formulas_in(d.feedback))
+    return {f for f in found if f and "{{" not in f}
+
+
+def test_every_formula_of_the_course_renders() -> None:
+    formulas = real_formulas()
+    assert len(formulas) > 300
+    for tex in sorted(formulas):
+        for display in (False, True):
+            html = tex_to_html(tex, display=display)
+            assert html.startswith("<math alttext=") and html.endswith("</math>")
+
+
+# --- broken and unsafe LaTeX ----------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("tex", "reason"),
     [
-        "-0.9538",  # a computed option: a sign and a number start no list
-        "0.3006",
-        "+3 more",
-        "3.14 is close to pi",
-        "1. a list",
-        "- a list",
-        "10) not a list here",
-        "$x$7. $x$",  # one formula holding dollars, alone in its paragraph
-        "$`code``code`a-b$x$",  # a double-backtick code span the fast path declines
-        "`a` and ``b`` and `c`",
+        ("x^", "a ^ or _ has nothing after it (latex2mathml: MissingSuperScriptOrSubscriptError)"),
+        (r"\left( y", "a \\left or \\right without its partner"),
+        (r"\mathrm{", "it ends too early"),
+        ("a_1_2", "two subscripts in a row"),
+        (r"\begin{matrix} a", "a \\begin without its \\end"),
     ],
 )
-@pytest.mark.parametrize("math", ["mathml", "anki"])
-def test_fast_path_cases_found_by_search(text: str, math: str) -> None:
-    """Texts where the shortcut once declined for nothing, or differed from Markdown."""
-    from konum.markup import markdown_html
+def test_bad_latex_says_why(tex: str, reason: str) -> None:
+    with pytest.raises(MathError) as info:
+        tex_to_html(tex, display=False)
+    assert str(info.value).startswith(f"cannot render the math ${tex}$: ")
+    assert reason in str(info.value)
 
-    assert render_markdown(text, math=math) == markdown_html(text, math)  # type: ignore[arg-type]
+
+@pytest.mark.parametrize(
+    "tex",
+    [
+        r"\href{javascript:alert(1)}{x}",
+        r"\url{https://example.org}",
+        r"\style{position:fixed}{x}",
+        r"\unicode{x41}",
+        r"\class{konum-buttons}{x}",
+        r"\cssId{x}{y}",
+        r"\htmlData{a=b}{x}",
+        r"\htmlStyle{color:red}{x}",
+        r"\require{action}",
+        r"\mmlToken{mi}{x}",
+        r"\bbox[background:url(x)]{y}",
+        r"\def\h{x} \h",
+        r"\let\h=\href",
+        r"\newcommand{\h}{x}",
+        r"a + \texttip{x}{y}",
+    ],
+)
+@pytest.mark.parametrize("mode", ["mathml", "anki"])
+def test_math_that_reaches_outside_the_formula_is_refused(tex: str, mode: str) -> None:
+    with pytest.raises(MathError, match="is not allowed in a bank"):
+        tex_to_html(tex, display=False, mode=mode)
 
 
-def test_numbers_take_the_fast_path() -> None:
-    """Computed options are numbers: they must not pay for a full Markdown run."""
-    from konum import markup
+@pytest.mark.parametrize("tex", [r"\hrefx", r"\urlencoded", r"\styles", r"\define", r"\text{url}"])
+def test_longer_commands_and_words_are_not_refused(tex: str) -> None:
+    tex_to_html(tex, display=False, mode="anki")
 
-    for number in ("-0.9538", "0.3006", "+2", "42"):
-        assert markup._fast_plan(number) == ("paragraph", (number,))
+
+def test_math_errors_can_be_collected_instead_of_raised() -> None:
+    html, errors = formula_errors("$x^$ then $\\mathrm{$ and $y$ and\n\n$$\n\\left( z\n$$")
+    assert sorted(tex for tex, _ in errors) == ["\n\\left( z\n", "\\mathrm{", "x^"]
+    assert "<math" in html  # the good formula is still rendered
+    with pytest.raises(MathError):
+        render_markdown("$x^$ then $\\mathrm{$")

@@ -12,19 +12,28 @@ Pure Python (no MkDocs): ``content/banks/*.yml`` in, :mod:`konum.model` objects 
 
 from __future__ import annotations
 
-from konum.banks.errors import BankError, BankProblem
-from konum.banks.load import CheckReport, check_banks, discover, load_bank, load_banks
+from konum.banks.errors import BankError, BankProblem, printable
+from konum.banks.load import (
+    CheckReport,
+    bank_files,
+    check_banks,
+    discover,
+    load_bank,
+    load_banks,
+)
 from konum.banks.report import format_json, format_text, summary
 
 __all__ = [
     "BankError",
     "BankProblem",
     "CheckReport",
+    "bank_files",
     "check_banks",
     "discover",
     "format_json",
     "format_text",
     "load_bank",
     "load_banks",
+    "printable",
     "summary",
 ]

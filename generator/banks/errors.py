@@ -14,6 +14,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
 
+def printable(text: str) -> str:
+    """``text`` with every character that is not printable escaped as Python writes it
+    (``\\x1b``, ``\\u202e``, ``\\n``): terminal escape codes, bidi controls, line breaks and
+    other invisible characters from a bank then show as what they are instead of acting on
+    the terminal or reordering the line. Spaces and every visible letter stay as they are."""
+    if text.isprintable():
+        return text
+    return "".join(
+        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
+    )
+
+
 @dataclass(frozen=True)
 class BankProblem:
     """One content error in one bank file.
@@ -38,13 +50,14 @@ class BankProblem:
         return f"{self.file}:{self.line}:{self.column or 1}"
 
     def __str__(self) -> str:
+        """One line, every part passed through :func:`printable`."""
         parts = [f"{self.location()}:"]
         if self.question_id:
             parts.append(f"[{self.question_id}]")
         if self.field:
             parts.append(f"{self.field}:")
         parts.append(self.message)
-        return " ".join(parts)
+        return printable(" ".join(parts))
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready mapping of every field."""

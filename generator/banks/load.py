@@ -25,6 +25,32 @@ PathLike = str | Path
 DEFAULT_ROOT = "content/banks"
 
 
+#: The suffix of a bank file. Other spellings (``.yaml``, ``.YML``) are found and reported,
+#: never read and never ignored: the quiz blocks and ``konum serve`` know banks by
+#: ``<bank>.yml``, and a bank one command reads and another ignores would be worse.
+BANK_SUFFIX = ".yml"
+
+
+def is_bank_candidate(path: Path) -> bool:
+    """True for a visible regular file (symlinks followed) named like a bank, in any case and
+    with ``.yml`` or ``.yaml``. Hidden files (an editor's ``.#rope.yml`` lock, often a dangling
+    link, ``.rope.yml.swp``...) and dangling links are not banks."""
+    return (
+        not path.name.startswith(".")
+        and path.suffix.lower() in {".yml", ".yaml"}
+        and path.is_file()
+    )
+
+
+def bank_files(folder: PathLike) -> list[Path]:
+    """The bank candidates of ``folder`` (see :func:`is_bank_candidate`), sorted by name;
+    none when the folder cannot be listed."""
+    try:
+        return sorted(p for p in Path(folder).iterdir() if is_bank_candidate(p))
+    except OSError:
+        return []
+
+
 def discover(paths: Sequence[PathLike] | None = None, root: PathLike = DEFAULT_ROOT) -> list[Path]:
     """The bank files to check.
 
@@ -33,15 +59,17 @@ def discover(paths: Sequence[PathLike] | None = None, root: PathLike = DEFAULT_R
         root: the default directory.
 
     Returns:
-        Directories expanded to their ``*.yml`` files (sorted by name); files kept as given.
-        A missing path, or a directory without ``*.yml`` files, is returned unchanged so that
-        loading reports it as a problem (never a traceback). Duplicates are dropped.
+        Directories expanded to their bank candidates (:func:`bank_files`: ``*.yml``, and
+        ``*.yaml`` so that loading reports it, without hidden files or dangling links); files
+        kept as given. A missing path, or a directory without bank files, is returned
+        unchanged so that loading reports it as a problem (never a traceback). Duplicates
+        are dropped.
     """
     result: list[Path] = []
     seen: set[Path] = set()
     for item in paths or [root]:
         path = Path(item)
-        found = sorted(path.glob("*.yml")) if path.is_dir() else []
+        found = bank_files(path) if path.is_dir() else []
         for candidate in found or [path]:
             key = candidate.resolve()
             if key not in seen:
@@ -62,6 +90,19 @@ class _FileResult:
 def _read(path: Path, name: str) -> tuple[bytes | None, list[BankProblem]]:
     if path.is_dir():
         return None, [BankProblem(name, None, None, "a directory without any .yml bank file")]
+    if path.suffix != BANK_SUFFIX and path.suffix.lower() in {".yml", ".yaml"}:
+        rename = path.with_suffix(BANK_SUFFIX).name
+        return None, [
+            BankProblem(
+                name,
+                None,
+                None,
+                f"not read: bank files end in {BANK_SUFFIX}, found {path.suffix}; rename it"
+                f" to {rename}",
+                expected=BANK_SUFFIX,
+                found=path.suffix,
+            )
+        ]
     try:
         size = path.stat().st_size
         if size > yamlsource.MAX_BYTES:

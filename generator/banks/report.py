@@ -55,7 +55,9 @@ def format_json(
     """A JSON object: ``ok``, ``summary``, ``banks``, ``questions`` and ``problems``.
 
     Each problem has ``file``, ``line``, ``column`` (null for whole-file problems),
-    ``question_id``, ``field``, ``message``, ``expected`` and ``found``.
+    ``question_id``, ``field``, ``message``, ``expected`` and ``found``. Control and format
+    characters are written as ``\\uXXXX`` escapes: the values are unchanged, the text is
+    safe to print.
     """
     payload = {
         "ok": not problems,
@@ -64,4 +66,6 @@ def format_json(
         "questions": questions,
         "problems": [problem.to_dict() for problem in problems],
     }
-    return json.dumps(payload, ensure_ascii=False, indent=2)
+    text = json.dumps(payload, ensure_ascii=False, indent=2)
+    # json leaves C1 controls, bidi and other format characters raw without ensure_ascii.
+    return "".join(ch if ch.isprintable() or ch == "\n" else json.dumps(ch)[1:-1] for ch in text)

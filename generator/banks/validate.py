@@ -1065,7 +1065,10 @@ class BankValidator:
 
         prompt = node.get("prompt")
         try:
-            computed_variants(question, 0, 1)
+            (variant,) = computed_variants(question, 0, 1)
+            for issue in htmlcheck.scan_generated(question.prompt, variant.prompt):
+                message = f"{issue.message} (in the text the template wrote)"
+                self.problem(prompt.mark if prompt is not None else node.mark, "prompt", message)
         except PromptTemplateError as exc:
             self.problem(prompt.mark if prompt is not None else node.mark, "prompt", str(exc))
         except Exception as exc:  # a generator failure must still not hide the bank

@@ -2,16 +2,11 @@
 
 PyYAML's safe loader is still too trusting for author files: it silently keeps the last of
 two equal keys, expands "billion laughs" aliases without limit, and its plain-Python output
-forgets line numbers. This module reads YAML into :class:`YScalar` / :class:`YSeq` /
-:class:`YMap` nodes that carry 1-based line and column marks, refusing anything but the plain
-YAML types (no tag is ever constructed into an object). Every problem becomes a
-:class:`BankProblem`; nothing raises.
-
-Two readers give the same nodes. The usual bank (no aliases, anchors or tags, each key once)
-is built straight from libyaml's events in one pass. Anything else is read the full way: the
-node graph composed by the safe loader, checked for depth and alias expansion, then
-converted; that reader writes every problem message. ``tests/test_yaml_one_pass.py`` holds
-the two together.
+forgets line numbers. This module composes the node graph with PyYAML's composer (over
+libyaml when PyYAML has it), checks it for depth and alias expansion, and converts it into
+:class:`YScalar` / :class:`YSeq` / :class:`YMap` nodes that carry 1-based line and column
+marks, refusing anything but the plain YAML types (no tag is ever constructed into an
+object). Every problem becomes a :class:`BankProblem`; nothing raises.
 
 Limits (module constants): :data:`MAX_BYTES` per file, :data:`MAX_DEPTH` nesting levels and
 :data:`MAX_NODES` values after alias expansion.
@@ -21,10 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import yaml
+from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
 
 from konum.banks.errors import BankProblem
@@ -146,6 +141,9 @@ def decode(data: bytes, file: str) -> tuple[str | None, list[BankProblem]]:
 
 
 def _syntax_problem(exc: yaml.YAMLError, file: str) -> BankProblem:
+    if isinstance(exc, _TooDeep):
+        pos = _mark(exc.mark)
+        return BankProblem(file, pos.line, pos.column, str(exc))
     if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or "invalid YAML"
@@ -187,6 +185,38 @@ def _check_depth(text: str, file: str) -> BankProblem | None:
     except yaml.YAMLError:
         pass
     return None
+
+
+class _TooDeep(yaml.YAMLError):
+    def __init__(self, mark: Any) -> None:
+        super().__init__(f"nesting is too deep (more than {MAX_DEPTH} levels)")
+        self.mark = mark
+
+
+class _DepthComposer(Composer):
+    """PyYAML's composer, refusing collections nested deeper than :data:`MAX_DEPTH` before
+    its recursion could exhaust the stack."""
+
+    depth = 0
+
+    def _nested(self, compose: Any, anchor: Any) -> Any:
+        if self.depth >= MAX_DEPTH:
+            raise _TooDeep(self.peek_event().start_mark)  # type: ignore[attr-defined]
+        self.depth += 1
+        try:
+            return compose(anchor)
+        finally:
+            self.depth -= 1
+
+    def compose_sequence_node(self, anchor: Any) -> Any:
+        return self._nested(super().compose_sequence_node, anchor)
+
+    def compose_mapping_node(self, anchor: Any) -> Any:
+        return self._nested(super().compose_mapping_node, anchor)
+
+
+class _PythonLoader(_DepthComposer, yaml.SafeLoader):
+    """The pure-Python safe loader, for its syntax error messages (clearer than libyaml's)."""
 
 
 class _Converter:
@@ -354,138 +384,12 @@ def _short(tag: str) -> str:
     return "!!" + tag[len(_TAG) :] if tag.startswith(_TAG) else tag
 
 
-class _Unusual(Exception):
-    """What the one-pass reader leaves to the full one: an alias, an anchor, a tag, a merge
-    key, a key that is not text, a duplicate key, a second document, a syntax error, a limit
-    reached. The full reader reports it, with its own messages."""
-
-
-_PLAIN_RESOLVER = yaml.resolver.Resolver()
-_SCALAR_VALUE = SafeConstructor()
-#: The first characters of plain scalars that an implicit resolver may claim.
-_RESOLVABLE_FIRST = frozenset(ch for ch in _PLAIN_RESOLVER.yaml_implicit_resolvers if ch)
-
-
-@lru_cache(maxsize=8192)
-def _plain(text: str) -> object:
-    """A plain (unquoted) scalar's value, as the safe loader resolves and reads it.
-
-    Raises:
-        _Unusual: a tag outside :data:`_SCALAR_TAGS` (``<<``, ``=``), or a value that
-            cannot be read as its tag.
-    """
-    tag = _PLAIN_RESOLVER.resolve(yaml.ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
-    if tag not in _SCALAR_TAGS:
-        raise _Unusual(tag)
-    node = yaml.ScalarNode(tag, text)
-    try:
-        if tag == f"{_TAG}null":
-            return None
-        if tag == f"{_TAG}bool":
-            return _SCALAR_VALUE.construct_yaml_bool(node)
-        if tag == f"{_TAG}int":
-            return _SCALAR_VALUE.construct_yaml_int(node)
-        if tag == f"{_TAG}float":
-            return _SCALAR_VALUE.construct_yaml_float(node)
-    except (ValueError, KeyError, yaml.YAMLError):
-        raise _Unusual(text) from None
-    return text  # str, and timestamps kept as written
-
-
-def _one_pass(text: str) -> YNode | None:
-    """The located nodes of ``text`` read straight from libyaml's events, for the usual bank
-    (no aliases, anchors or tags, each key once): the same nodes :class:`_Converter` makes
-    from the composed graph, in one pass and without the graph, the second parse for the
-    depth check or the expansion count.
-
-    Raises:
-        _Unusual: anything else; :func:`parse` then reads the file the full way.
-    """
-    loader = _FastLoader(text)
-    # Open containers; a mapping's frame also holds its pending key and that key's mark.
-    stack: list[list[Any]] = []
-    root: YNode | None = None
-    documents = nodes = 0
-    try:
-        while True:
-            event = loader.get_event()
-            kind = type(event)
-            if kind is yaml.ScalarEvent:
-                if event.anchor is not None or event.tag is not None:
-                    raise _Unusual("tag or anchor")
-                start = event.start_mark
-                mark = Mark(start.line + 1, start.column + 1)
-                value = event.value
-                # A plain scalar is resolved as the composer would; most start with a
-                # character no implicit type (bool, int, null, ...) can start with.
-                if event.implicit[0] and (not value or value[0] in _RESOLVABLE_FIRST):
-                    value = _plain(value)
-                node: YNode = YScalar(mark, value, event.value, event.style or None)
-            elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
-                if event.anchor is not None or not event.implicit:
-                    raise _Unusual("tag or anchor")
-                if len(stack) >= MAX_DEPTH:
-                    raise _Unusual("depth")
-                start = event.start_mark
-                mark = Mark(start.line + 1, start.column + 1)
-                if stack and type(stack[-1][0]) is YMap and stack[-1][1] is None:
-                    raise _Unusual("a key that is not text")
-                stack.append(
-                    [YMap(mark), None, None] if kind is yaml.MappingStartEvent else [YSeq(mark)]
-                )
-                continue
-            elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
-                node = stack.pop()[0]
-            elif kind is yaml.DocumentStartEvent:
-                documents += 1
-                if documents > 1:
-                    raise _Unusual("a second document")
-                continue
-            elif kind is yaml.StreamEndEvent:
-                return root
-            elif kind is yaml.AliasEvent:
-                raise _Unusual("alias")
-            else:  # stream start, document end
-                continue
-            nodes += 1
-            if nodes > MAX_NODES:
-                raise _Unusual("size")
-            if not stack:
-                root = node
-                continue
-            frame = stack[-1]
-            parent = frame[0]
-            if type(parent) is YSeq:
-                parent.items.append(node)
-            elif frame[1] is None:  # a key: plain text (a scalar, never merge or a tag)
-                assert type(node) is YScalar
-                if node.text in parent.entries:
-                    raise _Unusual("duplicate key")
-                frame[1], frame[2] = node.text, node.mark
-            else:
-                parent.entries[frame[1]] = YEntry(frame[2], node)
-                frame[1] = None
-    except yaml.YAMLError:
-        raise _Unusual("syntax") from None
-    finally:
-        loader.dispose()
-
-
 def parse(text: str, file: str) -> tuple[YNode | None, list[BankProblem]]:
     """Parse YAML ``text`` into located nodes; None when the document is empty or unreadable.
 
     Only a single document is allowed. Problems (syntax, duplicate keys, tags, limits) are
     returned, never raised.
     """
-    try:
-        return _one_pass(text), []
-    except _Unusual:
-        return _full_parse(text, file)
-
-
-def _full_parse(text: str, file: str) -> tuple[YNode | None, list[BankProblem]]:
-    """:func:`parse` by composing the node graph first: every file :func:`_one_pass` leaves,
-    and the reference it is tested against."""
     try:
         deep = _check_depth(text, file)
         if deep is not None:
@@ -494,7 +398,7 @@ def _full_parse(text: str, file: str) -> tuple[YNode | None, list[BankProblem]]:
     except yaml.YAMLError as fast_exc:
         # Report the pure-Python parser's message: it is clearer than libyaml's.
         try:
-            yaml.compose(text, Loader=yaml.SafeLoader)
+            yaml.compose(text, Loader=_PythonLoader)
         except yaml.YAMLError as exc:
             return None, [_syntax_problem(exc, file)]
         return None, [_syntax_problem(fast_exc, file)]

@@ -11,6 +11,8 @@ Syntax::
 ``mode="mathml"`` (the site) converts the LaTeX to MathML with ``latex2mathml``: no JavaScript
 to ship, nothing to typeset again when the numbers change, and read by screen readers.
 ``mode="anki"`` keeps the LaTeX between Anki's MathJax delimiters ``\( \)`` and ``\[ \]``.
+Both modes refuse the MathJax commands that reach outside a formula (``\href``, ``\style``,
+``\unicode``...: :data:`UNSAFE_COMMANDS`), and each formula is converted once (cached).
 
 A dollar opens math only when the next character is not a space, and closes it only when the
 previous one is not a space and no digit follows ("costs $5 and $6" stays text). Write ``\$``
@@ -30,8 +32,6 @@ from latex2mathml.converter import convert
 from markdown import Extension, Markdown
 from markdown.inlinepatterns import InlineProcessor
 from markdown.preprocessors import Preprocessor
-
-from konum.mdx.fastmath import fast_convert
 
 MODES = ("mathml", "anki")
 
@@ -134,22 +134,75 @@ def _polish(mathml: str) -> str:
 
 
 class MathError(ValueError):
-    """LaTeX that latex2mathml cannot convert."""
+    """LaTeX that latex2mathml cannot convert, or that a bank may not hold."""
+
+
+#: MathJax commands that reach outside the formula: links, CSS, HTML attributes, fonts,
+#: extensions and macro definitions (which could rename any of them). latex2mathml keeps
+#: some of them as attributes the sanitiser then drops, but Anki's cards carry the LaTeX
+#: itself, and there MathJax would run them.
+UNSAFE_COMMANDS = re.compile(
+    r"""\\(?P<name>
+        href | url | style | unicode | class | cssId | data
+      | htmlData | htmlClass | htmlId | htmlStyle
+      | require | mmlToken | bbox | enclose | texttip | mathtip | toggle | tooltip
+      | def | gdef | edef | xdef | let | futurelet
+      | newcommand | renewcommand | providecommand | newenvironment | renewenvironment
+    )(?![A-Za-z])""",
+    re.VERBOSE,
+)
+
+# latex2mathml's exceptions carry no message: what each means, in an author's words.
+_REASONS = {
+    "NoAvailableTokensError": "it ends too early (an unclosed { or a command without its argument)",
+    "MissingSuperScriptOrSubscriptError": "a ^ or _ has nothing after it",
+    "DoubleSubscriptsError": "two subscripts in a row (write a_{12} or {a_1}_2)",
+    "DoubleSuperscriptsError": "two superscripts in a row (write a^{12} or {a^1}^2)",
+    "ExtraLeftOrMissingRightError": "a \\left or \\right without its partner",
+    "MissingEndError": "a \\begin without its \\end",
+    "NumeratorNotFoundError": "a fraction without its numerator",
+    "DenominatorNotFoundError": "a fraction without its denominator",
+    "InvalidStyleForGenfracError": "\\genfrac's style must be 0, 1, 2 or 3",
+    "InvalidAlignmentError": "a column alignment other than l, c or r",
+    "InvalidWidthError": "a width that is not a TeX length",
+    "LimitsMustFollowMathOperatorError": "\\limits must follow an operator such as \\sum",
+}
+
+
+def unsafe_command(tex: str) -> str | None:
+    """The first command of :data:`UNSAFE_COMMANDS` in ``tex`` (``"\\href"``), or None."""
+    m = UNSAFE_COMMANDS.search(tex)
+    return f"\\{m.group('name')}" if m else None
+
+
+def unsafe_message(command: str) -> str:
+    """Why ``command`` (``"\\href"``) is refused, as a sentence for authors."""
+    return (
+        f"the math command {command} is not allowed in a bank: Anki's MathJax would turn it"
+        " into a link, a style or an HTML attribute on the cards"
+    )
 
 
 @lru_cache(maxsize=16384)
 def tex_to_html(tex: str, *, display: bool, mode: str = "mathml") -> str:
-    """One formula as HTML: MathML for the site, MathJax-delimited LaTeX for Anki."""
+    """One formula as HTML: MathML for the site, MathJax-delimited LaTeX for Anki.
+
+    Raises:
+        MathError: latex2mathml cannot convert ``tex`` (the message says why), or it holds
+            one of :data:`UNSAFE_COMMANDS` (refused in both modes).
+    """
     tex = tex.strip()
+    command = unsafe_command(tex)
+    if command is not None:
+        raise MathError(f"cannot render the math ${tex}$: {unsafe_message(command)}")
     if mode == "anki":
         return html.escape(rf"\[{tex}\]" if display else rf"\({tex}\)", quote=False)
-    # Simple formulas skip latex2mathml (same output, much faster); the rest go through it.
-    mathml = fast_convert(tex, display=display)
-    if mathml is None:
-        try:
-            mathml = convert(tex, display="block" if display else "inline")
-        except Exception as exc:  # latex2mathml raises many exception types
-            raise MathError(f"cannot render the math ${tex}$: {exc}") from exc
+    try:
+        mathml = convert(tex, display="block" if display else "inline")
+    except Exception as exc:  # latex2mathml raises many exception types, without messages
+        name = type(exc).__name__
+        reason = _REASONS.get(name) or str(exc) or name
+        raise MathError(f"cannot render the math ${tex}$: {reason} (latex2mathml: {name})") from exc
     # The LaTeX source rides along so that copy-paste and assistive tech can use it. The
     # MathML namespace and display="inline" are what an HTML parser assumes for <math>, so
     # they are dropped (about 50 bytes a formula on formula-heavy quiz pages).
@@ -164,29 +217,29 @@ def tex_to_html(tex: str, *, display: bool, mode: str = "mathml") -> str:
 class InlineMathProcessor(InlineProcessor):
     """``$...$`` and one-line ``$$...$$`` inside a paragraph."""
 
-    def __init__(self, pattern: str, md: Markdown, mode: str) -> None:
+    def __init__(self, pattern: str, md: Markdown, extension: MathExtension) -> None:
         super().__init__(pattern, md)
         self.compiled_re = (
             INLINE_MATH
             if pattern == INLINE_MATH_RE
             else re.compile(pattern, re.DOTALL | re.UNICODE | re.VERBOSE)
         )
-        self.mode = mode
+        self.extension = extension
 
     def handleMatch(  # type: ignore[override]
         self, m: re.Match[str], data: str
     ) -> tuple[etree.Element | str | None, int | None, int | None]:
         display = m.group("delim") == "$$"
-        markup = tex_to_html(m.group("tex"), display=display, mode=self.mode)
+        markup = self.extension.render(m.group("tex"), display)
         return self.md.htmlStash.store(markup), m.start(0), m.end(0)
 
 
 class DisplayMathPreprocessor(Preprocessor):
     """Multi-line ``$$ ... $$`` blocks become one stashed block of HTML."""
 
-    def __init__(self, md: Markdown, mode: str) -> None:
+    def __init__(self, md: Markdown, extension: MathExtension) -> None:
         super().__init__(md)
-        self.mode = mode
+        self.extension = extension
 
     def run(self, lines: list[str]) -> list[str]:
         text = "\n".join(lines)
@@ -194,8 +247,8 @@ class DisplayMathPreprocessor(Preprocessor):
             return lines
 
         def replace(m: re.Match[str]) -> str:
-            markup = tex_to_html(m.group("tex"), display=True, mode=self.mode)
-            if self.mode == "mathml":
+            markup = self.extension.render(m.group("tex"), True)
+            if self.extension.getConfig("mode") == "mathml":
                 markup = f'<div class="konum-math">{markup}</div>'
             placeholder = self.md.htmlStash.store(markup)
             return f"{m.group('indent')}\n{m.group('indent')}{placeholder}\n"
@@ -204,20 +257,44 @@ class DisplayMathPreprocessor(Preprocessor):
 
 
 class MathExtension(Extension):
-    """Registers the math processors; config ``mode`` is ``"mathml"`` or ``"anki"``."""
+    """Registers the math processors.
+
+    Config: ``mode`` is ``"mathml"`` or ``"anki"``; with ``collect_errors`` a formula that
+    cannot be rendered is appended to :attr:`errors` as ``(tex as written, MathError)`` and
+    shown as code, instead of raising (checkers use it to report every bad formula of a
+    text). :attr:`errors` is emptied by ``Markdown.reset()``.
+    """
 
     def __init__(self, **kwargs: Any) -> None:
-        self.config = {"mode": ["mathml", "mathml (site) or anki (MathJax delimiters)"]}
+        self.config = {
+            "mode": ["mathml", "mathml (site) or anki (MathJax delimiters)"],
+            "collect_errors": [False, "collect MathErrors in .errors instead of raising"],
+        }
         super().__init__(**kwargs)
+        self.errors: list[tuple[str, MathError]] = []
+
+    def render(self, tex: str, display: bool) -> str:
+        """One formula as HTML (see :func:`tex_to_html`), or as code when collecting errors."""
+        try:
+            return tex_to_html(tex, display=display, mode=self.getConfig("mode"))
+        except MathError as exc:
+            if not self.getConfig("collect_errors"):
+                raise
+            self.errors.append((tex, exc))
+            return f"<code>{html.escape(tex)}</code>"
+
+    def reset(self) -> None:
+        self.errors = []
 
     def extendMarkdown(self, md: Markdown) -> None:
         mode = self.getConfig("mode")
         if mode not in MODES:
             raise ValueError(f"math mode must be one of {MODES}, got {mode!r}")
+        md.registerExtension(self)
         # After fenced code (superfences: 25) is stashed, before the HTML block parser (20).
-        md.preprocessors.register(DisplayMathPreprocessor(md, mode), "konum_display_math", 24)
+        md.preprocessors.register(DisplayMathPreprocessor(md, self), "konum_display_math", 24)
         # After code spans (190), before backslash escapes (180) eat LaTeX's \{ and \\.
-        md.inlinePatterns.register(InlineMathProcessor(INLINE_MATH_RE, md, mode), "konum_math", 185)
+        md.inlinePatterns.register(InlineMathProcessor(INLINE_MATH_RE, md, self), "konum_math", 185)
 
 
 def makeExtension(**kwargs: Any) -> MathExtension:

@@ -464,6 +464,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
             "select",
             "selectattr",
             "sort",
+            "sum",
             "string",
             "title",
             "trim",

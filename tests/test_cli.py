@@ -113,3 +113,21 @@ def test_a_bad_option_in_mkdocs_yml_gets_one_clear_line(
     lines = [x for x in result.stderr.splitlines() if x.strip()]
     assert len(lines) == 1 and needle in lines[0], result.stderr
     assert not (project / "site").exists()
+
+
+def test_a_full_disk_names_where_space_ran_out() -> None:
+    """shutil's copies name the source first and the target second: the message names the
+    target, where the space ran out."""
+    import errno
+
+    from konum.cli import _os_error
+
+    full = OSError(errno.ENOSPC, "No space left on device", "content/assets/x.png", None)
+    full.filename2 = "/srv/site/.site-tmp-1/assets/x.png"
+    assert _os_error(full) == (
+        "no space left on the device while writing /srv/site/.site-tmp-1/assets/x.png"
+    )
+    written = OSError(errno.ENOSPC, "No space left on device", "/srv/site/konum.apkg")
+    assert _os_error(written).endswith("while writing /srv/site/konum.apkg")
+    other = OSError(errno.EACCES, "Permission denied", "/srv/site")
+    assert _os_error(other) == "Permission denied: /srv/site"

@@ -188,7 +188,8 @@ def check_target(target: Path, settings: SiteConfig) -> None:
     if entries and MARKER not in entries:
         raise BuildError(
             f"refusing to publish into {target}: it is not empty and was not made by konum "
-            f"build (no {MARKER} file in it); empty it or choose another folder"
+            f"build (no {MARKER} file in it); if it is a site built before, delete it once, "
+            "or choose another folder"
         )
 
 

@@ -209,3 +209,30 @@ def test_edited_banks_give_nodes_or_problems(edits: list[tuple[int, int, str]]) 
         assert all(p.line is not None and p.line >= 1 for p in problems)
     else:
         assert same(plain(root), safe_load(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "words"),
+    [
+        (
+            "bank: x\nquestions:\n  - id: x-a\n    prompt: Note: this breaks\n",
+            4,
+            ["mapping values are not allowed", "colon followed by a space", 'quotes: "..."'],
+        ),
+        (
+            "bank: y\nquestions:\n  - id: y-a\n    type: choice\n   prompt: off by one\n",
+            5,
+            ["expected <block end>", "Probably the indentation: line 5", "(see line 3)"],
+        ),
+    ],
+    ids=["unquoted-colon", "indentation"],
+)
+def test_yaml_errors_say_in_plain_words_what_is_probably_wrong(
+    text: str, where: int, words: list[str]
+) -> None:
+    """PyYAML's words stay (with the position); a plain sentence says what they mean."""
+    _, problems = yamlsource.parse(text, "bank.yml")
+    assert len(problems) == 1
+    assert problems[0].line == where, problems[0]
+    for word in words:
+        assert word in problems[0].message, problems[0].message

@@ -154,8 +154,29 @@ def _syntax_problem(exc: yaml.YAMLError, file: str) -> BankProblem:
             where = f" started at line {exc.context_mark.line + 1}" if exc.context_mark else ""
             text += f" ({exc.context}{where})"
         pos = _mark(mark)
-        return BankProblem(file, pos.line, pos.column, text)
+        hint = _plain_hint(problem, exc.context or "", pos.line, exc.context_mark)
+        return BankProblem(file, pos.line, pos.column, text + hint)
     return BankProblem(file, 1, 1, f"YAML syntax error: {exc}")
+
+
+def _plain_hint(problem: str, context: str, line: int, context_mark: Any) -> str:
+    """A sentence saying what PyYAML's words most probably mean, for the two an author meets
+    most: a line indented differently from the ones it belongs with, and an unquoted colon."""
+    if problem.startswith("mapping values are not allowed"):
+        return (
+            f". Probably a colon followed by a space inside an unquoted text on line {line} "
+            '(put the whole text in quotes: "..."), or that line is indented deeper than '
+            "the key above it"
+        )
+    if "expected <block end>" in context or problem.startswith("expected <block end>"):
+        started = f" line {context_mark.line + 1}" if context_mark is not None else " above"
+        return (
+            f". Probably the indentation: line {line} is indented differently from the lines "
+            f"it belongs with (see{started}); keys of one question line up under each other"
+        )
+    if "did not find expected key" in problem or "did not find expected '-'" in problem:
+        return f". Probably the indentation of line {line}, or a missing '- ' before an item"
+    return ""
 
 
 #: libyaml's parser when PyYAML was built with it (fast); the pure-Python one otherwise.

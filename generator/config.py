@@ -9,6 +9,7 @@ In ``mkdocs.yml`` (or Zensical's reading of it)::
           variants: 5              # variants shipped per computed question
           generators: [generators/chem.py]   # a user's own generator modules or files
           title: Chemistry         # deck and download names (default: the site name)
+          order: [atoms, bonds]    # the banks in the course's order (default: file names)
 
 The extension, ``konum build`` (which passes its ``--seed``/``--variants`` in as options) and
 every other command read these through :func:`options_from`, so a bad value gets the same
@@ -33,6 +34,7 @@ DEFAULTS: dict[str, list[Any]] = {
     "variants": [5, "variants shipped per computed question (New numbers cycles them)"],
     "generators": [[], "modules or .py files with a user's own computed-question generators"],
     "title": ["", "name of the flashcard decks and downloads (default: the site name)"],
+    "order": [[], "bank ids in the course's order (decks, the study page); others follow"],
     "root": ["", "folder that relative paths start from (default: the working directory)"],
 }
 
@@ -47,6 +49,7 @@ class Options:
         variants: variants per computed question, ``limits.VARIANTS``.
         generators: user generator modules (dotted names) or files (absolute paths).
         title: deck and download name; empty means the site name.
+        order: bank ids in the course's order; banks not listed follow in file order.
         root: the folder that relative paths were resolved against.
     """
 
@@ -55,6 +58,7 @@ class Options:
     variants: int
     generators: tuple[str, ...]
     title: str
+    order: tuple[str, ...]
     root: Path
 
 
@@ -116,6 +120,12 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
             "names or .py files, "
             f"found {generators!r}"
         )
+    order = values["order"]
+    if not isinstance(order, (list, tuple)) or not all(isinstance(b, str) for b in order):
+        raise ConfigError(
+            f"option 'order' of konum in markdown_extensions: expected a list of bank ids, "
+            f"found {order!r}"
+        )
     title = values["title"]
     if not isinstance(title, str):
         raise ConfigError(
@@ -129,6 +139,7 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
             str((base / g).resolve()) if g.endswith(".py") else g.strip() for g in generators
         ),
         title=title.strip(),
+        order=tuple(order),
         root=base,
     )
 

@@ -84,9 +84,26 @@ def _banks(folder: Path, stamp: tuple[tuple[str, int, int], ...]) -> tuple[Bank,
 
 @lru_cache(maxsize=4)
 def _course(
-    folder: Path, stamp: tuple[tuple[str, int, int], ...], seed: int, variants: int
+    folder: Path,
+    stamp: tuple[tuple[str, int, int], ...],
+    seed: int,
+    variants: int,
+    order: tuple[str, ...],
 ) -> Course:
-    return Course(_banks(folder, stamp), seed, variants)
+    banks = _banks(folder, stamp)
+    known = {bank.id for bank in banks}
+    unknown = [bank_id for bank_id in order if bank_id not in known]
+    if unknown:
+        from konum.errors import ConfigError
+        from konum.formatting import did_you_mean
+
+        raise ConfigError(
+            f"option 'order' of konum names bank {unknown[0]!r}, which does not exist"
+            f"{did_you_mean(unknown[0], known)} (banks: {', '.join(sorted(known))})"
+        )
+    rank = {bank_id: i for i, bank_id in enumerate(order)}
+    ordered = sorted(banks, key=lambda bank: rank.get(bank.id, len(rank)))  # stable
+    return Course(tuple(ordered), seed, variants)
 
 
 def course_for(options: Options) -> Course:
@@ -95,6 +112,7 @@ def course_for(options: Options) -> Course:
 
     Raises:
         konum.banks.BankError: the banks have problems (every one of them listed).
+        konum.errors.ConfigError: the ``order`` option names a bank that does not exist.
     """
     folder = options.banks
-    return _course(folder, _stamp(folder), options.seed, options.variants)
+    return _course(folder, _stamp(folder), options.seed, options.variants, options.order)

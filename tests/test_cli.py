@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import re
 from pathlib import Path
 
@@ -131,3 +132,27 @@ def test_a_full_disk_names_where_space_ran_out() -> None:
     assert _os_error(written).endswith("while writing /srv/site/konum.apkg")
     other = OSError(errno.EACCES, "Permission denied", "/srv/site")
     assert _os_error(other) == "Permission denied: /srv/site"
+
+
+def test_the_order_option_puts_decks_in_the_course_order(tmp_path: Path) -> None:
+    """Banks follow the extension's ``order`` in every export and the study page; a bank
+    it names that does not exist is one clear line."""
+    project = make_project(tmp_path)
+    banks = project / "content" / "banks"
+    text = (banks / "mini.yml").read_text(encoding="utf-8")
+    other = text.replace("bank: mini", "bank: alpha").replace("id: mini-", "id: alpha-")
+    (banks / "alpha.yml").write_text(other.replace("Mini bank", "Alpha bank"), encoding="utf-8")
+    config = project / "mkdocs.yml"
+    base = config.read_text(encoding="utf-8")
+    config.write_text(base.replace("      seed: 42", "      order: [mini]\n      seed: 42"))
+    out = tmp_path / "cards.txt"
+    assert konum(project, "export", "text", "-o", str(out)).returncode == 0
+    with out.open(encoding="utf-8", newline="") as handle:
+        rows = [r for r in csv.reader(handle, delimiter="\t") if not r[0].startswith("#")]
+    decks = [row[2] for row in rows]
+    assert decks[0].endswith("::Mini bank") and decks[-1].endswith("::Alpha bank")
+    config.write_text(base.replace("      seed: 42", "      order: [mini, minni]\n      seed: 42"))
+    result = konum(project, "export", "text", "-o", str(out))
+    assert result.returncode == 1
+    lines = [x for x in result.stderr.splitlines() if x.strip()]
+    assert len(lines) == 1 and "'minni', which does not exist; did you mean 'mini'?" in lines[0]

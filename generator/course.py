@@ -12,10 +12,14 @@ from __future__ import annotations
 import os
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from konum.config import Options
 from konum.model import Bank, Concrete, Question
 from konum.variants import make_concrete
+
+if TYPE_CHECKING:
+    from konum.computed.registry import Registry
 
 
 class Course:
@@ -25,12 +29,17 @@ class Course:
         banks: every bank, in file order.
         seed: the site seed.
         variants: variants per computed question.
+        generators: the computed-question generators the banks were checked with (the
+            course's, the installed packages' and the ``generators`` option's).
     """
 
-    def __init__(self, banks: tuple[Bank, ...], seed: int, variants: int) -> None:
+    def __init__(
+        self, banks: tuple[Bank, ...], seed: int, variants: int, generators: Registry
+    ) -> None:
         self.banks = banks
         self.seed = seed
         self.variants = variants
+        self.generators = generators
         self._concretes: dict[str, Concrete] = {}
 
     @cached_property
@@ -50,7 +59,10 @@ class Course:
             ValueError: a computed question's generator or prompt fails for the seed.
         """
         if question.id not in self._concretes:
-            self._concretes[question.id] = make_concrete(question, self.seed, self.variants)
+            from konum.computed.registry import use_generators
+
+            with use_generators(self.generators):
+                self._concretes[question.id] = make_concrete(question, self.seed, self.variants)
         return self._concretes[question.id]
 
     def concretes(self, banks: tuple[Bank, ...] | None = None) -> list[Concrete]:
@@ -76,25 +88,38 @@ def _stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
 
 
 @lru_cache(maxsize=4)
-def _banks(folder: Path, stamp: tuple[tuple[str, int, int], ...]) -> tuple[Bank, ...]:
+def _banks(
+    folder: Path, stamp: tuple[tuple[str, int, int], ...], generators: Registry
+) -> tuple[Bank, ...]:
     from konum.banks import load_banks
+    from konum.computed.registry import use_generators
 
-    return tuple(load_banks(folder))
+    with use_generators(generators):
+        return tuple(load_banks(folder))
 
 
 @lru_cache(maxsize=4)
 def _course(
-    folder: Path, stamp: tuple[tuple[str, int, int], ...], seed: int, variants: int
+    folder: Path,
+    stamp: tuple[tuple[str, int, int], ...],
+    seed: int,
+    variants: int,
+    generators: Registry,
 ) -> Course:
-    return Course(_banks(folder, stamp), seed, variants)
+    return Course(_banks(folder, stamp, generators), seed, variants, generators)
 
 
 def course_for(options: Options) -> Course:
-    """The course of ``options``' bank folder and seed, loaded when first asked for or
-    when a bank file has changed since.
+    """The course of ``options``' bank folder, seed and generators, loaded when first asked
+    for or when a bank file or a generator file has changed since.
 
     Raises:
         konum.banks.BankError: the banks have problems (every one of them listed).
+        konum.computed.registry.GeneratorLoadError: a ``generators`` entry does not import
+            or clashes with another generator's name.
     """
+    from konum.computed.registry import registry_for
+
+    generators = registry_for(options.generators, options.root)
     folder = options.banks
-    return _course(folder, _stamp(folder), options.seed, options.variants)
+    return _course(folder, _stamp(folder), options.seed, options.variants, generators)

@@ -44,11 +44,14 @@ class QuizError(_Base):
 
 def _course(options: Options) -> Course:
     from konum.banks import BankError, format_text
+    from konum.errors import KonumError
 
     try:
         return course_for(options)
     except BankError as exc:
         raise QuizError("the question banks have problems:\n" + format_text(exc.problems)) from None
+    except KonumError as exc:  # a `generators` entry that does not import
+        raise QuizError(str(exc)) from None
 
 
 class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints

@@ -5,7 +5,8 @@ Public API::
     from konum.computed import GENERATORS, MISCONCEPTIONS, get_generator
     from konum.computed import computed_variants, validate_computed, format_preview
 
-See :mod:`konum.computed.base` for the conventions
+A question names a generator or writes a formula (:mod:`konum.computed.formula`, evaluated
+by :mod:`konum.computed.expression`). See :mod:`konum.computed.base` for the conventions
 (constraints, tolerance, text), each family module (``sinusoidal``, ``rope``, ``alibi``,
 ``relative``, ``images``, ``attention``) for the course's generators, and
 :mod:`konum.computed.registry` for how a site's own generators join them. A site's
@@ -37,6 +38,8 @@ from konum.computed.base import (
     specs,
     tolerance_for,
 )
+from konum.computed.expression import FormulaError
+from konum.computed.formula import FormulaGenerator, check_formula, generator_for
 from konum.computed.misconceptions import MISCONCEPTIONS
 from konum.computed.preview import format_preview
 from konum.computed.registry import (
@@ -57,6 +60,8 @@ __all__ = [
     "MISCONCEPTIONS",
     "BaseGenerator",
     "Distractor",
+    "FormulaError",
+    "FormulaGenerator",
     "Generated",
     "Generator",
     "GeneratorError",
@@ -66,9 +71,11 @@ __all__ = [
     "Registry",
     "UnknownGeneratorError",
     "Values",
+    "check_formula",
     "computed_variants",
     "format_number",
     "format_preview",
+    "generator_for",
     "get_generator",
     "num",
     "param",

@@ -10,7 +10,7 @@ import textwrap
 from collections.abc import Sequence
 
 from konum.computed.base import num
-from konum.computed.registry import get_generator
+from konum.computed.formula import generator_for
 from konum.model import ComputedQuestion, Variant
 
 _INDENT = "    "
@@ -34,8 +34,12 @@ def format_preview(question: ComputedQuestion, variants: Sequence[Variant]) -> s
     The misconceptions are described by the question's generator (the registry in force
     for a named one, see :func:`konum.computed.registry.active`).
     """
-    described = get_generator(question.generator).misconceptions
-    source = f"generator {question.generator}"
+    described = generator_for(question).misconceptions
+    source = (
+        f"formula {question.formula}"
+        if question.formula is not None
+        else f"generator {question.generator}"
+    )
     header = (
         f"{question.id}  (bank {question.bank}, {source}, "
         f"answer {question.answer}"

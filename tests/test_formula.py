@@ -457,3 +457,28 @@ def test_konum_check_runs_nothing_that_a_formula_says(tmp_path: Path) -> None:
         assert any(f"[attack-{i}] formula: " in line and "is not allowed" in line for line in lines)
     assert lines[-1] == "4 problems in 1 of 1 bank"
     assert not target.exists()
+
+
+# --- the authoring page ------------------------------------------------------------------------
+
+AUTHORING = Path(__file__).resolve().parent.parent / "content" / "authoring.md"
+
+
+def test_the_authoring_pages_formula_example_passes_the_checks(tmp_path: Path) -> None:
+    text = AUTHORING.read_text(encoding="utf-8")
+    start = text.index("  # a formula question")
+    example = text[start : text.index("```", start)]
+    path = bank_file(tmp_path, "bank: phys\ntitle: Physics\nquestions:\n" + example)
+    report = check_banks([path])
+    assert report.ok, report.problems
+    (question,) = report.banks[0].questions
+    assert isinstance(question, model.ComputedQuestion) and question.formula == "m * a"
+
+
+def test_the_authoring_page_lists_every_function_a_formula_may_call() -> None:
+    from konum.computed.expression import CONSTANTS, FUNCTIONS
+
+    text = AUTHORING.read_text(encoding="utf-8")
+    section = text[text.index("### Formula questions") : text.index("### The generators")]
+    for name in [*FUNCTIONS, *CONSTANTS]:
+        assert f"`{name}" in section, name

@@ -33,7 +33,7 @@ from konum.computed.registry import (
 )
 from konum.config import options_from
 from konum.course import course_for
-from tests.miniproject import konum
+from tests.miniproject import REPO, konum
 
 DOUBLING = '''\
 """A generator of the site's own: twice a number."""
@@ -370,3 +370,19 @@ def test_mkdocs_reports_a_broken_entry_without_a_traceback(tmp_path: Path) -> No
     assert result.returncode != 0
     assert "Traceback" not in result.stderr
     assert "gen.py does not import: ModuleNotFoundError" in result.stderr
+
+
+def test_the_authoring_pages_generator_example_works(tmp_path: Path) -> None:
+    text = (REPO / "content" / "authoring.md").read_text(encoding="utf-8")
+    start = text.index("```python\nimport math") + len("```python\n")
+    source = text[start : text.index("```", start)]
+    site = make_site(
+        tmp_path,
+        "[generators/projectile.py]",
+        {"generators/projectile.py": source},
+        BANK.replace("doubling", "projectile_range"),
+    )
+    course = course_for(options_of(site, ["generators/projectile.py"]))
+    for variant in course.concrete(course.banks[0].questions[0]).variants:
+        assert variant.values["angle"] != 45
+        assert variant.unit == "m" and len(variant.options) == 3

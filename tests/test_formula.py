@@ -373,6 +373,8 @@ def test_choice_options_must_differ(tmp_path: Path) -> None:
     ("change", "needle"),
     [
         (('prompt: "A {{ m }}', 'hint: "A {{ m }}'), "missing required field 'prompt'"),
+        (('prompt: "A {{ m }}', 'prompt: ""\n    hint: "A {{ m }}'), "prompt: is empty"),
+        (("      m: {min", "      decimals: {min"), "'decimals' is the number of decimals"),
         (("    params:\n", "    parameters:\n"), "missing required field 'params'"),
         (("type: computed", "type: computed\n    generator: rope_angle"), "not both"),
         (("      m: {min", "      e: {min"), "'e' is the constant"),

@@ -1049,8 +1049,15 @@ class BankValidator:
             )
         if "params" not in node.entries:
             self.missing(node, "", "params", "a mapping of the formula's names to ranges or values")
-        if not common["prompt"] and "prompt" not in node.entries:
-            self.missing(node, "", "prompt", "text that shows the drawn values as {{ name }}")
+        if not common["prompt"]:
+            wanted = "text that shows the drawn values as {{ name }}"
+            prompt_node = node.get("prompt")
+            if prompt_node is None:
+                self.missing(node, "", "prompt", wanted)
+            else:
+                self.problem(
+                    prompt_node.mark, "prompt", "is empty", expected=wanted, found="nothing"
+                )
         params = self.computed_params(node)
         answer = self.computed_answer(node)
         options = self.computed_options(node, answer)

@@ -334,9 +334,8 @@ def _check_shape(tree: ast.Expression) -> None:
                 f"the formula is too deep: more than {MAX_DEPTH} operations inside one another",
                 getattr(node, "col_offset", None),
             )
-        stack.extend(
-            (child, depth + 1) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)
-        )
+        children = ast.iter_child_nodes(node)
+        stack.extend((child, depth + 1) for child in children if isinstance(child, ast.expr))
 
 
 def _refuse(text: str, node: ast.AST) -> FormulaError:

@@ -270,6 +270,8 @@ def check_params(params: Mapping[str, ParamConstraint]) -> list[FormulaProblem]:
     problems = []
     for name, constraint in params.items():
         why = valid_param_name(name)
+        if name == "decimals":  # prompts see the decimals under that name
+            why = "'decimals' is the number of decimals in prompts; choose another name"
         if why:
             problems.append(FormulaProblem(f"params.{name}", f"a parameter's name: {why}"))
             continue

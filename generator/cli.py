@@ -85,10 +85,17 @@ def check(paths: tuple[str, ...], config_file: str, output_format: str) -> None:
     """Validate question banks (default: the banks folder of the konum extension)."""
     from konum.banks import check_banks, format_json, format_text
     from konum.build import read_site_config
+    from konum.computed.registry import installed, registry_for, use_generators
 
-    if not paths:
-        paths = (str(read_site_config(config_file).options.banks),)
-    report = check_banks(list(paths))
+    # The site's own generators, when there is a site: banks given by path are checked with
+    # them too, and without a mkdocs.yml with the built-in and installed ones.
+    generators = installed()
+    if not paths or Path(config_file).is_file():
+        options = read_site_config(config_file).options
+        generators = registry_for(options.generators, options.root)
+        paths = paths or (str(options.banks),)
+    with use_generators(generators):
+        report = check_banks(list(paths))
     counts = {"files": len(report.files), "questions": report.questions}
     if output_format == "json":
         click.echo(format_json(report.problems, **counts))
@@ -109,6 +116,7 @@ def preview(question_id: str, config_file: str, seed: int | None, variants: int)
     """Print the variants of a computed question: prompt, answer, options, solution."""
     from konum.build import read_site_config
     from konum.computed.preview import format_preview
+    from konum.computed.registry import use_generators
     from konum.formatting import did_you_mean
     from konum.model import ComputedQuestion
 
@@ -124,7 +132,8 @@ def preview(question_id: str, config_file: str, seed: int | None, variants: int)
             f"question {question_id!r} is a {question.type} question; "
             "preview shows computed questions"
         )
-    click.echo(format_preview(question, course.concrete(question).variants))
+    with use_generators(course.generators):  # the generator describes its misconceptions
+        click.echo(format_preview(question, course.concrete(question).variants))
 
 
 @cli.command()
@@ -176,9 +185,12 @@ def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
 
     settings = read_site_config(config_file)
     options = override(settings.options, seed=seed)
-    # The banks may live outside docs_dir, and konum's own templates and code change too.
+    # The banks may live outside docs_dir, and konum's own templates and code change too,
+    # as do the folders of the site's own generator files.
     package = Path(__file__).resolve().parent
-    watch = sorted({str(p) for p in (options.banks, TEMPLATES_DIR, package) if p.is_dir()})
+    generator_folders = [Path(g).parent for g in options.generators if g.endswith(".py")]
+    folders = (options.banks, TEMPLATES_DIR, package, *generator_folders)
+    watch = sorted({str(p) for p in folders if p.is_dir()})
     config = settings.config_file
 
     def stop(signum: int, frame: object) -> None:

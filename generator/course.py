@@ -12,25 +12,34 @@ from __future__ import annotations
 import os
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from konum.config import Options
 from konum.model import Bank, Concrete, Question
 from konum.variants import make_concrete
+
+if TYPE_CHECKING:
+    from konum.computed.registry import Registry
 
 
 class Course:
     """The banks of a folder and their questions with ``seed`` applied.
 
     Attributes:
-        banks: every bank, in file order.
+        banks: every bank, in the order option's order, then by file name.
         seed: the site seed.
         variants: variants per computed question.
+        generators: the computed-question generators the banks were checked with (the
+            course's, the installed packages' and the ``generators`` option's).
     """
 
-    def __init__(self, banks: tuple[Bank, ...], seed: int, variants: int) -> None:
+    def __init__(
+        self, banks: tuple[Bank, ...], seed: int, variants: int, generators: Registry
+    ) -> None:
         self.banks = banks
         self.seed = seed
         self.variants = variants
+        self.generators = generators
         self._concretes: dict[str, Concrete] = {}
 
     @cached_property
@@ -50,7 +59,10 @@ class Course:
             ValueError: a computed question's generator or prompt fails for the seed.
         """
         if question.id not in self._concretes:
-            self._concretes[question.id] = make_concrete(question, self.seed, self.variants)
+            from konum.computed.registry import use_generators
+
+            with use_generators(self.generators):
+                self._concretes[question.id] = make_concrete(question, self.seed, self.variants)
         return self._concretes[question.id]
 
     def concretes(self, banks: tuple[Bank, ...] | None = None) -> list[Concrete]:
@@ -76,10 +88,14 @@ def _stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
 
 
 @lru_cache(maxsize=4)
-def _banks(folder: Path, stamp: tuple[tuple[str, int, int], ...]) -> tuple[Bank, ...]:
+def _banks(
+    folder: Path, stamp: tuple[tuple[str, int, int], ...], generators: Registry
+) -> tuple[Bank, ...]:
     from konum.banks import load_banks
+    from konum.computed.registry import use_generators
 
-    return tuple(load_banks(folder))
+    with use_generators(generators):
+        return tuple(load_banks(folder))
 
 
 @lru_cache(maxsize=4)
@@ -89,8 +105,9 @@ def _course(
     seed: int,
     variants: int,
     order: tuple[str, ...],
+    generators: Registry,
 ) -> Course:
-    banks = _banks(folder, stamp)
+    banks = _banks(folder, stamp, generators)
     known = {bank.id for bank in banks}
     unknown = [bank_id for bank_id in order if bank_id not in known]
     if unknown:
@@ -103,16 +120,23 @@ def _course(
         )
     rank = {bank_id: i for i, bank_id in enumerate(order)}
     ordered = sorted(banks, key=lambda bank: rank.get(bank.id, len(rank)))  # stable
-    return Course(tuple(ordered), seed, variants)
+    return Course(tuple(ordered), seed, variants, generators)
 
 
 def course_for(options: Options) -> Course:
-    """The course of ``options``' bank folder and seed, loaded when first asked for or
-    when a bank file has changed since.
+    """The course of ``options``' bank folder, seed and generators, loaded when first asked
+    for or when a bank file or a generator file has changed since.
 
     Raises:
         konum.banks.BankError: the banks have problems (every one of them listed).
         konum.errors.ConfigError: the ``order`` option names a bank that does not exist.
+        konum.computed.registry.GeneratorLoadError: a ``generators`` entry does not import
+            or clashes with another generator's name.
     """
+    from konum.computed.registry import registry_for
+
+    generators = registry_for(options.generators, options.root)
     folder = options.banks
-    return _course(folder, _stamp(folder), options.seed, options.variants, options.order)
+    return _course(
+        folder, _stamp(folder), options.seed, options.variants, options.order, generators
+    )

@@ -174,15 +174,39 @@ class NumericQuestion(QuestionBase):
     decimals: int | None = None
 
 
+#: Decimals a formula question's answer is asked to unless it says otherwise.
+FORMULA_DECIMALS = 2
+
+
+@dataclass(frozen=True)
+class FormulaMisconception:
+    """A wrong formula a learner uses instead of the right one; its value is a distractor.
+
+    ``formula`` is written like the question's (same params, same functions); ``feedback``
+    is Markdown naming the mistake, shown when a reader picks its value.
+    """
+
+    formula: str
+    feedback: str
+
+
 @dataclass(frozen=True)
 class ComputedQuestion(QuestionBase):
-    """Numbers drawn from a seed, answers from the PE core through a named generator.
+    """Numbers drawn from a seed, the answer computed: by a named generator or a formula.
 
-    ``prompt`` may be empty: the generator's own prompt is used. When given it is a Jinja
-    template rendered with the drawn values. ``params`` constrains the generator's parameters
-    (names the generator declares). ``answer`` asks for a typed number or a choice among
-    computed options (the answer and misconception distractors). ``decimals`` overrides the
-    generator's default precision.
+    Exactly one of ``generator`` and ``formula`` is set. A generator (from the course's code
+    or the user's own, :mod:`konum.computed.registry`) declares its parameters, prompt,
+    solution and misconceptions; ``params`` constrains them. A formula question
+    (:mod:`konum.computed.formula`) declares its own: ``params`` names every value the
+    ``formula`` uses, ``misconceptions`` are wrong formulas whose values are the
+    distractors, and ``unit``/``tolerance`` are the author's (tolerance absolute; None means
+    half a unit of the last decimal plus slack).
+
+    ``prompt`` may be empty for a generator question: the generator's own prompt is used.
+    When given it is a Jinja template rendered with the drawn values. ``answer`` asks for a
+    typed number or a choice among computed options (the answer and misconception
+    distractors). ``decimals`` overrides the default precision (a generator's own, 2 for a
+    formula).
     """
 
     type: Literal["computed"] = "computed"
@@ -191,6 +215,10 @@ class ComputedQuestion(QuestionBase):
     answer: ComputedAnswer = "numeric"
     decimals: int | None = None
     options: int = 4
+    formula: str | None = None
+    misconceptions: tuple[FormulaMisconception, ...] = ()
+    unit: str | None = None
+    tolerance: float | None = None
 
 
 Question = ChoiceQuestion | FillQuestion | MatchingQuestion | NumericQuestion | ComputedQuestion

@@ -29,8 +29,21 @@ TYPE_FIELDS: dict[QuestionType, tuple[str, ...]] = {
     "fill": ("blanks",),
     "matching": ("pairs", "distractors", "shuffle"),
     "numeric": ("answer", "tolerance", "relative_tolerance", "decimals", "unit"),
-    "computed": ("generator", "params", "answer", "options", "decimals"),
+    "computed": (
+        "generator",
+        "formula",
+        "params",
+        "answer",
+        "options",
+        "decimals",
+        "misconceptions",
+        "unit",
+        "tolerance",
+    ),
 }
+#: The fields only a formula question (``formula:`` instead of ``generator:``) has.
+FORMULA_ONLY_FIELDS = ("misconceptions", "unit", "tolerance")
+MISCONCEPTION_FIELDS = ("formula", "feedback")
 OPTION_FIELDS = ("text", "correct", "feedback", "pin")
 BLANK_FIELDS = ("answers", "answer", "regex", "case_sensitive")
 PAIR_FIELDS = ("left", "right")

@@ -30,6 +30,8 @@ from konum.banks.schema import (
     COMMON_FIELDS,
     FIGURE_FIELDS,
     FLASHCARD_FIELDS,
+    FORMULA_ONLY_FIELDS,
+    MISCONCEPTION_FIELDS,
     OPTION_FIELDS,
     PAIR_FIELDS,
     RANGE_FIELDS,
@@ -958,8 +960,39 @@ class BankValidator:
         )
 
     def computed(self, node: YMap, common: dict[str, Any]) -> model.ComputedQuestion | None:
+        if "formula" in node.entries:
+            return self.formula_question(node, common)
         start = len(self.problems)
-        generator = self.text(node, "generator", "", required=True)
+        generator = self.text(node, "generator", "", required=False)
+        if generator is None and "generator" not in node.entries:
+            self.missing(node, "", "generator", "a generator's name (or a formula)")
+        for key in FORMULA_ONLY_FIELDS:
+            if key in node.entries:
+                self.problem(
+                    node.entries[key].key_mark,
+                    key,
+                    f"'{key}' is for formula questions (with 'formula:'); the generator "
+                    f"{generator or ''} gives its own".replace("  ", " "),
+                )
+        params = self.computed_params(node)
+        answer = self.computed_answer(node)
+        options = self.computed_options(node, answer)
+        decimals = self.integer(node, "decimals", "", limits.DECIMALS)
+        if generator is not None and len(self.problems) == start:
+            self.run_computed_check(node, generator, params, answer, decimals, options or 4)
+        question = model.ComputedQuestion(
+            **common,
+            generator=generator or "",
+            params=params,
+            answer=answer,
+            decimals=decimals,
+            options=options or 4,
+        )
+        if question.prompt and len(self.problems) == start:
+            self.check_prompt_template(node, question)
+        return question
+
+    def computed_params(self, node: YMap) -> dict[str, model.ParamConstraint]:
         params: dict[str, model.ParamConstraint] = {}
         params_node = node.get("params")
         if params_node is not None:
@@ -976,6 +1009,9 @@ class BankValidator:
                     expected="a mapping of parameter names to values",
                     found=describe(params_node),
                 )
+        return params
+
+    def computed_answer(self, node: YMap) -> model.ComputedAnswer:
         answer_text = self.text(node, "answer", "", required=False) or "numeric"
         if answer_text not in model.COMPUTED_ANSWERS:
             answer_node = node.get("answer")
@@ -988,7 +1024,9 @@ class BankValidator:
                 found=f"'{answer_text}'",
             )
             answer_text = "numeric"
-        answer = cast(model.ComputedAnswer, answer_text)
+        return cast(model.ComputedAnswer, answer_text)
+
+    def computed_options(self, node: YMap, answer: model.ComputedAnswer) -> int | None:
         options = self.integer(node, "options", "", limits.COMPUTED_OPTIONS)
         if options is not None and answer != "choice":
             self.problem(
@@ -996,20 +1034,156 @@ class BankValidator:
                 "options",
                 "'options' only applies with 'answer: choice'",
             )
+        return options
+
+    def formula_question(self, node: YMap, common: dict[str, Any]) -> model.ComputedQuestion | None:
+        """A computed question with its own ``formula``, ``params`` and ``misconceptions``
+        (:mod:`konum.computed.formula`), its formulas checked on many drawn variants."""
+        start = len(self.problems)
+        formula = self.text(node, "formula", "", required=True)
+        if "generator" in node.entries:
+            self.problem(
+                node.entries["generator"].key_mark,
+                "generator",
+                "give either 'generator' or 'formula', not both",
+            )
+        if "params" not in node.entries:
+            self.missing(node, "", "params", "a mapping of the formula's names to ranges or values")
+        if not common["prompt"]:
+            wanted = "text that shows the drawn values as {{ name }}"
+            prompt_node = node.get("prompt")
+            if prompt_node is None:
+                self.missing(node, "", "prompt", wanted)
+            else:
+                self.problem(
+                    prompt_node.mark, "prompt", "is empty", expected=wanted, found="nothing"
+                )
+        params = self.computed_params(node)
+        answer = self.computed_answer(node)
+        options = self.computed_options(node, answer)
         decimals = self.integer(node, "decimals", "", limits.DECIMALS)
-        if generator is not None and len(self.problems) == start:
-            self.run_computed_check(node, generator, params, answer, decimals, options or 4)
+        unit = self.text(node, "unit", "", required=False, markdown=True)
+        tolerance = self.formula_tolerance(node, decimals)
+        misconceptions = self.formula_misconceptions(node)
+        wrong = len(misconceptions)
+        if answer == "choice" and "misconceptions" not in node.entries:
+            self.missing(
+                node, "", "misconceptions", "wrong formulas, whose values are the wrong options"
+            )
+        high = limits.COMPUTED_OPTIONS[1]
+        if answer == "choice" and options is not None and wrong and options > wrong + 1:
+            self.problem(
+                node.entries["options"].value.mark,
+                "options",
+                f"{wrong} misconception{'s' if wrong != 1 else ''} give at most {wrong + 1} "
+                "options (the answer and one per misconception)",
+                expected=f"at most {wrong + 1}",
+                found=str(options),
+            )
         question = model.ComputedQuestion(
             **common,
-            generator=generator or "",
             params=params,
             answer=answer,
             decimals=decimals,
-            options=options or 4,
+            options=options or max(2, min(high, wrong + 1)),
+            formula=formula,
+            misconceptions=misconceptions,
+            unit=unit,
+            tolerance=tolerance,
         )
-        if question.prompt and len(self.problems) == start:
+        if formula is not None and len(self.problems) == start:
+            self.run_formula_check(node, question)
+        if len(self.problems) == start:
             self.check_prompt_template(node, question)
         return question
+
+    def formula_tolerance(self, node: YMap, decimals: int | None) -> float | None:
+        value_node = node.get("tolerance")
+        if value_node is None:
+            return None
+        value = self.number(value_node, "tolerance")
+        if value is None:
+            return None
+        if not math.isfinite(value) or value < 0:
+            self.problem(
+                value_node.mark,
+                "tolerance",
+                "a tolerance must be zero or positive",
+                expected="a finite number >= 0",
+                found=_written(value_node),
+            )
+            return None
+        places = model.FORMULA_DECIMALS if decimals is None else decimals
+        half = 0.5 * 10.0**-places
+        if value < half * (1 - 1e-9):
+            self.problem(
+                value_node.mark,
+                "tolerance",
+                f"tolerance {_num(value)} is less than half a unit of the last of {places} "
+                "decimals, so an answer rounded correctly could be refused",
+                expected=f"tolerance >= {_num(half)}",
+                found=_num(value),
+            )
+            return None
+        return value
+
+    def formula_misconceptions(self, node: YMap) -> tuple[model.FormulaMisconception, ...]:
+        seq = self.sequence(node, "misconceptions", "", required=False)
+        found: list[model.FormulaMisconception] = []
+        for i, item in enumerate(seq.items if seq is not None else ()):
+            path = f"misconceptions[{i}]"
+            if not isinstance(item, YMap):
+                self.problem(
+                    item.mark,
+                    path,
+                    "each misconception must be a mapping such as "
+                    "'- formula: m / a' with 'feedback: ...'",
+                    expected="a mapping",
+                    found=describe(item),
+                )
+                continue
+            self.check_keys(item, path, MISCONCEPTION_FIELDS)
+            formula = self.text(item, "formula", path, required=True)
+            feedback = self.text(item, "feedback", path, required=True, markdown=True)
+            if formula is not None and feedback is not None:
+                found.append(model.FormulaMisconception(formula, feedback))
+        if seq is not None and not seq.items:
+            self.problem(
+                seq.mark,
+                "misconceptions",
+                "no misconceptions listed",
+                expected="at least one wrong formula (or leave the field out)",
+                found="an empty list",
+            )
+        return tuple(found)
+
+    def run_formula_check(self, node: YMap, question: model.ComputedQuestion) -> None:
+        """The formulas parse and hold on many drawn variants (see
+        :func:`konum.computed.formula.check_formula`); problems at the formula's column."""
+        if computed_validator() is None:  # no computed package: nothing to evaluate with
+            return
+        from konum.computed.formula import check_formula
+
+        try:
+            found = check_formula(question)
+        except Exception as exc:  # a bug in the checker must still not hide the bank
+            self.problem(
+                node.mark, "formula", f"the formula check failed ({type(exc).__name__}: {exc})"
+            )
+            return
+        for problem in found:
+            target, whole = self.walk(node, problem.field)
+            mark = target.mark
+            if problem.offset is not None and whole and isinstance(target, YScalar):
+                mark = self.inside(target, problem.offset)
+            self.problem(mark, problem.field, problem.message)
+
+    def inside(self, scalar: YScalar, offset: int) -> Mark:
+        """The position of character ``offset`` of a one-line plain or quoted scalar
+        (a block scalar's problems stay at its start)."""
+        if scalar.style not in (None, '"', "'") or "\n" in str(scalar.value):
+            return scalar.mark
+        return Mark(scalar.mark.line, scalar.mark.column + offset + (1 if scalar.style else 0))
 
     def figure_ref(self, node: YMap) -> model.FigureRef | None:
         """The optional ``figure`` of a question: a catalogued figure, its alt text, an
@@ -1072,8 +1246,9 @@ class BankValidator:
         except PromptTemplateError as exc:
             self.problem(prompt.mark if prompt is not None else node.mark, "prompt", str(exc))
         except Exception as exc:  # a generator failure must still not hide the bank
+            field = "formula" if question.formula is not None else "generator"
             self.problem(
-                node.mark, "generator", f"drawing a variant failed ({type(exc).__name__}: {exc})"
+                node.mark, field, f"drawing a variant failed ({type(exc).__name__}: {exc})"
             )
 
     def constraint(self, node: YNode, path: str) -> model.ParamConstraint | None:
@@ -1174,8 +1349,11 @@ class BankValidator:
 
     def resolve(self, node: YMap, path: str) -> Mark:
         """The mark of the deepest node that ``path`` (``params.d``, ``x[1].y``) reaches."""
+        return self.walk(node, path)[0].mark
+
+    def walk(self, node: YMap, path: str) -> tuple[YNode, bool]:
+        """The deepest node that ``path`` reaches, and whether it reached all of it."""
         current: YNode = node
-        mark = node.mark
         for part in re.findall(r"[^.\[\]]+|\[\d+\]", path):
             nxt: YNode | None = None
             if part.startswith("[") and isinstance(current, YSeq):
@@ -1184,6 +1362,6 @@ class BankValidator:
             elif isinstance(current, YMap):
                 nxt = current.get(part)
             if nxt is None:
-                break
-            current, mark = nxt, nxt.mark
-        return mark
+                return current, False
+            current = nxt
+        return current, True

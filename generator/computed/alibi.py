@@ -21,6 +21,7 @@ from konum.computed.base import (
     sig,
     specs,
 )
+from konum.computed.misconceptions import described
 from konum.formatting import format_number
 from konum.model import Choices, Range
 
@@ -67,7 +68,7 @@ class AlibiSlope(BaseGenerator):
         param("head", "int", Range(1, 16), HEADS, "Head h, counted from 1 (kept <= heads)."),
     )
     default_decimals = 4
-    misconceptions = (
+    misconceptions = described(
         "alibi_naive_slope",
         "alibi_sorted",
         "alibi_fixed_ratio",
@@ -154,7 +155,9 @@ class AlibiBias(BaseGenerator):
         param("j", "int", Range(0, 20), POSITION, "Key position j (j < i when causal)."),
     )
     default_decimals = 4
-    misconceptions = ("alibi_sign", "alibi_official_code", "alibi_naive_slope", "head_off_by_one")
+    misconceptions = described(
+        "alibi_sign", "alibi_official_code", "alibi_naive_slope", "head_off_by_one"
+    )
 
     def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
         if name == "head":

@@ -22,6 +22,7 @@ from konum.computed.base import (
     sig,
     specs,
 )
+from konum.computed.misconceptions import described
 from konum.formatting import format_number
 from konum.model import Choices, Range
 from konum.seeding import rng_for
@@ -38,7 +39,7 @@ class LearnedParams(BaseGenerator):
         param("d", "int", Choices((256, 512, 768, 1024)), Range(1, 100_000), "Model dimension."),
     )
     default_decimals = 0
-    misconceptions = ("n_plus_1_rows", "sum_not_product", "pairwise_table", "half_table")
+    misconceptions = described("n_plus_1_rows", "sum_not_product", "pairwise_table", "half_table")
 
     def build(self, v: Values, decimals: int) -> Generated | None:
         n, d = v["n"], v["d"]
@@ -123,7 +124,7 @@ class PermutationGap(BaseGenerator):
         ),
     )
     default_decimals = 3
-    misconceptions = (
+    misconceptions = described(
         "pe_moves_with_token",
         "invariance_for_equivariance",
         "attention_sees_order",

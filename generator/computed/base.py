@@ -68,7 +68,8 @@ class ParamSpec:
 class Distractor:
     """A wrong answer that a named misconception produces.
 
-    ``misconception`` is a key of :data:`konum.computed.misconceptions.MISCONCEPTIONS`;
+    ``misconception`` is a key of the generator's own ``misconceptions`` (the course's
+    generators take theirs from :data:`konum.computed.misconceptions.MISCONCEPTIONS`);
     ``feedback`` is Markdown naming the mistake, with the numbers.
     """
 
@@ -98,13 +99,19 @@ class Generated:
 
 
 class Generator(Protocol):
-    """What the registry holds: a named recipe for computed questions."""
+    """What the registry holds: a named recipe for computed questions.
+
+    ``name`` is what banks write (``generator: NAME``): lowercase letters, digits and ``_``.
+    ``misconceptions`` maps each misconception key the generator's distractors carry to a
+    one-line description for authors (``konum preview``). The course's own generators and
+    a user's (:mod:`konum.computed.registry`) are held alike.
+    """
 
     name: str
     title: str
     params: Mapping[str, ParamSpec]
     default_decimals: int
-    misconceptions: tuple[str, ...]
+    misconceptions: Mapping[str, str]
 
     def generate(
         self,
@@ -386,7 +393,7 @@ class BaseGenerator:
     title: str = ""
     params: Mapping[str, ParamSpec] = {}
     default_decimals: int = 4
-    misconceptions: tuple[str, ...] = ()
+    misconceptions: Mapping[str, str] = {}
 
     def bounds(self, name: str, drawn: Values) -> Bounds | None:
         """Extra inclusive bounds on parameter ``name`` given the values drawn before it."""

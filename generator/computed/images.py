@@ -23,6 +23,7 @@ from konum.computed.base import (
     sig,
     specs,
 )
+from konum.computed.misconceptions import described
 from konum.formatting import format_number
 from konum.model import Choices, Range
 
@@ -43,7 +44,9 @@ class SinCos2dEntry(BaseGenerator):
         base_param(),
     )
     default_decimals = 4
-    misconceptions = ("axes_swapped", "layout_mixup", "sin_cos_swapped", "flat_1d", "degrees")
+    misconceptions = described(
+        "axes_swapped", "layout_mixup", "sin_cos_swapped", "flat_1d", "degrees"
+    )
 
     def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
         if name in ("row", "col"):

@@ -2,7 +2,9 @@
 
 Each key names one mistake a learner makes; the generators compute the number that mistake
 produces and attach feedback that names it. The one-line descriptions here are for authors
-(``konum preview``) and for analytics; readers see the generator's own feedback.
+(``konum preview``) and for analytics; readers see the generator's own feedback. Each of the
+course's generators carries the ones it produces (``misconceptions = described(...)``), as a
+user's generator carries its own.
 """
 
 from __future__ import annotations
@@ -83,3 +85,13 @@ MISCONCEPTIONS: dict[str, str] = {
     "pe_moves_with_token": "lets the position encoding travel with the token, so nothing changes",
     "missing_sqrt_d": "forgets the 1/sqrt(d) scaling of the attention scores",
 }
+
+
+def described(*keys: str) -> dict[str, str]:
+    """The misconceptions ``keys`` with their descriptions, for a generator's
+    ``misconceptions`` (a generator carries its own; the course's take theirs from here).
+
+    Raises:
+        KeyError: a key that :data:`MISCONCEPTIONS` does not describe.
+    """
+    return {key: MISCONCEPTIONS[key] for key in keys}

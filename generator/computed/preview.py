@@ -10,7 +10,7 @@ import textwrap
 from collections.abc import Sequence
 
 from konum.computed.base import num
-from konum.computed.misconceptions import MISCONCEPTIONS
+from konum.computed.formula import generator_for
 from konum.model import ComputedQuestion, Variant
 
 _INDENT = "    "
@@ -29,9 +29,19 @@ def _block(text: str) -> str:
 
 
 def format_preview(question: ComputedQuestion, variants: Sequence[Variant]) -> str:
-    """A terminal-friendly description of ``variants`` of ``question``."""
+    """A terminal-friendly description of ``variants`` of ``question``.
+
+    The misconceptions are described by the question's generator (the registry in force
+    for a named one, see :func:`konum.computed.registry.active`).
+    """
+    described = generator_for(question).misconceptions
+    source = (
+        f"formula {question.formula}"
+        if question.formula is not None
+        else f"generator {question.generator}"
+    )
     header = (
-        f"{question.id}  (bank {question.bank}, generator {question.generator}, "
+        f"{question.id}  (bank {question.bank}, {source}, "
         f"answer {question.answer}"
         + (f", {question.options} options" if question.answer == "choice" else "")
         + f", {len(variants)} variant{'s' if len(variants) != 1 else ''})"
@@ -58,9 +68,9 @@ def format_preview(question: ComputedQuestion, variants: Sequence[Variant]) -> s
                     lines.append(f"{_INDENT}{letter}) {option.text}   <- correct")
                     continue
                 key = option.misconception or "authored"
-                about = MISCONCEPTIONS.get(key, "")
-                lines.append(f"{_INDENT}{letter}) {option.text}   [{key}] {about}")
-                if option.feedback:
+                about = described.get(key, "")
+                lines.append(f"{_INDENT}{letter}) {option.text}   [{key}] {about}".rstrip())
+                if option.feedback and option.feedback != about:
                     lines.append(textwrap.indent(option.feedback, _INDENT * 2 + "feedback: "))
         lines.append("solution:")
         lines.append(_block(variant.solution))

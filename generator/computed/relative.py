@@ -22,6 +22,7 @@ from konum.computed.base import (
     sig,
     specs,
 )
+from konum.computed.misconceptions import described
 from konum.model import Choices, Range
 
 POSITION = Range(0, 100_000)
@@ -43,7 +44,7 @@ class T5Bucket(BaseGenerator):
         param("max_distance", "int", 128, Range(2, 1_000_000), "Where the last bucket starts."),
     )
     default_decimals = 0
-    misconceptions = ("t5_sign", "t5_direction_offset", "t5_mode_mixup", "t5_exact_all")
+    misconceptions = described("t5_sign", "t5_direction_offset", "t5_mode_mixup", "t5_exact_all")
 
     def build(self, v: Values, decimals: int) -> Generated | None:
         rp, bidi, nb, far = (
@@ -172,7 +173,7 @@ class ShawIndex(BaseGenerator):
         param("max_distance", "int", Choices((2, 3, 4)), Range(1, 1000), "Clipping distance k."),
     )
     default_decimals = 0
-    misconceptions = ("query_minus_key", "shaw_no_offset", "shaw_no_clipping")
+    misconceptions = described("query_minus_key", "shaw_no_offset", "shaw_no_clipping")
 
     def build(self, v: Values, decimals: int) -> Generated | None:
         i, j, k = v["i"], v["j"], v["max_distance"]

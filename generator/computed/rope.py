@@ -25,6 +25,7 @@ from konum.computed.base import (
     sig,
     specs,
 )
+from konum.computed.misconceptions import described
 from konum.formatting import format_number
 from konum.model import Choices, Range
 from konum.seeding import rng_for
@@ -56,7 +57,7 @@ class RopeAngle(BaseGenerator):
         base_param("RoPE's theta (rope_theta)."),
     )
     default_decimals = 4
-    misconceptions = (
+    misconceptions = described(
         "i_for_2k",
         "degrees",
         "position_from_1",
@@ -151,7 +152,7 @@ class RopeScore(BaseGenerator):
         ),
     )
     default_decimals = 3
-    misconceptions = ("rope_pairing", "no_rotation", "rope_offset_sign", "degrees")
+    misconceptions = described("rope_pairing", "no_rotation", "rope_offset_sign", "degrees")
 
     def build(self, v: Values, decimals: int) -> Generated | None:
         names = ("d", "m", "n", "base", "layout", "vector_seed")
@@ -300,7 +301,7 @@ class RopeScaling(BaseGenerator):
         ),
     )
     default_decimals = 1
-    misconceptions = (
+    misconceptions = described(
         "no_scaling",
         "missing_2pi",
         "scaling_direction",

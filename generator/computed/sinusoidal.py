@@ -22,6 +22,7 @@ from konum.computed.base import (
     sig,
     specs,
 )
+from konum.computed.misconceptions import described
 from konum.formatting import format_number
 from konum.model import Choices, Range
 
@@ -61,7 +62,7 @@ class SinusoidalEntry(BaseGenerator):
         base_param(),
     )
     default_decimals = 4
-    misconceptions = (
+    misconceptions = described(
         "i_for_2k",
         "sin_cos_swapped",
         "degrees",
@@ -163,7 +164,7 @@ class SinusoidalAngle(BaseGenerator):
         base_param(),
     )
     default_decimals = 4
-    misconceptions = (
+    misconceptions = described(
         "i_for_2k",
         "frequency_inverted",
         "degrees",
@@ -244,7 +245,9 @@ class SinusoidalWavelength(BaseGenerator):
         base_param(),
     )
     default_decimals = 2
-    misconceptions = ("missing_2pi", "i_for_2k", "wavelength_degrees", "frequency_for_wavelength")
+    misconceptions = described(
+        "missing_2pi", "i_for_2k", "wavelength_degrees", "frequency_for_wavelength"
+    )
 
     def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
         return (0, drawn["d"] // 2 - 1) if name == "k" else None
@@ -311,7 +314,7 @@ class FasterDimension(BaseGenerator):
         base_param(),
     )
     default_decimals = 0
-    misconceptions = ("fast_slow_reversed", "pair_for_column")
+    misconceptions = described("fast_slow_reversed", "pair_for_column")
 
     def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
         return (0, drawn["d"] - 1) if name in ("j1", "j2") else None
@@ -384,7 +387,7 @@ class SinusoidalDot(BaseGenerator):
         base_param(),
     )
     default_decimals = 3
-    misconceptions = ("sum_not_difference", "sin_only", "degrees", "i_for_2k")
+    misconceptions = described("sum_not_difference", "sin_only", "degrees", "i_for_2k")
 
     def build(self, v: Values, decimals: int) -> Generated | None:
         d, p, q, base = v["d"], v["p"], v["q"], v["base"]
@@ -458,7 +461,7 @@ class ShiftMatrixEntry(BaseGenerator):
         base_param(),
     )
     default_decimals = 4
-    misconceptions = ("rotation_direction", "sin_cos_swapped", "degrees", "i_for_2k")
+    misconceptions = described("rotation_direction", "sin_cos_swapped", "degrees", "i_for_2k")
 
     def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
         return (0, drawn["d"] // 2 - 1) if name == "k" else None

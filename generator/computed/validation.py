@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from konum import limits
 from konum.computed.base import GeneratorError, check_constraint
-from konum.computed.registry import GENERATORS, unknown_generator_message
+from konum.computed.registry import active, unknown_generator_message
 from konum.computed.variants import MAX_ATTEMPTS, draw_variant
 from konum.formatting import did_you_mean
 from konum.model import COMPUTED_ANSWERS, ComputedAnswer, ParamConstraint
@@ -33,7 +33,9 @@ def validate_computed(
 ) -> list[tuple[str, str]]:
     """Problems with a computed question, as ``(field path, message)`` pairs.
 
-    Field paths: ``generator``, ``params.<name>`` (or ``params`` for the combination),
+    The generator is looked up in the registry in force
+    (:func:`konum.computed.registry.active`). Field paths: ``generator``,
+    ``params.<name>`` (or ``params`` for the combination),
     ``answer``, ``decimals``, ``options``. Checks: the generator exists (with a "did you
     mean"); every param is declared (with a suggestion) and its constraint has the right kind,
     is not empty and lies inside the allowed bounds; ``answer`` is numeric or choice;
@@ -52,7 +54,7 @@ def validate_computed(
     options_ok = _int_in(options, low, high)
     if not options_ok:
         problems.append(("options", f"expected an int in {low}..{high}, found {options!r}"))
-    gen = GENERATORS.get(generator)
+    gen = active().get(generator)
     if gen is None:
         problems.append(("generator", unknown_generator_message(generator)))
         return problems
@@ -93,7 +95,7 @@ def _probe(
     options: int,
 ) -> list[tuple[str, str]]:
     """Draw a few variants with a fixed seed; report params that cannot give questions."""
-    gen = GENERATORS[generator]
+    gen = active()[generator]
     form: ComputedAnswer = "choice" if answer == "choice" else "numeric"
     for index in range(PROBE_VARIANTS):
         result = None

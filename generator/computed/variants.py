@@ -23,7 +23,7 @@ from konum.computed.base import (
     Generator,
     GeneratorError,
 )
-from konum.computed.registry import get_generator
+from konum.computed.formula import generator_for
 from konum.formatting import format_number
 from konum.model import ComputedQuestion, ConcreteOption, ParamConstraint, Variant
 from konum.sandbox import Sandbox, SandboxedTemplate, SandboxError, fmt
@@ -114,8 +114,9 @@ def computed_variants(question: ComputedQuestion, seed: int, count: int = 5) -> 
             enough distinct distractors in :data:`MAX_ATTEMPTS` draws); names the question.
         PromptTemplateError: ``question.prompt`` is not a valid template for the values.
         UnknownGeneratorError: the generator does not exist.
+        konum.computed.expression.FormulaError: a formula question's formula does not parse.
     """
-    generator = get_generator(question.generator)
+    generator = generator_for(question)
     template = None
     if question.prompt.strip():
         try:

@@ -44,13 +44,13 @@ class QuizError(_Base):
 
 def _course(options: Options) -> Course:
     from konum.banks import BankError, format_text
-    from konum.errors import ConfigError
+    from konum.errors import KonumError
 
     try:
         return course_for(options)
     except BankError as exc:
         raise QuizError("the question banks have problems:\n" + format_text(exc.problems)) from None
-    except ConfigError as exc:
+    except KonumError as exc:  # the order option, a `generators` entry that does not import
         raise QuizError(str(exc)) from None
 
 

@@ -1,0 +1,553 @@
+"""Arithmetic formulas written in banks: parsed against an allow-list, evaluated in float64.
+
+A formula is a Python expression of a small kind::
+
+    m * a
+    0.5 * m * v**2
+    sqrt(2 * g * h)
+    v**2 * sin(2 * radians(theta)) / g
+
+Allowed: numbers; names (the question's params and the constants :data:`CONSTANTS`);
+``+ - * / // % **``; unary ``+`` and ``-``; parentheses; calls by name to
+:data:`FUNCTIONS`, with positional arguments. Anything else (attribute access, subscripts,
+strings, comparisons, conditionals, lambdas, comprehensions, keyword arguments, a call to
+anything else) is refused when the formula is parsed, before a single value is computed.
+Nothing is ever passed to ``eval``, ``exec`` or ``compile``: :func:`parse` reads the tree
+that :func:`ast.parse` builds and turns it into closures over numpy operations.
+
+Bounds, so that no formula can hang or exhaust memory: at most :data:`MAX_LENGTH`
+characters (checked before parsing), :data:`MAX_DEPTH` levels of nesting and
+:data:`MAX_NODES` nodes. Every value is a float64, so each operation takes the same time
+whatever its operands: ``10**10**10`` overflows at once instead of building a ten-billion-
+digit integer. Overflow, division by zero and undefined results (``sqrt(-1)``, ``log(0)``)
+raise :class:`FormulaError` naming the part of the formula that failed.
+
+Why an allow-list over :mod:`ast` rather than ``simpleeval`` or ``asteval``: a formula needs
+ten kinds of node, and listing what is allowed is shorter to audit than the deny-lists those
+libraries keep. ``simpleeval`` computes with exact Python ints (only ``**`` is bounded, so
+``9**999999 * ...`` chains still grow), allows attribute access to any name without a leading
+underscore and accepts strings and comparisons; ``asteval`` interprets loops and function
+definitions. Neither reports the column of a mistake, which bank messages need, and both
+would add a dependency for less than this module does.
+"""
+
+from __future__ import annotations
+
+import ast
+import keyword
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import cast
+
+import numpy as np
+
+from konum.computed.base import sig
+from konum.formatting import did_you_mean
+
+#: Longest formula, in characters (checked before the text is parsed).
+MAX_LENGTH = 1000
+#: Most operations inside one another (``sqrt(1 + (2 * (3 ...)))``; ``a + b + c`` is two).
+MAX_DEPTH = 64
+#: Most nodes (numbers, names, operations) in one formula.
+MAX_NODES = 400
+
+Value = np.float64
+Env = Mapping[str, Value]
+Compiled = Callable[[Env], Value]
+
+
+class FormulaError(ValueError):
+    """A formula that cannot be parsed or evaluated.
+
+    Attributes:
+        reason: the message without location.
+        offset: 0-based column in the formula text where the problem is, or None.
+    """
+
+    def __init__(self, reason: str, offset: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.offset = offset
+
+
+def _round(x: Value, places: Value | None = None) -> Value:
+    """Halves away from zero, as people round (numpy and Python round halves to even)."""
+    scale = 10.0 ** int(places or 0)
+    return Value(np.sign(x) * np.floor(np.abs(x) * scale + 0.5) / scale)
+
+
+# --- LaTeX --------------------------------------------------------------------------------
+
+# Binding strength: sums 1, products 2, unary minus 3, powers 4, atoms 5.
+_ATOM = 5
+
+
+def _wrap(text: str) -> str:
+    return f"\\left({text}\\right)"
+
+
+@dataclass(frozen=True)
+class _Tex:
+    text: str
+    strength: int
+
+
+def _number_tex(value: float) -> _Tex:
+    text = sig(value)
+    return _Tex(text, 3 if value < 0 else _ATOM)
+
+
+def _atomic(tex: _Tex) -> str:
+    """``tex`` as an operand that must not come apart: bracketed unless it is an atom."""
+    return tex.text if tex.strength == _ATOM else _wrap(tex.text)
+
+
+def _listed(args: list[_Tex]) -> str:
+    return ", ".join(a.text for a in args)
+
+
+@dataclass(frozen=True)
+class Function:
+    """An allowed function: its numpy implementation, arity and LaTeX form.
+
+    ``arity`` is ``(fewest, most)``, ``most`` None for any number; ``latex`` writes the call
+    from its arguments' LaTeX.
+    """
+
+    call: Callable[..., Value]
+    arity: tuple[int, int | None]
+    latex: Callable[[list[_Tex]], str]
+    doc: str
+
+
+def _named(name: str) -> Callable[[list[_Tex]], str]:
+    return lambda args: f"\\{name}\\left({_listed(args)}\\right)"
+
+
+def _operator(name: str) -> Callable[[list[_Tex]], str]:
+    return lambda args: f"\\operatorname{{{name}}}\\left({_listed(args)}\\right)"
+
+
+def _one(name: str, call: Callable[..., Value], doc: str) -> Function:
+    return Function(call, (1, 1), _named(name), doc)
+
+
+#: The functions a formula may call, by name. Angles are in radians.
+FUNCTIONS: dict[str, Function] = {
+    "sqrt": Function(np.sqrt, (1, 1), lambda a: f"\\sqrt{{{a[0].text}}}", "square root"),
+    "exp": _one("exp", np.exp, "e to the power x"),
+    "log": _one("ln", np.log, "natural logarithm"),
+    "log10": Function(
+        np.log10, (1, 1), lambda a: f"\\log_{{10}}\\left({a[0].text}\\right)", "base-10 logarithm"
+    ),
+    "log2": Function(
+        np.log2, (1, 1), lambda a: f"\\log_{{2}}\\left({a[0].text}\\right)", "base-2 logarithm"
+    ),
+    "sin": _one("sin", np.sin, "sine"),
+    "cos": _one("cos", np.cos, "cosine"),
+    "tan": _one("tan", np.tan, "tangent"),
+    "arcsin": _one("arcsin", np.arcsin, "inverse sine"),
+    "arccos": _one("arccos", np.arccos, "inverse cosine"),
+    "arctan": _one("arctan", np.arctan, "inverse tangent"),
+    "arctan2": Function(
+        np.arctan2, (2, 2), _operator("arctan2"), "angle of the point (x, y), as arctan2(y, x)"
+    ),
+    "sinh": _one("sinh", np.sinh, "hyperbolic sine"),
+    "cosh": _one("cosh", np.cosh, "hyperbolic cosine"),
+    "tanh": _one("tanh", np.tanh, "hyperbolic tangent"),
+    "hypot": Function(
+        np.hypot,
+        (2, 2),
+        lambda a: f"\\sqrt{{{{{_atomic(a[0])}}}^{{2}} + {{{_atomic(a[1])}}}^{{2}}}}",
+        "length of the vector (x, y)",
+    ),
+    "radians": Function(
+        np.radians,
+        (1, 1),
+        lambda a: f"\\frac{{\\pi}}{{180}} \\cdot {_atomic(a[0])}",
+        "degrees to radians",
+    ),
+    "degrees": Function(
+        np.degrees,
+        (1, 1),
+        lambda a: f"\\frac{{180}}{{\\pi}} \\cdot {_atomic(a[0])}",
+        "radians to degrees",
+    ),
+    "abs": Function(np.abs, (1, 1), lambda a: f"\\left|{a[0].text}\\right|", "absolute value"),
+    "floor": Function(
+        np.floor, (1, 1), lambda a: f"\\left\\lfloor {a[0].text} \\right\\rfloor", "round down"
+    ),
+    "ceil": Function(
+        np.ceil, (1, 1), lambda a: f"\\left\\lceil {a[0].text} \\right\\rceil", "round up"
+    ),
+    "round": Function(
+        _round, (1, 2), _operator("round"), "round(x) or round(x, places), halves away from zero"
+    ),
+    "min": Function(lambda *xs: Value(min(xs)), (2, None), _named("min"), "smallest argument"),
+    "max": Function(lambda *xs: Value(max(xs)), (2, None), _named("max"), "largest argument"),
+}
+
+#: Named constants a formula may use.
+CONSTANTS: dict[str, tuple[float, str]] = {"pi": (math.pi, "\\pi"), "e": (math.e, "e")}
+
+#: Names a parameter may not take: they mean a function or a constant in formulas.
+RESERVED = frozenset(FUNCTIONS) | frozenset(CONSTANTS)
+
+_GREEK = frozenset(
+    (
+        *("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota"),
+        *("kappa", "mu", "nu", "xi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi"),
+        *("omega", "Gamma", "Delta", "Theta", "Xi", "Sigma", "Phi", "Psi", "Omega"),
+    )
+)
+
+_BINARY: dict[type[ast.operator], tuple[str, Callable[[Value, Value], Value]]] = {
+    ast.Add: ("+", np.add),
+    ast.Sub: ("-", np.subtract),
+    ast.Mult: ("*", np.multiply),
+    ast.Div: ("/", np.divide),
+    ast.FloorDiv: ("//", np.floor_divide),
+    ast.Mod: ("%", np.remainder),
+    ast.Pow: ("**", np.power),
+}
+
+_REFUSED: dict[type[ast.AST], str] = {
+    ast.Attribute: "attribute access",
+    ast.Subscript: "indexing",
+    ast.Compare: "a comparison",
+    ast.BoolOp: "'and'/'or'",
+    ast.IfExp: "a conditional (x if c else y)",
+    ast.Lambda: "a lambda",
+    ast.NamedExpr: "an assignment (:=)",
+    ast.Tuple: "a tuple",
+    ast.List: "a list",
+    ast.Dict: "a dict",
+    ast.Set: "a set",
+    ast.ListComp: "a comprehension",
+    ast.SetComp: "a comprehension",
+    ast.DictComp: "a comprehension",
+    ast.GeneratorExp: "a comprehension",
+    ast.JoinedStr: "a string",
+    ast.Starred: "unpacking (*)",
+    ast.Await: "await",
+    ast.Yield: "yield",
+    ast.YieldFrom: "yield",
+}
+
+
+def valid_param_name(name: str) -> str | None:
+    """Why ``name`` cannot be a formula parameter (None when it can)."""
+    if not name.isidentifier() or not name.isascii() or name.startswith("_"):
+        return "expected a name of letters, digits and _ that starts with a letter"
+    if keyword.iskeyword(name):
+        return f"{name!r} is a Python keyword and cannot be a name in a formula"
+    if name in FUNCTIONS:
+        return f"{name!r} is a function in formulas; choose another name"
+    if name in CONSTANTS:
+        return f"{name!r} is the constant {CONSTANTS[name][0]:.6g} in formulas; choose another name"
+    return None
+
+
+def name_latex(name: str) -> str:
+    """A parameter's name in LaTeX: ``m``, ``v_{0}``, ``\\theta``, ``v_{\\mathrm{max}}``."""
+    head, _, tail = name.partition("_")
+    if not tail:
+        letters = head.rstrip("0123456789")
+        if letters and letters != head and len(letters) == 1:
+            return f"{letters}_{{{head[len(letters) :]}}}"
+    if head in _GREEK:
+        base = f"\\{head}"
+    elif len(head) == 1:
+        base = head
+    else:
+        base = f"\\mathrm{{{head}}}"
+    if not tail:
+        return base
+    sub = name_latex(tail) if len(tail) == 1 or tail in _GREEK else f"\\mathrm{{{tail}}}"
+    return f"{base}_{{{sub}}}"
+
+
+# --- the parsed formula -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A parsed formula: evaluate it, or write it in LaTeX with names or numbers.
+
+    Attributes:
+        text: the formula as written.
+        names: the parameter names it uses, in order of first use.
+    """
+
+    text: str
+    names: tuple[str, ...]
+    _tree: ast.expr
+    _compiled: Compiled
+
+    def evaluate(self, values: Mapping[str, float]) -> float:
+        """The formula's value for ``values`` (every name in :attr:`names`).
+
+        Raises:
+            FormulaError: division by zero, overflow or an undefined value, naming the part
+                of the formula where it happened.
+        """
+        env = {name: Value(values[name]) for name in self.names}
+        with np.errstate(all="raise", under="ignore"):
+            result = self._compiled(env)
+        return float(result)
+
+    def latex(self, values: Mapping[str, float] | None = None) -> str:
+        """The formula in LaTeX: with its names, or with ``values`` put in their place."""
+        return _latex(self._tree, values).text
+
+
+def _segment(text: str, node: ast.AST) -> str:
+    return ast.get_source_segment(text, node) or ""
+
+
+def _failure(text: str, node: ast.expr, exc: Exception) -> FormulaError:
+    detail = str(exc)
+    if "divide by zero" in detail or isinstance(exc, ZeroDivisionError):
+        why = "division by zero"
+    elif "overflow" in detail or isinstance(exc, OverflowError):
+        why = "a value too large for a float (beyond 1.8e308)"
+    elif "invalid value" in detail:
+        why = "an undefined value (nan), such as the square root or logarithm of a negative number"
+    else:
+        why = detail
+    return FormulaError(f"{why} in '{_segment(text, node)}'", node.col_offset)
+
+
+def _check_shape(tree: ast.Expression) -> None:
+    """Depth and size limits, walked without recursion (the tree may be deep)."""
+    count = 0
+    stack: list[tuple[ast.AST, int]] = [(tree.body, 1)]
+    while stack:
+        node, depth = stack.pop()
+        count += 1
+        if count > MAX_NODES:
+            raise FormulaError(f"the formula is too large: more than {MAX_NODES} parts")
+        if depth > MAX_DEPTH:
+            raise FormulaError(
+                f"the formula is too deep: more than {MAX_DEPTH} operations inside one another",
+                getattr(node, "col_offset", None),
+            )
+        children = ast.iter_child_nodes(node)
+        stack.extend((child, depth + 1) for child in children if isinstance(child, ast.expr))
+
+
+def _refuse(text: str, node: ast.AST) -> FormulaError:
+    what = _REFUSED.get(type(node), type(node).__name__)
+    shown = _segment(text, node)
+    shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    return FormulaError(
+        f"{what} ('{shown}') is not allowed in a formula: use numbers, the params, "
+        "+ - * / // % ** and the functions sqrt, exp, log, sin, ... (see the authoring page)",
+        getattr(node, "col_offset", None),
+    )
+
+
+def _compile(text: str, node: ast.AST, params: frozenset[str], used: dict[str, None]) -> Compiled:
+    """``node`` as a closure over float64 values; refuses whatever is not allowed."""
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            kind = "a string" if isinstance(value, str) else repr(value)
+            if isinstance(value, complex):
+                kind = "an imaginary number"
+            raise FormulaError(
+                f"{kind} is not allowed in a formula: only real numbers", node.col_offset
+            )
+        try:
+            number = Value(float(value))
+        except OverflowError:
+            number = Value(math.inf)
+        if not math.isfinite(number):
+            raise FormulaError(
+                f"the number {_segment(text, node)[:24]} is too large for a float", node.col_offset
+            )
+        return lambda env: number
+    if isinstance(node, ast.Name):
+        name = node.id
+        if name in params:
+            used.setdefault(name)
+            return lambda env: env[name]
+        if name in CONSTANTS:
+            constant = Value(CONSTANTS[name][0])
+            return lambda env: constant
+        if name in FUNCTIONS:
+            raise FormulaError(f"{name} is a function: call it, as in {name}(x)", node.col_offset)
+        known = sorted(params) + sorted(CONSTANTS)
+        listed = ", ".join(sorted(params)) or "none"
+        raise FormulaError(
+            f"unknown name {name!r}{did_you_mean(name, known)} "
+            f"(params: {listed}; constants: {', '.join(CONSTANTS)})",
+            node.col_offset,
+        )
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        operand = _compile(text, node.operand, params, used)
+        if isinstance(node.op, ast.UAdd):
+            return operand
+        return lambda env: -operand(env)
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+        left = _compile(text, node.left, params, used)
+        right = _compile(text, node.right, params, used)
+        operation = _BINARY[type(node.op)][1]
+        binary = node
+
+        def apply(env: Env) -> Value:
+            a, b = left(env), right(env)
+            try:
+                return Value(operation(a, b))
+            except (FloatingPointError, ZeroDivisionError, OverflowError) as exc:
+                raise _failure(text, binary, exc) from None
+
+        return apply
+    if isinstance(node, ast.Call):
+        return _compile_call(text, node, params, used)
+    raise _refuse(text, node)
+
+
+def _compile_call(
+    text: str, node: ast.Call, params: frozenset[str], used: dict[str, None]
+) -> Compiled:
+    if not isinstance(node.func, ast.Name):
+        raise _refuse(text, node.func)
+    name = node.func.id
+    function = FUNCTIONS.get(name)
+    if function is None:
+        if name in params:
+            raise FormulaError(f"{name} is a parameter, not a function", node.col_offset)
+        raise FormulaError(
+            f"calling {name}() is not allowed: a formula may call only "
+            f"{', '.join(FUNCTIONS)}{did_you_mean(name, FUNCTIONS)}",
+            node.col_offset,
+        )
+    if node.keywords:
+        raise FormulaError(f"{name}() takes no keyword arguments", node.col_offset)
+    low, high = function.arity
+    count = len(node.args)
+    if count < low or (high is not None and count > high):
+        wanted = str(low) if low == high else f"{low} or more" if high is None else f"{low}-{high}"
+        raise FormulaError(
+            f"{name}() takes {wanted} argument{'s' if wanted != '1' else ''}, found {count}",
+            node.col_offset,
+        )
+    if name == "round" and count == 2:
+        places = node.args[1]
+        if not (
+            isinstance(places, ast.Constant)
+            and type(places.value) is int
+            and 0 <= places.value <= 15
+        ):
+            raise FormulaError(
+                "round(x, places): places must be a whole number from 0 to 15",
+                places.col_offset,
+            )
+    args = [_compile(text, arg, params, used) for arg in node.args]
+    call = function.call
+
+    def apply(env: Env) -> Value:
+        values = [arg(env) for arg in args]
+        try:
+            return Value(call(*values))
+        except (FloatingPointError, ZeroDivisionError, OverflowError) as exc:
+            raise _failure(text, node, exc) from None
+
+    return apply
+
+
+def _binary_tex(node: ast.BinOp, values: Mapping[str, float] | None) -> _Tex:
+    left, right = _latex(node.left, values), _latex(node.right, values)
+    op = type(node.op)
+    if op is ast.Div:
+        return _Tex(f"\\frac{{{left.text}}}{{{right.text}}}", _ATOM)
+    if op is ast.FloorDiv:
+        return _Tex(f"\\left\\lfloor \\frac{{{left.text}}}{{{right.text}}} \\right\\rfloor", _ATOM)
+    if op is ast.Pow:
+        base = left.text if left.strength == _ATOM else _wrap(left.text)
+        return _Tex(f"{{{base}}}^{{{right.text}}}", 4)
+    strength = 1 if op in (ast.Add, ast.Sub) else 2
+    symbol = {ast.Add: "+", ast.Sub: "-", ast.Mult: "\\cdot", ast.Mod: "\\bmod"}[op]
+    a = left.text if left.strength >= strength else _wrap(left.text)
+    # The right operand also needs brackets when it binds as loosely (a - (b - c)) or
+    # starts with a minus sign (a + (-b)).
+    wrap_right = (
+        right.strength < strength
+        or right.strength == 3
+        or (right.strength == strength and op is not ast.Add and op is not ast.Mult)
+    )
+    b = _wrap(right.text) if wrap_right else right.text
+    return _Tex(f"{a} {symbol} {b}", strength)
+
+
+def _latex(node: ast.AST, values: Mapping[str, float] | None) -> _Tex:
+    if isinstance(node, ast.Constant):
+        return _number_tex(float(cast(float, node.value)))  # parse() let only numbers through
+    if isinstance(node, ast.Name):
+        if node.id in CONSTANTS:
+            return _Tex(CONSTANTS[node.id][1], _ATOM)
+        if values is not None:
+            return _number_tex(float(values[node.id]))
+        return _Tex(name_latex(node.id), _ATOM)
+    if isinstance(node, ast.UnaryOp):
+        operand = _latex(node.operand, values)
+        if isinstance(node.op, ast.UAdd):
+            return operand
+        inner = operand.text if operand.strength >= 4 else _wrap(operand.text)
+        return _Tex(f"-{inner}", 3)
+    if isinstance(node, ast.BinOp):
+        return _binary_tex(node, values)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        args = [_latex(arg, values) for arg in node.args]
+        return _Tex(FUNCTIONS[node.func.id].latex(args), _ATOM)
+    raise AssertionError(f"unexpected node {type(node).__name__}")  # parse() refused it
+
+
+@lru_cache(maxsize=512)
+def _parse(text: str, params: frozenset[str]) -> Formula:
+    if len(text) > MAX_LENGTH:
+        raise FormulaError(
+            f"the formula is too long: {len(text):,} characters, the limit is {MAX_LENGTH:,}"
+        )
+    if not text.strip():
+        raise FormulaError("the formula is empty")
+    lead = len(text) - len(text.lstrip())
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as exc:
+        offset = None
+        if exc.offset is not None and (exc.lineno or 1) == 1:
+            # Python gives offset 0 for a formula that ends too soon.
+            offset = lead + (exc.offset - 1 if exc.offset else len(text.strip()))
+        message = exc.msg.removesuffix(". Perhaps you forgot a comma?")
+        if "forgot a comma" in exc.msg or "decimal literal" in exc.msg:
+            message += " (write a product with *: 2 * m, not 2m or 2 m)"
+        raise FormulaError(f"not a valid formula: {message}", offset) from None
+    except (RecursionError, MemoryError):
+        raise FormulaError(
+            f"the formula is too deep: more than {MAX_DEPTH} operations inside one another"
+        ) from None
+    stripped = text.strip()
+    try:
+        _check_shape(tree)
+        used: dict[str, None] = {}
+        compiled = _compile(stripped, tree.body, params, used)
+    except FormulaError as exc:
+        if exc.offset is not None and lead:
+            raise FormulaError(exc.reason, exc.offset + lead) from None
+        raise
+    return Formula(stripped, tuple(used), tree.body, compiled)
+
+
+def parse(text: str, params: frozenset[str] | set[str] | tuple[str, ...]) -> Formula:
+    """Parse ``text`` as a formula over the names ``params``.
+
+    Raises:
+        FormulaError: the text is too long, nests too deeply, is not valid syntax, or uses
+            something outside the allow-list; ``offset`` points at it (0-based column,
+            counted from the first non-blank character).
+    """
+    return _parse(text, frozenset(params))

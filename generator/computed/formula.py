@@ -1,0 +1,429 @@
+"""Formula questions: computed questions whose author writes the formula, not Python.
+
+In a bank::
+
+    - id: newton-force
+      type: computed
+      formula: "m * a"
+      params:
+        m: {min: 2, max: 20}
+        a: {min: 0.5, max: 5, step: 0.5}
+      prompt: "A {{ m }} kg cart accelerates at {{ a }} m/s². What net force acts on it?"
+      answer: choice
+      decimals: 2
+      misconceptions:
+        - formula: "m / a"
+          feedback: Force is mass times acceleration, not mass divided by it.
+
+A :class:`FormulaGenerator` is made from each such question and drawn like any generator:
+the params are drawn as a generator's are (:mod:`konum.computed.base`: a range's lattice,
+or one of a list; whole-number ranges give ints), from ``rng_for(seed, question id,
+variant)``; the formula (:mod:`konum.computed.expression`) gives the answer, each
+misconception's formula a distractor with its feedback, and the worked solution shows the
+formula, the same with the drawn numbers, and the result.
+
+:func:`check_formula` is what ``konum check`` runs: every formula parses, and on
+:data:`PROBES` drawings (every combination when there are no more) none fails, no
+misconception gives the answer (at the decimals shown), and for the choice form the
+options differ.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from konum.computed.base import (
+    BaseGenerator,
+    Distractor,
+    Generated,
+    Generator,
+    GeneratorError,
+    Kind,
+    ParamSpec,
+    Values,
+    _typed,
+    lattice,
+    sig,
+    specs,
+    tolerance_for,
+)
+from konum.computed.expression import Formula, FormulaError, parse
+from konum.formatting import format_number
+from konum.model import (
+    FORMULA_DECIMALS,
+    Choices,
+    ComputedQuestion,
+    FormulaMisconception,
+    ParamConstraint,
+    Range,
+)
+from konum.seeding import rng_for
+
+#: Decimals of a formula question's answer unless it says otherwise.
+DEFAULT_DECIMALS = FORMULA_DECIMALS
+#: Drawings ``konum check`` evaluates every formula on.
+PROBES = 200
+#: Most values one parameter's range may hold (beyond it, ``step`` is surely a typo).
+MAX_LATTICE = 10**12
+
+
+class FormulaFailure(GeneratorError):
+    """A formula that fails (division by zero, overflow, nan) for values its params allow."""
+
+
+def _integral(value: object) -> bool:
+    return (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and float(value).is_integer()
+    )
+
+
+def param_kind(constraint: ParamConstraint) -> Kind:
+    """``int`` for a range of whole numbers with a whole step (or none), or a list of
+    whole numbers; ``float`` otherwise."""
+    if isinstance(constraint, Range):
+        parts = [constraint.low, constraint.high, constraint.step or 1]
+    else:
+        parts = list(constraint.values)
+    return "int" if all(_integral(p) for p in parts) else "float"
+
+
+def spec_for(name: str, constraint: ParamConstraint) -> ParamSpec:
+    """The parameter of a formula question: the author's constraint is its own bound."""
+    return ParamSpec(name, param_kind(constraint), constraint, constraint, f"the value {name}")
+
+
+def shown_values(values: Mapping[str, object], names: Sequence[str]) -> str:
+    """``m = 12, a = 2.5`` for messages."""
+    return ", ".join(f"{name} = {sig(float(values[name]))}" for name in names)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    answer: Formula
+    wrong: tuple[tuple[FormulaMisconception, Formula], ...]
+
+
+class FormulaGenerator(BaseGenerator):
+    """The generator of one formula question (see the module docstring).
+
+    Raises (when made):
+        FormulaError: a formula that does not parse; :func:`check_formula` reports it with
+            its field first.
+    """
+
+    default_decimals = DEFAULT_DECIMALS
+
+    def __init__(self, question: ComputedQuestion) -> None:
+        if question.formula is None:
+            raise ValueError(f"question {question.id} has no formula")
+        self.question = question
+        self.name = f"formula of {question.id}"
+        self.title = question.formula
+        self.params = specs(*(spec_for(n, c) for n, c in question.params.items()))
+        names = frozenset(question.params)
+        self.parsed = _Parsed(
+            parse(question.formula, names),
+            tuple((m, parse(m.formula, names)) for m in question.misconceptions),
+        )
+        # The key of a formula's misconception is its formula; the feedback describes it.
+        self.misconceptions = {m.formula: m.feedback for m in question.misconceptions}
+
+    def evaluate(self, formula: Formula, values: Values, field: str) -> float:
+        """``formula`` for ``values``.
+
+        Raises:
+            FormulaFailure: it fails; the message names the question, field and values.
+        """
+        try:
+            return formula.evaluate(values)
+        except FormulaError as exc:
+            raise FormulaFailure(
+                f"question {self.question.id}: {field} '{formula.text}' fails for "
+                f"{shown_values(values, list(self.params))}: {exc.reason}"
+            ) from None
+
+    def tolerance(self, answer: float, decimals: int) -> float:
+        """The author's tolerance, widened to admit the rounded answer; else the default."""
+        default = tolerance_for(answer, decimals)
+        if self.question.tolerance is None:
+            return default
+        rounded = float(format_number(answer, decimals))
+        return max(self.question.tolerance, abs(rounded - answer) * (1 + 1e-9) + 1e-12)
+
+    def solution(self, values: Values, answer: float, decimals: int) -> str:
+        """The formula, the same with the drawn numbers, the result; and the rounding."""
+        formula = self.parsed.answer
+        named, numbers = formula.latex(), formula.latex(values)
+        exact = sig(answer)
+        try:
+            relation = "=" if float(exact) == answer else "\\approx"
+        except ValueError:  # a number written as m \cdot 10^{e}
+            relation = "\\approx"
+        steps = [named] + ([numbers] if numbers != named else [])
+        text = f"$${' = '.join(steps)} {relation} {exact}$$\n"
+        shown = format_number(answer, decimals)
+        unit = f" {self.question.unit}" if self.question.unit else ""
+        places = f"{decimals} decimal{'s' if decimals != 1 else ''}"
+        how = "To" if float(shown) == answer else "Rounded to"
+        return text + f"\n{how} {places}: **{shown}**{unit}.\n"
+
+    def build(self, v: Values, decimals: int) -> Generated | None:
+        answer = self.evaluate(self.parsed.answer, v, "formula")
+        distractors = [
+            Distractor(
+                self.evaluate(wrong, v, f"misconceptions[{i}].formula"), m.formula, m.feedback
+            )
+            for i, (m, wrong) in enumerate(self.parsed.wrong)
+        ]
+        generated = self.make(
+            v,
+            prompt="",
+            answer=answer,
+            decimals=decimals,
+            solution=self.solution(v, answer, decimals),
+            distractors=distractors,
+            unit=self.question.unit,
+        )
+        return replace(generated, tolerance=self.tolerance(answer, decimals))
+
+
+def generator_for(question: ComputedQuestion) -> Generator:
+    """The generator that draws ``question``: its formula's, or the named one in force.
+
+    Raises:
+        FormulaError: the question's formula does not parse.
+        konum.computed.registry.UnknownGeneratorError: no generator of that name.
+    """
+    if question.formula is not None:
+        return FormulaGenerator(question)
+    from konum.computed.registry import get_generator
+
+    return get_generator(question.generator)
+
+
+# --- checking ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FormulaProblem:
+    """A problem with a formula question: the field path, the message, and the 0-based
+    column inside the formula's text when the problem is at one place of it."""
+
+    field: str
+    message: str
+    offset: int | None = None
+
+
+def _values_of(spec: ParamSpec) -> list[object] | None:
+    """Every value ``spec`` may take, or None when there are more than :data:`PROBES`."""
+    constraint = spec.allowed
+    if isinstance(constraint, Choices):
+        return list(constraint.values)
+    points = lattice(spec, constraint)
+    if points.count > PROBES:
+        return None
+    return [_typed(spec.kind, points.value(i)) for i in range(points.count)]
+
+
+def probe_values(generator: FormulaGenerator, probes: int = PROBES) -> list[Values]:
+    """The drawings a check evaluates: every combination of the params' values when there
+    are at most ``probes``; else each param at its lowest and at its highest, and
+    ``probes - 2`` seeded draws (the same on every run)."""
+    specs_ = list(generator.params.values())
+    every = [_values_of(spec) for spec in specs_]
+    complete = [v for v in every if v is not None]
+    if len(complete) == len(every) and math.prod(len(v) for v in complete) <= probes:
+        return [
+            dict(zip(generator.params, combination, strict=True))
+            for combination in itertools.product(*complete)
+        ]
+    drawn: list[Values] = []
+    for end in (0, -1):
+        ends: Values = {}
+        for spec in specs_:
+            c = spec.allowed
+            if isinstance(c, Range):
+                points = lattice(spec, c)
+                ends[spec.name] = _typed(
+                    spec.kind, points.value(0 if end == 0 else points.count - 1)
+                )
+            else:
+                ends[spec.name] = sorted(c.values, key=lambda x: float(x))[end]  # type: ignore[arg-type,unused-ignore]
+        drawn.append(ends)
+    for index in range(probes - 2):
+        values = generator.draw(rng_for(0, "konum-check", generator.question.id, index), {})
+        if values is not None:
+            drawn.append(values)
+    return drawn
+
+
+def check_params(params: Mapping[str, ParamConstraint]) -> list[FormulaProblem]:
+    """Params a formula can use: named as formulas allow, numbers only, ranges of a size
+    that can be drawn from."""
+    from konum.computed.expression import valid_param_name
+
+    problems = []
+    for name, constraint in params.items():
+        why = valid_param_name(name)
+        if name == "decimals":  # prompts see the decimals under that name
+            why = "'decimals' is the number of decimals in prompts; choose another name"
+        if why:
+            problems.append(FormulaProblem(f"params.{name}", f"a parameter's name: {why}"))
+            continue
+        if isinstance(constraint, Choices):
+            for i, value in enumerate(constraint.values):
+                if isinstance(value, bool) or not isinstance(value, (int, float)):
+                    shown = f"{value!r}" if not isinstance(value, bool) else str(value).lower()
+                    problems.append(
+                        FormulaProblem(
+                            f"params.{name}" + (f"[{i}]" if len(constraint.values) > 1 else ""),
+                            f"a formula's values are numbers: expected a number, found {shown}",
+                        )
+                    )
+                elif not math.isfinite(value):
+                    problems.append(
+                        FormulaProblem(f"params.{name}", f"expected a finite number, found {value}")
+                    )
+            continue
+        spec = spec_for(name, constraint)
+        count = lattice(spec, constraint).count if constraint.low <= constraint.high else 0
+        if count == 0:
+            problems.append(
+                FormulaProblem(
+                    f"params.{name}", "the range holds no value: check min, max and step"
+                )
+            )
+        elif count > MAX_LATTICE:
+            problems.append(
+                FormulaProblem(
+                    f"params.{name}",
+                    f"the range holds {count:.3g} values, more than {MAX_LATTICE:.0e}: use a "
+                    "larger step",
+                )
+            )
+    return problems
+
+
+def check_formula(question: ComputedQuestion) -> list[FormulaProblem]:
+    """Everything ``konum check`` asks of a formula question's formulas (see the module
+    docstring); an empty list when it is sound. Param names and values are checked by
+    :func:`check_params` first: when they have problems, the formulas are not drawn. The
+    misconceptions that parse are drawn even when another does not."""
+    problems = check_params(question.params)
+    if problems or question.formula is None:
+        return problems
+    names = frozenset(question.params)
+    answer: Formula | None = None
+    try:
+        answer = parse(question.formula, names)
+    except FormulaError as exc:
+        problems.append(FormulaProblem("formula", exc.reason, exc.offset))
+    seen = {"".join(question.formula.split()): "the question's formula"}
+    wrong: list[tuple[int, FormulaMisconception, Formula]] = []
+    for i, misconception in enumerate(question.misconceptions):
+        field = f"misconceptions[{i}].formula"
+        try:
+            parsed = parse(misconception.formula, names)
+        except FormulaError as exc:
+            problems.append(FormulaProblem(field, exc.reason, exc.offset))
+            continue
+        key = "".join(misconception.formula.split())
+        if key in seen:
+            problems.append(
+                FormulaProblem(field, f"the same formula as {seen[key]}: a misconception is wrong")
+            )
+            continue
+        seen[key] = f"misconceptions[{i}]"
+        wrong.append((i, misconception, parsed))
+    if answer is None:  # nothing to draw the misconceptions against
+        return problems
+    drawings = probe_values(FormulaGenerator(replace(question, misconceptions=())))
+    decimals = DEFAULT_DECIMALS if question.decimals is None else question.decimals
+    found = _probe(answer, wrong, drawings, list(question.params), decimals)
+    if problems or found or question.answer != "choice":
+        return problems + found
+    return _distinct(wrong, drawings, list(question.params), decimals, question.options - 1)
+
+
+def _fails(field: str, values: Values, names: Sequence[str], exc: FormulaError) -> FormulaProblem:
+    return FormulaProblem(
+        field, f"fails for {shown_values(values, names)}: {exc.reason}", exc.offset
+    )
+
+
+def _probe(
+    answer: Formula,
+    wrong: Sequence[tuple[int, FormulaMisconception, Formula]],
+    drawings: Sequence[Values],
+    names: Sequence[str],
+    decimals: int,
+) -> list[FormulaProblem]:
+    """The formulas on every drawing: none fails, no misconception gives the answer."""
+    shown: list[str] = []
+    for values in drawings:
+        try:
+            shown.append(format_number(answer.evaluate(values), decimals))
+        except FormulaError as exc:
+            return [_fails("formula", values, names, exc)]
+    problems: list[FormulaProblem] = []
+    for i, misconception, formula in wrong:
+        field = f"misconceptions[{i}].formula"
+        same: list[int] = []
+        for k, values in enumerate(drawings):
+            try:
+                value = formula.evaluate(values)
+            except FormulaError as exc:
+                problems.append(_fails(field, values, names, exc))
+                break
+            if format_number(value, decimals) == shown[k]:
+                same.append(k)
+        else:
+            if len(same) == len(drawings):
+                problems.append(
+                    FormulaProblem(
+                        field,
+                        f"'{misconception.formula}' always gives the answer (on all "
+                        f"{len(drawings)} variants checked, at {decimals} decimals): it is the "
+                        "right formula written another way, not a misconception",
+                    )
+                )
+            elif same:
+                k = same[0]
+                problems.append(
+                    FormulaProblem(
+                        field,
+                        f"'{misconception.formula}' gives {shown[k]}, the answer, for "
+                        f"{shown_values(drawings[k], names)} ({len(same)} of the "
+                        f"{len(drawings)} variants checked): narrow the params or show more "
+                        "decimals, so that a wrong formula never gives the right number",
+                    )
+                )
+    return problems
+
+
+def _distinct(
+    wrong: Sequence[tuple[int, FormulaMisconception, Formula]],
+    drawings: Sequence[Values],
+    names: Sequence[str],
+    decimals: int,
+    needed: int,
+) -> list[FormulaProblem]:
+    """For the choice form: every drawing has ``needed`` different wrong options."""
+    for values in drawings:
+        texts = [format_number(formula.evaluate(values), decimals) for _, _, formula in wrong]
+        if len(set(texts)) < needed:
+            return [
+                FormulaProblem(
+                    "misconceptions",
+                    f"for {shown_values(values, names)} the misconceptions give "
+                    f"{', '.join(texts)}: fewer than the {needed} different wrong options "
+                    "this choice question shows; change a formula, ask for fewer options "
+                    "or show more decimals",
+                )
+            ]
+    return []

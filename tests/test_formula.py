@@ -1,0 +1,486 @@
+"""Formula questions: the safe evaluator, the drawn variants, and what ``konum check`` reports.
+
+The evaluator (konum.computed.expression) must compute what Python's math computes for the
+formulas it allows, and refuse everything else before anything runs; a bank's formula
+question must draw its numbers from the seed, compute its answer and distractors from its
+formulas, and show the formula with the numbers in its worked solution. Every bad input the
+issue lists is a problem at the formula's file:line (and column), naming the question and
+the field, with no traceback; the ones that would run code leave no trace on disk.
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from konum import model
+from konum.banks import check_banks, load_bank
+from konum.computed import computed_variants, format_preview, sig
+from konum.computed.expression import MAX_DEPTH, MAX_LENGTH, FormulaError, parse
+from konum.computed.formula import PROBES, FormulaGenerator, probe_values
+from konum.render import render_quiz
+from konum.variants import make_concrete
+
+# --- the evaluator ---------------------------------------------------------------------------
+
+ANYWHERE = object()
+VALUES = {"m": 3.0, "a": 2.5, "v": 12.0, "theta": 30.0, "g": 9.81, "x": 0.4}
+
+
+@pytest.mark.parametrize(
+    ("formula", "expected"),
+    [
+        ("m * a", 3.0 * 2.5),
+        ("0.5 * m * v**2", 0.5 * 3.0 * 12.0**2),
+        ("-m**2", -(3.0**2)),
+        ("(m + a) / (v - m)", (3.0 + 2.5) / (12.0 - 3.0)),
+        ("v // m + v % 5", 12.0 // 3.0 + 12.0 % 5),
+        ("v**2 * sin(2 * radians(theta)) / g", 12.0**2 * math.sin(2 * math.radians(30)) / 9.81),
+        ("sqrt(2 * g * v)", math.sqrt(2 * 9.81 * 12.0)),
+        (
+            "exp(x) + log(m) + log10(v) + log2(a)",
+            math.exp(0.4) + math.log(3) + math.log10(12) + math.log2(2.5),
+        ),
+        ("arcsin(x) + arccos(x) + arctan(x)", math.asin(0.4) + math.acos(0.4) + math.atan(0.4)),
+        ("arctan2(m, a) + hypot(m, a)", math.atan2(3, 2.5) + math.hypot(3, 2.5)),
+        ("sinh(x) * cosh(x) / tanh(x)", math.sinh(0.4) * math.cosh(0.4) / math.tanh(0.4)),
+        ("abs(a - v) + floor(a) + ceil(a)", abs(2.5 - 12) + 2 + 3),
+        ("round(a) + round(m / 7, 3)", 3 + 0.429),  # halves away from zero, as people round
+        ("min(m, a, v) + max(m, a)", 2.5 + 3.0),
+        ("degrees(pi) + e", 180 + math.e),
+        ("+m - -a", 3.0 + 2.5),
+    ],
+)
+def test_allowed_formulas_compute_what_math_computes(formula: str, expected: float) -> None:
+    parsed = parse(formula, set(VALUES))
+    assert parsed.evaluate(VALUES) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("formula", "needle", "offset"),
+    [
+        ("m +", "not a valid formula", 3),
+        ("2m", "write a product with *", 0),
+        ("m * g", "unknown name 'g'", 4),
+        ("m * aa", "did you mean 'a'?", 4),
+        ("m.real", "attribute access ('m.real') is not allowed", 0),
+        ("os.system('touch pwned')", "attribute access ('os.system') is not allowed", 0),
+        ("__import__('os')", "calling __import__() is not allowed", 0),
+        ("open('pwned', 'w')", "calling open() is not allowed", 0),
+        ("eval('1')", "calling eval() is not allowed", 0),
+        ("m[0]", "indexing", 0),
+        ("m < a", "a comparison", 0),
+        ("m if a else 1", "a conditional", 0),
+        ("(lambda: 1)()", "a lambda", 1),
+        ("[x for x in m]", "a comprehension", 0),
+        ("'text'", "a string is not allowed", 0),
+        ("2j", "an imaginary number", 0),
+        ("True", "True is not allowed", 0),
+        ("sqrt", "sqrt is a function", 0),
+        ("m(2)", "m is a parameter, not a function", 0),
+        ("sin(x=1)", "no keyword arguments", 0),
+        ("sqrt(m, a)", "sqrt() takes 1 argument, found 2", 0),
+        ("round(m, a)", "places must be a whole number", 9),
+        ("1e999 * m", "too large for a float", 0),
+        ("x" * (MAX_LENGTH + 1), "too long", None),
+        ("-" * (MAX_DEPTH + 1) + "m", "too deep", MAX_DEPTH),
+        ("(" * 300 + "m" + ")" * 300, "not a valid formula", ANYWHERE),
+    ],
+)
+def test_everything_outside_the_allow_list_is_refused_when_parsed(
+    formula: str, needle: str, offset: object
+) -> None:
+    with pytest.raises(FormulaError) as caught:
+        parse(formula, {"m", "a"})
+    assert needle in str(caught.value)
+    if offset is not ANYWHERE:  # Python's parser places its own errors as it sees fit
+        assert caught.value.offset == offset
+
+
+@pytest.mark.parametrize(
+    ("formula", "needle"),
+    [
+        ("m / (a - a)", "division by zero in 'm / (a - a)'"),
+        ("m // (a - a)", "division by zero"),
+        ("m % (a - a)", "an undefined value (nan)"),
+        ("log(a - a)", "division by zero in 'log(a - a)'"),
+        ("sqrt(-m)", "an undefined value (nan)"),
+        ("arcsin(m)", "an undefined value (nan)"),
+        ("(-m) ** 0.5", "an undefined value (nan)"),
+        ("10**10**10", "a value too large for a float"),
+        ("9**9**9**9", "a value too large for a float"),
+        ("exp(m * 1000)", "a value too large for a float"),
+    ],
+)
+def test_failures_while_evaluating_name_the_part_that_failed(formula: str, needle: str) -> None:
+    parsed = parse(formula, {"m", "a"})
+    started = time.perf_counter()
+    with pytest.raises(FormulaError) as caught:
+        parsed.evaluate({"m": 3.0, "a": 2.0})
+    assert needle in str(caught.value)
+    # float64 throughout: a huge exponent overflows at once instead of growing an int
+    assert time.perf_counter() - started < 1
+
+
+def test_the_longest_and_deepest_formulas_allowed_parse_and_evaluate_quickly() -> None:
+    long_sum = "+".join(["m"] * (MAX_DEPTH))  # MAX_DEPTH - 1 additions, one inside another
+    deep = "(" * (MAX_DEPTH - 2) + "m" + ")" * (MAX_DEPTH - 2)
+    started = time.perf_counter()
+    assert parse(long_sum, {"m"}).evaluate({"m": 1}) == MAX_DEPTH
+    assert parse(deep, {"m"}).evaluate({"m": 2}) == 2
+    assert time.perf_counter() - started < 1
+
+
+def test_latex_shows_the_formula_and_the_numbers_with_the_brackets_needed() -> None:
+    f = parse("m * (a - v) / 2 + -a**2", {"m", "a", "v"})
+    assert f.latex() == "\\frac{m \\cdot \\left(a - v\\right)}{2} + \\left(-{a}^{2}\\right)"
+    assert f.latex({"m": 3, "a": -2, "v": 5}) == (
+        "\\frac{3 \\cdot \\left(-2 - 5\\right)}{2} + \\left(-{\\left(-2\\right)}^{2}\\right)"
+    )
+    assert parse("v0 * theta + v_max", {"v0", "theta", "v_max"}).latex() == (
+        "v_{0} \\cdot \\theta + v_{\\mathrm{max}}"
+    )
+    assert parse("sqrt(m) + pi", {"m"}).latex() == "\\sqrt{m} + \\pi"
+
+
+# --- banks with formula questions ------------------------------------------------------------
+
+NEWTON = """\
+bank: phys
+title: Physics
+questions:
+  - id: newton-force
+    type: computed
+    formula: "m * a"
+    params:
+      m: {min: 4, max: 20}
+      a: {min: 1.5, max: 5, step: 0.5}
+    prompt: "A {{ m }} kg cart accelerates at {{ a }} m/s². What net force acts on it, in newtons?"
+    answer: choice
+    decimals: 2
+    misconceptions:
+      - formula: "m / a"
+        feedback: Force is mass times acceleration, not mass divided by it.
+      - formula: "m + a"
+        feedback: Mass and acceleration multiply; adding them mixes units.
+    explanation: "Newton's second law, F = m a."
+"""
+
+
+def bank_file(tmp_path: Path, text: str, stem: str = "phys") -> Path:
+    path = tmp_path / f"{stem}.yml"
+    path.write_text(text.replace("bank: phys", f"bank: {stem}"), encoding="utf-8")
+    return path
+
+
+def question_of(tmp_path: Path, text: str = NEWTON) -> model.ComputedQuestion:
+    question = load_bank(bank_file(tmp_path, text)).questions[0]
+    assert isinstance(question, model.ComputedQuestion)
+    return question
+
+
+def test_the_issues_question_loads_with_every_field(tmp_path: Path) -> None:
+    q = question_of(tmp_path)
+    assert (q.formula, q.generator, q.answer, q.decimals, q.options) == (
+        "m * a",
+        "",
+        "choice",
+        2,
+        3,
+    )
+    assert q.params == {"m": model.Range(4, 20), "a": model.Range(1.5, 5, 0.5)}
+    assert [m.formula for m in q.misconceptions] == ["m / a", "m + a"]
+    assert q.misconceptions[0].feedback.startswith("Force is mass times acceleration")
+
+
+def test_variants_compute_the_answer_and_distractors_from_the_drawn_numbers(tmp_path: Path) -> None:
+    q = question_of(tmp_path)
+    variants = computed_variants(q, seed=42, count=8)
+    assert len({(v.values["m"], v.values["a"]) for v in variants}) > 1
+    for v in variants:
+        m, a = v.values["m"], v.values["a"]
+        assert isinstance(m, int) and 4 <= m <= 20  # a range of whole numbers draws ints
+        assert 1.5 <= a <= 5 and float(a * 2).is_integer()
+        assert v.prompt == (
+            f"A {m} kg cart accelerates at {a} m/s². What net force acts on it, in newtons?"
+        )
+        assert v.answer == m * a and v.shown_answer == f"{m * a:.2f}"
+        texts = {o.text: o for o in v.options}
+        assert set(texts) == {f"{m * a:.2f}", f"{m / a:.2f}", f"{m + a:.2f}"}
+        assert texts[f"{m * a:.2f}"].correct
+        assert texts[f"{m / a:.2f}"].misconception == "m / a"
+        assert "not mass divided by it" in (texts[f"{m / a:.2f}"].feedback or "")
+        # The worked solution: the formula, the same with the drawn numbers, the result.
+        assert f"m \\cdot a = {m} \\cdot {sig(a)}" in v.solution
+        assert f"**{m * a:.2f}**" in v.solution
+
+
+def test_numbers_depend_on_the_seed_the_id_and_the_variant_only(tmp_path: Path) -> None:
+    q = question_of(tmp_path)
+    first = [v.values for v in computed_variants(q, seed=7, count=4)]
+    assert first == [v.values for v in computed_variants(q, seed=7, count=4)]
+    assert first[:2] == [v.values for v in computed_variants(q, seed=7, count=2)]
+    assert first != [v.values for v in computed_variants(q, seed=8, count=4)]
+
+
+def test_numeric_form_carries_the_unit_and_the_authors_tolerance(tmp_path: Path) -> None:
+    text = """\
+bank: phys
+title: Physics
+questions:
+  - id: ke
+    type: computed
+    formula: "0.5 * m * v**2"
+    params:
+      m: [0.5, 1.5, 2]
+      v: {min: 2, max: 9}
+    prompt: "Energy of {{ m }} kg at {{ v }} m/s?"
+    decimals: 1
+    unit: J
+    tolerance: 0.5
+"""
+    q = question_of(tmp_path, text)
+    for v in computed_variants(q, seed=1, count=5):
+        assert v.answer == 0.5 * v.values["m"] * v.values["v"] ** 2
+        assert (v.unit, v.tolerance, v.options) == ("J", 0.5, ())
+        assert v.solution.rstrip().endswith(" J.")
+
+
+def test_the_default_tolerance_admits_the_rounded_answer(tmp_path: Path) -> None:
+    swapped = NEWTON.replace('"m * a"', '"m / a"').replace(
+        '- formula: "m / a"', '- formula: "m * a"'
+    )
+    q = question_of(tmp_path, swapped.replace("answer: choice", "answer: numeric"))
+    variants = computed_variants(q, seed=3, count=10)
+    assert any(float(v.shown_answer) != v.answer for v in variants)  # some need rounding
+    for v in variants:
+        assert abs(float(v.shown_answer) - v.answer) <= v.tolerance
+
+
+def test_a_formula_question_renders_and_previews(tmp_path: Path) -> None:
+    q = question_of(tmp_path)
+    html = render_quiz([make_concrete(q, 42, 3)], "phys")
+    assert 'data-type="computed"' in html and "<math" in html
+    text = format_preview(q, computed_variants(q, 42, 2))
+    assert "formula m * a" in text
+    assert "[m / a] Force is mass times acceleration" in text
+
+
+def test_probes_cover_every_combination_when_there_are_few(tmp_path: Path) -> None:
+    q = question_of(tmp_path)  # 17 masses x 8 accelerations
+    drawings = probe_values(FormulaGenerator(q))
+    assert len(drawings) == 17 * 8 <= PROBES
+    assert {(d["m"], d["a"]) for d in drawings} == {
+        (m, 1.5 + k / 2) for m in range(4, 21) for k in range(8)
+    }
+    wide = question_of(tmp_path, NEWTON.replace("max: 20}", "max: 2000}"))
+    drawings = probe_values(FormulaGenerator(wide))
+    assert len(drawings) == PROBES
+    assert {"m": 4, "a": 1.5} in drawings and {"m": 2000, "a": 5} in drawings
+
+
+# --- konum check: every bad input at its place ------------------------------------------------
+
+FORMULA_LINE = 6  # the line of `formula:` in NEWTON
+FORMULA_COLUMN = 14  # the column of its opening quote; its text starts at 15
+
+
+def problems_for(tmp_path: Path, text: str) -> list[str]:
+    report = check_banks([bank_file(tmp_path, text)])
+    return [str(p) for p in report.problems]
+
+
+def with_formula(formula: str) -> str:
+    escaped = formula.replace("\\", "\\\\").replace('"', '\\"')
+    return NEWTON.replace('formula: "m * a"', f'formula: "{escaped}"')
+
+
+@pytest.mark.parametrize(
+    ("formula", "column", "needle"),
+    [
+        ("m *", 18, "not a valid formula"),
+        ("m * g", 19, "unknown name 'g'"),
+        ("m.real * a", 15, "attribute access ('m.real') is not allowed"),
+        ("__import__('os').system('touch pwned') * m", 15, "attribute access"),
+        ("__import__('os') * m", 15, "calling __import__() is not allowed"),
+        ("open('pwned', 'w') * m", 15, "calling open() is not allowed"),
+        ("os.system('touch pwned')", 15, "attribute access ('os.system') is not allowed"),
+        ("10**10**10 * m * a", 15, "a value too large for a float"),
+        ("m" + " + m" * 2000, None, "the formula is too long"),
+        ("m / (a - 1.5)", 15, "fails for m = 4, a = 1.5: division by zero in 'm / (a - 1.5)'"),
+        ("sqrt(2 - a) * m", 15, "fails for m = 4, a = 2.5: an undefined value (nan)"),
+    ],
+)
+def test_bad_formulas_are_problems_at_the_formula(
+    tmp_path: Path, formula: str, column: int | None, needle: str
+) -> None:
+    problems = problems_for(tmp_path, with_formula(formula))
+    where = f"{tmp_path / 'phys.yml'}:{FORMULA_LINE}:{column or FORMULA_COLUMN}:"
+    assert [p for p in problems if needle in p] == [p for p in problems if p.startswith(where)]
+    assert any(p.startswith(f"{where} [newton-force] formula: ") and needle in p for p in problems)
+
+
+def test_a_misconception_equal_to_the_answer_for_some_variant_is_a_problem(
+    tmp_path: Path,
+) -> None:
+    # The issue's own params: m / a is m * a when a = 1, m + a is m * a when m = a = 2.
+    text = NEWTON.replace("min: 4, max: 20", "min: 2, max: 20").replace("min: 1.5,", "min: 0.5,")
+    problems = problems_for(tmp_path, text)
+    file = tmp_path / "phys.yml"
+    assert len(problems) == 2, problems
+    assert problems[0].startswith(f"{file}:14:18: [newton-force] misconceptions[0].formula: ")
+    assert "'m / a' gives 2.00, the answer, for m = 2, a = 1 (19 of the" in problems[0]
+    assert problems[1].startswith(f"{file}:16:18: [newton-force] misconceptions[1].formula: ")
+    assert "for m = 2, a = 2" in problems[1]
+
+
+def test_a_misconception_always_equal_to_the_answer_is_a_problem(tmp_path: Path) -> None:
+    problems = problems_for(tmp_path, NEWTON.replace('"m / a"', '"a * m"'))
+    assert len(problems) == 1
+    assert "misconceptions[0].formula: 'a * m' always gives the answer" in problems[0]
+    same = problems_for(tmp_path, NEWTON.replace('"m / a"', '"m*a"'))
+    assert "the same formula as the question's formula" in same[0]
+
+
+def test_a_bad_misconception_formula_is_a_problem_at_its_column(tmp_path: Path) -> None:
+    problems = problems_for(tmp_path, NEWTON.replace('"m + a"', '"m + open(1)"'))
+    assert problems == [
+        f"{tmp_path / 'phys.yml'}:16:23: [newton-force] misconceptions[1].formula: calling "
+        "open() is not allowed: a formula may call only sqrt, exp, log, log10, log2, sin, cos, "
+        "tan, arcsin, arccos, arctan, arctan2, sinh, cosh, tanh, hypot, radians, degrees, abs, "
+        "floor, ceil, round, min, max"
+    ]
+    failing = problems_for(tmp_path, NEWTON.replace('"m + a"', '"m / (a - 2)"'))
+    assert "misconceptions[1].formula: fails for m = 4, a = 2: division by zero" in failing[0]
+
+
+def test_choice_options_must_differ(tmp_path: Path) -> None:
+    text = NEWTON.replace('"m + a"', '"a / m * m * m / a / a"')  # equals m / a
+    problems = problems_for(tmp_path, text)
+    assert len(problems) == 1
+    assert "misconceptions: for m = 4, a = 1.5 the misconceptions give 2.67, 2.67" in problems[0]
+    assert "fewer than the 2 different wrong options" in problems[0]
+    # With one wrong option shown, two misconceptions that agree are fine.
+    assert problems_for(tmp_path, text.replace("decimals: 2", "decimals: 2\n    options: 2")) == []
+
+
+@pytest.mark.parametrize(
+    ("change", "needle"),
+    [
+        (('prompt: "A {{ m }}', 'hint: "A {{ m }}'), "missing required field 'prompt'"),
+        (('prompt: "A {{ m }}', 'prompt: ""\n    hint: "A {{ m }}'), "prompt: is empty"),
+        (("      m: {min", "      decimals: {min"), "'decimals' is the number of decimals"),
+        (("    params:\n", "    parameters:\n"), "missing required field 'params'"),
+        (("type: computed", "type: computed\n    generator: rope_angle"), "not both"),
+        (("      m: {min", "      e: {min"), "'e' is the constant"),
+        (("      m: {min", "      sqrt: {min"), "'sqrt' is a function in formulas"),
+        (("      m: {min", "      lambda: {min"), "'lambda' is a Python keyword"),
+        (("      a: {min: 1.5, max: 5, step: 0.5}", "      a: [1, x]"), "expected a number"),
+        (
+            ("      a: {min: 1.5, max: 5, step: 0.5}", "      a: {min: 0, max: 1e12, step: 1e-6}"),
+            "use a larger step",
+        ),
+        (("decimals: 2", "decimals: 2\n    options: 4"), "give at most 3 options"),
+        (("decimals: 2", "decimals: 2\n    tolerance: 0.001"), "less than half a unit"),
+        (("    misconceptions:\n", "    wrong:\n"), "unknown key 'wrong'"),
+        (("        feedback: Force", "        text: Force"), "missing required field 'feedback'"),
+        (("{{ m }} kg", "{{ mass }} kg"), "'mass' is undefined"),
+    ],
+)
+def test_other_mistakes_in_formula_questions(
+    tmp_path: Path, change: tuple[str, str], needle: str
+) -> None:
+    text = NEWTON.replace(*change)
+    assert text != NEWTON
+    problems = problems_for(tmp_path, text)
+    assert any(needle in p for p in problems), problems
+    assert all("[newton-force]" in p for p in problems), problems
+
+
+def test_formula_only_fields_are_refused_on_generator_questions(tmp_path: Path) -> None:
+    text = """\
+bank: phys
+title: Physics
+questions:
+  - id: rope-q
+    type: computed
+    generator: rope_angle
+    unit: rad
+"""
+    problems = problems_for(tmp_path, text)
+    assert problems == [
+        f"{tmp_path / 'phys.yml'}:7:5: [rope-q] unit: 'unit' is for formula questions (with "
+        "'formula:'); the generator rope_angle gives its own"
+    ]
+
+
+def test_konum_check_runs_nothing_that_a_formula_says(tmp_path: Path) -> None:
+    """The formulas that would write a file if they were run: `konum check` reports each at
+    its line and no file appears."""
+    target = tmp_path / "pwned"
+    attacks = [
+        f"__import__('os').system('touch {target}')",
+        f"open('{target}', 'w').write('x')",
+        f"os.system('touch {target}')",
+        f"exec(\\\"open('{target}', 'w')\\\")",
+    ]
+    questions = "".join(
+        NEWTON.split("questions:\n")[1]
+        .replace("newton-force", f"attack-{i}")
+        .replace('formula: "m * a"', f'formula: "{attack}"')
+        for i, attack in enumerate(attacks)
+    )
+    project = tmp_path / "site"
+    (project / "banks").mkdir(parents=True)
+    (project / "docs").mkdir()
+    (project / "mkdocs.yml").write_text(
+        "site_name: t\nmarkdown_extensions:\n  - konum:\n      banks: banks\n", encoding="utf-8"
+    )
+    (project / "banks" / "phys.yml").write_text(
+        "bank: phys\ntitle: Physics\nquestions:\n" + questions, encoding="utf-8"
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "konum", "check"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr + result.stdout
+    lines = result.stderr.splitlines()
+    for i in range(len(attacks)):
+        assert any(f"[attack-{i}] formula: " in line and "is not allowed" in line for line in lines)
+    assert lines[-1] == "4 problems in 1 of 1 bank"
+    assert not target.exists()
+
+
+# --- the authoring page ------------------------------------------------------------------------
+
+AUTHORING = Path(__file__).resolve().parent.parent / "content" / "authoring.md"
+
+
+def test_the_authoring_pages_formula_example_passes_the_checks(tmp_path: Path) -> None:
+    text = AUTHORING.read_text(encoding="utf-8")
+    start = text.index("  # a formula question")
+    example = text[start : text.index("```", start)]
+    path = bank_file(tmp_path, "bank: phys\ntitle: Physics\nquestions:\n" + example)
+    report = check_banks([path])
+    assert report.ok, report.problems
+    (question,) = report.banks[0].questions
+    assert isinstance(question, model.ComputedQuestion) and question.formula == "m * a"
+
+
+def test_the_authoring_page_lists_every_function_a_formula_may_call() -> None:
+    from konum.computed.expression import CONSTANTS, FUNCTIONS
+
+    text = AUTHORING.read_text(encoding="utf-8")
+    section = text[text.index("### Formula questions") : text.index("### The generators")]
+    for name in [*FUNCTIONS, *CONSTANTS]:
+        assert f"`{name}" in section, name

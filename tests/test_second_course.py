@@ -1,0 +1,213 @@
+"""A second course proves konum is for any subject: examples/physics, built three ways.
+
+The course (three pages, two banks of formula questions and other types, and one generator
+of its own in examples/physics/generators/) is built by ``konum build``, ``mkdocs build
+--strict`` and ``zensical build``. Every page with a quiz must carry every question of its
+bank, and the numbers must be right: for each shipped variant, the test reads the drawn
+values from the prompt, evaluates the formula itself, and compares with the answer in the
+page's quiz data.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from konum.build import read_site_config
+from konum.course import course_for
+from tests.miniproject import konum
+
+REPO = Path(__file__).resolve().parent.parent
+COURSE = REPO / "examples" / "physics"
+BIN = Path(sys.executable).parent
+
+pytestmark = pytest.mark.slow
+
+#: Per computed question: its page, the answer from the numbers in its prompt (in the
+#: order the prompt shows them), and the decimals it is shown to.
+EXPECTED: dict[str, tuple[str, Callable[..., float], int]] = {
+    "newton-force": ("mechanics", lambda m, a: m * a, 2),
+    "kinetic-energy": ("mechanics", lambda m, v: 0.5 * m * v**2, 1),
+    "projectile-range": (
+        "mechanics",
+        lambda v, angle, g: v**2 * math.sin(2 * math.radians(angle)) / g,
+        1,
+    ),
+    "ohm-current": ("circuits", lambda v, r: v / r, 4),
+    "resistor-power": ("circuits", lambda r, v: v**2 / r, 2),
+    "parallel-resistors": ("circuits", lambda r1, r2: r1 * r2 / (r1 + r2), 1),
+}
+NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?")
+
+
+def _copy(where: Path) -> Path:
+    project = where / "physics"
+    shutil.copytree(COURSE, project, ignore=shutil.ignore_patterns("site", "__pycache__"))
+    return project
+
+
+def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        args,
+        cwd=cwd,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def konum_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    project = _copy(tmp_path_factory.mktemp("konum-build"))
+    result = konum(project, "build")
+    assert result.returncode == 0, result.stderr
+    assert "built 4 pages (2 banks, 10 questions, seed 2024)" in result.stdout
+    return project / "site"
+
+
+@pytest.fixture(scope="module")
+def mkdocs_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    project = _copy(tmp_path_factory.mktemp("mkdocs-build"))
+    result = _run([str(BIN / "mkdocs"), "build", "--strict"], project)
+    assert result.returncode == 0, result.stderr
+    return project / "site"
+
+
+@pytest.fixture(scope="module")
+def zensical_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    project = _copy(tmp_path_factory.mktemp("zensical-build"))
+    result = _run([str(BIN / "zensical"), "build", "--clean"], project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return project / "site"
+
+
+SITES = ["konum_site", "mkdocs_site", "zensical_site"]
+
+
+def _page(site: Path, name: str) -> str:
+    page = next(site.rglob(f"{name}.html"), None) or next(site.rglob(f"{name}/index.html"))
+    return page.read_text(encoding="utf-8")
+
+
+def _block(html: str, question_id: str) -> str:
+    start = html.index(f'data-question-id="{question_id}"')
+    end = html.find('data-question-id="', start + 1)
+    return html[start : end if end != -1 else len(html)]
+
+
+def _text(fragment: str) -> str:
+    return re.sub(r"<[^>]+>", " ", fragment)
+
+
+def _variants(block: str) -> list[tuple[dict[str, object], str, str, list[str]]]:
+    """Each shipped variant of a computed question: its quiz data, its prompt as text, its
+    worked solution (HTML) and its option texts (none for the numeric form)."""
+    data = json.loads(_group(r'class="konum-data">(.*?)</script>', block))
+    later = json.loads(_group(r'class="konum-later">(.*?)</script>', block))
+    found = []
+    for k, entry in enumerate(data["variants"]):
+        if k == 0 or f"variant-{k}" in later:  # in the markup, or a whole form of its own
+            form = block if k == 0 else later[f"variant-{k}"]
+            prompt = _group(r'<div class="konum-prompt" id="[^"]*">(.*?)</div>', form)
+            options = re.findall(r'-opt-\d+">(.*?)</label>', form)
+        else:  # shaped like the first: its prompt and option texts only
+            prompt = later[f"prompt-{k}"]
+            options = [later[key] for key in sorted(later) if key.startswith(f"option-{k}-")]
+        found.append((entry, _text(prompt), later[f"solution-{k}"], options))
+    return found
+
+
+def _group(pattern: str, text: str) -> str:
+    match = re.search(pattern, text, re.DOTALL)
+    assert match, pattern
+    return match.group(1)
+
+
+def test_konum_check_passes_and_counts_the_course(tmp_path: Path) -> None:
+    result = konum(_copy(tmp_path), "check")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "2 banks, 10 questions: all good"
+
+
+@pytest.mark.parametrize("site_fixture", SITES)
+def test_every_question_is_on_its_page(site_fixture: str, request: pytest.FixtureRequest) -> None:
+    site: Path = request.getfixturevalue(site_fixture)
+    for bank in course_for(read_site_config(COURSE / "mkdocs.yml").options).banks:
+        html = _page(site, bank.id)
+        shown = re.findall(r'data-question-id="([^"]+)"', html)
+        assert shown == [q.id for q in bank.questions]
+        assert "data-konum-asset" in html and "<math" in html
+    assert "data-konum-asset" not in _page(site, "index")
+
+
+@pytest.mark.parametrize("site_fixture", SITES)
+def test_computed_answers_match_the_formulas_on_the_drawn_numbers(
+    site_fixture: str, request: pytest.FixtureRequest
+) -> None:
+    site: Path = request.getfixturevalue(site_fixture)
+    for question_id, (page, formula, decimals) in EXPECTED.items():
+        variants = _variants(_block(_page(site, page), question_id))
+        assert len(variants) == 3  # variants: 3 in mkdocs.yml
+        prompts = set()
+        for entry, prompt, _, options in variants:
+            numbers = [float(n) for n in NUMBER.findall(prompt)]
+            shown = f"{formula(*numbers):.{decimals}f}"
+            assert entry["shown"] == shown, (question_id, prompt)
+            if entry["form"] == "numeric":
+                assert entry["answer"] == pytest.approx(formula(*numbers), rel=1e-12)
+            else:  # the option marked correct shows the answer, and no option repeats
+                correct = [t for t, ok in zip(options, entry["options"], strict=True) if ok]  # type: ignore[call-overload]
+                assert correct == [shown] and len(set(options)) == len(options)
+            prompts.add(prompt)
+        assert len(prompts) > 1, f"{question_id}: the variants draw different numbers"
+
+
+def test_the_worked_solution_shows_the_formula_with_the_numbers(konum_site: Path) -> None:
+    for entry, prompt, solution, _ in _variants(
+        _block(_page(konum_site, "circuits"), "ohm-current")
+    ):
+        volts, ohms = NUMBER.findall(prompt)
+        assert f'alttext="\\frac{{V}}{{R}} = \\frac{{{volts}}}{{{ohms}}}' in solution
+        assert f"<strong>{entry['shown']}</strong> A" in solution
+
+
+def test_the_courses_generator_gives_its_own_distractors(konum_site: Path) -> None:
+    """The projectile question comes from examples/physics/generators/projectile.py: its
+    options are the answer and three values of the generator's own misconceptions."""
+    for _, prompt, _, options in _variants(
+        _block(_page(konum_site, "mechanics"), "projectile-range")
+    ):
+        v, angle, g = (float(n) for n in NUMBER.findall(prompt))
+        theta = math.radians(angle)
+        candidates = {
+            f"{v**2 * math.sin(2 * theta) / g:.1f}",  # the answer
+            f"{v**2 * math.sin(theta) / g:.1f}",  # angle_not_doubled
+            f"{v**2 * math.sin(2 * angle) / g:.1f}",  # degrees_as_radians
+            f"{(v * math.sin(theta)) ** 2 / (2 * g):.1f}",  # height_for_range
+            f"{v * math.sin(2 * theta) / g:.1f}",  # speed_not_squared
+        }
+        assert len(options) == 4 and set(options) <= candidates, (prompt, options)
+
+
+def test_konum_preview_and_export_see_the_courses_generator(tmp_path: Path) -> None:
+    project = _copy(tmp_path)
+    result = konum(project, "preview", "projectile-range", "--variants", "1")
+    assert result.returncode == 0, result.stderr
+    assert "generator projectile_range" in result.stdout
+    assert "feeds the angle in degrees to a sine that expects radians" in result.stdout
+    out = tmp_path / "cards.csv"
+    result = konum(project, "export", "csv", "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    cards = out.read_text(encoding="utf-8")
+    assert "cart accelerates" in cards and "A ball leaves the ground" in cards

@@ -224,15 +224,15 @@ def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
     "--output",
     type=click.Path(dir_okay=False),
     default=None,
-    help="File to write (default: exports/konum.apkg, konum-anki.txt or konum.csv beside "
-    "mkdocs.yml).",
+    help="File to write (default: in exports/ beside mkdocs.yml, named after the site: "
+    "NAME.apkg, NAME-anki.txt or NAME.csv).",
 )
 def export(
     kind: str, config_file: str, seed: int | None, variants: int | None, output: str | None
 ) -> None:
     """Export flashcards: an Anki package, Anki's text format, or plain CSV."""
     from konum.build import read_site_config
-    from konum.exports import DEFAULT_NAMES
+    from konum.exports import file_names
     from konum.exports import export as write_export
 
     settings = read_site_config(config_file)
@@ -240,7 +240,7 @@ def export(
     if output:
         path = Path(output)
     else:
-        path = settings.config_file.parent / "exports" / DEFAULT_NAMES[kind]
+        path = settings.config_file.parent / "exports" / file_names(settings.deck)[kind]
         path.parent.mkdir(exist_ok=True)
     cards = write_export(
         kind,  # type: ignore[arg-type]

@@ -487,7 +487,7 @@ def test_write_downloads_writes_every_file(banks: list[model.Bank], tmp_path: Pa
     written = write_downloads(
         banks, concretes, tmp_path / "downloads", media_root=tmp_path, deck="Course", timestamp=T1
     )
-    assert {p.name for p in written.values()} == set(DEFAULT_NAMES.values())
+    assert {p.name for p in written.values()} == {"course.apkg", "course-anki.txt", "course.csv"}
     assert all(p.parent == tmp_path / "downloads" and p.stat().st_size for p in written.values())
     with written["csv"].open(encoding="utf-8", newline="") as f:
         rows = list(csv.reader(f))[1:]
@@ -603,3 +603,12 @@ def test_a_question_that_changes_type_imports_as_a_new_note(
     notes = notes_by_guid(collection)
     assert set(notes) == {guid(old), guid(new)}
     assert notes[guid(new)][1] in ("Cloze", "konum Cloze", "Konum Cloze")
+
+
+def test_download_names_follow_the_deck() -> None:
+    from konum.exports import file_names
+
+    assert file_names("konum") == DEFAULT_NAMES
+    assert file_names("My course")["anki"] == "my-course.apkg"
+    assert file_names("Fizik: Kuvvet ve İvme")["text"] == "fizik-kuvvet-ve-ivme-anki.txt"
+    assert file_names("物理")["csv"] == "konum.csv"

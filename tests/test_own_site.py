@@ -109,9 +109,9 @@ def test_check_and_both_builds(venv: Path, course: Path) -> None:
 def test_konum_build_publishes_with_downloads(venv: Path, course: Path) -> None:
     result = run(venv / "konum", "build", "-d", course / "published", cwd=course)
     assert "(2 banks, 5 questions, seed 42)" in result.stdout
-    assert (course / "published" / "downloads" / "konum.apkg").is_file()
-    text = (course / "published" / "downloads" / "konum-anki.txt").read_text(encoding="utf-8")
-    assert "\t\"My course::The basics\"\t" in text  # the deck takes the site's name
+    assert (course / "published" / "downloads" / "my-course.apkg").is_file()  # the site's name
+    text = (course / "published" / "downloads" / "my-course-anki.txt").read_text(encoding="utf-8")
+    assert '\t"My course::The basics"\t' in text  # the deck takes the site's name
 
 
 @pytest.fixture(scope="module")

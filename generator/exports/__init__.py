@@ -26,13 +26,26 @@ from konum.exports.text import write_anki_text, write_csv
 ExportKind = Literal["anki", "text", "csv"]
 KINDS: tuple[ExportKind, ...] = ("anki", "text", "csv")
 
-#: File names of the exports, as published under ``site/downloads/`` and linked from the
-#: Flashcards page.
+#: File names of the exports for a deck called "konum", as published under
+#: ``site/downloads/`` and linked from the course's Flashcards page (see :func:`file_names`).
 DEFAULT_NAMES: dict[str, str] = {
     "anki": "konum.apkg",
     "text": "konum-anki.txt",
     "csv": "konum.csv",
 }
+
+
+def file_names(deck: str) -> dict[str, str]:
+    """The exports' file names for ``deck``: its name as a slug (``My course`` gives
+    ``my-course.apkg``, ``my-course-anki.txt`` and ``my-course.csv``), or ``konum``'s
+    names when nothing of it is ASCII."""
+    import re
+    import unicodedata
+
+    ascii_name = unicodedata.normalize("NFKD", deck).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-") or "konum"
+    return {kind: name.replace("konum", slug, 1) for kind, name in DEFAULT_NAMES.items()}
+
 
 __all__ = [
     "DEFAULT_NAMES",
@@ -43,6 +56,7 @@ __all__ = [
     "build_cards",
     "display_sides",
     "export",
+    "file_names",
     "write_downloads",
 ]
 
@@ -109,7 +123,7 @@ def write_downloads(
     deck: str = "konum",
     timestamp: float | None = None,
 ) -> dict[ExportKind, Path]:
-    """Write the three exports (:data:`DEFAULT_NAMES`) into ``folder``, rendering each
+    """Write the three exports (:func:`file_names` of ``deck``) into ``folder``, rendering each
     card's texts once for all three; images are found below ``media_root`` (the docs dir)
     and travel as files in the Anki package.
 
@@ -123,7 +137,8 @@ def write_downloads(
     out.mkdir(parents=True, exist_ok=True)
     packaged, plain = build_card_sets(banks, concretes, math="anki", media_roots=(media_root, None))
     written: dict[ExportKind, Path] = {}
+    names = file_names(deck)
     for kind in KINDS:
-        path = written[kind] = out / DEFAULT_NAMES[kind]
+        path = written[kind] = out / names[kind]
         _write(kind, packaged if kind == "anki" else plain, path, deck, timestamp)
     return written

@@ -232,8 +232,8 @@ def export(
 ) -> None:
     """Export flashcards: an Anki package, Anki's text format, or plain CSV."""
     from konum.build import read_site_config
-    from konum.exports import file_names
     from konum.exports import export as write_export
+    from konum.exports import file_names
 
     settings = read_site_config(config_file)
     course = _course_or_exit(settings, seed, variants)

@@ -37,6 +37,7 @@ from typing import Literal
 
 from konum import model
 from konum.errors import ExportError
+from konum.formatting import format_number
 from konum.markup import render_markdown
 from konum.variants import option_order
 
@@ -102,15 +103,6 @@ def _explanation(text: str, math: MathMode) -> str:
 def _options_list(texts: Sequence[str], math: MathMode) -> str:
     items = "".join(f"<li>{_render(t, math, inline=True)}</li>" for t in texts)
     return f'<ol class="konum-options" type="A">{items}</ol>'
-
-
-def format_number(value: float, decimals: int | None, unit: str | None = None) -> str:
-    """A number as shown on a card: ``decimals`` fixed places when given, else the shortest
-    form (``32.0`` shows as ``32``); ``-0`` shows as ``0``; the unit follows after a space."""
-    text = f"{value:.{decimals}f}" if decimals is not None else f"{value:.12g}"
-    if re.fullmatch(r"-0(\.0*)?", text):
-        text = text[1:]
-    return f"{text} {unit}" if unit else text
 
 
 def _tags(bank: model.Bank, tags: Iterable[str], *extra: str) -> tuple[str, ...]:

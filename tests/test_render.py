@@ -520,9 +520,11 @@ def test_pages_get_the_assets_they_show_and_no_others(
     """A page with a quiz or the study block carries its CSS and JS once, at its end (in
     Material's content container, whose scripts instant navigation re-runs); a page with
     formulas names a math font; a page with neither carries nothing of konum's."""
+    from types import SimpleNamespace
+
     from konum.mdx import AssetsPostprocessor
 
-    html = AssetsPostprocessor().run(content)
+    html = AssetsPostprocessor(SimpleNamespace(konum_page=True)).run(content)  # type: ignore[arg-type]
     assert html.count('data-konum-asset="quiz"') == int(quiz)
     assert html.count('data-konum-asset="flashcards"') == int(study)
     assert ("window.konumQuiz" in html) is quiz and ("window.konumStudy" in html) is study
@@ -534,6 +536,27 @@ def test_pages_get_the_assets_they_show_and_no_others(
         assert '"DejaVu Math TeX Gyre"' in fonts and fonts[-1] == "math"
     if not (quiz or study or math):
         assert html == content
+
+
+def test_a_heading_with_math_keeps_its_id_and_name_clean() -> None:
+    """The toc extension runs every postprocessor on each heading's HTML: the page's math
+    style went into the heading's id and its table-of-contents name. It goes into the page
+    only, once, and inline formulas there keep the punctuation after them."""
+    import markdown
+
+    from konum.mdx import AssetsPostprocessor, PageTreeprocessor
+    from konum.mdx.math import MathExtension
+
+    md = markdown.Markdown(extensions=["toc", MathExtension()])
+    md.treeprocessors.register(PageTreeprocessor(md), "konum_page", -100)
+    md.postprocessors.register(AssetsPostprocessor(md), "konum_assets", 0)
+    for _ in range(2):  # a Markdown instance reused for a second page
+        html = md.reset().convert("## Why only $m - n$ counts\n\nThe score, $m - n$, counts.")
+        assert '<h2 id="why-only-mn-counts">' in html
+        (token,) = md.toc_tokens  # type: ignore[attr-defined]
+        assert token["name"] == "Why only m&#x02212;n counts" and "<style" not in token["html"]
+        assert html.count("<style>") == 1 and html.index("<style>") == 0
+        assert "<span class=konum-nobreak><math" in html and "</math>,</span> counts" in html
 
 
 def test_a_question_figure_is_drawn_at_the_top_of_its_card() -> None:

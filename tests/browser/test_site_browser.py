@@ -455,3 +455,105 @@ def test_matrix_brackets_grow_with_the_matrix(session: Session) -> None:
     )
     assert len(heights["brackets"]) == 2, heights
     assert all(h >= 0.9 * heights["table"] for h in heights["brackets"]), heights
+
+
+# --- (7) phones -------------------------------------------------------------------------------
+
+PHONE = {"width": 390, "height": 844}
+
+# Elements of a question that stick out of it, unless a box inside it scrolls them.
+_OVERFLOWING = """() => {
+    const out = [];
+    for (const q of document.querySelectorAll("[data-question-id]")) {
+        const box = q.getBoundingClientRect();
+        for (const el of q.querySelectorAll("*")) {
+            const r = el.getBoundingClientRect();
+            if (!r.width || (r.left >= box.left - 0.5 && r.right <= box.right + 0.5)) continue;
+            let up = el.parentElement, scrolled = false;
+            for (; up && up !== q && !scrolled; up = up.parentElement) {
+                scrolled = getComputedStyle(up).overflowX !== "visible"
+                    && up.getBoundingClientRect().right <= box.right + 0.5;
+            }
+            if (!scrolled) out.push(`${q.dataset.questionId}: <${el.localName}> ${
+                (el.getAttribute("alttext") || el.textContent).slice(0, 50)}`);
+        }
+    }
+    return out;
+}"""
+
+# Punctuation that starts a line right after an inline formula ("$x$, and" broken before ",").
+_STRAY_PUNCTUATION = """() => {
+    const out = [];
+    for (const m of document.querySelectorAll("math:not([display=block])")) {
+        let next = m.nextSibling;
+        if (!next || next.nodeType !== 3 || !/^[,.;:!?)]/.test(next.data)) continue;
+        if (!m.getClientRects().length) continue;
+        const range = document.createRange();
+        range.setStart(next, 0);
+        range.setEnd(next, 1);
+        const mark = range.getBoundingClientRect(), formula = m.getBoundingClientRect();
+        if (mark.top >= formula.bottom - 1) out.push(`${m.getAttribute("alttext")}${next.data[0]}`);
+    }
+    return out;
+}"""
+
+
+def _pages(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.html"))
+
+
+def test_on_a_phone_nothing_is_wider_than_the_screen(browser: Any, real: tuple[Path, str]) -> None:
+    """Every page of the course at 390 x 844, before and after every question is checked
+    and shown (answers, worked solutions, explanations, hints): the page is never wider
+    than the screen, no part of a question sticks out of it (wide math, matrices, tables
+    and code scroll in their own box), and the flashcards fit with a card turned over."""
+    root, base = real
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    s = Session(page, base)
+    _watch(page, s)
+    found: dict[str, Any] = {}
+    width = "() => [document.documentElement.scrollWidth, window.innerWidth]"
+    try:
+        for path in _pages(root):
+            s.open(path)
+            page.wait_for_load_state("load")
+            wide = page.evaluate(width)
+            if path.startswith("lessons/"):
+                expect(page.locator(MOUNTED)).to_have_count(
+                    page.locator("[data-question-id]").count()
+                )
+                _answer_everything(page)
+                wide += page.evaluate(width)
+                if sticking_out := page.evaluate(_OVERFLOWING):
+                    found[f"{path} questions"] = sticking_out
+            if path == "flashcards.html":
+                page.locator(".konum-study__flip").click()
+                wide += page.evaluate(width)
+            if any(wide[i] > wide[i + 1] for i in range(0, len(wide), 2)):
+                found[path] = wide
+    finally:
+        context.close()
+    assert found == {}
+    assert s.problems == []
+
+
+def test_inline_math_keeps_the_punctuation_after_it(browser: Any, real: tuple[Path, str]) -> None:
+    """No line starts with the comma or full stop that follows a formula: at phone widths
+    (each breaks lines somewhere else) on every lesson, with every answer shown."""
+    root, base = real
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    found: dict[str, list[str]] = {}
+    try:
+        for path in lessons(root):
+            page.goto(base + path)
+            expect(page.locator(MOUNTED)).to_have_count(page.locator("[data-question-id]").count())
+            _answer_everything(page)
+            for width in (340, 360, 375, 390, 412):
+                page.set_viewport_size({"width": width, "height": 844})
+                if stray := page.evaluate(_STRAY_PUNCTUATION):
+                    found[f"{path} at {width}"] = stray
+    finally:
+        context.close()
+    assert found == {}

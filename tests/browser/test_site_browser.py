@@ -9,10 +9,13 @@ for 127.0.0.1, and fails the test on a page error, a console error, or a console
 from konum's own assets.
 
 Instant navigation: Material intercepts a click only for pages listed in ``sitemap.xml``,
-and it maps the sitemap's host to the current one but keeps the sitemap's port. A site
-built without ``site_url`` has an empty sitemap; a local server has a random port. So the
-context answers ``sitemap.xml`` with the built pages at the local address, as the deployed
-site (or ``mkdocs serve``) would list them, and Material navigates instantly.
+and it maps the sitemap's host name to the current one but keeps the sitemap's port and
+path. The session's site lists its pages at the default ``site_url`` (``konum serve``'s
+address, port 8000), and this module's server has a random port; so for the tests of
+quizzes under instant navigation the context answers ``sitemap.xml`` with the built pages
+at the local address, as the site at its ``site_url`` would. That the real sitemap does it
+is shown by ``konum serve`` on a random port (it lists its own address) and by the
+defaults agreeing.
 """
 
 from __future__ import annotations
@@ -20,8 +23,14 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import os
 import re
+import socket
+import subprocess
+import sys
 import threading
+import time
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -276,6 +285,64 @@ def test_instant_navigation(session: Session) -> None:
     _nav(page, "flashcards.html", "[data-konum-study]")
     expect(page.locator(".konum-study__card[data-key]")).to_have_count(1)
     assert page.evaluate("window.__sameDocument") is True
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_instant_navigation_under_konum_serve_on_any_port(browser: Any) -> None:
+    """``konum serve -a 127.0.0.1:PORT`` on a random port: its sitemap lists the pages at
+    that address, so a click in the nav swaps the page in place (no reload), with no help
+    from the test; quizzes mount on the new page."""
+    repo = Path(__file__).resolve().parents[2]
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}/"
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "konum", "serve", "-a", f"127.0.0.1:{port}"],
+        cwd=repo, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    context = browser.new_context()
+    try:
+        deadline = time.monotonic() + 300
+        while True:
+            assert proc.poll() is None, proc.communicate()[1]
+            try:
+                with urllib.request.urlopen(base + "sitemap.xml", timeout=5) as response:
+                    sitemap = response.read().decode("utf-8")
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "konum serve never answered"
+                time.sleep(1)
+        assert f"<loc>{base}lessons/02-sinusoidal.html</loc>" in sitemap
+        page = context.new_page()
+        with page.expect_response(lambda r: r.url == base + "sitemap.xml"):
+            page.goto(base + "index.html")
+        page.evaluate("window.__sameDocument = true")
+        _nav(page, LESSON, '[data-question-id="sin-why-pairs"]')
+        expect(page.locator(MOUNTED)).to_have_count(page.locator("[data-question-id]").count())
+        assert page.evaluate("window.__sameDocument") is True, "a full reload, not instant"
+    finally:
+        context.close()
+        proc.terminate()
+        proc.communicate(timeout=60)
+
+
+def test_the_default_site_url_is_where_konum_serve_serves(built_site: Path) -> None:
+    """A site built with the defaults lists its pages at ``konum serve``'s default address
+    (also ``python3 -m http.server -d site``'s port), so instant navigation works there;
+    anywhere else, ``KONUM_SITE_URL`` names the address at build time."""
+    from konum.cli import serve
+
+    (option,) = [p for p in serve.params if p.name == "dev_addr"]
+    if "KONUM_SITE_URL" in os.environ:
+        pytest.skip("the site was built for KONUM_SITE_URL")
+    sitemap = (built_site / "sitemap.xml").read_text(encoding="utf-8")
+    assert option.default == "127.0.0.1:8000"
+    assert "<loc>http://127.0.0.1:8000/lessons/02-sinusoidal.html</loc>" in sitemap
 
 
 # --- (3) file:// ----------------------------------------------------------------------------

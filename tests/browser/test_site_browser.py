@@ -414,11 +414,11 @@ def _axe(page: Page, contrast: bool) -> list[dict[str, Any]]:
     """axe-core violations inside the page's quizzes: every rule but colour contrast, or
     colour contrast only (the slow rule: several seconds on a lesson).
 
-    Two findings inside syntax-highlighted code (``.highlight``) are Material's, not ours, and
-    are dropped: colour contrast of its token colours (as in test_quiz_browser.py: in slate,
-    Material's number colour on its code background is 4.44:1, just under 4.5), and
-    ``landmark-unique`` for the unlabelled ``<nav class="md-code__nav">`` Material 9.8 puts in
-    every code block.
+    One finding inside syntax-highlighted code (``.highlight``) is Material's, not ours, and
+    is dropped: colour contrast of its token colours (as in test_quiz_browser.py: in slate,
+    Material's number colour on its code background is 4.44:1, just under 4.5). Material's
+    copy button, with its unlabelled ``<nav>`` (``landmark-unique``), is kept out of quiz
+    code by the questions' ``no-copy`` class.
     """
     from axe_playwright_python.sync_playwright import Axe
 
@@ -437,7 +437,7 @@ def _axe(page: Page, contrast: bool) -> list[dict[str, Any]]:
         nodes = [
             n["target"]
             for n in v["nodes"]
-            if v["id"] not in ("color-contrast", "landmark-unique")
+            if v["id"] != "color-contrast"
             or not page.evaluate(
                 "t => !!document.querySelector(t).closest('.highlight')", n["target"][-1]
             )
@@ -458,6 +458,20 @@ def _answer_everything(page: Page) -> None:
     )
     expect(page.locator(".konum-feedback.is-wrong").first).to_be_visible()
     expect(page.locator(".konum-feedback.is-right").first).to_be_visible()
+
+
+def test_quiz_code_has_no_copy_button_before_its_blanks(session: Session) -> None:
+    """Material puts a copy button (in a <nav>) in every code block of the page, but none
+    in a question's code: from the prompt, Tab goes straight to the first blank."""
+    page = mounted_page(session, LESSON)
+    expect(page.locator(".md-code__nav").first).to_be_attached()  # prose code keeps its own
+    expect(page.locator("[data-konum-quiz] .md-code__nav")).to_have_count(0)
+    expect(page.locator("[data-konum-quiz] button:not([data-konum-made])")).to_have_count(0)
+    blank = page.locator("[data-konum-quiz] pre input.konum-blank").first
+    q = blank.locator("xpath=ancestor::*[@data-question-id][1]")
+    q.locator(".konum-legend").click()  # focus starts in the question, before its code
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == blank.get_attribute("id")
 
 
 def test_axe_contrast_light_and_dark(session: Session) -> None:

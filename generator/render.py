@@ -226,7 +226,7 @@ def _spoken(node: _Node, compact: bool = False) -> str:
     return _row(parts, compact)
 
 
-def _as_script(text: str, table: dict[int, str]) -> str | None:
+def _as_script(text: str, table: dict[int, int]) -> str | None:
     """``text`` in Unicode super- or subscript characters, if each one has such a form."""
     return text.translate(table) if text and all(ord(c) in table for c in text) else None
 

@@ -1,7 +1,7 @@
 """Render concrete questions to quiz HTML through the Jinja templates in ``templates/quiz/``.
 
 One call, :func:`render_quiz`, turns a sequence of :class:`konum.model.Concrete` questions
-into the markup that ``content/assets/konum/quiz.js`` mounts. HTML comes only from the
+into the markup that ``templates/assets/quiz.js`` mounts. HTML comes only from the
 templates (autoescape on, ``StrictUndefined``); this module builds plain view dictionaries,
 converts Markdown fields with :func:`konum.markup.render_markdown`, and hands the
 checker's data to the templates, which serialise it with ``tojson``.
@@ -9,7 +9,8 @@ checker's data to the templates, which serialise it with ``tojson``.
 Conventions (the markup contract, relied on by the JS and by tests elsewhere):
 
 * The wrapper is ``<section class="konum-quiz" data-konum-quiz data-quiz-id="...">``; each
-  question is ``<div class="konum-question" data-question-id="..." data-type="...">`` holding
+  question is ``<div class="konum-question no-copy" data-question-id="..." data-type="...">``
+  (``no-copy``: no Material copy button in its code) holding
   a ``<template>`` with the checker's JSON (``script.konum-data``) and the HTML shown later
   (``script.konum-later``), then its prompt and controls; quiz.js adds the buttons and an
   ``aria-live`` feedback region whose text starts with "Correct" or "Not quite".
@@ -24,10 +25,10 @@ Conventions (the markup contract, relied on by the JS and by tests elsewhere):
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -35,15 +36,18 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup
 
 from konum import model
+from konum.formatting import format_number
 from konum.markup import render_markdown
 
 __all__ = [
     "TEMPLATES_DIR",
     "RenderError",
     "environment",
+    "html_text",
     "plain_text",
     "render_quiz",
     "script_json",
+    "typeset_number",
 ]
 
 _HERE = Path(__file__).resolve().parent
@@ -125,68 +129,182 @@ def _figure(ref: model.FigureRef | None) -> Markup | None:
     return Markup(render_svg(ref.name, ref.alt, ref.caption, **ref.params))
 
 
-def format_number(value: float, decimals: int | None) -> str:
-    """A number as the reader would type it.
+# --- plain text, for places that cannot hold markup ----------------------------------------
 
-    Args:
-        value: The number.
-        decimals: Fixed decimals, or None for the shortest exact-looking form
-            (up to 12 significant digits).
-
-    Returns:
-        The text, with ``-0.00`` normalised to ``0.00``.
-    """
-    if not math.isfinite(value):
-        raise ValueError(f"value: expected a finite number, found {value!r}")
-    text = f"{value:.{decimals}f}" if decimals is not None else f"{value:.12g}"
-    if text.startswith("-") and float(text) == 0:
-        text = text[1:]
-    return text
+#: Operators written with a space on each side (as a reader says them), unless they are signs.
+_SPACED = frozenset("+−=≠≈≤≥<>·×→↦∈∉⊂⊆∪∩±∓∝≡")
+#: Scripts that read well as Unicode characters: numbers and signs (x², x⁻¹, x₁, xⁿ, qᵀ).
+_SUPERSCRIPT = str.maketrans("0123456789+−=()n⊤T", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿᵀᵀ")
+_SUBSCRIPT = str.maketrans("0123456789+−=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
+_LARGE_OPERATORS = frozenset("∑∏∫∮⋃⋂")
+_ACCENTS = {"^": "\u0302", "ˆ": "\u0302", "¯": "\u0304", "‾": "\u0304", "→": "\u20d7",
+            "~": "\u0303", "˜": "\u0303", "˙": "\u0307", "¨": "\u0308"}  # fmt: skip
+_FUNCTIONS = frozenset({"sin", "cos", "tan", "exp", "log", "ln", "max", "min", "arg", "softmax"})
+_SCRIPTED = frozenset({"msup", "msub", "msubsup", "munder", "mover", "munderover"})
 
 
-_LATEX_WORDS = {
-    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "theta": "θ",
-    "lambda": "λ", "mu": "μ", "pi": "π", "sigma": "σ", "tau": "τ", "phi": "φ", "omega": "ω",
-    "Theta": "Θ", "Omega": "Ω", "Sigma": "Σ", "cdot": "·", "times": "×", "le": "≤", "leq": "≤",
-    "ge": "≥", "geq": "≥", "ne": "≠", "neq": "≠", "approx": "≈", "infty": "∞", "pm": "±",
-    "to": "→", "rightarrow": "→", "mapsto": "↦", "ldots": "…", "dots": "…", "cdots": "⋯",
-    "sum": "Σ", "in": "∈", "sin": "sin", "cos": "cos", "tan": "tan", "log": "log",
-    "exp": "exp", "max": "max", "min": "min",
-}  # fmt: skip
+class _Node:
+    """An element of the MathML tree :class:`_TextParser` builds."""
+
+    __slots__ = ("attrs", "children", "tag")
+
+    def __init__(self, tag: str, attrs: dict[str, str | None]) -> None:
+        self.tag, self.attrs = tag, attrs
+        self.children: list[_Node | str] = []
+
+    def text(self) -> str:
+        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
+
+    def elements(self) -> list[_Node]:
+        return [c for c in self.children if isinstance(c, _Node)]
+
+
+class _TextParser(HTMLParser):
+    """HTML to text: tags dropped, each ``<math>`` replaced by :func:`_spoken` of it."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.math: list[_Node] = []  # the open MathML elements, outermost first
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "math" or self.math:
+            node = _Node(tag, dict(attrs))
+            if self.math:
+                self.math[-1].children.append(node)
+            self.math.append(node)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.math:
+            node = self.math.pop()
+            if not self.math:
+                self.out.append(_spoken(node))
+
+    def handle_data(self, data: str) -> None:
+        if self.math:
+            self.math[-1].children.append(data)
+        else:
+            self.out.append(data)
+
+
+def _group(text: str, *, words: bool = False) -> str:
+    """``text`` in parentheses when it is more than one term: more than one word (in a
+    script, ``words``), or anything but a name or a number (in a fraction)."""
+    if text.startswith("(") and text.endswith(")") and text.count("(") == 1:
+        return text
+    several = " " in text if words else not re.fullmatch(r"[\w.′]+", text)
+    return f"({text})" if several else text
+
+
+def _spoken(node: _Node, compact: bool = False) -> str:
+    """A MathML element as a reader says it in one line: ``sin(0)``, ``2π · 10000``,
+    ``s to the power d/(d−2)``, ``W sub q``, ``x₁``, ``−1``. Inside scripts and fractions
+    operators take no spaces (``compact``)."""
+    tag, parts = node.tag, node.elements()
+    if tag in _SCRIPTED:  # latex2mathml puts a thin space inside \log_2
+        parts = [p for p in parts if p.tag != "mspace"]
+    if tag in ("mi", "mn", "mo", "mtext", "ms"):
+        return node.text().strip()
+    if tag in ("annotation", "annotation-xml", "mphantom"):
+        return ""
+    if tag == "mspace":
+        return " "
+    if tag == "semantics":
+        return _spoken(parts[0], compact) if parts else ""
+    if tag in _SCRIPTED and len(parts) >= 2:
+        return _scripted(tag, parts, compact)
+    if tag == "mfrac" and len(parts) == 2:
+        return f"{_group(_spoken(parts[0], True))}/{_group(_spoken(parts[1], True))}"
+    if tag == "msqrt":
+        return "√" + _group(_row(parts, True))
+    if tag == "mroot" and len(parts) == 2:
+        return f"{_spoken(parts[1], True)}√{_group(_spoken(parts[0], True))}"
+    if tag == "mtable":
+        return "; ".join(_spoken(row, compact) for row in parts)
+    if tag == "mtr":
+        return ", ".join(_spoken(cell, compact) for cell in parts)
+    return _row(parts, compact)
+
+
+def _as_script(text: str, table: dict[int, int]) -> str | None:
+    """``text`` in Unicode super- or subscript characters, if each one has such a form."""
+    return text.translate(table) if text and all(ord(c) in table for c in text) else None
+
+
+def _scripted(tag: str, parts: list[_Node], compact: bool) -> str:
+    base = _spoken(parts[0], compact)
+    scripts = [_spoken(p, True) for p in parts[1:3]]
+    if tag == "mover" and scripts[0] in _ACCENTS:
+        return base + _ACCENTS[scripts[0]]
+    if base in _LARGE_OPERATORS:  # a sum's limits
+        words = ("from", "to") if len(scripts) == 2 else ("over",)
+        return " ".join([base] + [f"{w} {s}" for w, s in zip(words, scripts, strict=False)])
+    if tag in ("munder", "mover", "munderover"):
+        return " ".join([base, *scripts])
+    low = scripts[0] if tag in ("msub", "msubsup") else None
+    high = scripts[-1] if tag in ("msup", "msubsup") else None
+    out = base
+    if low is not None:
+        out += _as_script(low, _SUBSCRIPT) or f" sub {_group(low, words=True)}"
+    if high is not None:
+        primes = set(high) <= set("′″‴")
+        spoken = f" to the power {_group(high, words=True)}"
+        out += high if primes else _as_script(high, _SUPERSCRIPT) or spoken
+    return out
+
+
+def _row(parts: list[_Node], compact: bool) -> str:
+    out: list[str] = []
+    previous: _Node | None = None
+    word = False  # the previous item ends in a word: a function name, or a spoken script
+    for node in parts:
+        text = _spoken(node, compact)
+        if node.tag == "mo" and text in _SPACED:
+            sign = (
+                previous is None
+                or node.attrs.get("form") == "prefix"
+                or (previous.tag == "mo" and _spoken(previous) not in ")]|⌋⌉")
+            )
+            text = text if sign or compact else f" {text} "
+        elif node.tag == "mo" and text in (",", ";"):
+            text += " "
+        elif word and text[:1].isalnum():
+            text = " " + text
+        out.append(text)
+        word = text in _FUNCTIONS or (
+            node.tag in _SCRIPTED
+            and (_spoken(node.elements()[0]) in _FUNCTIONS or " " in text.strip())
+        )
+        previous = node
+    return "".join(out)
+
+
+def html_text(html: str) -> str:
+    """Sanitised HTML as one line of plain text, each formula as a reader says it (see
+    :func:`_spoken`): for places that cannot hold markup, such as ``<option>``."""
+    parser = _TextParser()
+    parser.feed(html)
+    parser.close()
+    text = re.sub(r"\s+", " ", "".join(parser.out)).strip()
+    return re.sub(r"\(\s+", "(", re.sub(r"\s+([),;:])", r"\1", text))
 
 
 def plain_text(text: str) -> str:
-    """Inline Markdown as plain text, for places that cannot hold HTML (``<option>``).
-
-    Backticks and emphasis marks are dropped; inside ``$...$`` common LaTeX commands become
-    Unicode (``\\sin 0`` to ``sin 0``, ``\\theta`` to ``θ``), ``\\frac{a}{b}`` becomes
-    ``a/b`` and braces go.
-
-    Args:
-        text: Inline Markdown source.
-
-    Returns:
-        Readable text; never HTML (the template escapes it).
-    """
-
-    def latex(match: re.Match[str]) -> str:
-        src = match.group(1)
-        src = re.sub(r"\\(?:left|right|,|;|!|quad)", " ", src)
-        for _ in range(4):  # innermost groups first: x^{2i/d} -> x^(2i/d), then \frac{a}{b}
-            src = re.sub(r"([\^_])\{([^{}]*)\}", r"\1(\2)", src)
-            src = re.sub(r"\\frac\{([^{}]*)\}\{([^{}]*)\}", r"(\1)/(\2)", src)
-        src = re.sub(r"\(([A-Za-z0-9.]+)\)", r"\1", src)
-        src = re.sub(r"\\([A-Za-z]+)", lambda m: _LATEX_WORDS.get(m.group(1), m.group(1)), src)
-        src = src.replace("{", "").replace("}", "").replace("\\", "")
-        return re.sub(r"\s+", " ", src).strip()
-
-    text = re.sub(r"\$\$?(.+?)\$\$?", latex, text)
-    text = text.replace("`", "")
-    text = re.sub(r"(\*\*|__|\*)(.+?)\1", r"\2", text)
-    return re.sub(r"\s+", " ", text).strip()
+    """Inline Markdown as plain text (:func:`html_text` of its HTML): no markup, no TeX,
+    ``$\\sin(0)$`` as ``sin(0)`` and ``$s^{d/(d-2)}$`` as ``s to the power d/(d−2)``."""
+    return html_text(str(render_markdown(text, inline=True)))
 
 
 # --- view models ----------------------------------------------------------------------------
+
+
+_SIGNED_NUMBER = re.compile(r"-(?=\d|\.\d)(?:[\d.,]+(?:[eE][+-]?\d+)?)(?: [^<>&]+)?")
+
+
+def typeset_number(text: str) -> str:
+    """A number shown to the reader with a real minus sign (U+2212), as the prose's math has
+    it: ``-0.84`` and ``-1 rad`` become ``−0.84`` and ``−1 rad``; other text is unchanged."""
+    return "\u2212" + text[1:] if _SIGNED_NUMBER.fullmatch(text) else text
 
 
 def _choice_options(options: Sequence[model.ConcreteOption], dom_id: str) -> list[dict[str, Any]]:
@@ -194,7 +312,7 @@ def _choice_options(options: Sequence[model.ConcreteOption], dom_id: str) -> lis
         {
             "index": i,
             "id": f"{dom_id}-opt-{i}",
-            "text": _markdown(o.text, inline=True),
+            "text": Markup(typeset_number(_markdown(o.text, inline=True))),
             "correct": o.correct,
             "feedback": _optional_markdown(o.feedback),
         }
@@ -276,13 +394,8 @@ def _matching(concrete: model.Concrete, q: model.MatchingQuestion, dom_id: str) 
     letters = [chr(ord("A") + i) for i in range(len(right))]
     return {
         "rights": [
-            {
-                "index": i,
-                "letter": letters[i],
-                "html": _markdown(text, inline=True),
-                "plain": plain_text(text),
-            }
-            for i, text in enumerate(right)
+            {"index": i, "letter": letters[i], "html": html, "plain": html_text(html)}
+            for i, html in enumerate(_markdown(text, inline=True) for text in right)
         ],
         "rows": [
             {
@@ -301,7 +414,7 @@ def _numeric(q: model.NumericQuestion) -> dict[str, Any]:
     return {
         "unit": q.unit,
         "decimals": q.decimals,
-        "shown": shown,
+        "shown": typeset_number(shown),
         "data": {
             "type": "numeric",
             "answer": q.answer,
@@ -332,7 +445,7 @@ def _computed(concrete: model.Concrete, q: model.ComputedQuestion, dom_id: str) 
                 "multiple": sum(o.correct for o in v.options) > 1,
                 "unit": v.unit,
                 "decimals": v.decimals,
-                "shown": v.shown_answer,
+                "shown": typeset_number(v.shown_answer),
                 "solution": _markdown(v.solution),
             }
         )

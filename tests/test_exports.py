@@ -8,6 +8,7 @@ numbers. Expected counts are derived from the bank objects, not from the exporte
 from __future__ import annotations
 
 import csv
+import dataclasses
 import html
 import importlib.util
 import json
@@ -16,6 +17,7 @@ import re
 import subprocess
 import sys
 import zipfile
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -32,6 +34,8 @@ from anki.consts import CARD_TYPE_REV, QUEUE_TYPE_REV
 from anki.notes import NoteId
 
 from konum import model
+from konum.banks import load_banks
+from konum.course import Course
 from konum.exports import (
     DEFAULT_NAMES,
     Card,
@@ -43,7 +47,10 @@ from konum.exports import (
 )
 from konum.exports.anki import deck_id, guid, sanitize_tag
 from konum.exports.text import TEXT_HEADER, cards_json
+from konum.markup import render_markdown
+from konum.variants import make_concrete, option_order
 
+REPO = Path(__file__).resolve().parent.parent
 _FIXTURE = Path(__file__).parent / "fixtures" / "export_banks" / "banks.py"
 
 
@@ -129,6 +136,13 @@ def deck_counts(col: Collection, deck: str) -> tuple[int, int]:
 # --- the cards themselves --------------------------------------------------------------------
 
 
+def letter(bank: model.Bank, qid: str, written: int, seed: int) -> str:
+    """The letter a card shows for option number ``written`` (as the author wrote them)."""
+    q = next(q for q in bank.questions if q.id == qid)
+    assert isinstance(q, model.ChoiceQuestion)
+    return chr(ord("A") + option_order(q, seed).index(written))
+
+
 def test_cards_per_question_type(banks: list[model.Bank]) -> None:
     concretes = fx.make_concretes(banks, seed=1)
     cards = {c.key: c for c in build_cards(banks, concretes)}
@@ -144,14 +158,15 @@ def test_cards_per_question_type(banks: list[model.Bank]) -> None:
     assert choice.kind == "basic" and choice.deck == sinusoidal.title
     assert choice.front.count("<li>") == 3 and 'type="A"' in choice.front
     assert "\\(PE_p\\)" in choice.front and "$" not in choice.front
-    assert "A. So that a fixed rotation" in choice.back
+    assert f"{letter(sinusoidal, 'sin-why-pairs', 0, seed=1)}. So that a fixed" in choice.back
     assert "rotation of \\(PE_p\\)" in choice.back  # the explanation
     assert choice.tags == ("sinusoidal", "why pairs")
 
     several = cards["question:sin-true-facts"]
     assert "Choose all that apply" in several.front
-    assert "A. It has no trained" in several.back and "B. Every row" in several.back
-    assert "C. It only" not in several.back
+    for i, (start, right) in enumerate((("It has", True), ("Every", True), ("It only", False))):
+        text = f"{letter(sinusoidal, 'sin-true-facts', i, seed=1)}. {start}"
+        assert (text in several.back) is right
 
     fill = cards["question:sin-fill-even"]
     assert fill.kind == "cloze"
@@ -188,12 +203,102 @@ def test_cards_per_question_type(banks: list[model.Bank]) -> None:
     assert len(cards) == sum(expected_notes(b, concretes) for b in banks)
 
 
-def test_cards_other_than_computed_do_not_depend_on_seed(banks: list[model.Bank]) -> None:
+def test_only_computed_and_choice_cards_depend_on_seed(banks: list[model.Bank]) -> None:
+    """A new seed draws new numbers and reorders choice options (a note's fields change,
+    never its identity); every other card stays as it was."""
     one = build_cards(banks, fx.make_concretes(banks, seed=1))
     two = build_cards(banks, fx.make_concretes(banks, seed=2))
     assert [c.key for c in one] == [c.key for c in two]
     changed = {a.key for a, b in zip(one, two, strict=True) if a != b}
-    assert changed == {c.key for c in one if "computed" in c.tags}
+    choice = {f"question:{q.id}" for b in banks for q in b.questions if q.type == "choice"}
+    assert changed - choice == {c.key for c in one if "computed" in c.tags}
+    assert build_cards(banks, fx.make_concretes(banks, seed=1)) == one  # the same seed: the same
+
+
+def _options_of_field(front: str) -> list[str]:
+    return re.findall(r"<li>(.*?)</li>", front.split('class="konum-options"')[1])
+
+
+def _options_of(card: Card) -> list[str]:
+    return _options_of_field(card.front)
+
+
+def test_choice_cards_show_the_quiz_order(banks: list[model.Bank]) -> None:
+    """A choice card lists its options in the quiz's order for the seed (pinned options in
+    place), and its answer letters follow that order."""
+    for seed in (1, 2, 3):
+        concretes = [make_concrete(q, seed) for b in banks for q in b.questions]
+        cards = {c.key: c for c in build_cards(banks, concretes)}
+        for concrete in concretes:
+            q = concrete.question
+            if not isinstance(q, model.ChoiceQuestion) or not q.flashcard:
+                continue
+            card = cards[f"question:{q.id}"]
+            shown = [q.options[i] for i in concrete.option_order]
+            assert _options_of(card) == [
+                render_markdown(o.text, inline=True, math="anki") for o in shown
+            ]
+            letters = [chr(ord("A") + i) for i, o in enumerate(shown) if o.correct]
+            assert re.findall(r"(?:</strong> |; )([A-Z])\. ", card.back) == letters
+            pinned = [i for i, o in enumerate(q.options) if o.pin]
+            assert all(concrete.option_order[i] == i for i in pinned)
+
+
+def test_a_choice_card_without_a_concrete_uses_seed_0() -> None:
+    question = model.ChoiceQuestion(
+        id="order",
+        bank="b",
+        prompt="Pick",
+        explanation="",
+        source=fx.SRC,
+        options=tuple(model.Option(f"o{i}", i == 0) for i in range(6)),
+    )
+    bank = model.Bank("b", "B", "b.yml", (question,))
+    (card,) = build_cards([bank], [])
+    assert _options_of(card) == [f"o{i}" for i in option_order(question, 0)]
+    fixed = dataclasses.replace(question, shuffle=False)
+    (card,) = build_cards([dataclasses.replace(bank, questions=(fixed,))], [])
+    assert _options_of(card) == [f"o{i}" for i in range(6)]
+
+
+def test_cards_and_decks_keep_the_order_of_the_banks_given(banks: list[model.Bank]) -> None:
+    """The course's order (the caller's), not file names: the study page's lesson list,
+    its "All lessons" and every export list the banks as they are passed."""
+    for order in (banks, banks[::-1]):
+        cards = build_cards(order, fx.make_concretes(banks, seed=1))
+        assert list(dict.fromkeys(c.bank for c in cards)) == [b.id for b in order]
+        assert cards_json(cards)["decks"] == [b.title for b in order]
+
+
+@pytest.fixture(scope="module")
+def course() -> Course:
+    return Course(tuple(load_banks(REPO / "content" / "banks")), seed=42, variants=5)
+
+
+def test_the_courses_choice_cards_do_not_give_the_answer_away(course: Course) -> None:
+    """Authors write the right option first; on the course's cards (Anki, text, CSV and the
+    study page share them) the right answer's letter is spread over the options, and in
+    the quizzes (authored and computed) the right option is not mostly first either."""
+    for math in ("anki", "mathml"):
+        cards = build_cards(course.banks, course.concretes(), math=math)  # type: ignore[arg-type]
+        letters = Counter(
+            m.group(1)
+            for c in cards
+            if 'class="konum-options"' in c.front
+            and (m := re.search(r"</strong> ([A-Z])[.,]", c.back))
+        )
+        total = sum(letters.values())
+        assert total >= 60 and set("ABCD") <= set(letters)
+        assert letters["A"] / total < 0.5, letters
+    first: Counter[bool] = Counter()
+    for concrete in course.concretes():
+        q = concrete.question
+        if isinstance(q, model.ChoiceQuestion):
+            first[q.options[concrete.option_order[0]].correct] += 1
+        for v in concrete.variants:
+            if v.options:
+                first[v.options[0].correct] += 1
+    assert first[True] / sum(first.values()) < 0.5, first
 
 
 def test_build_cards_errors(banks: list[model.Bank]) -> None:
@@ -287,7 +392,8 @@ def test_apkg_imports_with_decks_fields_and_math(
 
     _, notetype, _, fields, tags = by_key["question:sin-why-pairs"]
     assert notetype == "Konum Basic"
-    assert "\\(PE_{p+k}\\)" in fields[0] and "A. So that" in fields[1]
+    right = letter(banks[0], "sin-why-pairs", 0, seed=1)
+    assert "\\(PE_{p+k}\\)" in fields[0] and f"{right}. So that" in fields[1]
     assert tags.split() == ["sinusoidal", "why_pairs"]
 
     _, _, deck, fields, _ = by_key["question:sin-entry:variant:1"]
@@ -317,6 +423,7 @@ def test_apkg_regenerated_updates_in_place(
 
     log = import_apkg(collection, second)
     after = notes_by_guid(collection)
+    reordered = {f"question:{q.id}" for b in banks for q in b.questions if q.type == "choice"}
 
     assert len(log.new) == 0
     assert collection.note_count() == len(before) == len(new_cards)
@@ -326,6 +433,8 @@ def test_apkg_regenerated_updates_in_place(
         assert note[3] == [card.front, card.back]
         if "computed" in card.tags:
             assert note[3] != before[guid(card)][3], card.key
+        elif card.key in reordered:  # the options in the new seed's order
+            assert sorted(_options_of(card)) == sorted(_options_of_field(before[guid(card)][3][0]))
         else:
             assert note[1:] == before[guid(card)][1:], card.key
     kept = collection.get_card(studied.id)
@@ -448,7 +557,8 @@ def test_text_export_imports_and_updates_in_place(
     assert len(log.new) == 0
     assert {g: n[0] for g, n in after.items()} == {g: n[0] for g, n in before.items()}
     updated = {c.key for c in new_cards if after[guid(c)][3] != before[guid(c)][3]}
-    assert updated == {c.key for c in new_cards if "computed" in c.tags}
+    reordered = {f"question:{q.id}" for b in banks for q in b.questions if q.type == "choice"}
+    assert updated == {c.key for c in new_cards if "computed" in c.tags or c.key in reordered}
     for card in new_cards:
         assert after[guid(card)][3] == [card.front, card.back]
 
@@ -462,7 +572,8 @@ def test_csv_rows(banks: list[model.Bank], tmp_path: Path) -> None:
     assert len(rows) == len(cards) + 1
     by_key = dict(zip((c.key for c in cards), rows[1:], strict=True))
     front, back, tags = by_key["question:sin-why-pairs"]
-    assert front.startswith("<p>Why does each frequency") and "A. So that" in back
+    right = letter(banks[0], "sin-why-pairs", 0, seed=1)
+    assert front.startswith("<p>Why does each frequency") and f"{right}. So that" in back
     assert tags == "sinusoidal why_pairs"
     front, back, _ = by_key["question:sin-fill-even"]
     assert "{{c1::" not in front + back and front.count("[…]") == 2

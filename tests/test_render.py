@@ -24,7 +24,14 @@ from hypothesis import strategies as st
 from jinja2 import Environment
 
 from konum import model
-from konum.render import TEMPLATES_DIR, RenderError, plain_text, render_quiz, script_json
+from konum.render import (
+    TEMPLATES_DIR,
+    RenderError,
+    plain_text,
+    render_quiz,
+    script_json,
+    typeset_number,
+)
 
 GOLDEN = Path(__file__).parent / "golden"
 ASSETS = TEMPLATES_DIR / "assets"
@@ -289,7 +296,7 @@ def test_computed_ships_every_variant_one_visible() -> None:
                 assert later[f"option-{k}-{i}"] == option.text
         for k, v in enumerate(concrete.variants):
             assert "Worked solution" in later[f"solution-{k}"]
-            assert v.shown_answer in later[f"answer-{k}"]
+            assert typeset_number(v.shown_answer) in later[f"answer-{k}"]
             notes = {key for key in later if key.startswith(f"{k}-note-")}
             assert notes == {f"{k}-note-{i}" for i, o in enumerate(v.options) if o.feedback}
         data = json.loads(root.find_all(has_class("konum-data"))[0].text)
@@ -407,11 +414,68 @@ def test_markdown_html_is_sanitised() -> None:
     assert "onerror" not in html and "alert(1)" not in html
 
 
-def test_plain_text() -> None:
-    assert plain_text("all 0 ($\\sin 0$)") == "all 0 (sin 0)"
-    assert plain_text("`PE[0, 1::2]` is **one**") == "PE[0, 1::2] is one"
-    assert plain_text("$\\frac{p}{10000^{2i/d}}$") == "p/(10000^(2i/d))"
-    assert plain_text("$\\theta \\cdot m$") == "θ · m"
+@pytest.mark.parametrize(
+    ("source", "text"),
+    [
+        ("all 0 ($\\sin 0$)", "all 0 (sin 0)"),
+        ("all 0 ($\\sin(0)$)", "all 0 (sin(0))"),
+        ("`PE[0, 1::2]` is **one**", "PE[0, 1::2] is one"),
+        ("$\\frac{p}{10000^{2i/d}}$", "p/(10000 to the power 2i/d)"),
+        ("$\\theta \\cdot m$", "θ · m"),
+        ("$\\mathrm{base} \\cdot s^{d/(d-2)}$: fast", "base · s to the power d/(d−2): fast"),
+        ("rows of $W_q$ and $x_1$", "rows of W sub q and x₁"),
+        ("all $-1$, $y = -0.5$, $a - b$", "all −1, y = −0.5, a − b"),
+        ("$x^2 + x^{-1}$, $f'(x)$, $q^\\top k$", "x² + x⁻¹, f′(x), qᵀk"),
+        ("$\\log_2 n$ and $\\sqrt{d/2}$", "log₂ n and √(d/2)"),
+        ("$\\sum_{i=0}^{n} x_i$", "∑ from i=0 to n x sub i"),
+        ("$\\hat{q}$, $2\\pi \\cdot 10000$", "q̂, 2π · 10000"),
+        ("$PE_{(p, 2k)}$", "PE sub (p, 2k)"),
+    ],
+)  # fmt: skip
+def test_plain_text_says_formulas_as_a_reader_would(source: str, text: str) -> None:
+    assert plain_text(source) == text
+
+
+def test_numbers_shown_to_the_reader_have_a_real_minus_sign() -> None:
+    """Choice values and shown answers that are negative numbers use U+2212, as the prose's
+    math does; the checker's data keeps what a reader types."""
+    assert typeset_number("-0.84") == "\u22120.84" and typeset_number("-1 rad") == "\u22121 rad"
+    assert typeset_number("0.5") == "0.5" and typeset_number("-x") == "-x"
+    assert typeset_number("a-1") == "a-1" and typeset_number("-1 <b>") == "-1 <b>"
+    concrete = samples.computed_choice()
+    v = concrete.variants[0]
+    negative = [dataclasses.replace(o, text=f"-{o.text}") for o in v.options]
+    variants = (dataclasses.replace(v, options=tuple(negative)), *concrete.variants[1:])
+    root = parse(render_quiz([dataclasses.replace(concrete, variants=variants)], "q"))
+    labels = [e.text for e in root.find_all(lambda e: e.tag == "label") if e.text.strip()]
+    assert labels and all(t.startswith("\u2212") for t in labels), labels
+    numeric = samples.numeric()
+    assert isinstance(numeric.question, model.NumericQuestion)
+    shown = dataclasses.replace(numeric.question, answer=-abs(numeric.question.answer))
+    html = render_quiz([dataclasses.replace(numeric, question=shown)], "q")
+    data = json.loads(parse(html).find_all(has_class("konum-data"))[0].text)
+    assert data["shown"].startswith("-")  # what the reader types
+    later = json.loads(parse(html).find_all(has_class("konum-later"))[0].text)
+    assert "<p>\u2212" in later["answer"]
+
+
+TEX_LEFTOVERS = re.compile(r"\\|mathrm|\^\(|_\{|\$|[{}]")
+
+
+def test_no_matching_option_of_the_course_shows_tex() -> None:
+    """Every dropdown option of every matching question of the course: readable text, no
+    TeX left (a backslash, ``mathrm``, ``^(``, braces, dollars)."""
+    from konum.banks import load_banks
+    from konum.variants import make_concrete
+
+    banks = load_banks(Path(__file__).resolve().parent.parent / "content" / "banks")
+    matching = [make_concrete(q, 42) for b in banks for q in b.questions if q.type == "matching"]
+    assert len(matching) >= 8
+    root = parse(render_quiz(matching, "course"))
+    options = [o.text for o in root.find_all(lambda e: e.tag == "option")]
+    assert len(options) > 5 * len(matching)
+    assert [o for o in options if TEX_LEFTOVERS.search(o)] == []
+    assert any("s to the power d/(d−2)" in o for o in options)
 
 
 # --- static assets and the theme override ---------------------------------------------------
@@ -456,9 +520,11 @@ def test_pages_get_the_assets_they_show_and_no_others(
     """A page with a quiz or the study block carries its CSS and JS once, at its end (in
     Material's content container, whose scripts instant navigation re-runs); a page with
     formulas names a math font; a page with neither carries nothing of konum's."""
+    from types import SimpleNamespace
+
     from konum.mdx import AssetsPostprocessor
 
-    html = AssetsPostprocessor().run(content)
+    html = AssetsPostprocessor(SimpleNamespace(konum_page=True)).run(content)  # type: ignore[arg-type]
     assert html.count('data-konum-asset="quiz"') == int(quiz)
     assert html.count('data-konum-asset="flashcards"') == int(study)
     assert ("window.konumQuiz" in html) is quiz and ("window.konumStudy" in html) is study
@@ -470,6 +536,27 @@ def test_pages_get_the_assets_they_show_and_no_others(
         assert '"DejaVu Math TeX Gyre"' in fonts and fonts[-1] == "math"
     if not (quiz or study or math):
         assert html == content
+
+
+def test_a_heading_with_math_keeps_its_id_and_name_clean() -> None:
+    """The toc extension runs every postprocessor on each heading's HTML: the page's math
+    style went into the heading's id and its table-of-contents name. It goes into the page
+    only, once, and inline formulas there keep the punctuation after them."""
+    import markdown
+
+    from konum.mdx import AssetsPostprocessor, PageTreeprocessor
+    from konum.mdx.math import MathExtension
+
+    md = markdown.Markdown(extensions=["toc", MathExtension()])
+    md.treeprocessors.register(PageTreeprocessor(md), "konum_page", -100)
+    md.postprocessors.register(AssetsPostprocessor(md), "konum_assets", 0)
+    for _ in range(2):  # a Markdown instance reused for a second page
+        html = md.reset().convert("## Why only $m - n$ counts\n\nThe score, $m - n$, counts.")
+        assert '<h2 id="why-only-mn-counts">' in html
+        (token,) = md.toc_tokens  # type: ignore[attr-defined]
+        assert token["name"] == "Why only m&#x02212;n counts" and "<style" not in token["html"]
+        assert html.count("<style>") == 1 and html.index("<style>") == 0
+        assert "<span class=konum-nobreak><math" in html and "</math>,</span> counts" in html
 
 
 def test_a_question_figure_is_drawn_at_the_top_of_its_card() -> None:

@@ -1,7 +1,7 @@
 """Turn banks and concrete questions into a neutral list of flashcards.
 
-Pure: no genanki, no files written. Every exporter (:mod:`.anki`, :mod:`.text`, the study page's
-``cards.json``) reads the :class:`Card` objects built here.
+Pure: no genanki, no files written. Every exporter (:mod:`.anki`, :mod:`.text`, the study
+page's embedded JSON) reads the :class:`Card` objects built here.
 
 Conventions:
 
@@ -9,9 +9,12 @@ Conventions:
   for variant ``i`` of a computed question, ``flashcard:<bank>:<id>`` for a bank's
   ``flashcards`` entry. Exporters derive Anki note GUIDs from it, so a regenerated deck
   (another seed, new numbers) updates notes in place instead of adding new ones.
-* Only computed cards depend on the seed. Choice options and matching pairs appear in the
-  order the author wrote them (not the seed's shuffle), so the other cards never change when
-  the site is rebuilt with another seed.
+* Choice options appear in the quiz's order: the seed's shuffle from the question's
+  :class:`konum.model.Concrete` (:func:`konum.variants.option_order`: keyed by the seed and
+  the question id, pinned options in place, ``shuffle: false`` kept as written), so the
+  right answer is not always "A" and the same seed gives the same card on every export.
+  Computed cards depend on the seed too; matching pairs, fill-ins, numbers and facts never
+  do. A changed order changes a note's fields, not its identity: Anki updates it in place.
 * ``front`` and ``back`` are HTML from :func:`konum.markup.render_markdown` with the
   ``math`` mode asked for: ``"anki"`` (MathJax delimiters ``\\( \\)`` / ``\\[ \\]``) for the
   Anki and text exports, ``"mathml"`` for the study page.
@@ -34,7 +37,9 @@ from typing import Literal
 
 from konum import model
 from konum.errors import ExportError
+from konum.formatting import format_number
 from konum.markup import render_markdown
+from konum.variants import option_order
 
 CardKind = Literal["basic", "cloze"]
 MathMode = Literal["anki", "mathml"]
@@ -100,23 +105,25 @@ def _options_list(texts: Sequence[str], math: MathMode) -> str:
     return f'<ol class="konum-options" type="A">{items}</ol>'
 
 
-def format_number(value: float, decimals: int | None, unit: str | None = None) -> str:
-    """A number as shown on a card: ``decimals`` fixed places when given, else the shortest
-    form (``32.0`` shows as ``32``); ``-0`` shows as ``0``; the unit follows after a space."""
-    text = f"{value:.{decimals}f}" if decimals is not None else f"{value:.12g}"
-    if re.fullmatch(r"-0(\.0*)?", text):
-        text = text[1:]
-    return f"{text} {unit}" if unit else text
-
-
 def _tags(bank: model.Bank, tags: Iterable[str], *extra: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(t for t in (bank.id, *tags, *extra) if t.strip()))
 
 
-def _choice_card(bank: model.Bank, q: model.ChoiceQuestion, math: MathMode) -> Card:
+def _option_order(q: model.ChoiceQuestion, concrete: model.Concrete | None) -> tuple[int, ...]:
+    """The quiz's order of ``q``'s options: its concrete's, else the one its seed gives
+    (seed 0 when there is no concrete)."""
+    if concrete is not None and concrete.option_order:
+        return concrete.option_order
+    return option_order(q, concrete.seed if concrete is not None else 0)
+
+
+def _choice_card(
+    bank: model.Bank, q: model.ChoiceQuestion, order: Sequence[int], math: MathMode
+) -> Card:
     hint = "<p><em>Choose all that apply.</em></p>" if q.multiple else ""
-    front = _render(q.prompt, math) + hint + _options_list([o.text for o in q.options], math)
-    correct = [(i, o) for i, o in enumerate(q.options) if o.correct]
+    shown = [q.options[i] for i in order]
+    front = _render(q.prompt, math) + hint + _options_list([o.text for o in shown], math)
+    correct = [(i, o) for i, o in enumerate(shown) if o.correct]
     label = "Answers" if len(correct) > 1 else "Answer"
     answers = "; ".join(f"{_letter(i)}. {_render(o.text, math, inline=True)}" for i, o in correct)
     back = _answer_line(label, answers) + _explanation(q.explanation, math)
@@ -278,12 +285,14 @@ def build_cards(
     math: MathMode = "anki",
     media_root: Path | None = None,
 ) -> list[Card]:
-    """All flashcards of ``banks``, in bank order, questions first, then ``flashcards``.
+    """All flashcards of ``banks``, in the order of ``banks`` (the caller's: the course's
+    order), each bank's questions first, then its ``flashcards``.
 
     Args:
         banks: The loaded banks.
-        concretes: Concrete questions for one seed; only computed questions are looked up
-            here (one card per shipped variant), by question id.
+        concretes: Concrete questions for one seed, looked up by question id: a computed
+            question's variants (one card each, required) and a choice question's option
+            order (without one, the order of seed 0).
         math: ``"anki"`` for MathJax delimiters, ``"mathml"`` for the study page.
         media_root: Where local ``<img>`` sources are resolved (the docs dir). When given,
             sources are rewritten to bare file names and the files listed in
@@ -319,7 +328,7 @@ def build_card_sets(
             if q.figure is not None:
                 figures[q.id] = q.figure
             if isinstance(q, model.ChoiceQuestion):
-                bare.append(_choice_card(bank, q, math))
+                bare.append(_choice_card(bank, q, _option_order(q, by_id.get(q.id)), math))
             elif isinstance(q, model.FillQuestion):
                 bare.append(_fill_card(bank, q, math))
             elif isinstance(q, model.MatchingQuestion):

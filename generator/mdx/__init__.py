@@ -23,15 +23,24 @@ from typing import Any
 from markdown import Extension, Markdown
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
 
 from konum.config import DEFAULTS, check_names, options_from
 from konum.errors import ConfigError
 
 #: Browsers stretch brackets, bars and radicals only with a font that has an OpenType MATH
 #: table, and the generic ``math`` family does not always find one (Chromium on Linux).
+#: A formula wider than its line scrolls in its own box (phones): a display one in its
+#: <div>, an inline one as an inline block that keeps its baseline (where browsers can; the
+#: padding keeps fraction bars and scripts from being clipped). An inline formula keeps the
+#: punctuation after it on its line (:func:`konum.mdx.math.bind_punctuation`).
 MATH_FONTS = (
     '<style>math{font-family:"STIX Two Math","Cambria Math","Latin Modern Math",'
-    '"DejaVu Math TeX Gyre","Noto Sans Math",math}</style>'
+    '"DejaVu Math TeX Gyre","Noto Sans Math",math}'
+    ".konum-math{overflow-x:auto;overflow-y:hidden}.konum-nobreak{white-space:nowrap}"
+    "@supports (baseline-source:first){math:not([display=block]){display:inline-block;"
+    "max-width:100%;overflow-x:auto;overflow-y:hidden;baseline-source:first;padding:.4em 0;"
+    "margin:-.4em 0}.konum-nobreak>math{max-width:calc(100% - 1em)}}</style>"
 )
 
 
@@ -48,12 +57,26 @@ def assets_html(widget: str) -> str:
     return f'<style data-konum-asset="{widget}">{css}</style>\n<script>{js}</script>\n'
 
 
+class PageTreeprocessor(Treeprocessor):
+    """Marks that the tree is done, so the next postprocessor run is the page's. The toc
+    extension runs every postprocessor on each heading's HTML before that (for its names
+    and ids), where the page's styles and scripts must not go."""
+
+    def run(self, root: Any) -> None:
+        self.md.konum_page = True  # type: ignore[attr-defined]
+
+
 class AssetsPostprocessor(Postprocessor):
     """Adds the quiz's or the study page's files to a page that shows one."""
 
     def run(self, text: str) -> str:
+        if not getattr(self.md, "konum_page", False):
+            return text  # a heading's HTML, rendered for the table of contents
+        self.md.konum_page = False  # type: ignore[attr-defined]
         if "<math" in text:
-            text = MATH_FONTS + "\n" + text
+            from konum.mdx.math import bind_punctuation
+
+            text = MATH_FONTS + "\n" + bind_punctuation(text)
         if "data-konum-quiz" in text:
             text += "\n" + assets_html("quiz")
         if "data-konum-study" in text:
@@ -116,6 +139,7 @@ class KonumExtension(Extension):
             raise QuizError(str(exc)) from None
         md.registerExtensions([ValuesExtension(), MathExtension(), QuizExtension(options)], {})
         md.preprocessors.register(MalformedBlockPreprocessor(md), "konum_malformed", 31)
+        md.treeprocessors.register(PageTreeprocessor(md), "konum_page", -100)
         md.postprocessors.register(AssetsPostprocessor(md), "konum_assets", 0)
 
 

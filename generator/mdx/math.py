@@ -214,6 +214,30 @@ def tex_to_html(tex: str, *, display: bool, mode: str = "mathml") -> str:
     return f'<math alttext="{alttext}"{block}>' + _polish(mathml[head.end() :])
 
 
+#: The class of an inline formula bound to the punctuation after it (styled nowrap).
+NOBREAK_CLASS = "konum-nobreak"
+# Browsers may break a line between a formula and the comma after it, so that the next line
+# starts with the comma. The wrapper has no quotes: the pass also runs over HTML kept in JSON
+# strings (a quiz's later parts, the study page's cards), where a quote would end the string.
+_NOBREAK_OPEN = f"<span class={NOBREAK_CLASS}>"
+_PUNCTUATED = re.compile(
+    r"(?<!" + re.escape(_NOBREAK_OPEN) + r")"
+    r'(<math\b(?![^>]*display="block")[^>]*>(?:(?!</math>).)*</math>)'
+    r"([,.;:!?)\]’”…]+)",
+    re.DOTALL,
+)
+
+
+def bind_punctuation(html: str) -> str:
+    """Wrap each inline formula and the punctuation that follows it in one element that
+    does not break (``<span class=konum-nobreak>``, styled ``white-space: nowrap``).
+
+    Idempotent; display formulas are left alone. Safe on a whole page, including HTML held
+    in JSON strings, since the wrapper holds no quote, backslash or ``</script``.
+    """
+    return _PUNCTUATED.sub(_NOBREAK_OPEN + r"\1\2</span>", html)
+
+
 class InlineMathProcessor(InlineProcessor):
     """``$...$`` and one-line ``$$...$$`` inside a paragraph."""
 

@@ -7,7 +7,8 @@
  *
  * Leitner: every card starts in box 1; "Good" moves it up one box (at most 5), "Again" sends
  * it back to box 1. The next card comes from the lowest non-empty box (of the chosen lesson),
- * the one graded longest ago first. Boxes live in localStorage under "konum-study-v1",
+ * the one graded longest ago first. The progress line counts the chosen lesson's cards that
+ * are seen (graded at least once) and known (last graded Good, so in box 2 or higher). Boxes live in localStorage under "konum-study-v1",
  * keyed by the card's stable key, so regenerated decks keep their progress.
  *
  * Keys: Space flips (unless a button, link or field has focus: those keep their own Space),
@@ -68,10 +69,18 @@
     } catch (error) {
       root.textContent = "";
       root.appendChild(el("p", "konum-study__error",
-        "The flashcards could not be read (" + error.message + "). Use the downloads below."));
+        "The flashcards could not be read (" + error.message + ")." + downloads(root)));
       return;
     }
     build(root, data);
+  }
+
+  /* Where the page's flashcard downloads are, as seen from the widget, if it has any. */
+  function downloads(root) {
+    var link = document.querySelector('a[href$=".apkg"], a[href*="downloads/"]');
+    if (!link) return "";
+    var after = root.compareDocumentPosition(link) & Node.DOCUMENT_POSITION_FOLLOWING;
+    return " Use the downloads " + (after ? "below" : "above") + " instead.";
   }
 
   function build(root, data) {
@@ -119,7 +128,8 @@
     status.setAttribute("role", "status");
     status.setAttribute("aria-live", "polite");
     var footer = el("p", "konum-study__help",
-      "Space shows the answer, 1 means again, 2 means good. Progress stays in this browser. ");
+      "Space shows the answer, 1 means again, 2 means good. Seen counts the cards you have " +
+      "graded, known those you last graded Good. Progress stays in this browser. ");
     var reset = el("button", "konum-study__reset", "Reset progress");
     reset.type = "button";
     footer.appendChild(reset);
@@ -148,13 +158,16 @@
       return best;
     }
 
+    /* Seen: cards graded at least once. Known: cards whose last grade was Good (box 2+).
+     * Both move from the first card on; the title has the count per box. */
     function showProgress(list) {
-      var high = list.filter(function (c) { return box(c) >= 3; }).length;
+      var seen = list.filter(function (c) { return !!state.cards[c.key]; }).length;
+      var known = list.filter(function (c) { return box(c) >= 2; }).length;
       var counts = [];
       for (var b = 1; b <= BOXES; b++) {
         counts.push(b + ": " + list.filter(function (c) { return box(c) === b; }).length);
       }
-      progress.textContent = high + " / " + list.length + " in box 3+";
+      progress.textContent = seen + " of " + list.length + " seen, " + known + " known";
       progress.title = "Cards per box: " + counts.join(", ");
     }
 

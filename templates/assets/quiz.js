@@ -12,10 +12,17 @@
  * other variants of a computed question (in full, or as their prompt and option texts when
  * shaped like the first: their forms are then copies of the first); it is parsed the first
  * time something is shown, and a box marked data-later="key" is filled from it then.
- * Progress lives in localStorage under "konum:<page path>:<quiz id>:<question id>". Safe to
- * load twice (Material's instant navigation re-runs scripts in the content): mounting is
- * idempotent.
- * No network requests, no dependencies.
+ *
+ * Prompts and options hold bank HTML, which may carry any class name. So the script finds
+ * what it made through the references it kept, and the template's parts through what bank
+ * HTML cannot have (the sanitiser lets no data-*, id, form control, label, template or
+ * script through): data attributes, ids, tags and direct children. Everything it adds
+ * carries data-konum-made; a copy of a mounted page (instant navigation) is cleaned first.
+ *
+ * Progress lives in localStorage under "konum:<page path>:<quiz id>:<question id>". Reset
+ * asks first, and its Undo puts the answers back until the page is left. Enter in a text
+ * box checks the question. Safe to load twice (Material's instant navigation re-runs
+ * scripts in the content): mounting is idempotent. No network requests, no dependencies.
  */
 (function () {
   "use strict";
@@ -28,6 +35,7 @@
   function make(tag, attrs, text) {
     var el = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) { el.setAttribute(k, attrs[k]); });
+    el.setAttribute("data-konum-made", "");
     if (text) el.textContent = text;
     return el;
   }
@@ -48,11 +56,13 @@
     if (on) fill(el);
     el.hidden = !on;
   }
+  function question(node) { return node.closest("[data-question-id]"); }
+  function last(list) { return list.filter(Boolean).pop(); }
 
   /* A data-later box gets its HTML (rendered and sanitised at build time) on first show. */
   function fill(el) {
     var key = el.getAttribute("data-later");
-    var q = key !== null && el.closest(".konum-question");
+    var q = key !== null && question(el);
     var later = q && laterOf(q);
     if (!later) return;
     if (Object.prototype.hasOwnProperty.call(later, key)) {
@@ -70,27 +80,25 @@
    * "option-k-i": its form is shaped like the first): a copy of the first form without
    * what quiz.js added to it (marks, notes, states, names), with variant k's ids and texts. */
   function variantForm(q, k, later) {
-    var first = q.querySelector('.konum-variant[data-variant="0"] > fieldset');
+    var first = q.querySelector(':scope > [data-variant="0"] > fieldset');
     if (later["prompt-" + k] === undefined || !first) return null;
     var form = first.cloneNode(true), from = q.id + "-v0", to = q.id + "-v" + k;
-    $$(form, ".konum-mark, .konum-option-feedback").forEach(function (n) { n.remove(); });
+    $$(form, "[data-konum-made]").forEach(function (n) { n.remove(); });
     [form].concat($$(form, "*")).forEach(function (n) {
-      n.classList.remove("is-right", "is-wrong");
       ["id", "for", "name", "aria-describedby"].forEach(function (a) {
         var v = n.getAttribute(a);
         if (v) n.setAttribute(a, v.split(from).join(to));
       });
     });
-    $$(form, "input").forEach(function (c) {
+    $$(form, "input").forEach(function (c, i) {
+      c.parentElement.classList.remove("is-right", "is-wrong");
       c.removeAttribute("aria-invalid");
       c.removeAttribute("aria-label");
       c.checked = false;
       if (c.type === "text") c.value = "";
+      else c.parentElement.querySelector("label").innerHTML = later["option-" + k + "-" + i];
     });
-    form.querySelector(".konum-prompt").innerHTML = later["prompt-" + k];
-    $$(form, ".konum-options label").forEach(function (label, i) {
-      label.innerHTML = later["option-" + k + "-" + i];
-    });
+    form.querySelector('[id="' + to + '-prompt"]').innerHTML = later["prompt-" + k];
     return form;
   }
 
@@ -120,13 +128,14 @@
 
   function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 
+  /* Mark a control's row (its parent: the option's <li>, the matching row, the numeric
+   * line) right, wrong or neither; the mark is made on first use, after the option's label. */
   function mark(target, ok) {
-    var item = target.closest("li, .konum-match-row, .konum-numeric") || target;
+    var item = target.parentElement, m = item.konumMark;
     item.classList.toggle("is-right", ok === true);
     item.classList.toggle("is-wrong", ok === false);
-    var m = item.querySelector(".konum-mark");
-    if (!m && ok !== null) {  /* made on first use: after the option's label, else last */
-      m = make("span", { "class": "konum-mark" });
+    if (!m && ok !== null) {
+      m = item.konumMark = make("span", { "class": "konum-mark" });
       var label = item.matches("li") && item.querySelector("label");
       if (label) label.after(m); else item.appendChild(m);
     }
@@ -140,21 +149,21 @@
   /* Graders: (scope element, spec) -> [ok, message, nothing entered]; they also mark
    * controls. With nothing entered the check counts for nothing and reveals nothing. */
   function gradeChoice(scope, spec) {
-    var inputs = $$(scope, "input.konum-choice"), wrong = 0, missing = 0, any = false;
+    var inputs = $$(scope, "input"), wrong = 0, missing = 0, any = false, noted = false;
     inputs.forEach(function (inp, i) {
-      var li = inp.closest("li"), right = spec.options[i];
-      var fb = li.querySelector(".konum-option-feedback") || (inp.checked && noteBox(li, spec.notes + "note-" + i));
+      var li = inp.parentElement, right = spec.options[i];
+      var fb = li.konumNote || (inp.checked && noteBox(li, spec.notes + "note-" + i));
       any = any || inp.checked;
       if (inp.checked && !right) wrong++;
       if (!inp.checked && right) missing++;
       mark(inp, inp.checked ? right : null);
       show(fb, inp.checked);
+      noted = noted || (inp.checked && !!fb);
     });
     if (!any) return [false, "Not quite: choose an answer first.", true];
     if (!wrong && !missing) return [true, "Correct."];
     if (!spec.multiple) {
-      return [false, "Not quite." + (scope.querySelector(".konum-option-feedback:not([hidden])")
-        ? " See the note under your choice." : " Try another option.")];
+      return [false, "Not quite." + (noted ? " See the note under your choice." : " Try another option.")];
     }
     var parts = [];
     if (wrong) parts.push(plural(wrong, "choice") + " marked wrong");
@@ -163,7 +172,7 @@
   }
 
   function gradeFill(scope, spec) {
-    var bad = [], blanks = $$(scope, "input.konum-blank");
+    var bad = [], blanks = $$(scope, "input");
     if (blanks.every(function (inp) { return !inp.value.trim(); })) {
       blanks.forEach(function (inp) {
         inp.classList.remove("is-right", "is-wrong");
@@ -183,7 +192,7 @@
   }
 
   function gradeMatching(scope, spec) {
-    var right = 0, sel = $$(scope, "select.konum-select");
+    var right = 0, sel = $$(scope, "select");
     if (sel.every(function (s) { return s.value === ""; })) {
       sel.forEach(function (s) { mark(s, null); });
       return [false, "Not quite: choose a match first.", true];
@@ -198,7 +207,7 @@
   }
 
   function gradeNumeric(scope, spec) {
-    var inp = scope.querySelector("input.konum-number-input"), x = parseNumber(inp.value);
+    var inp = scope.querySelector("input"), x = parseNumber(inp.value);
     if (!inp.value.trim()) {
       mark(inp, null);
       return [false, "Not quite: type a number first.", true];
@@ -232,7 +241,7 @@
 
   /* A question's script of its own (inside its <template>), parsed as JSON. */
   function scriptData(q, cls) {
-    var box = q.querySelector("template.konum-data-box");
+    var box = q.querySelector(":scope > template");
     var script = (box ? box.content : q).querySelector("script." + cls);
     return script ? JSON.parse(script.textContent) : null;
   }
@@ -245,76 +254,55 @@
 
   /* The note box of an option, made when first needed, if the option has a note. */
   function noteBox(li, key) {
-    var q = li.closest(".konum-question"), later = q && laterOf(q);
-    if (!later || later[key] === undefined) return null;
-    return li.appendChild(lazyBox("konum-option-feedback", key));
-  }
-
-  /* What only works with JavaScript, appended after the question's form(s). */
-  function addChrome(el, data) {
-    var id = el.id, computed = data.type === "computed";
-    var count = computed ? data.variants.length : 1;
-    var first = computed ? id + "-v0-answer" : id + "-answer";
-    var row = make("div", { "class": "konum-buttons" });
-    row.appendChild(button("konum-check", "Check"));
-    row.appendChild(button("konum-show", "Show answer", { "aria-expanded": "false", "aria-controls": first }));
-    if (data.hint) {
-      row.appendChild(button("konum-hint-button", "Hint", { "aria-expanded": "false", "aria-controls": id + "-hint" }));
-    }
-    if (count > 1) row.appendChild(button("konum-new", "New numbers"));
-    var parts = [row, make("div", { "class": "konum-feedback", id: id + "-feedback", "aria-live": "polite" })];
-    if (data.hint) parts.push(lazyBox("konum-hint", "hint", id + "-hint"));
-    parts.push(computed ? variantAnswers(id, 0) : lazyBox("konum-answer", "answer", first));
-    if (data.explanation) parts.push(lazyBox("konum-explanation", "explanation"));
-    parts.forEach(function (p) { el.appendChild(p); });
+    var later = laterOf(question(li));
+    if (later[key] === undefined) return null;
+    return (li.konumNote = li.appendChild(lazyBox("konum-option-feedback", key)));
   }
 
   /* The answer and worked-solution boxes of variant k of a computed question. */
   function variantAnswers(id, k) {
-    var wrap = make("div", { "class": "konum-variant-answer", "data-variant": String(k) });
-    wrap.appendChild(lazyBox("konum-answer", "answer-" + k, id + "-v" + k + "-answer"));
-    wrap.appendChild(lazyBox("konum-solution", "solution-" + k));
+    var wrap = make("div", { "class": "konum-variant-answer", "data-variant-answer": String(k) });
+    wrap.konumAnswer = wrap.appendChild(lazyBox("konum-answer", "answer-" + k, id + "-v" + k + "-answer"));
+    wrap.konumSolution = wrap.appendChild(lazyBox("konum-solution", "solution-" + k));
     return wrap;
-  }
-
-  /* Variant k's form and answer boxes, made the first time it is shown (hidden). */
-  function ensureVariant(el, k) {
-    if (el.querySelector('.konum-variant[data-variant="' + k + '"]')) return;
-    var forms = el.querySelectorAll(".konum-variant"), answers = el.querySelectorAll(".konum-variant-answer");
-    var form = lazyBox("konum-variant", "variant-" + k), wrap = variantAnswers(el.id, k);
-    form.setAttribute("data-variant", String(k));
-    wrap.hidden = true;
-    forms[forms.length - 1].after(form);
-    answers[answers.length - 1].after(wrap);
   }
 
   function mountQuestion(el, onChange) {
     if (el.konum) return el.konum;
     var data = scriptData(el, "konum-data");
-    if (!el.querySelector(".konum-buttons")) addChrome(el, data);
+    $$(el, "[data-konum-made]").forEach(function (n) { n.remove(); });  /* a copy's chrome */
+    var id = el.id, computed = data.type === "computed";
+    var count = computed ? data.variants.length : 1;
+    var forms = computed ? [el.querySelector(':scope > [data-variant="0"]')] : [el];
+    var answers = computed ? [variantAnswers(id, 0)] : [{ konumAnswer: lazyBox("konum-answer", "answer", id + "-answer") }];
+
+    var row = make("div", { "class": "konum-buttons" });
+    var checkBtn = row.appendChild(button("konum-check", "Check"));
+    var showBtn = row.appendChild(button("konum-show", "Show answer", { "aria-expanded": "false", "aria-controls": answers[0].konumAnswer.id }));
+    var hintBtn = data.hint && row.appendChild(button("konum-hint-button", "Hint", { "aria-expanded": "false", "aria-controls": id + "-hint" }));
+    var newBtn = count > 1 && row.appendChild(button("konum-new", "New numbers"));
+    var feedback = make("div", { "class": "konum-feedback", id: id + "-feedback", "aria-live": "polite" });
+    var hint = data.hint && lazyBox("konum-hint", "hint", id + "-hint");
+    var explanation = data.explanation && lazyBox("konum-explanation", "explanation");
+    [row, feedback, hint, computed ? answers[0] : answers[0].konumAnswer, explanation].forEach(function (p) {
+      if (p) el.appendChild(p);
+    });
     nameMath(el);
+
     var quiz = el.closest("[data-konum-quiz]");
     var key = "konum:" + location.pathname + ":" + (quiz ? quiz.getAttribute("data-quiz-id") : "") +
       ":" + el.getAttribute("data-question-id");
-    var feedback = el.querySelector(".konum-feedback");
-    var showBtn = el.querySelector(".konum-show"), hintBtn = el.querySelector(".konum-hint-button");
-    var api = { ok: false, checked: false, revealed: false, variant: 0 };
-    var count = data.type === "computed" ? data.variants.length : 1;
+    var api = { ok: false, checked: false, revealed: false, variant: 0, key: key };
 
-    function part(sel) {
-      return data.type === "computed"
-        ? el.querySelector(sel + '[data-variant="' + api.variant + '"]') : el;
-    }
-    function scope() { return part(".konum-variant"); }
-    function answerBox() { return part(".konum-variant-answer").querySelector(".konum-answer"); }
+    function scope() { return forms[api.variant]; }
+    function answerBox() { return answers[api.variant].konumAnswer; }
     function controls() { return $$(scope(), "input, select"); }
     function spec() {
       if (data.type === "choice") return ["choice", { options: data.options, multiple: data.multiple, notes: "" }];
-      if (data.type !== "computed") return [data.type, data];
+      if (!computed) return [data.type, data];
       var v = data.variants[api.variant];
       return [v.form, v.form === "choice" ? { options: v.options, multiple: v.multiple, notes: api.variant + "-" } : v];
     }
-    function solution() { return data.type === "computed" ? part(".konum-variant-answer").querySelector(".konum-solution") : null; }
 
     function save() {
       store.set(key, {
@@ -324,10 +312,14 @@
     }
 
     function clearMarks() {
-      $$(el, ".is-right, .is-wrong").forEach(function (n) { n.classList.remove("is-right", "is-wrong"); });
-      $$(el, ".konum-mark").forEach(function (n) { n.textContent = ""; });
-      $$(el, "[aria-invalid]").forEach(function (n) { n.removeAttribute("aria-invalid"); });
-      $$(el, ".konum-option-feedback").forEach(function (n) { n.hidden = true; });
+      $$(el, "input, select").forEach(function (c) {
+        c.classList.remove("is-right", "is-wrong");
+        c.removeAttribute("aria-invalid");
+        var item = c.parentElement;
+        item.classList.remove("is-right", "is-wrong");
+        if (item.konumMark) item.konumMark.textContent = "";
+        if (item.konumNote) item.konumNote.hidden = true;
+      });
       feedback.textContent = "";
       feedback.className = "konum-feedback";
     }
@@ -335,17 +327,15 @@
     function setRevealed(on) {
       api.revealed = on;
       show(answerBox(), on);
-      if (showBtn) {
-        showBtn.setAttribute("aria-expanded", on ? "true" : "false");
-        showBtn.setAttribute("aria-controls", answerBox().id);
-      }
+      showBtn.setAttribute("aria-expanded", on ? "true" : "false");
+      showBtn.setAttribute("aria-controls", answerBox().id);
       afterAnswer();
     }
 
     function afterAnswer() {
       var done = api.checked || api.revealed;
-      show(el.querySelector(".konum-explanation"), done);
-      show(solution(), done);
+      show(explanation, done);
+      if (computed) show(answers[api.variant].konumSolution, done);
     }
 
     function check(restoring) {
@@ -363,14 +353,23 @@
       if (onChange) onChange();
     }
 
+    /* Variant k's form and answer boxes, made the first time it is shown (hidden). */
     function setVariant(k) {
       show(scope(), false);
-      show(part(".konum-variant-answer"), false);
-      ensureVariant(el, k);
+      show(answers[api.variant], false);
+      if (!forms[k]) {
+        var form = lazyBox("konum-variant", "variant-" + k), wrap = variantAnswers(id, k);
+        form.setAttribute("data-variant", String(k));
+        wrap.hidden = true;
+        last(forms).after(form);
+        last(answers).after(wrap);
+        forms[k] = form;
+        answers[k] = wrap;
+      }
       api.variant = k;
       show(scope(), true);
-      show(part(".konum-variant-answer"), true);
-      if (showBtn) showBtn.setAttribute("aria-controls", answerBox().id);
+      show(answers[k], true);
+      showBtn.setAttribute("aria-controls", answerBox().id);
     }
 
     function reset(keepStore) {
@@ -381,32 +380,14 @@
       api.checked = api.ok = false;
       if (count > 1) setVariant(0);
       setRevealed(false);
-      show(el.querySelector(".konum-hint"), false);
+      show(hint, false);
       if (hintBtn) hintBtn.setAttribute("aria-expanded", "false");
       if (!keepStore) store.del(key);
       if (onChange) onChange();
     }
 
-    el.addEventListener("click", function (ev) {
-      var b = ev.target.closest("button");
-      if (!b || !el.contains(b)) return;
-      if (b.classList.contains("konum-check")) check(false);
-      else if (b.classList.contains("konum-show")) { setRevealed(!api.revealed); save(); }
-      else if (b.classList.contains("konum-hint-button")) {
-        var h = el.querySelector(".konum-hint"), open = h.hidden;
-        show(h, open);
-        b.setAttribute("aria-expanded", open ? "true" : "false");
-      } else if (b.classList.contains("konum-new")) {
-        var next = (api.variant + 1) % count;
-        reset(true);
-        setVariant(next);
-        save();
-      }
-    });
-    el.addEventListener("change", save);
-
-    var saved = store.get(key);
-    if (saved) {
+    function restore(saved) {
+      if (!saved) return;
       if (saved.v > 0 && saved.v < count) setVariant(saved.v);
       controls().forEach(function (c, i) {
         var v = saved.a && saved.a[i];
@@ -416,35 +397,93 @@
       if (saved.c) check(true);
       if (saved.r) setRevealed(true);
     }
+
+    el.addEventListener("click", function (ev) {
+      var b = ev.target.closest("button");
+      if (b === checkBtn) check(false);
+      else if (b === showBtn) { setRevealed(!api.revealed); save(); }
+      else if (b === hintBtn) {
+        var open = hint.hidden;
+        show(hint, open);
+        b.setAttribute("aria-expanded", open ? "true" : "false");
+      } else if (b === newBtn) {
+        var next = (api.variant + 1) % count;
+        reset(true);
+        setVariant(next);
+        save();
+      }
+    });
+    el.addEventListener("keydown", function (ev) {
+      var t = ev.target;
+      if (ev.key === "Enter" && !ev.isComposing && t.matches("input[type=text]") && el.contains(t)) {
+        ev.preventDefault();
+        check(false);
+      }
+    });
+    el.addEventListener("change", save);
+
+    restore(store.get(key));
     api.reset = reset;
+    api.restore = restore;
     el.konum = api;
     el.setAttribute("data-konum-mounted", "");
     return api;
   }
 
+  /* The score line and Reset, which asks first and can be undone until the page is left. */
   function mountQuiz(quiz) {
     if (quiz.konum) return;
-    var head = quiz.querySelector(".konum-quiz-head");
-    if (!head) {
-      head = make("div", { "class": "konum-quiz-head" });
-      quiz.insertBefore(head, quiz.firstChild);
-    }
-    if (!head.querySelector(".konum-score")) {
-      var line = make("p", { "class": "konum-score" });
-      line.appendChild(make("span", { "class": "konum-score-value" }, "0"));
-      line.appendChild(document.createTextNode(" / " + quiz.querySelectorAll("[data-question-id]").length + " correct"));
-      head.appendChild(line);
-      head.appendChild(button("konum-reset", "Reset"));
-    }
-    var questions = [], score = quiz.querySelector(".konum-score-value");
+    var head = quiz.querySelector(":scope > .konum-quiz-head");
+    if (!head) head = quiz.insertBefore(make("div", { "class": "konum-quiz-head" }), quiz.firstChild);
+    $$(head, "[data-konum-made]").forEach(function (n) { n.remove(); });
+    var els = $$(quiz, ":scope > [data-question-id]");
+    var line = head.appendChild(make("p", { "class": "konum-score" }));
+    var score = line.appendChild(make("span", { "class": "konum-score-value" }, "0"));
+    line.appendChild(document.createTextNode(" / " + els.length + " correct"));
+    var resetBtn = head.appendChild(button("konum-reset", "Reset"));
+    var ask = head.appendChild(make("span", { "class": "konum-confirm", role: "group", "aria-label": "Reset" }));
+    var status = head.appendChild(make("span", { "class": "konum-reset-status", role: "status" }));
+    var questions = [], snapshot = null;
     function update() {
       score.textContent = String(questions.filter(function (q) { return q.checked && q.ok; }).length);
     }
-    $$(quiz, "[data-question-id]").forEach(function (el) { questions.push(mountQuestion(el, update)); });
-    var reset = quiz.querySelector(".konum-reset");
-    if (reset) reset.addEventListener("click", function () {
-      questions.forEach(function (q) { q.reset(false); });
+    function offer(text, buttons, focus) {
+      ask.textContent = "";
+      ask.hidden = !buttons.length;
+      if (text) ask.appendChild(make("span", {}, text));
+      buttons.forEach(function (b) { ask.appendChild(b); });
+      resetBtn.hidden = buttons.length > 0;
+      if (focus) focus.focus();
+    }
+    var yes = button("konum-reset-yes", "Clear answers"), no = button("konum-reset-no", "Keep them");
+    var undo = button("konum-undo", "Undo");
+    els.forEach(function (el) { questions.push(mountQuestion(el, update)); });
+    quiz.addEventListener("click", function (ev) {
+      var b = ev.target.closest("button");
+      if (b === resetBtn) {
+        status.textContent = "";
+        offer("Clear every answer on this page?", [yes, no], no);
+      } else if (b === no) {
+        offer("", [], resetBtn);
+      } else if (b === yes) {
+        snapshot = questions.map(function (q) { return store.get(q.key); });
+        questions.forEach(function (q) { q.reset(false); });
+        status.textContent = "Answers cleared.";
+        offer("", [undo], undo);
+        resetBtn.hidden = false;
+      } else if (b === undo && snapshot) {
+        questions.forEach(function (q, i) {
+          q.reset(true);
+          if (snapshot[i]) store.set(q.key, snapshot[i]);
+          q.restore(snapshot[i]);
+        });
+        snapshot = null;
+        update();
+        status.textContent = "Answers restored.";
+        offer("", [], resetBtn);
+      }
     });
+    offer("", [], null);
     quiz.konum = true;
     update();
   }

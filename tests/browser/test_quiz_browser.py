@@ -147,13 +147,13 @@ def test_fill_regex_and_case(quiz: Any) -> None:
         el.innerHTML = `<div data-question-id="t" data-type="fill">
           <script type="application/json" class="konum-data"></script>
           <input class="konum-blank" aria-label="a"><input class="konum-blank" aria-label="b">
-          <button class="konum-check">Check</button><div class="konum-feedback"></div></div>`;
+          </div>`;
         el.querySelector('script').textContent = JSON.stringify(spec);
         document.body.appendChild(el);
         const q = el.firstElementChild, api = window.konumQuiz.mountQuestion(q);
         const [a, b] = q.querySelectorAll('input'), out = [];
         for (const [x, y] of [['.5', 'PE'], ['0.5', 'pe'], ['0.55', 'PE'], [' 0.5 ', 'PE']]) {
-          a.value = x; b.value = y; q.querySelector('.konum-check').click();
+          a.value = x; b.value = y; q.querySelector('button.konum-check').click();
           out.push(api.ok);
         }
         el.remove();
@@ -195,6 +195,30 @@ def test_numeric(quiz: Any, typed: str, ok: bool) -> None:
     question(page, qid).locator("input").fill(typed)
     check(page, qid)
     expect(feedback(page, qid)).to_contain_text("Correct" if ok else "Not quite")
+
+
+@pytest.mark.parametrize("width", [390, 1000])
+def test_the_wrong_mark_keeps_clear_of_the_number_box(quiz: Any, width: int) -> None:
+    """The "Wrong" mark after a numeric box (with or without a unit between): a clear gap to
+    the box and its coloured ring."""
+    page = quiz.open()
+    page.set_viewport_size({"width": width, "height": 900})
+    for concrete in (samples.numeric(), samples.computed_numeric()):
+        q = question(page, concrete.question.id)
+        box = q.locator("input:visible")
+        box.fill("12345")
+        check(page, concrete.question.id)
+        line = box.locator("xpath=..")
+        mark = line.locator(".konum-mark")
+        expect(mark).to_have_text("Wrong")
+        gap = mark.evaluate(
+            """m => m.getBoundingClientRect().left
+                - m.previousElementSibling.getBoundingClientRect().right"""
+        )
+        bottom = box.evaluate("b => b.getBoundingClientRect().bottom")
+        if mark.evaluate("m => m.getBoundingClientRect().top") >= bottom:
+            continue  # wrapped to a line of its own: nothing beside it
+        assert gap >= 8, (concrete.question.id, gap)
 
 
 def test_number_parsing(quiz: Any) -> None:
@@ -347,6 +371,75 @@ def test_text_that_looks_like_a_script_end_stays_inside_its_data(browser: Any) -
     assert errors == []
 
 
+#: Every class quiz.js ever used to find its parts, on one element that bank HTML could hold.
+DECOY = (
+    '<span class="konum-buttons konum-feedback konum-mark konum-option-feedback konum-answer'
+    " konum-hint konum-explanation konum-solution konum-variant konum-variant-answer"
+    " konum-prompt konum-quiz-head konum-score konum-score-value konum-reset konum-check"
+    ' konum-show konum-new konum-data-box konum-options is-right">decoy</span>'
+)
+
+
+def test_bank_html_with_konums_own_class_names_changes_nothing(browser: Any) -> None:
+    """Prompts, option labels and the HTML shown later are bank text: even with every class
+    name quiz.js has used (written past the sanitiser here), each question keeps its
+    buttons, its feedback line, its marks and its score, and the decoys stay as written."""
+    from conftest import ASSETS
+
+    from konum.render import render_quiz
+
+    concretes = samples.all_samples()
+    html = render_quiz(concretes, samples.QUIZ_ID, title="Decoys")
+    html = re.sub(r'(<label for="[^"]+">|<div class="konum-prompt"[^>]*>)', r"\1" + DECOY, html)
+    title = '<p class=\\"konum-explanation-title\\">'  # inside the JSON of what shows later
+    html = html.replace(title, DECOY.replace('"', '\\"') + "<p>")
+    assert html.count("decoy") >= 3 * len(concretes)
+    script = (ASSETS / "quiz.js").read_text(encoding="utf-8")
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.set_content(f"{html}<script>{script}</script>")
+        expect(page.locator("[data-konum-mounted]")).to_have_count(len(concretes))
+        expect(page.get_by_role("button", name="Check")).to_have_count(len(concretes))
+        choice = samples.choice()
+        right = next(i for i, o in enumerate(choice_options(choice)) if o.correct)
+        wrong = next(i for i, o in enumerate(choice_options(choice)) if o.feedback)
+        q = question(page, choice.question.id)
+        q.locator("input").nth(wrong).check()
+        q.get_by_role("button", name="Check").click()
+        expect(q.locator("[data-konum-made].konum-feedback")).to_contain_text("Not quite")
+        expect(q.locator("[data-konum-made].konum-mark")).to_have_text("Wrong")
+        expect(q.locator("[data-konum-made].konum-explanation")).to_be_visible()
+        q.locator("input").nth(right).check()
+        q.get_by_role("button", name="Check").click()
+        expect(q.locator("[data-konum-made].konum-feedback")).to_have_text("Correct.")
+        computed = samples.computed_choice()
+        cq = question(page, computed.question.id)
+        cq.get_by_role("button", name="New numbers").click()
+        variant = computed.variants[1]
+        form = cq.locator('[data-variant="1"]')
+        prompt = form.locator(f'[id="konum-{samples.QUIZ_ID}-{computed.question.id}-v1-prompt"]')
+        expect(prompt).to_be_visible()
+        form.get_by_role("radio", name=next(o.text for o in variant.options if o.correct)).check()
+        cq.get_by_role("button", name="Check").click()
+        expect(cq.locator("[data-konum-made].konum-feedback")).to_have_text("Correct.")
+        expect(page.locator("[data-konum-made].konum-score")).to_have_text(
+            f"2 / {len(concretes)} correct"
+        )
+        page.get_by_role("button", name="Reset").click()
+        page.get_by_role("button", name="Clear answers").click()
+        expect(page.locator("[data-konum-made].konum-score")).to_have_text(
+            f"0 / {len(concretes)} correct"
+        )
+        decoys = page.locator("span.konum-buttons")
+        assert decoys.count() >= 2 * len(concretes)
+        assert set(decoys.all_inner_texts()) == {"decoy"}
+    finally:
+        page.close()
+    assert errors == []
+
+
 def test_variant_forms_copied_from_the_first_are_its_own(quiz: Any) -> None:
     """The build sends a variant shaped like the first as its prompt and option texts;
     quiz.js copies the first form as the page had it: each copy has the variant's ids (none
@@ -493,7 +586,7 @@ def test_show_answer_and_hint(quiz: Any) -> None:
     cq.get_by_role("button", name="New numbers").click()
     cq.get_by_role("button", name="Show answer").click()
     shown = samples.computed_numeric().variants[1].shown_answer
-    expect(cq.locator(".konum-answer:visible")).to_contain_text(shown)
+    expect(cq.locator(".konum-answer:visible")).to_contain_text(shown.replace("-", "\u2212"))
 
 
 # --- progress, reset, idempotency -----------------------------------------------------------
@@ -523,12 +616,92 @@ def test_progress_survives_reload_and_reset_clears_it(quiz: Any) -> None:
     keys = page.evaluate("Object.keys(localStorage)")
     assert f"konum:/index.html:{samples.QUIZ_ID}:{fill_id}" in keys
     page.get_by_role("button", name="Reset").click()
+    expect(score(page)).to_have_text(f"2 / {total} correct")  # it asks first
+    page.get_by_role("button", name="Clear answers").click()
     expect(score(page)).to_have_text(f"0 / {total} correct")
     expect(feedback(page, fill_id)).to_have_text("")
     page.reload()
     expect(score(page)).to_have_text(f"0 / {total} correct")
     expect(question(page, fill_id).locator("input.konum-blank").nth(1)).to_have_value("")
     assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('konum:'))") == []
+
+
+def test_reset_asks_first_and_undo_puts_every_answer_back(quiz: Any) -> None:
+    """Reset clears nothing until asked again ("Keep them" keeps everything); once cleared,
+    Undo brings back the answers, marks, feedback and score, and saves them again. Both
+    work from the keyboard, and focus goes where the next step is."""
+    page = quiz.open()
+    total = len(samples.all_samples())
+    fill_id, num = samples.fill().question.id, samples.numeric()
+    blanks = question(page, fill_id).locator("input.konum-blank")
+    blanks.nth(0).fill("cos")
+    blanks.nth(1).fill("2")
+    check(page, fill_id)
+    question(page, num.question.id).locator("input").fill("7")
+    check(page, num.question.id)
+    expect(score(page)).to_have_text(f"1 / {total} correct")
+    stored = page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('konum:')).length")
+    assert stored == 2
+
+    reset = page.get_by_role("button", name="Reset")
+    reset.focus()
+    page.keyboard.press("Enter")
+    group = page.get_by_role("group", name="Reset")
+    expect(group).to_contain_text("Clear every answer on this page?")
+    keep = group.get_by_role("button", name="Keep them")
+    expect(keep).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(group).to_be_hidden()
+    expect(reset).to_be_focused()
+    expect(score(page)).to_have_text(f"1 / {total} correct")
+    expect(blanks.nth(1)).to_have_value("2")
+
+    reset.click()
+    page.get_by_role("button", name="Clear answers").click()
+    expect(score(page)).to_have_text(f"0 / {total} correct")
+    expect(blanks.nth(1)).to_have_value("")
+    expect(page.get_by_role("status").filter(has_text="Answers cleared.")).to_have_count(1)
+    assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('konum:'))") == []
+    undo = page.get_by_role("button", name="Undo")
+    expect(undo).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(score(page)).to_have_text(f"1 / {total} correct")
+    expect(blanks.nth(1)).to_have_value("2")
+    expect(feedback(page, fill_id)).to_have_text("Correct.")
+    expect(feedback(page, num.question.id)).to_contain_text("Not quite: 7 is too")
+    expect(undo).to_be_hidden()
+    page.reload()  # restored answers are saved again
+    expect(score(page)).to_have_text(f"1 / {total} correct")
+    expect(question(page, num.question.id).locator("input")).to_have_value("7")
+
+
+def test_enter_in_a_text_box_checks_the_answer(quiz: Any) -> None:
+    """Enter in a fill-in blank or a numeric box checks the question, as in any form; in a
+    blank that is empty it asks for an answer, and nothing else on the page changes."""
+    page = quiz.open()
+    fill_id = samples.fill().question.id
+    blanks = question(page, fill_id).locator("input.konum-blank")
+    blanks.nth(0).fill("cos")
+    blanks.nth(0).press("Enter")
+    expect(feedback(page, fill_id)).to_have_text("Not quite: blank 2 is not right yet.")
+    blanks.nth(1).fill("2")
+    blanks.nth(1).press("Enter")
+    expect(feedback(page, fill_id)).to_have_text("Correct.")
+    num = samples.numeric()
+    assert isinstance(num.question, model.NumericQuestion)
+    box = question(page, num.question.id).locator("input")
+    box.press("Enter")
+    expect(feedback(page, num.question.id)).to_have_text("Not quite: type a number first.")
+    box.fill(f"{num.question.answer:.2f}")
+    box.press("Enter")
+    expect(feedback(page, num.question.id)).to_have_text("Correct.")
+    computed = samples.computed_numeric()
+    field = question(page, computed.question.id).locator(".konum-variant:visible input")
+    field.fill(computed.variants[0].shown_answer)
+    field.press("Enter")
+    expect(feedback(page, computed.question.id)).to_have_text("Correct.")
+    expect(score(page)).to_have_text(f"3 / {len(samples.all_samples())} correct")
+    assert page.url.endswith("index.html")  # no form was submitted
 
 
 def test_loaded_twice_mounts_once_via_document_observable(quiz: Any) -> None:

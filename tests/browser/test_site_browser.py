@@ -9,10 +9,13 @@ for 127.0.0.1, and fails the test on a page error, a console error, or a console
 from konum's own assets.
 
 Instant navigation: Material intercepts a click only for pages listed in ``sitemap.xml``,
-and it maps the sitemap's host to the current one but keeps the sitemap's port. A site
-built without ``site_url`` has an empty sitemap; a local server has a random port. So the
-context answers ``sitemap.xml`` with the built pages at the local address, as the deployed
-site (or ``mkdocs serve``) would list them, and Material navigates instantly.
+and it maps the sitemap's host name to the current one but keeps the sitemap's port and
+path. The session's site lists its pages at the default ``site_url`` (``konum serve``'s
+address, port 8000), and this module's server has a random port; so for the tests of
+quizzes under instant navigation the context answers ``sitemap.xml`` with the built pages
+at the local address, as the site at its ``site_url`` would. That the real sitemap does it
+is shown by ``konum serve`` on a random port (it lists its own address) and by the
+defaults agreeing.
 """
 
 from __future__ import annotations
@@ -20,8 +23,14 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import os
 import re
+import socket
+import subprocess
+import sys
 import threading
+import time
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -278,6 +287,64 @@ def test_instant_navigation(session: Session) -> None:
     assert page.evaluate("window.__sameDocument") is True
 
 
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_instant_navigation_under_konum_serve_on_any_port(browser: Any) -> None:
+    """``konum serve -a 127.0.0.1:PORT`` on a random port: its sitemap lists the pages at
+    that address, so a click in the nav swaps the page in place (no reload), with no help
+    from the test; quizzes mount on the new page."""
+    repo = Path(__file__).resolve().parents[2]
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}/"
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "konum", "serve", "-a", f"127.0.0.1:{port}"],
+        cwd=repo, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    context = browser.new_context()
+    try:
+        deadline = time.monotonic() + 300
+        while True:
+            assert proc.poll() is None, proc.communicate()[1]
+            try:
+                with urllib.request.urlopen(base + "sitemap.xml", timeout=5) as response:
+                    sitemap = response.read().decode("utf-8")
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "konum serve never answered"
+                time.sleep(1)
+        assert f"<loc>{base}lessons/02-sinusoidal.html</loc>" in sitemap
+        page = context.new_page()
+        with page.expect_response(lambda r: r.url == base + "sitemap.xml"):
+            page.goto(base + "index.html")
+        page.evaluate("window.__sameDocument = true")
+        _nav(page, LESSON, '[data-question-id="sin-why-pairs"]')
+        expect(page.locator(MOUNTED)).to_have_count(page.locator("[data-question-id]").count())
+        assert page.evaluate("window.__sameDocument") is True, "a full reload, not instant"
+    finally:
+        context.close()
+        proc.terminate()
+        proc.communicate(timeout=60)
+
+
+def test_the_default_site_url_is_where_konum_serve_serves(built_site: Path) -> None:
+    """A site built with the defaults lists its pages at ``konum serve``'s default address
+    (also ``python3 -m http.server -d site``'s port), so instant navigation works there;
+    anywhere else, ``KONUM_SITE_URL`` names the address at build time."""
+    from konum.cli import serve
+
+    (option,) = [p for p in serve.params if p.name == "dev_addr"]
+    if "KONUM_SITE_URL" in os.environ:
+        pytest.skip("the site was built for KONUM_SITE_URL")
+    sitemap = (built_site / "sitemap.xml").read_text(encoding="utf-8")
+    assert option.default == "127.0.0.1:8000"
+    assert "<loc>http://127.0.0.1:8000/lessons/02-sinusoidal.html</loc>" in sitemap
+
+
 # --- (3) file:// ----------------------------------------------------------------------------
 
 
@@ -347,11 +414,11 @@ def _axe(page: Page, contrast: bool) -> list[dict[str, Any]]:
     """axe-core violations inside the page's quizzes: every rule but colour contrast, or
     colour contrast only (the slow rule: several seconds on a lesson).
 
-    Two findings inside syntax-highlighted code (``.highlight``) are Material's, not ours, and
-    are dropped: colour contrast of its token colours (as in test_quiz_browser.py: in slate,
-    Material's number colour on its code background is 4.44:1, just under 4.5), and
-    ``landmark-unique`` for the unlabelled ``<nav class="md-code__nav">`` Material 9.8 puts in
-    every code block.
+    One finding inside syntax-highlighted code (``.highlight``) is Material's, not ours, and
+    is dropped: colour contrast of its token colours (as in test_quiz_browser.py: in slate,
+    Material's number colour on its code background is 4.44:1, just under 4.5). Material's
+    copy button, with its unlabelled ``<nav>`` (``landmark-unique``), is kept out of quiz
+    code by the questions' ``no-copy`` class.
     """
     from axe_playwright_python.sync_playwright import Axe
 
@@ -370,7 +437,7 @@ def _axe(page: Page, contrast: bool) -> list[dict[str, Any]]:
         nodes = [
             n["target"]
             for n in v["nodes"]
-            if v["id"] not in ("color-contrast", "landmark-unique")
+            if v["id"] != "color-contrast"
             or not page.evaluate(
                 "t => !!document.querySelector(t).closest('.highlight')", n["target"][-1]
             )
@@ -391,6 +458,20 @@ def _answer_everything(page: Page) -> None:
     )
     expect(page.locator(".konum-feedback.is-wrong").first).to_be_visible()
     expect(page.locator(".konum-feedback.is-right").first).to_be_visible()
+
+
+def test_quiz_code_has_no_copy_button_before_its_blanks(session: Session) -> None:
+    """Material puts a copy button (in a <nav>) in every code block of the page, but none
+    in a question's code: from the prompt, Tab goes straight to the first blank."""
+    page = mounted_page(session, LESSON)
+    expect(page.locator(".md-code__nav").first).to_be_attached()  # prose code keeps its own
+    expect(page.locator("[data-konum-quiz] .md-code__nav")).to_have_count(0)
+    expect(page.locator("[data-konum-quiz] button:not([data-konum-made])")).to_have_count(0)
+    blank = page.locator("[data-konum-quiz] pre input.konum-blank").first
+    q = blank.locator("xpath=ancestor::*[@data-question-id][1]")
+    q.locator(".konum-legend").click()  # focus starts in the question, before its code
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == blank.get_attribute("id")
 
 
 def test_axe_contrast_light_and_dark(session: Session) -> None:
@@ -455,3 +536,105 @@ def test_matrix_brackets_grow_with_the_matrix(session: Session) -> None:
     )
     assert len(heights["brackets"]) == 2, heights
     assert all(h >= 0.9 * heights["table"] for h in heights["brackets"]), heights
+
+
+# --- (7) phones -------------------------------------------------------------------------------
+
+PHONE = {"width": 390, "height": 844}
+
+# Elements of a question that stick out of it, unless a box inside it scrolls them.
+_OVERFLOWING = """() => {
+    const out = [];
+    for (const q of document.querySelectorAll("[data-question-id]")) {
+        const box = q.getBoundingClientRect();
+        for (const el of q.querySelectorAll("*")) {
+            const r = el.getBoundingClientRect();
+            if (!r.width || (r.left >= box.left - 0.5 && r.right <= box.right + 0.5)) continue;
+            let up = el.parentElement, scrolled = false;
+            for (; up && up !== q && !scrolled; up = up.parentElement) {
+                scrolled = getComputedStyle(up).overflowX !== "visible"
+                    && up.getBoundingClientRect().right <= box.right + 0.5;
+            }
+            if (!scrolled) out.push(`${q.dataset.questionId}: <${el.localName}> ${
+                (el.getAttribute("alttext") || el.textContent).slice(0, 50)}`);
+        }
+    }
+    return out;
+}"""
+
+# Punctuation that starts a line right after an inline formula ("$x$, and" broken before ",").
+_STRAY_PUNCTUATION = """() => {
+    const out = [];
+    for (const m of document.querySelectorAll("math:not([display=block])")) {
+        let next = m.nextSibling;
+        if (!next || next.nodeType !== 3 || !/^[,.;:!?)]/.test(next.data)) continue;
+        if (!m.getClientRects().length) continue;
+        const range = document.createRange();
+        range.setStart(next, 0);
+        range.setEnd(next, 1);
+        const mark = range.getBoundingClientRect(), formula = m.getBoundingClientRect();
+        if (mark.top >= formula.bottom - 1) out.push(`${m.getAttribute("alttext")}${next.data[0]}`);
+    }
+    return out;
+}"""
+
+
+def _pages(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.html"))
+
+
+def test_on_a_phone_nothing_is_wider_than_the_screen(browser: Any, real: tuple[Path, str]) -> None:
+    """Every page of the course at 390 x 844, before and after every question is checked
+    and shown (answers, worked solutions, explanations, hints): the page is never wider
+    than the screen, no part of a question sticks out of it (wide math, matrices, tables
+    and code scroll in their own box), and the flashcards fit with a card turned over."""
+    root, base = real
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    s = Session(page, base)
+    _watch(page, s)
+    found: dict[str, Any] = {}
+    width = "() => [document.documentElement.scrollWidth, window.innerWidth]"
+    try:
+        for path in _pages(root):
+            s.open(path)
+            page.wait_for_load_state("load")
+            wide = page.evaluate(width)
+            if path.startswith("lessons/"):
+                expect(page.locator(MOUNTED)).to_have_count(
+                    page.locator("[data-question-id]").count()
+                )
+                _answer_everything(page)
+                wide += page.evaluate(width)
+                if sticking_out := page.evaluate(_OVERFLOWING):
+                    found[f"{path} questions"] = sticking_out
+            if path == "flashcards.html":
+                page.locator(".konum-study__flip").click()
+                wide += page.evaluate(width)
+            if any(wide[i] > wide[i + 1] for i in range(0, len(wide), 2)):
+                found[path] = wide
+    finally:
+        context.close()
+    assert found == {}
+    assert s.problems == []
+
+
+def test_inline_math_keeps_the_punctuation_after_it(browser: Any, real: tuple[Path, str]) -> None:
+    """No line starts with the comma or full stop that follows a formula: at phone widths
+    (each breaks lines somewhere else) on every lesson, with every answer shown."""
+    root, base = real
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    found: dict[str, list[str]] = {}
+    try:
+        for path in lessons(root):
+            page.goto(base + path)
+            expect(page.locator(MOUNTED)).to_have_count(page.locator("[data-question-id]").count())
+            _answer_everything(page)
+            for width in (340, 360, 375, 390, 412):
+                page.set_viewport_size({"width": width, "height": 844})
+                if stray := page.evaluate(_STRAY_PUNCTUATION):
+                    found[f"{path} at {width}"] = stray
+    finally:
+        context.close()
+    assert found == {}

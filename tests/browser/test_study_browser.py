@@ -174,7 +174,8 @@ def test_flip_grade_and_reload_keeps_boxes(
     page.wait_for_selector(".konum-study__card[data-key]")
     assert boxes(page) == {first: 2, second: 1}
     assert shown_key(page) == third
-    assert page.locator(".konum-study__progress").text_content() == f"0 / {len(cards)} in box 3+"
+    progress = page.locator(".konum-study__progress")
+    assert progress.text_content() == f"2 of {len(cards)} seen, 1 known"
 
 
 def test_filter_by_lesson_and_progress(page: Any, study_site: tuple[str, dict[str, Any]]) -> None:
@@ -194,14 +195,34 @@ def test_filter_by_lesson_and_progress(page: Any, study_site: tuple[str, dict[st
         page.keyboard.press("2")
     assert sorted(seen[:-1]) == sorted(in_deck) and seen[-1] == seen[0]
     progress = page.locator(".konum-study__progress")
-    assert progress.text_content() == f"1 / {len(in_deck)} in box 3+"
+    n = len(in_deck)
+    assert progress.text_content() == f"{n} of {n} seen, {n} known"
+    assert progress.get_attribute("title") == f"Cards per box: 1: 0, 2: {n - 1}, 3: 1, 4: 0, 5: 0"
 
     page.reload()
     page.wait_for_selector(".konum-study__card[data-key]")
     assert page.input_value(".konum-study__filter") == deck  # the filter is remembered
-    assert progress.text_content() == f"1 / {len(in_deck)} in box 3+"
+    assert progress.text_content() == f"{n} of {n} seen, {n} known"
     page.select_option(".konum-study__filter", "")
-    assert progress.text_content() == f"1 / {len(data['cards'])} in box 3+"
+    assert progress.text_content() == f"{n} of {len(data['cards'])} seen, {n} known"
+
+
+def test_progress_moves_from_the_first_card(
+    page: Any, study_site: tuple[str, dict[str, Any]]
+) -> None:
+    """A first session: every grade moves the line (seen), every Good too (known); the
+    line says in words what it counts, and the help below says what the words mean."""
+    _, data = study_site
+    total = len(data["cards"])
+    progress = page.locator(".konum-study__progress")
+    assert progress.text_content() == f"0 of {total} seen, 0 known"
+    for key, seen, known in (("2", 1, 1), ("1", 2, 1), ("2", 3, 2)):
+        page.keyboard.press("Space")
+        page.keyboard.press(key)
+        assert progress.text_content() == f"{seen} of {total} seen, {known} known"
+    help_text = page.locator(".konum-study__help").text_content()
+    assert "Seen counts the cards you have graded" in help_text
+    assert "known those you last graded Good" in help_text
 
 
 def test_keyboard_and_screen_reader_hooks(page: Any) -> None:
@@ -267,3 +288,25 @@ def test_cloze_card_shows_the_filled_text_instead_of_the_front(page: Any) -> Non
     assert page.locator(".konum-study__back code mark").inner_text() == "2"
     page.keyboard.press("Space")
     assert front.is_visible() and page.locator(".konum-study__back").is_hidden()
+
+
+@pytest.mark.parametrize(("links", "where"), [("after", "below"), ("before", "above"), ("", "")])
+def test_unreadable_cards_point_to_the_downloads_where_they_are(
+    chromium: Any, tmp_path: Path, links: str, where: str
+) -> None:
+    """Broken card data: the widget says so, and sends the reader to the page's download
+    links in the direction they are (or to none when the page has none)."""
+    block = environment().get_template("quiz/study.html.j2").render(data="{not json")
+    assert "JavaScript" in block and "below" not in block and "above" not in block
+    anchor = '<p><a href="downloads/konum.apkg" download>konum.apkg</a></p>'
+    body = {"after": block + anchor, "before": anchor + block, "": block}[links]
+    script = (ASSETS / "flashcards.js").read_text(encoding="utf-8")
+    page = chromium.new_page()
+    try:
+        page.set_content(f"<main>{body}</main><script>{script}</script>")
+        message = page.locator(".konum-study__error")
+        assert message.text_content().startswith("The flashcards could not be read (")
+        tail = f" Use the downloads {where} instead." if where else ")."
+        assert message.text_content().endswith(tail)
+    finally:
+        page.close()

@@ -150,7 +150,7 @@ def test_the_order_option_puts_decks_in_the_course_order(tmp_path: Path) -> None
     with out.open(encoding="utf-8", newline="") as handle:
         rows = [r for r in csv.reader(handle, delimiter="\t") if not r[0].startswith("#")]
     decks = [row[2] for row in rows]
-    assert decks[0].endswith("::Mini bank") and decks[-1].endswith("::Alpha bank")
+    assert decks[0].endswith("::01 Mini bank") and decks[-1].endswith("::02 Alpha bank")
     config.write_text(base.replace("      seed: 42", "      order: [mini, minni]\n      seed: 42"))
     result = konum(project, "export", "text", "-o", str(out))
     assert result.returncode == 1

@@ -34,7 +34,6 @@ from anki.consts import CARD_TYPE_REV, QUEUE_TYPE_REV
 from anki.notes import NoteId
 
 from konum import model
-from konum.banks import load_banks
 from konum.course import Course
 from konum.exports import (
     DEFAULT_NAMES,
@@ -272,7 +271,10 @@ def test_cards_and_decks_keep_the_order_of_the_banks_given(banks: list[model.Ban
 
 @pytest.fixture(scope="module")
 def course() -> Course:
-    return Course(tuple(load_banks(REPO / "content" / "banks")), seed=42, variants=5)
+    from konum.config import options_from
+    from konum.course import course_for
+
+    return course_for(options_from({"banks": "content/banks", "seed": 42}, root=REPO))
 
 
 def test_the_courses_choice_cards_do_not_give_the_answer_away(course: Course) -> None:
@@ -374,16 +376,16 @@ def test_apkg_imports_with_decks_fields_and_math(
     log = import_apkg(collection, path)
 
     assert len(log.new) == len(cards)
-    for bank in banks:
+    for number, bank in enumerate(banks, start=1):  # numbered in the course's order
         n = expected_notes(bank, concretes)
-        assert deck_counts(collection, f"konum::{bank.title}") == (n, n)
+        assert deck_counts(collection, f"konum::{number:02d} {bank.title}") == (n, n)
 
     notes = notes_by_guid(collection)
     assert set(notes) == {guid(c) for c in cards}
     by_key = {c.key: notes[guid(c)] for c in cards}
 
     _, notetype, deck, fields, tags = by_key["question:sin-fill-even"]
-    assert notetype == "Konum Cloze" and deck == "konum::Sinusoidal encoding"
+    assert notetype == "Konum Cloze" and deck == "konum::01 Sinusoidal encoding"
     assert "{{c1::2}}" in fields[0] and "<code>" in fields[0]
     assert "Even columns hold sines" in fields[1]
     fill_note = collection.get_note(by_key["question:sin-fill-even"][0])
@@ -398,7 +400,7 @@ def test_apkg_imports_with_decks_fields_and_math(
 
     _, _, deck, fields, _ = by_key["question:sin-entry:variant:1"]
     variant = next(c for c in concretes if c.question.id == "sin-entry").variants[1]
-    assert deck == "konum::Sinusoidal encoding"
+    assert deck == "konum::01 Sinusoidal encoding"
     assert f"\\(p = {variant.values['pos']}\\)" in fields[0]
     assert variant.shown_answer in fields[1] and "\\[\\frac{" in fields[1]
 
@@ -416,7 +418,7 @@ def test_apkg_regenerated_updates_in_place(
     before = notes_by_guid(collection)
 
     # The reader has studied a card: its scheduling must survive the update.
-    studied = collection.get_card(collection.find_cards('"deck:konum::Sinusoidal encoding"')[0])
+    studied = collection.get_card(collection.find_cards('"deck:konum::01 Sinusoidal encoding"')[0])
     studied.type, studied.queue = CARD_TYPE_REV, QUEUE_TYPE_REV
     studied.ivl, studied.due, studied.reps = 12, 400, 3
     collection.update_card(studied)
@@ -542,9 +544,9 @@ def test_text_export_imports_and_updates_in_place(
 
     log = import_text(collection, first)
     assert len(log.new) == len(cards)
-    for bank in banks:
+    for number, bank in enumerate(banks, start=1):  # numbered in the course's order
         n = expected_notes(bank, concretes)
-        assert deck_counts(collection, f"konum::{bank.title}") == (n, n)
+        assert deck_counts(collection, f"konum::{number:02d} {bank.title}") == (n, n)
     before = notes_by_guid(collection)
     fill = before[guid(next(c for c in cards if c.key == "question:sin-fill-even"))]
     assert fill[1] == "Cloze" and "{{c1::2}}" in fill[3][0]
@@ -605,7 +607,7 @@ def test_write_downloads_writes_every_file(banks: list[model.Bank], tmp_path: Pa
     again = export("csv", banks, concretes, tmp_path / "again.csv")
     assert len(rows) == len(again)
     text = written["text"].read_text(encoding="utf-8")
-    assert '\t"Course::Sinusoidal encoding"\t' in text
+    assert '\t"Course::01 Sinusoidal encoding"\t' in text
 
 
 def _figure_bank() -> model.Bank:

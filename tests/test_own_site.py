@@ -111,7 +111,7 @@ def test_konum_build_publishes_with_downloads(venv: Path, course: Path) -> None:
     assert "(2 banks, 5 questions, seed 42)" in result.stdout
     assert (course / "published" / "downloads" / "my-course.apkg").is_file()  # the site's name
     text = (course / "published" / "downloads" / "my-course-anki.txt").read_text(encoding="utf-8")
-    assert '\t"My course::The basics"\t' in text  # the deck takes the site's name
+    assert '\t"My course::01 The basics"\t' in text  # the deck takes the site's name
 
 
 @pytest.fixture(scope="module")

@@ -80,10 +80,16 @@ CLOZE_MODEL = genanki.Model(
 )
 
 
-def deck_name(card: Card, root: str) -> str:
-    """The Anki deck of ``card``: ``<root>::<bank title>`` (``::`` in either would nest
-    deeper, so it is written as one colon)."""
-    return f"{root.replace('::', ':')}::{card.deck.replace('::', ':')}"
+def deck_names(cards: Iterable[Card], root: str) -> dict[str, str]:
+    """The Anki deck of each bank, by bank id: ``<root>::<NN> <bank title>``, numbered in
+    the order the banks first appear in ``cards`` (the course's order), since Anki lists
+    subdecks by name. ``::`` in a title would nest deeper, so it is written as one colon."""
+    names: dict[str, str] = {}
+    parent = root.replace("::", ":")
+    for card in cards:
+        if card.bank not in names:
+            names[card.bank] = f"{parent}::{len(names) + 1:02d} {card.deck.replace('::', ':')}"
+    return names
 
 
 def deck_id(bank_id: str) -> int:
@@ -131,12 +137,12 @@ def build_package(cards: Sequence[Card], deck: str) -> genanki.Package:
     """A genanki package with one subdeck of ``deck`` per bank, in the order the banks
     first appear."""
     decks: dict[str, genanki.Deck] = {}
-    root = deck
+    names = deck_names(cards, deck)
     media: dict[str, Path] = {}
     for card in cards:
         deck = decks.get(card.bank)
         if deck is None:
-            deck = decks[card.bank] = genanki.Deck(deck_id(card.bank), deck_name(card, root))
+            deck = decks[card.bank] = genanki.Deck(deck_id(card.bank), names[card.bank])
         is_cloze = card.kind == "cloze"
         deck.add_note(
             genanki.Note(

@@ -7,7 +7,7 @@ row per note, every field quoted as the :mod:`csv` module quotes (so no row star
 1. GUID (the same as in the ``.apkg``), so importing again updates notes in place;
 2. note type: Anki's stock ``Basic`` (Front, Back) or ``Cloze`` (Text, Back Extra), which
    every (English-language) collection has;
-3. deck ``<deck>::<bank title>``;
+3. deck ``<deck>::<NN> <bank title>``, numbered in the course's order;
 4. and 5. the two fields, HTML;
 6. tags, separated by spaces.
 """
@@ -18,7 +18,7 @@ import csv
 from collections.abc import Iterable
 from pathlib import Path
 
-from konum.exports.anki import anki_tags, deck_name, guid
+from konum.exports.anki import anki_tags, deck_names, guid
 from konum.exports.cards import Card, display_sides
 
 #: Anki's stock note types used by the text export, by card kind.
@@ -37,6 +37,8 @@ TEXT_HEADER = (
 def write_anki_text(cards: Iterable[Card], path: str | Path, *, deck: str) -> None:
     """Write ``cards`` in Anki's plain-text import format (UTF-8, tab separated), each bank
     in the subdeck ``<deck>::<bank title>``."""
+    cards = list(cards)
+    names = deck_names(cards, deck)
     with open(path, "w", encoding="utf-8", newline="") as f:
         f.write("".join(line + "\n" for line in TEXT_HEADER))
         # Every field quoted: a row whose GUID starts with "#" would be a comment to Anki.
@@ -46,7 +48,7 @@ def write_anki_text(cards: Iterable[Card], path: str | Path, *, deck: str) -> No
                 (
                     guid(card),
                     TEXT_NOTETYPES[card.kind],
-                    deck_name(card, deck),
+                    names[card.bank],
                     card.front,
                     card.back,
                     " ".join(anki_tags(card)),

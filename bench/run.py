@@ -1029,7 +1029,7 @@ def main(argv: list[str] | None = None) -> int:
         "build": lambda: fig_build(report, reps(150)),
         "scale": lambda: fig_scale(
             report,
-            reps(120, low=1),
+            reps(150, low=2),
             (60, 240) if args.quick else (100, 1000, 10_000),
             largest_budget=None if args.full_scale else 240.0,
         ),

@@ -16,9 +16,15 @@ from pathlib import Path
 
 import pytest
 import yaml
-from konum.render import TEMPLATES_DIR as TEMPLATES
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def _shipped_asset(name: str) -> bytes:
+    """One of the CSS and JS files konum ships (``templates/assets/``)."""
+    from konum.render import TEMPLATES_DIR
+
+    return (TEMPLATES_DIR / "assets" / name).read_bytes()
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -81,8 +87,7 @@ def test_synthetic_project_builds_with_konum_inline(tmp_path: Path) -> None:
     assert quiz.widgets == ("quiz",)
     assert 0 < quiz.added < quiz.page
     assert quiz.alone == sum(
-        common.gzip_size((TEMPLATES / "assets" / name).read_bytes())
-        for name in ("quiz.css", "quiz.js")
+        common.gzip_size(_shipped_asset(name)) for name in ("quiz.css", "quiz.js")
     )
     index = common.inline_weight(site / "index.html")
     assert (index.widgets, index.added, index.alone) == ((), 0, 0)
@@ -203,7 +208,7 @@ def test_linear_growth_judges_the_marginal_build_cpu(big_build_cpu: float, verdi
     lines = run.linear_growth(report, results)  # type: ignore[arg-type]
     assert any("worst ratio 1.00" in line for line in lines)
     assert any("by the wall clock 2.22 ms vs 10.00 ms, ratio 4.50" in line for line in lines)
-    (figure, target, measured, got, supplementary) = report.targets[-1]
+    (figure, target, _measured, got, supplementary) = report.targets[-1]
     assert (figure, got, supplementary) == ("scale", verdict, False)
     assert "from 100 to 10,000 questions" in target
 
@@ -248,3 +253,37 @@ def test_timed_commands_record_their_cpu(tmp_path: Path) -> None:
     common.run_timed([sys.executable, "-c", busy], tmp_path)
     assert len(common.CPU_SECONDS) == before + 1
     assert common.CPU_SECONDS[-1] > 0.05  # the child's CPU, not this process's
+
+
+def test_the_previous_layout_is_rebuilt_with_konum_files(tmp_path: Path) -> None:
+    """The browser figure's comparison page loads konum's CSS and JS as files, as before."""
+    run = importlib.import_module("run")
+    common = importlib.import_module("common")
+    (tmp_path / "lessons").mkdir()
+    (tmp_path / "lessons" / "q.html").write_text(
+        "<html><head><title>q</title></head><body><main>quiz</main>\n"
+        '<style data-konum-asset="quiz">p{color:red}</style>\n<script>var x = 1;</script>\n'
+        "</body></html>",
+        encoding="utf-8",
+    )
+    copy = run.as_files(tmp_path, "lessons/q.html")
+    assert copy == "lessons/q-files.html"
+    html = (tmp_path / copy).read_text(encoding="utf-8")
+    assert not common.KONUM_INLINE.search(html)
+    assert '<link rel="stylesheet" href="konum-quiz.css">\n</head>' in html
+    assert '<main>quiz</main>\n<script src="konum-quiz.js"></script>\n</body>' in html
+    assert (tmp_path / "lessons" / "konum-quiz.css").read_text() == "p{color:red}"
+    assert (tmp_path / "lessons" / "konum-quiz.js").read_text() == "var x = 1;"
+    with pytest.raises(ValueError, match="no inline konum assets"):
+        run.as_files(tmp_path, copy)
+
+
+def test_the_browser_figure_says_whether_quiz_js_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import hashlib
+
+    run = importlib.import_module("run")
+    digest = hashlib.sha256(_shipped_asset("quiz.js")).hexdigest()
+    monkeypatch.setitem(run.PREVIOUS, "quiz_js_sha256", digest)
+    assert "byte for byte" in run.quiz_js_then()
+    monkeypatch.setitem(run.PREVIOUS, "quiz_js_sha256", "0" * 64)
+    assert run.quiz_js_then() == "quiz.js has changed since the previous figure."

@@ -13,6 +13,8 @@ What is measured on one quiz page (served by a local ``http.server`` thread on 1
   (``RunTask`` events of the renderer's main thread) of one extra traced load, and per
   timed load the longest ``longtask`` entry (>= 50 ms; 0 when none) a ``PerformanceObserver``
   saw.
+
+:func:`measure_pages` loads several pages in turns, for a comparison within one run.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import http.server
 import json
 import statistics
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -115,62 +117,76 @@ def _longest_run_task(trace: bytes) -> float:
 
 def measure(site: Path, page: str, repeat: int = 5) -> dict[str, Any]:
     """Load ``site/page`` ``repeat`` times in fresh contexts; medians and mins in ms."""
+    return measure_pages(site, [page], repeat)[page]
+
+
+def measure_pages(site: Path, pages: Sequence[str], repeat: int = 5) -> dict[str, dict[str, Any]]:
+    """Load each of ``pages`` (paths inside ``site``) ``repeat`` times in fresh contexts, the
+    pages taking turns so that the machine's drift hits them alike; per page, medians and
+    mins in ms."""
     from playwright.sync_api import sync_playwright
 
-    mounts: list[float] = []
-    mount_only: list[float] = []
-    longtasks: list[float] = []
-    questions = 0
-    errors: list[str] = []
+    runs: dict[str, dict[str, Any]] = {
+        page: {"mount": [], "mount_only": [], "longtasks": [], "questions": 0, "errors": []}
+        for page in pages
+    }
+    traces: dict[str, float] = {}
     with serve(site) as base, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         try:
-            # One warm-up load (disk cache of the server's files, V8 code cache off anyway).
+            # One warm-up load each (disk cache of the server's files, V8 code cache off anyway).
             for run in range(repeat + 1):
+                for page in pages:
+                    r = runs[page]
+                    context = browser.new_context()
+                    page_ = context.new_page()
+                    page_.on("pageerror", lambda exc, r=r: r["errors"].append(str(exc)))
+                    page_.add_init_script(INIT_SCRIPT)
+                    page_.goto(f"{base}/{page}", wait_until="load")
+                    page_.wait_for_function("window.__bench.done !== null", timeout=30000)
+                    result = page_.evaluate(
+                        """() => {
+                          const nav = performance.getEntriesByType("navigation")[0];
+                          return { dcl: nav.domContentLoadedEventStart, done: window.__bench.done,
+                                   longtasks: window.__bench.longtasks,
+                                   questions:
+                                     document.querySelectorAll("[data-question-id]").length };
+                        }"""
+                    )
+                    only = page_.evaluate(MOUNT_ONLY)
+                    context.close()
+                    if run == 0:
+                        continue
+                    r["mount"].append(result["done"] - result["dcl"])
+                    r["mount_only"].append(only["ms"])
+                    r["longtasks"].append(max(result["longtasks"], default=0.0))
+                    r["questions"] = result["questions"]
+            # One traced load each for the longest main-thread task.
+            for page in pages:
                 context = browser.new_context()
                 page_ = context.new_page()
-                page_.on("pageerror", lambda exc: errors.append(str(exc)))
-                page_.add_init_script(INIT_SCRIPT)
-                page_.goto(f"{base}/{page}", wait_until="load")
-                page_.wait_for_function("window.__bench.done !== null", timeout=30000)
-                result = page_.evaluate(
-                    """() => {
-                      const nav = performance.getEntriesByType("navigation")[0];
-                      return { dcl: nav.domContentLoadedEventStart, done: window.__bench.done,
-                               longtasks: window.__bench.longtasks,
-                               questions: document.querySelectorAll("[data-question-id]").length };
-                    }"""
+                browser.start_tracing(
+                    page=page_,
+                    categories=["devtools.timeline", "disabled-by-default-devtools.timeline"],
                 )
-                only = page_.evaluate(MOUNT_ONLY)
+                page_.goto(f"{base}/{page}", wait_until="load")
+                page_.wait_for_timeout(500)
+                traces[page] = _longest_run_task(browser.stop_tracing())
                 context.close()
-                if run == 0:
-                    continue
-                mounts.append(result["done"] - result["dcl"])
-                mount_only.append(only["ms"])
-                longtasks.append(max(result["longtasks"], default=0.0))
-                questions = result["questions"]
-            # One traced load for the longest main-thread task.
-            context = browser.new_context()
-            page_ = context.new_page()
-            browser.start_tracing(
-                page=page_,
-                categories=["devtools.timeline", "disabled-by-default-devtools.timeline"],
-            )
-            page_.goto(f"{base}/{page}", wait_until="load")
-            page_.wait_for_timeout(500)
-            trace = browser.stop_tracing()
-            context.close()
         finally:
             browser.close()
     return {
-        "questions": questions,
-        "mount_ms": mounts,
-        "mount_median": statistics.median(mounts),
-        "mount_min": min(mounts),
-        "mount_only_median": statistics.median(mount_only),
-        "mount_only_min": min(mount_only),
-        "longtask_max_per_load_ms": longtasks,
-        "longtask_median_ms": statistics.median(longtasks),
-        "longest_task_ms": _longest_run_task(trace),
-        "page_errors": errors,
+        page: {
+            "questions": r["questions"],
+            "mount_ms": r["mount"],
+            "mount_median": statistics.median(r["mount"]),
+            "mount_min": min(r["mount"]),
+            "mount_only_median": statistics.median(r["mount_only"]),
+            "mount_only_min": min(r["mount_only"]),
+            "longtask_max_per_load_ms": r["longtasks"],
+            "longtask_median_ms": statistics.median(r["longtasks"]),
+            "longest_task_ms": traces[page],
+            "page_errors": r["errors"],
+        }
+        for page, r in runs.items()
     }

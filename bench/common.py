@@ -3,7 +3,9 @@
 Conventions: every time is wall-clock seconds from :func:`time.perf_counter`; a measurement
 is a list of repetitions summarised as median and min (:class:`Timing`). Bytes "as a server
 would send them" are gzip at level 6 (the usual default of web servers' compression
-modules), each file counted once per page.
+modules), each file counted once per page. konum's CSS and JS travel inside a quiz page's
+HTML; what they cost there is the page gzipped with them less the page gzipped without
+(:func:`inline_weight`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import html.parser
 import json
 import os
 import platform
+import re
 import resource
 import shutil
 import statistics
@@ -210,6 +213,49 @@ def page_weight(page: Path, site: Path) -> PageWeight:
         for p in page_assets(page, site)
     }
     return PageWeight(gzip_size(page.read_bytes()), assets)
+
+
+#: konum's inline assets: ``<style data-konum-asset="WIDGET">`` and the ``<script>`` after it.
+KONUM_INLINE = re.compile(
+    r'<style data-konum-asset="(?P<widget>[a-z]+)">(?P<css>.*?)</style>\s*'
+    r"<script>(?P<js>.*?)</script>\n?",
+    re.DOTALL,
+)
+
+
+@dataclass(frozen=True)
+class InlineWeight:
+    """konum's inline CSS and JS on one page, gzipped.
+
+    Attributes:
+        widgets: whose assets the page carries (``quiz``, ``flashcards``), in page order.
+        page: the whole HTML, gzipped.
+        without: the HTML with konum's inline ``<style>`` and ``<script>`` removed, gzipped.
+        alone: the removed CSS and JS texts gzipped one by one, as separate files would be.
+    """
+
+    widgets: tuple[str, ...]
+    page: int
+    without: int
+    alone: int
+
+    @property
+    def added(self) -> int:
+        """What the inline assets add to the page as transferred."""
+        return self.page - self.without
+
+
+def inline_weight(page: Path) -> InlineWeight:
+    """The gzipped bytes konum's inline assets add to ``page`` (an HTML file)."""
+    html = page.read_bytes().decode("utf-8")
+    found = list(KONUM_INLINE.finditer(html))
+    alone = sum(gzip_size(m.group(part).encode("utf-8")) for m in found for part in ("css", "js"))
+    return InlineWeight(
+        widgets=tuple(m.group("widget") for m in found),
+        page=gzip_size(html.encode("utf-8")),
+        without=gzip_size(KONUM_INLINE.sub("", html).encode("utf-8")),
+        alone=alone,
+    )
 
 
 # --- versions ---------------------------------------------------------------------------

@@ -21,7 +21,7 @@ import venv
 from dataclasses import dataclass
 from pathlib import Path
 
-from common import REPO, WORK, dist_version
+from common import WORK, dist_version
 
 PEER_VENV = WORK / "peer"
 PEER_PYTHON = PEER_VENV / "bin" / "python"
@@ -219,8 +219,6 @@ def write_pair(root: Path, total: int, per_page: int) -> tuple[Path, Path]:
     index = "# Synthetic course\n\nA page without a quiz.\n"
     (konum / "content" / "index.md").write_text(index, encoding="utf-8")
     (peer / "docs" / "index.md").write_text(index, encoding="utf-8")
-    shutil.copytree(REPO / "content" / "assets", konum / "content" / "assets")
-    shutil.copytree(REPO / "templates", konum / "templates")
     (konum / "mkdocs.yml").write_text(MKDOCS_YML, encoding="utf-8")
     (peer / "mkdocs.yml").write_text(PEER_MKDOCS_YML, encoding="utf-8")
     return konum, peer

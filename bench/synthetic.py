@@ -7,21 +7,19 @@ generators of the catalogue and alternate between ``answer: numeric`` and ``answ
 Prompts carry a little inline math and code, like the real banks, and every text differs by
 its index so no cache can fold questions together.
 
-:func:`write_project` lays out a whole konum project (``mkdocs.yml``, pages that show one
-bank each through ``/// quiz``, the repo's templates and front-end assets) that ``konum
-build`` can build in a temporary folder. Nothing here imports konum itself, so the bench can
+:func:`write_project` lays out a whole konum project (``mkdocs.yml`` with the one-line
+``konum`` extension, pages that show one bank each through ``/// quiz``) that ``konum build``
+can build in a temporary folder: nothing is copied, konum's CSS and JS come inline with each
+quiz page. Nothing here imports konum itself, so the bench can
 write projects even while parts of ``generator/`` are being worked on.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-
-REPO = Path(__file__).resolve().parent.parent
 
 #: The repeating pattern of types: a third computed, the other four types equally often.
 PATTERN: tuple[str, ...] = ("computed", "choice", "fill", "computed", "matching", "numeric")
@@ -156,16 +154,13 @@ exclude_docs: |
   banks/
 theme:
   name: material
-  custom_dir: templates/overrides
   font: false
   features:
     - navigation.instant
 plugins:
   - search
 markdown_extensions:
-  - konum.mdx.values
-  - konum.mdx.math
-  - konum.mdx.quiz:
+  - konum:
       banks: content/banks
       seed: 42
       variants: 5
@@ -189,9 +184,8 @@ def write_project(
     """A buildable konum project with ``total`` questions, ``per_page`` on each page.
 
     Returns:
-        The project folder (``root``), holding ``mkdocs.yml``, ``content/`` (an index page
-        without a quiz, ``lessons/page-NNN.md``, ``banks/bank-NNN.yml``, the front-end
-        assets) and a copy of ``templates/``.
+        The project folder (``root``), holding ``mkdocs.yml`` and ``content/`` (an index
+        page without a quiz, ``lessons/page-NNN.md``, ``banks/bank-NNN.yml``).
     """
     root.mkdir(parents=True, exist_ok=True)
     content = root / "content"
@@ -205,8 +199,6 @@ def write_project(
     (content / "index.md").write_text(
         "# Synthetic course\n\nA page without a quiz.\n", encoding="utf-8"
     )
-    shutil.copytree(REPO / "content" / "assets", content / "assets", dirs_exist_ok=True)
-    shutil.copytree(REPO / "templates", root / "templates", dirs_exist_ok=True)
     (root / "mkdocs.yml").write_text(MKDOCS_YML, encoding="utf-8")
     return root
 

@@ -40,7 +40,7 @@ def test_build_publishes_pages_and_downloads(built: Path) -> None:
     quiz_page = (site / "lessons" / "quiz.html").read_text()
     assert 'data-question-id="mini-entry"' in quiz_page
     assert "<math" in quiz_page
-    for name in ("konum.apkg", "konum-anki.txt", "konum.csv"):
+    for name in ("konum-mini.apkg", "konum-mini-anki.txt", "konum-mini.csv"):  # the site's name
         assert (site / "downloads" / name).is_file(), name
     assert (site / ".konum-site").is_file()
     assert leftovers(built) == []

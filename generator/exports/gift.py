@@ -64,6 +64,14 @@ def _html(text: str, *, inline: bool = False) -> str:
     return render_markdown(text, inline=inline, math="anki").strip()
 
 
+def _part(html_text: str) -> str:
+    """An answer, feedback or matching item, escaped; a leading ``[`` as ``&#91;``, since
+    Moodle reads ``[plain]`` (or any ``[format]``) at the start of a part as its format."""
+    if html_text.startswith("["):
+        html_text = "&#91;" + html_text[1:]
+    return escape(html_text)
+
+
 def _weight(fraction: float) -> str:
     percent = float(f"{fraction * 100:.7g}")
     if percent <= -100:
@@ -72,12 +80,12 @@ def _weight(fraction: float) -> str:
 
 
 def _feedback(text: str | None) -> str:
-    return f"#{escape(_html(text))}" if text else ""
+    return f"#{_part(_html(text))}" if text else ""
 
 
 def _general(q: model.QuestionBase, extra: str = "") -> str:
     shown = extra + (_html(q.explanation) if q.explanation.strip() else "")
-    return f"\n####{escape(shown)}" if shown else ""
+    return f"\n####{_part(shown)}" if shown else ""
 
 
 def _head(name: str, text_html: str) -> str:
@@ -89,7 +97,7 @@ def _choice(q: model.ChoiceQuestion) -> str:
     wrong = len(q.options) - right
     lines = []
     for option in q.options:
-        text = escape(_html(option.text, inline=True))
+        text = _part(_html(option.text, inline=True))
         if not q.multiple:
             mark = "=" if option.correct else "~"
         elif option.correct:
@@ -115,7 +123,7 @@ def _fill(q: model.FillQuestion) -> str:
 
 def _matching(q: model.MatchingQuestion) -> str:
     lines = [
-        f"  ={escape(_html(p.left, inline=True).replace('->', '-&gt;'))} -> "
+        f"  ={_part(_html(p.left, inline=True).replace('->', '-&gt;'))} -> "
         f"{escape(plain_text(p.right))}"
         for p in q.pairs
     ]
@@ -136,7 +144,7 @@ def _variants(q: model.ComputedQuestion, concrete: model.Concrete) -> list[str]:
         head = _head(f"{q.id} #{variant.index + 1}", _html(variant.prompt))
         if variant.options:
             lines = [
-                f"  {'=' if o.correct else '~'}{escape(_html(o.text, inline=True))}"
+                f"  {'=' if o.correct else '~'}{_part(_html(o.text, inline=True))}"
                 f"{_feedback(o.feedback)}"
                 for o in variant.options
             ]
@@ -169,6 +177,8 @@ def gift_problem(q: model.Question) -> str | None:
             return "its blank accepts a regular expression; GIFT short answers list answers"
         if blank.case_sensitive:
             return "its blank is case-sensitive; GIFT short answers ignore case"
+        if any(answer.startswith("[") for answer in blank.answers):
+            return "an answer starts with '[', which Moodle's GIFT reader takes for a format"
     if isinstance(q, model.MatchingQuestion) and len(q.pairs) + len(q.distractors) < 3:
         answers = len(q.pairs) + len(q.distractors)
         return (

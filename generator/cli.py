@@ -214,8 +214,12 @@ def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
         mkdocs_serve(config_file=str(config), dev_addr=dev_addr, livereload=True, watch=watch)
 
 
+#: Exports for learning management systems, beside the flashcard ones.
+LMS_KINDS = ("moodle", "gift")
+
+
 @cli.command()
-@click.argument("kind", type=click.Choice(["anki", "text", "csv"]))
+@click.argument("kind", type=click.Choice(["anki", "text", "csv", *LMS_KINDS]))
 @config_option
 @seed_option
 @click.option("--variants", type=VARIANTS, default=None, help="Variants per computed question.")
@@ -225,12 +229,16 @@ def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
     type=click.Path(dir_okay=False),
     default=None,
     help="File to write (default: in exports/ beside mkdocs.yml, named after the site: "
-    "NAME.apkg, NAME-anki.txt or NAME.csv).",
+    "NAME.apkg, NAME-anki.txt or NAME.csv; konum-moodle.xml or konum-gift.txt).",
 )
 def export(
     kind: str, config_file: str, seed: int | None, variants: int | None, output: str | None
 ) -> None:
-    """Export flashcards: an Anki package, Anki's text format, or plain CSV."""
+    """Export flashcards (an Anki package, Anki's text format, plain CSV) or questions for
+    an LMS (Moodle XML, GIFT)."""
+    if kind in LMS_KINDS:
+        _export_lms(kind, config_file, seed, variants, output)
+        return
     from konum.build import read_site_config
     from konum.exports import export as write_export
     from konum.exports import file_names
@@ -251,6 +259,96 @@ def export(
         media_root=settings.docs_dir,
     )
     click.echo(f"konum: wrote {_plural(len(cards), 'card')} to {path}")
+
+
+def _export_lms(
+    kind: str, config_file: str, seed: int | None, variants: int | None, output: str | None
+) -> None:
+    """``konum export moodle|gift``: the questions, the ones left out listed on stderr."""
+    from konum.build import read_site_config
+    from konum.exports.gift import write_gift
+    from konum.exports.lms import LMS_NAMES, skipped_report
+    from konum.exports.moodle import write_moodle
+
+    settings = read_site_config(config_file)
+    course = _course_or_exit(settings, seed, variants)
+    if output:
+        path = Path(output)
+    else:
+        path = settings.config_file.parent / "exports" / LMS_NAMES[kind]
+        path.parent.mkdir(exist_ok=True)
+    concretes = {c.question.id: c for c in course.concretes()}
+    write = write_moodle if kind == "moodle" else write_gift
+    result = write(course.banks, concretes, path, deck=settings.deck)
+    if result.skipped:
+        name = "Moodle XML" if kind == "moodle" else "GIFT"
+        click.echo(skipped_report(name, result.skipped), err=True)
+    categories = f"{result.categories} categor{'y' if result.categories == 1 else 'ies'}"
+    click.echo(
+        f"konum: wrote {len(result.exported)} of {course.questions} questions "
+        f"({_plural(result.items, 'question')} in {categories}, seed {course.seed}) to {path}"
+    )
+
+
+@cli.command()
+@config_option
+@seed_option
+@click.option(
+    "--versions", type=int, default=1, show_default=True, help="How many versions to print."
+)
+@click.option(
+    "--questions",
+    "picks",
+    multiple=True,
+    metavar="BANK|TAG",
+    help="Draw from these banks or tags (repeat it, or separate with commas; default: all).",
+)
+@click.option("--count", type=int, default=None, help="How many questions (default: all picked).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Folder to write (default: exports/exam beside mkdocs.yml).",
+)
+def exam(
+    config_file: str,
+    seed: int | None,
+    versions: int,
+    picks: tuple[str, ...],
+    count: int | None,
+    output: str | None,
+) -> None:
+    """Print an exam: versions with their own numbers and order, each with an answer key,
+    as HTML and PDF."""
+    from konum.build import read_site_config
+    from konum.exam import find_chromium, write_exam
+
+    settings = read_site_config(config_file)
+    course = _course_or_exit(settings, seed, None)
+    folder = Path(output) if output else settings.config_file.parent / "exports" / "exam"
+    chromium = find_chromium()
+    names = tuple(name.strip() for pick in picks for name in pick.split(",") if name.strip())
+    result = write_exam(
+        course,
+        folder,
+        seed=course.seed,
+        versions=versions,
+        picks=names,
+        count=count,
+        title=settings.deck,
+        chromium=chromium,
+    )
+    if chromium is None:
+        click.echo(
+            "konum: no Chromium found (chromium, chromium-browser or google-chrome on PATH): "
+            "wrote the HTML only, no PDF",
+            err=True,
+        )
+    click.echo(
+        f"konum: wrote {_plural(versions, 'version')} of {_plural(result.questions, 'question')}"
+        f" (seed {course.seed}, {len(result.files)} files) to {folder}"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> None:

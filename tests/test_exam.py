@@ -1,0 +1,245 @@
+"""Printable exams: pdftotext of the PDFs shows each version's own numbers and its key's
+answers as konum computes them; the same seed gives the same text; bad input is one line.
+
+The PDFs come from ``konum exam`` run on the physics example (formula and generator
+questions, choice, fill, matching and numeric); the expected numbers come from konum's
+own API (variant ``v - 1`` of each computed question for the seed, the version's option
+order), never from the exam's files.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from konum import model
+from konum.build import read_site_config
+from konum.computed.registry import use_generators
+from konum.config import override
+from konum.course import Course, course_for
+from konum.exam import ExamError, select_questions
+from konum.seeding import derive_seed
+from konum.variants import make_concrete, option_order
+
+REPO = Path(__file__).resolve().parent.parent
+PHYSICS = REPO / "examples" / "physics"
+SEED = 7
+
+pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs pdftotext")
+
+
+def konum(
+    *args: str, cwd: Path = PHYSICS, path: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    if path is not None:
+        env["PATH"] = path
+    return subprocess.run(
+        [sys.executable, "-m", "konum", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+def pdf_text(path: Path) -> str:
+    result = subprocess.run(
+        ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
+    )
+    return result.stdout
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.fixture(scope="module")
+def course() -> Course:
+    return course_for(override(read_site_config(PHYSICS / "mkdocs.yml").options, seed=SEED))
+
+
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("exam") / "out"
+    result = konum("exam", "--seed", str(SEED), "--versions", "2", "-o", str(folder))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert result.stdout.strip() == (
+        f"konum: wrote 2 versions of 10 questions (seed {SEED}, 8 files) to {folder}"
+    )
+    return folder
+
+
+def sections(text: str) -> dict[int, str]:
+    """Question number -> its text, from a page's text."""
+    parts = re.split(r"^\s*Question (\d+)\b", text, flags=re.MULTILINE)
+    return {int(number): flat(body) for number, body in zip(parts[1::2], parts[2::2], strict=True)}
+
+
+def letter(index: int) -> str:
+    return chr(ord("A") + index)
+
+
+def test_each_version_shows_its_numbers_and_its_key_the_answers(
+    printed: Path, course: Course
+) -> None:
+    questions = [q for bank in course.banks for q in bank.questions]
+    with use_generators(course.generators):
+        drawn = {
+            q.id: make_concrete(q, SEED, 2)
+            for q in questions
+            if isinstance(q, model.ComputedQuestion)
+        }
+    prompts_by_version = []
+    for version in (1, 2):
+        exam = sections(pdf_text(printed / f"version-{version}.pdf"))
+        key = sections(pdf_text(printed / f"version-{version}-key.pdf"))
+        assert sorted(exam) == sorted(key) == list(range(1, 11))
+        number_of = {}
+        for number, body in key.items():
+            (qid,) = [q.id for q in questions if body.startswith(q.id + " ")]
+            number_of[qid] = number
+        assert sorted(number_of) == sorted(q.id for q in questions)
+        prompts = {}
+        for q in questions:
+            number = number_of[q.id]
+            exam_body, key_body = exam[number], key[number]
+            if isinstance(q, model.ComputedQuestion):
+                variant = drawn[q.id].variants[version - 1]
+                opening = flat(variant.prompt.split("$")[0])  # the numbers come before any math
+                assert opening in exam_body, (version, q.id)
+                prompts[q.id] = opening
+                shown = (
+                    f"{variant.shown_answer} {variant.unit}"
+                    if variant.unit
+                    else variant.shown_answer
+                )
+                if variant.options:
+                    right = next(i for i, o in enumerate(variant.options) if o.correct)
+                    assert f"{letter(right)}. {variant.options[right].text}" in exam_body
+                    assert key_body.startswith(f"{q.id} {letter(right)} {shown}")
+                else:
+                    assert key_body.startswith(f"{q.id} {shown} (± ")
+                assert "Worked solution" in key_body
+            elif isinstance(q, model.ChoiceQuestion):
+                order = option_order(q, derive_seed(SEED, "exam", version))
+                right = [k for k, i in enumerate(order) if q.options[i].correct]
+                for k, i in enumerate(order):
+                    assert f"{letter(k)}. {flat(q.options[i].text)}" in exam_body
+                assert key_body.startswith(f"{q.id} {letter(right[0])} ")
+            elif isinstance(q, model.NumericQuestion):
+                assert key_body.startswith(f"{q.id} {q.answer:g} (± 0)")
+            elif isinstance(q, model.FillQuestion):
+                assert "(1)" in exam_body
+                assert key_body.startswith(f"{q.id} (1) {q.blanks[0].answers[0]} (also ")
+            elif isinstance(q, model.MatchingQuestion):
+                for k, pair in enumerate(q.pairs, start=1):
+                    assert re.search(rf"{k} → [A-D] {pair.right}", key_body), (k, pair.right)
+        prompts_by_version.append(prompts)
+    assert prompts_by_version[0] != prompts_by_version[1]  # other numbers
+
+
+def test_the_same_seed_gives_the_same_pdfs_text(printed: Path, tmp_path: Path) -> None:
+    again = tmp_path / "again"
+    result = konum("exam", "--seed", str(SEED), "--versions", "2", "-o", str(again))
+    assert result.returncode == 0, result.stderr
+    names = sorted(p.name for p in printed.iterdir())
+    assert names == sorted(p.name for p in again.iterdir())
+    assert len(names) == 8
+    for name in names:
+        if name.endswith(".pdf"):
+            assert pdf_text(again / name) == pdf_text(printed / name), name
+        else:
+            assert (again / name).read_bytes() == (printed / name).read_bytes(), name
+    # Versions differ in order too, and the cover has a page of its own.
+    first, second = (pdf_text(printed / f"version-{v}.pdf") for v in (1, 2))
+    assert first != second
+    cover = first.split("\f")[0]
+    assert "Version 1" in cover and "Name" in cover and "Question 1" not in cover
+
+
+def test_pages_are_print_ready(printed: Path) -> None:
+    page = (printed / "version-1.html").read_text(encoding="utf-8")
+    for control in ("<input", "<button", "<select", "<textarea", "<script", "<form"):
+        assert control not in page
+    assert "<math" in page  # the projectile prompt's g = 9.81 as MathML
+    assert "break-after: page" in page and "break-inside: avoid" in page
+    assert "@page" in page
+
+
+def test_without_chromium_the_html_is_still_written(tmp_path: Path) -> None:
+    out = tmp_path / "html-only"
+    bare = str(Path(sys.executable).parent)  # python, no browser
+    result = konum(
+        "exam",
+        "-f",
+        str(REPO / "mkdocs.yml"),
+        "--versions",
+        "1",
+        "--questions",
+        "alibi",
+        "-o",
+        str(out),
+        cwd=tmp_path,
+        path=bare,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.strip() == (
+        "konum: no Chromium found (chromium, chromium-browser or google-chrome on PATH): "
+        "wrote the HTML only, no PDF"
+    )
+    assert sorted(p.name for p in out.iterdir()) == ["version-1-key.html", "version-1.html"]
+    page = (out / "version-1.html").read_text(encoding="utf-8")
+    assert "<svg" in page  # the alibi bank's figure, inline
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--versions", "0"], "konum: --versions: expected 1 to 50, found 0"),
+        (["--count", "11"], "konum: --count: expected 1 to 10 (the questions picked), found 11"),
+        (
+            ["--questions", "mechanic"],
+            "konum: --questions 'mechanic': no bank or tag of that name; did you mean "
+            "'mechanics'? (banks: circuits, mechanics)",
+        ),
+    ],
+)
+def test_bad_input_is_one_line(args: list[str], message: str, tmp_path: Path) -> None:
+    result = konum("exam", *args, "-o", str(tmp_path / "out"))
+    assert result.returncode == 1
+    assert result.stderr.strip() == message
+    assert not (tmp_path / "out").exists()
+
+
+def test_questions_by_bank_tag_and_count(course: Course) -> None:
+    mechanics = [q.id for q in course.by_id["mechanics"].questions]
+    assert [q.id for q in select_questions(course, ["mechanics"], None, SEED)] == mechanics
+    tagged = select_questions(course, ["circuits", "mechanics"], 3, SEED)
+    assert len(tagged) == 3
+    assert [q.id for q in select_questions(course, ["circuits", "mechanics"], 3, SEED)] == [
+        q.id for q in tagged
+    ]
+    every = [q.id for bank in course.banks for q in bank.questions]
+    assert [q.id for q in tagged] == [i for i in every if i in {q.id for q in tagged}]
+    with pytest.raises(ExamError, match="expected 1 to 5"):
+        select_questions(course, ["mechanics"], 0, SEED)
+
+
+def test_questions_by_tag() -> None:
+    own = course_for(read_site_config(REPO / "mkdocs.yml").options)
+    every = [q for bank in own.banks for q in bank.questions]
+    tagged = [q.id for q in every if "computed" in q.tags]
+    assert tagged and len(tagged) < len(every)
+    assert [q.id for q in select_questions(own, ["computed"], None, SEED)] == tagged
+    both = {q.id for q in every if "computed" in q.tags or q.bank == "rope"}
+    assert {q.id for q in select_questions(own, ["computed", "rope"], None, SEED)} == both

@@ -10,7 +10,7 @@ translates the prose and keeps everything a reader computes or answers with:
   English page's run of its programs, in test_lesson_code.py, vouches for the Turkish ones),
   outputs equal, block titles translated;
 * the same ``{{ ... }}`` and ``{% ... %}`` expressions, so every number still comes from the
-  core;
+  core (their string literals may be translated: a table's row label is prose);
 * the same heading levels and admonition kinds in the same order, and a link to every page of
   the Turkish edition that the English page links to.
 
@@ -40,11 +40,12 @@ TURKISH = ENGLISH / "tr"
 PARTIAL = os.environ.get("KONUM_TR_PARTIAL") == "1"
 
 EXPRESSION = re.compile(r"\{\{(.*?)\}\}|\{%(.*?)%\}", re.DOTALL)
+STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
 QUIZ_START = re.compile(r"^ {0,3}/// *quiz\b")
 QUIZ_END = re.compile(r"^ {0,3}/// *$")
 HEADING = re.compile(r"^(#{1,6}) +\S")
 ADMONITION = re.compile(r"^( *)(!!!|\?\?\?\+?) +([\w-]+)")
-FENCE_TITLE = re.compile(r'^ *(?:`{3,}|~{3,}) *[\w+.-]* +title="([^"]*)"')
+FENCE_TITLE = re.compile(r'^ *(?:`{3,}|~{3,}) *[\w+.-]* +title="([^"]*)"', re.MULTILINE)
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 # As in test_site.py, with the decimal comma of Turkish prose as well as the point.
 TYPED_RESULT = re.compile(r"(?<![\w.,^_{])-?\d+[.,]\d{3,}(?![\w.,])")
@@ -99,13 +100,15 @@ def _prose(text: str) -> list[str]:
 
 
 def _expressions(text: str) -> tuple[list[str], list[str]]:
-    """The ``figure(...)`` calls and the other expressions and statements of ``text``."""
+    """The ``figure(...)`` calls, and the other expressions and statements of ``text`` with
+    each string literal written as ``"…"``."""
     figures, others = [], []
     for match in EXPRESSION.finditer(text):
         inner = " ".join((match[1] if match[1] is not None else match[2]).split())
         if inner.startswith("figure("):
             figures.append(inner)
         else:
+            inner = STRING.sub('"…"', inner)
             others.append(("{{ %s }}" if match[1] is not None else "{%% %s %%}") % inner)
     return figures, others
 
@@ -288,6 +291,13 @@ def test_expressions_split_figures_from_values() -> None:
     )
 
 
+def test_expressions_compare_without_their_strings() -> None:
+    english = """{% set t = [("ViT at 224 pixels", 197)] %}{{ pe.x(2, layout='concat') }}"""
+    turkish = """{% set t = [("224 pikselde ViT", 197)] %}{{ pe.x(2, layout="sütun") }}"""
+    assert _expressions(turkish)[1] == _expressions(english)[1]
+    assert _expressions(turkish.replace("197", "196"))[1] != _expressions(english)[1]
+
+
 def test_headings_inside_programs_do_not_count() -> None:
     text = "# Title\n\n```python\n# a comment\n```\n\n## Section\n"
     assert _prose(text) == ["# Title", "", "", "## Section", ""]
@@ -299,3 +309,8 @@ def test_links_resolve_against_the_page() -> None:
         "lessons/05-rope.md#x",
         "summary.md",
     }
+
+
+def test_block_titles_are_found_on_every_line() -> None:
+    text = 'Prose.\n\n```text title="Çıktı"\n1\n```\n\n    ```text title="Output"\n    2\n    ```\n'
+    assert FENCE_TITLE.findall(text) == ["Çıktı", "Output"]

@@ -12,7 +12,11 @@ translates the prose and keeps everything a reader computes or answers with:
 * the same ``{{ ... }}`` and ``{% ... %}`` expressions, so every number still comes from the
   core (their string literals may be translated: a table's row label is prose);
 * the same heading levels and admonition kinds in the same order, and a link to every page of
-  the Turkish edition that the English page links to.
+  the Turkish edition that the English page links to;
+* no decimal result typed by hand (with a decimal point or comma), as test_site.py asks of the
+  English pages.
+
+Every page in ``content/tr/`` is in the Turkish nav, so a misnamed file does not go unseen.
 
 While the Turkish pages are being written, ``KONUM_TR_PARTIAL=1`` lets a nav page without its
 Turkish text skip instead of fail; the comparisons run on every counterpart that exists.
@@ -312,5 +316,8 @@ def test_links_resolve_against_the_page() -> None:
 
 
 def test_block_titles_are_found_on_every_line() -> None:
-    text = 'Prose.\n\n```text title="Çıktı"\n1\n```\n\n    ```text title="Output"\n    2\n    ```\n'
+    text = (
+        'Prose.\n\n```text title="Çıktı"\n1\n```\n\n'
+        '    ```text title="Output"\n    2\n    ```\n'
+    )
     assert FENCE_TITLE.findall(text) == ["Çıktı", "Output"]

@@ -316,8 +316,5 @@ def test_links_resolve_against_the_page() -> None:
 
 
 def test_block_titles_are_found_on_every_line() -> None:
-    text = (
-        'Prose.\n\n```text title="Çıktı"\n1\n```\n\n'
-        '    ```text title="Output"\n    2\n    ```\n'
-    )
+    text = 'Prose.\n\n```text title="Çıktı"\n1\n```\n\n    ```text title="Output"\n    2\n    ```\n'
     assert FENCE_TITLE.findall(text) == ["Çıktı", "Output"]

@@ -1,0 +1,320 @@
+"""The Turkish edition's pages are counterparts of the English ones.
+
+Every page in the Turkish nav (``mkdocs.tr.yml``) is a page of the English nav, in the same
+order, and has its Turkish text at the same path under ``content/tr/``. A counterpart
+translates the prose and keeps everything a reader computes or answers with:
+
+* the same ``/// quiz`` blocks;
+* the same ``figure(...)`` calls, with ``alt`` and ``caption`` translated;
+* the same fenced blocks: programs equal token for token once comments are dropped (so the
+  English page's run of its programs, in test_lesson_code.py, vouches for the Turkish ones),
+  outputs equal, block titles translated;
+* the same ``{{ ... }}`` and ``{% ... %}`` expressions, so every number still comes from the
+  core (their string literals may be translated: a table's row label is prose);
+* the same heading levels and admonition kinds in the same order, and a link to every page of
+  the Turkish edition that the English page links to;
+* no decimal result typed by hand (with a decimal point or comma), as test_site.py asks of the
+  English pages.
+
+Every page in ``content/tr/`` is in the Turkish nav, so a misnamed file does not go unseen.
+
+While the Turkish pages are being written, ``KONUM_TR_PARTIAL=1`` lets a nav page without its
+Turkish text skip instead of fail; the comparisons run on every counterpart that exists.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import os
+import posixpath
+import re
+import tokenize
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from mkdocs.config import load_config
+from test_lesson_code import FENCE, fenced_blocks
+
+REPO = Path(__file__).resolve().parent.parent
+ENGLISH = REPO / "content"
+TURKISH = ENGLISH / "tr"
+PARTIAL = os.environ.get("KONUM_TR_PARTIAL") == "1"
+
+EXPRESSION = re.compile(r"\{\{(.*?)\}\}|\{%(.*?)%\}", re.DOTALL)
+STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
+QUIZ_START = re.compile(r"^ {0,3}/// *quiz\b")
+QUIZ_END = re.compile(r"^ {0,3}/// *$")
+HEADING = re.compile(r"^(#{1,6}) +\S")
+ADMONITION = re.compile(r"^( *)(!!!|\?\?\?\+?) +([\w-]+)")
+FENCE_TITLE = re.compile(r'^ *(?:`{3,}|~{3,}) *[\w+.-]* +title="([^"]*)"', re.MULTILINE)
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+# As in test_site.py, with the decimal comma of Turkish prose as well as the point.
+TYPED_RESULT = re.compile(r"(?<![\w.,^_{])-?\d+[.,]\d{3,}(?![\w.,])")
+
+
+@lru_cache(maxsize=2)
+def _nav_pages(config: str) -> tuple[str, ...]:
+    """The pages of ``config``'s nav, in nav order, as paths relative to its docs_dir."""
+
+    def walk(entry: object) -> list[str]:
+        if isinstance(entry, str):
+            return [entry]
+        if isinstance(entry, dict):
+            return [page for value in entry.values() for page in walk(value)]
+        if isinstance(entry, list):
+            return [page for item in entry for page in walk(item)]
+        return []
+
+    return tuple(walk(load_config(str(REPO / config))["nav"]))
+
+
+def _turkish_nav() -> tuple[str, ...]:
+    return _nav_pages("mkdocs.tr.yml")
+
+
+def _counterparts() -> list[str]:
+    return [page for page in _turkish_nav() if (TURKISH / page).is_file()]
+
+
+def _pair(page: str) -> tuple[str, str]:
+    return (
+        (ENGLISH / page).read_text(encoding="utf-8"),
+        (TURKISH / page).read_text(encoding="utf-8"),
+    )
+
+
+def _prose(text: str) -> list[str]:
+    """The lines of ``text`` outside fenced blocks (a ``#`` in a program is no heading)."""
+    lines, inside = [], None
+    for line in text.split("\n"):
+        if inside is not None:
+            if inside.match(line):
+                inside = None
+            continue
+        opened = FENCE.match(line)
+        if opened:
+            fence = opened["fence"]
+            inside = re.compile(rf"^{opened['indent']}{re.escape(fence[0])}{{{len(fence)},}} *$")
+            continue
+        lines.append(line)
+    return lines
+
+
+def _expressions(text: str) -> tuple[list[str], list[str]]:
+    """The ``figure(...)`` calls, and the other expressions and statements of ``text`` with
+    each string literal written as ``"…"``."""
+    figures, others = [], []
+    for match in EXPRESSION.finditer(text):
+        inner = " ".join((match[1] if match[1] is not None else match[2]).split())
+        if inner.startswith("figure("):
+            figures.append(inner)
+        else:
+            inner = STRING.sub('"…"', inner)
+            others.append(("{{ %s }}" if match[1] is not None else "{%% %s %%}") % inner)
+    return figures, others
+
+
+def _figure(call: str) -> tuple[str, dict[str, object], str | None, str | None]:
+    """``figure(NAME, alt=..., caption=..., **params)`` as (name, params, alt, caption)."""
+    node = ast.parse(call, mode="eval").body
+    assert isinstance(node, ast.Call) and node.args, call
+    params = {k.arg: ast.literal_eval(k.value) for k in node.keywords if k.arg}
+    alt, caption = params.pop("alt", None), params.pop("caption", None)
+    return ast.literal_eval(node.args[0]), params, alt, caption
+
+
+def _code_tokens(code: str) -> list[tuple[int, str]]:
+    """The tokens of a Python program without its comments and blank lines."""
+    skipped = {tokenize.COMMENT, tokenize.NL}
+    return [
+        (tok.type, tok.string)
+        for tok in tokenize.generate_tokens(io.StringIO(code + "\n").readline)
+        if tok.type not in skipped
+    ]
+
+
+def _quizzes(text: str) -> list[list[str]]:
+    blocks: list[list[str]] = []
+    current: list[str] | None = None
+    for line in text.split("\n"):
+        if current is None and QUIZ_START.match(line):
+            current = [line.strip()]
+        elif current is not None:
+            current.append(line.strip())
+            if QUIZ_END.match(line):
+                blocks.append(current)
+                current = None
+    return blocks
+
+
+def _page_links(page: str, text: str) -> set[str]:
+    """The pages (and anchors) that ``text`` links to, relative to the docs folder."""
+    targets = set()
+    for line in _prose(text):
+        for target in LINK.findall(line):
+            path, _, anchor = target.partition("#")
+            if "://" in path or not path.endswith(".md"):
+                continue
+            resolved = posixpath.normpath(posixpath.join(posixpath.dirname(page), path))
+            targets.add(resolved + ("#" + anchor if anchor else ""))
+    return targets
+
+
+# --- the nav -----------------------------------------------------------------------------------
+
+
+def test_the_turkish_nav_lists_english_pages_in_english_order() -> None:
+    english = _nav_pages("mkdocs.yml")
+    missing = [page for page in _turkish_nav() if page not in english]
+    assert missing == [], f"mkdocs.tr.yml lists pages the English nav does not have: {missing}"
+    order = [english.index(page) for page in _turkish_nav()]
+    assert order == sorted(order), f"mkdocs.tr.yml lists pages out of the English order: {order}"
+
+
+@pytest.mark.parametrize("page", _turkish_nav())
+def test_every_page_in_the_turkish_nav_is_written(page: str) -> None:
+    if not (TURKISH / page).is_file():
+        if PARTIAL:
+            pytest.skip(f"content/tr/{page} is not written yet (KONUM_TR_PARTIAL=1)")
+        pytest.fail(f"mkdocs.tr.yml lists {page}, but content/tr/{page} does not exist")
+
+
+def test_every_turkish_page_is_in_the_turkish_nav() -> None:
+    written = sorted(p.relative_to(TURKISH).as_posix() for p in TURKISH.rglob("*.md"))
+    stray = [page for page in written if page not in _turkish_nav()]
+    assert stray == [], f"pages in content/tr/ that mkdocs.tr.yml does not list: {stray}"
+
+
+# --- each counterpart --------------------------------------------------------------------------
+
+counterpart = pytest.mark.parametrize("page", _counterparts())
+
+
+@counterpart
+def test_same_quiz_blocks(page: str) -> None:
+    english, turkish = _pair(page)
+    assert _quizzes(turkish) == _quizzes(english)
+
+
+@counterpart
+def test_same_figures_with_translated_alt_and_caption(page: str) -> None:
+    english, turkish = (_expressions(text)[0] for text in _pair(page))
+    assert len(turkish) == len(english), f"{page}: {len(turkish)} figures, expected {len(english)}"
+    for n, (en, tr) in enumerate(zip(english, turkish, strict=True), start=1):
+        en_name, en_params, en_alt, en_caption = _figure(en)
+        tr_name, tr_params, tr_alt, tr_caption = _figure(tr)
+        assert (tr_name, tr_params) == (en_name, en_params), f"{page}, figure {n}"
+        assert tr_alt and tr_alt != en_alt, f"{page}, figure {n} ({en_name}): alt not translated"
+        if en_caption:
+            assert tr_caption and tr_caption != en_caption, (
+                f"{page}, figure {n} ({en_name}): caption not translated"
+            )
+
+
+@counterpart
+def test_same_programs_and_outputs(page: str) -> None:
+    english, turkish = (fenced_blocks(text) for text in _pair(page))
+    assert [b.lang for b in turkish] == [b.lang for b in english], f"{page}: fenced blocks"
+    for en, tr in zip(english, turkish, strict=True):
+        where = f"content/tr/{page}, the block at line {tr.line} (English line {en.line})"
+        assert tr.standalone == en.standalone, f"{where}: inside an example solution or not"
+        if en.lang == "python":
+            assert _code_tokens(tr.code) == _code_tokens(en.code), f"{where}: the code differs"
+        else:
+            assert tr.code == en.code, where
+        shown = [(b.output or "").split() for b in (en, tr)]
+        assert shown[1] == shown[0], f"{where}: the output differs"
+
+
+@counterpart
+def test_block_titles_are_translated(page: str) -> None:
+    english, turkish = (FENCE_TITLE.findall(text) for text in _pair(page))
+    assert len(turkish) == len(english), f"{page}: titled blocks"
+    kept = sorted(set(english) & set(turkish))
+    assert kept == [], f"{page}: block titles left in English: {kept}"
+
+
+@counterpart
+def test_same_expressions(page: str) -> None:
+    english, turkish = (Counter(_expressions(text)[1]) for text in _pair(page))
+    assert turkish - english == Counter(), f"{page}: expressions the English page does not have"
+    assert english - turkish == Counter(), f"{page}: expressions missing from the Turkish page"
+
+
+@counterpart
+def test_same_sections_and_admonitions(page: str) -> None:
+    english, turkish = (_prose(text) for text in _pair(page))
+
+    def levels(lines: list[str]) -> list[int]:
+        return [len(m[1]) for m in map(HEADING.match, lines) if m]
+
+    def admonitions(lines: list[str]) -> list[tuple[int, str, str]]:
+        return [(len(m[1]), m[2], m[3]) for m in map(ADMONITION.match, lines) if m]
+
+    assert levels(turkish) == levels(english), f"{page}: heading levels"
+    assert admonitions(turkish) == admonitions(english), f"{page}: admonitions"
+
+
+@counterpart
+def test_links_to_turkish_pages_are_kept(page: str) -> None:
+    english, turkish = (_page_links(page, text) for text in _pair(page))
+    pages = set(_turkish_nav())
+    expected = {target for target in english if target.partition("#")[0] in pages}
+    assert sorted(expected - turkish) == [], f"{page}: links the English page has"
+
+
+@counterpart
+def test_no_hand_typed_results(page: str) -> None:
+    text = re.sub(EXPRESSION, "", _pair(page)[1])
+    typed = TYPED_RESULT.findall(text)
+    assert typed == [], f"numbers typed by hand in content/tr/{page}: {typed}"
+
+
+# --- the comparisons themselves ----------------------------------------------------------------
+
+
+def test_comments_do_not_count_but_code_does() -> None:
+    english = "x = f(1)   # one\n# a note\ny = x\n"
+    assert _code_tokens("x = f(1)   # bir\ny = x\n") == _code_tokens(english)
+    assert _code_tokens("x = f(2)   # one\n# a note\ny = x\n") != _code_tokens(english)
+
+
+def test_figures_compare_by_name_and_parameters() -> None:
+    call = 'figure("sine_waves", alt="Dört eğri", caption="Sütunlar", d=64, columns=(0, 2))'
+    assert _figure(call) == ("sine_waves", {"d": 64, "columns": (0, 2)}, "Dört eğri", "Sütunlar")
+
+
+def test_expressions_split_figures_from_values() -> None:
+    text = '{% set P = pe.sinusoidal(4, 6) %}\n{{ vec(P[0]) }} {{ figure("x", alt="a") }}'
+    assert _expressions(text) == (
+        ['figure("x", alt="a")'],
+        ["{% set P = pe.sinusoidal(4, 6) %}", "{{ vec(P[0]) }}"],
+    )
+
+
+def test_expressions_compare_without_their_strings() -> None:
+    english = """{% set t = [("ViT at 224 pixels", 197)] %}{{ pe.x(2, layout='concat') }}"""
+    turkish = """{% set t = [("224 pikselde ViT", 197)] %}{{ pe.x(2, layout="sütun") }}"""
+    assert _expressions(turkish)[1] == _expressions(english)[1]
+    assert _expressions(turkish.replace("197", "196"))[1] != _expressions(english)[1]
+
+
+def test_headings_inside_programs_do_not_count() -> None:
+    text = "# Title\n\n```python\n# a comment\n```\n\n## Section\n"
+    assert _prose(text) == ["# Title", "", "", "## Section", ""]
+
+
+def test_links_resolve_against_the_page() -> None:
+    text = "[a](05-rope.md#x), [b](../summary.md), [c](https://example.org/a.md)"
+    assert _page_links("lessons/01-why-position.md", text) == {
+        "lessons/05-rope.md#x",
+        "summary.md",
+    }
+
+
+def test_block_titles_are_found_on_every_line() -> None:
+    text = 'Prose.\n\n```text title="Çıktı"\n1\n```\n\n    ```text title="Output"\n    2\n    ```\n'
+    assert FENCE_TITLE.findall(text) == ["Çıktı", "Output"]

@@ -9,7 +9,7 @@ DEV_STAMP := $(VENV)/.dev-installed
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: site test test-oldest serve lint bench clean
+.PHONY: site test test-slow test-oldest serve lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,9 +30,13 @@ $(DEV_STAMP): $(TEST_STAMP)
 site: $(SITE_STAMP)
 	$(BIN)/konum build
 
-# Two workers; tests that share a module's built site stay on one worker.
+# Two workers; tests that share a module's built site stay on one worker. The tests marked
+# slow (whole builds, installing a wheel, Zensical) run in `make test-slow`; CI runs both.
 test: $(TEST_STAMP)
-	$(BIN)/python -m pytest -q -n 2 --dist loadscope
+	$(BIN)/python -m pytest -q -n 2 --dist loadscope -m "not slow"
+
+test-slow: $(TEST_STAMP)
+	$(BIN)/python -m pytest -q -n 2 --dist loadscope -m slow
 
 # The oldest Python that pyproject.toml allows, in a virtualenv of its own: the suite
 # without the browser tests (those check the front end, the same on every Python).

@@ -29,6 +29,14 @@ CONTAINER = re.compile(
     r"<div class=\"konum-explorer\" data-explorer=\"(?P<name>[a-z0-9-]+)\" "
     r"data-explorer-params='(?P<params>[^']*)'>"
 )
+#: The explorer each lesson shows, in page order.
+LESSON_EXPLORERS = {
+    "02-sinusoidal": ["sinusoidal"],
+    "04-relative": ["t5-buckets"],
+    "05-rope": ["shift-rotation", "rope-layouts"],
+    "06-extending-context": ["context-extension"],
+    "07-alibi": ["alibi"],
+}
 
 
 def convert(text: str) -> str:
@@ -279,3 +287,25 @@ def test_explorer_files_make_no_requests_and_cannot_end_their_element() -> None:
         for needle in ("fetch(", "XMLHttpRequest", "import(", "sendBeacon", "WebSocket", "</"):
             assert needle not in text, (path.name, needle)
         assert "url(" not in text and "@import" not in text, path.name
+
+
+# --- the built lessons ------------------------------------------------------------------------
+
+
+def test_lessons_show_their_explorers(built_site: Path) -> None:
+    for stem, names in LESSON_EXPLORERS.items():
+        page = (built_site / "lessons" / f"{stem}.html").read_text(encoding="utf-8")
+        assert [name for name, _ in blocks(page)] == names, stem
+
+
+def test_explorer_files_only_where_an_explorer_is(built_site: Path) -> None:
+    """Every page carries exactly the scripts of the explorers it shows: none elsewhere."""
+    pages = sorted(built_site.rglob("*.html"))
+    without = 0
+    for path in pages:
+        page = path.read_text(encoding="utf-8")
+        names = list(dict.fromkeys(name for name, _ in blocks(page)))
+        expected = ["explorers", "explorers", *(f"explorer-{n}" for n in names)] if names else []
+        assert _assets(page) == expected, path
+        without += not names
+    assert without >= 8

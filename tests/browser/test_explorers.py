@@ -446,7 +446,7 @@ def test_axe_finds_nothing_in_light_and_dark(opened: Callable[..., Page], scheme
 
 def test_phone_width(opened: Callable[..., Page]) -> None:
     """At 390 px every explorer fits the column (nothing in it scrolls sideways), its controls
-    wrap inside it, and the text of its drawings is at least 10 px high. (Some display
+    wrap inside it, and the text of its drawings is at least 10 px high and inside it. (Some display
     formulas of the lessons are wider than a phone; that is the page's, not the explorers'.)"""
     for path in sorted(set(LESSON.values())):
         page = mounted(opened(path, width=390))
@@ -459,12 +459,17 @@ def test_phone_width(opened: Callable[..., Page]) -> None:
                 f => f.getBoundingClientRect().right)),
             text: Math.min(...[...b.querySelectorAll('.konum-explorer__views svg')].map(s =>
                 12 * s.getBoundingClientRect().width / s.viewBox.baseVal.width)),
+            labels: [...b.querySelectorAll('svg text')].filter(t => {
+                const r = t.getBoundingClientRect(), o = b.getBoundingClientRect();
+                return r.width && (r.left < o.left || r.right > o.right);
+            }).map(t => t.textContent),
         }))"""
         )
         for box in boxes:
             assert box["left"] >= 0 and box["right"] <= 390, (path, box)
             assert box["inner"] == 0 and box["fields"] <= box["right"], (path, box)
             assert box["text"] >= 10, (path, box)
+            assert box["labels"] == [], (path, box)
 
 
 def test_without_javascript_the_lessons_show_the_cores_figure(

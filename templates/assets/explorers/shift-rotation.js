@@ -46,7 +46,8 @@
     var x = 160 + r * xy[0], y = 120 - r * xy[1];
     svg("path", { d: kit.line([[160, 120], [x, y]]), "class": cls }, g);
     svg("circle", { cx: x, cy: y, r: 3.5, "class": "kx-dot" }, g);
-    if (label) svg("text", { x: x + (xy[0] < 0 ? -6 : 6), y: y + (xy[1] < 0 ? 14 : -6), "text-anchor": xy[0] < 0 ? "end" : "start" }, g, label);
+    // Centred above or below the point, kept inside the view.
+    if (label) svg("text", { x: Math.max(48, Math.min(272, x)), y: y + (xy[1] < 0 ? 18 : -9), "text-anchor": "middle" }, g, label);
   }
   function arc(g, from, sweep, r) {  // counterclockwise by `sweep` radians from angle `from`
     if (Math.abs(sweep) >= 2 * Math.PI) { svg("circle", { cx: 160, cy: 120, r: r, "class": "kx-mark" }, g); return; }

@@ -1,4 +1,5 @@
-"""The ``konum`` Markdown extension: values from the core, math, quizzes and the study page.
+"""The ``konum`` Markdown extension: values from the core, math, quizzes, the study page and
+the explorers.
 
 One line in ``mkdocs.yml`` turns everything on (options: :mod:`konum.config`)::
 
@@ -9,9 +10,10 @@ One line in ``mkdocs.yml`` turns everything on (options: :mod:`konum.config`)::
 It is a Markdown extension rather than a MkDocs plugin, so the same ``mkdocs.yml`` builds
 with MkDocs and with Zensical (which runs Markdown extensions but not MkDocs plugins). Pages
 that hold a quiz or the study block get konum's CSS and JavaScript inline, at the end of the
-page, and pages without get none: no theme override and no file to copy. The script sits in
-the page content, which Material's instant navigation re-runs on every page change (the
-scripts are idempotent); formulas get the name of a math font that stretches brackets.
+page, and pages without get none: no theme override and no file to copy. A page with an
+explorer gets the explorers' shared files and the script of each explorer it shows. The
+scripts sit in the page content, which Material's instant navigation re-runs on every page
+change (they are idempotent); formulas get the name of a math font that stretches brackets.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ MATH_FONTS = (
 )
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=32)
 def _asset(name: str) -> str:
     from konum.render import TEMPLATES_DIR
 
@@ -67,12 +69,14 @@ class PageTreeprocessor(Treeprocessor):
 
 
 class AssetsPostprocessor(Postprocessor):
-    """Adds the quiz's or the study page's files to a page that shows one."""
+    """Adds the quiz's, the study page's or the explorers' files to a page that shows one."""
 
     def run(self, text: str) -> str:
         if not getattr(self.md, "konum_page", False):
             return text  # a heading's HTML, rendered for the table of contents
         self.md.konum_page = False  # type: ignore[attr-defined]
+        from konum.mdx.explorer import explorer_assets
+
         if "<math" in text:
             from konum.mdx.math import bind_punctuation
 
@@ -81,20 +85,24 @@ class AssetsPostprocessor(Postprocessor):
             text += "\n" + assets_html("quiz")
         if "data-konum-study" in text:
             text += "\n" + assets_html("flashcards")
+        if "data-explorer=" in text:
+            text += "\n" + explorer_assets(text, _asset)
         return text
 
 
 # A line that starts like a block of konum's, and the forms pymdownx reads as one: a quiz
-# names its bank after a bar, the study block takes nothing.
+# names its bank after a bar, the study block takes nothing (explorers: explorer.py).
 _BLOCK_START = re.compile(r"^ {0,3}///\s*(quiz|study)\b")
 _WELL_FORMED = re.compile(r"^ {0,3}/// (?:quiz *\| *\S.*|study *)$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 class MalformedBlockPreprocessor(Preprocessor):
-    """A quiz line that pymdownx would leave as text is an error naming its line."""
+    """A quiz or explorer line that pymdownx would leave as text is an error naming its line."""
 
     def run(self, lines: list[str]) -> list[str]:
+        from konum.mdx.explorer import check_header
+
         fence: str | None = None
         for number, line in enumerate(lines, start=1):
             opened = _FENCE.match(line)
@@ -112,11 +120,13 @@ class MalformedBlockPreprocessor(Preprocessor):
                     f"line {number}: {line.strip()!r} is not a quiz block; "
                     "write '/// quiz | BANK' (a bar before the bank) and end it with '///'"
                 )
+            if fence is None:
+                check_header(lines, number - 1)
         return lines
 
 
 class KonumExtension(Extension):
-    """Values, math, the quiz and study blocks and their assets, for one course."""
+    """Values, math, the quiz, study and explorer blocks and their assets, for one course."""
 
     def __init__(self, **kwargs: Any) -> None:
         try:
@@ -129,6 +139,7 @@ class KonumExtension(Extension):
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md: Markdown) -> None:
+        from konum.mdx.explorer import ExplorerExtension
         from konum.mdx.math import MathExtension
         from konum.mdx.quiz import QuizError, QuizExtension
         from konum.mdx.values import ValuesExtension
@@ -137,7 +148,9 @@ class KonumExtension(Extension):
             options = options_from(self.getConfigs())
         except ConfigError as exc:
             raise QuizError(str(exc)) from None
-        md.registerExtensions([ValuesExtension(), MathExtension(), QuizExtension(options)], {})
+        md.registerExtensions(
+            [ValuesExtension(), MathExtension(), QuizExtension(options), ExplorerExtension()], {}
+        )
         md.preprocessors.register(MalformedBlockPreprocessor(md), "konum_malformed", 31)
         md.treeprocessors.register(PageTreeprocessor(md), "konum_page", -100)
         md.postprocessors.register(AssetsPostprocessor(md), "konum_assets", 0)

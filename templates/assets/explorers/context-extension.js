@@ -1,0 +1,80 @@
+/* konum explorer "context-extension": the wavelength of every RoPE pair, unscaled and under
+ * position interpolation ("linear"), NTK-aware scaling (the base times factor^(d/(d-2)), as
+ * lesson 6 computes it) and Llama 3 (low and high frequency factors 1 and 4), against the
+ * original and the extended context. The core has no YaRN, so neither has this explorer.
+ * Arithmetic ported from konum.pe.rope_frequencies (Hugging Face's rope_scaling semantics);
+ * the browser tests compare it with the core.
+ */
+(function () {
+  "use strict";
+  var K = window.konumExplorers;
+  if (!K || K["context-extension"]) { if (K) K.mountAll(); return; }
+  var kit = K.kit, svg = kit.svg, fmt = kit.fmt;
+  var METHODS = [["none", "no scaling", "kx-ink", ""], ["linear", "position interpolation", "kx-line", ""],
+    ["ntk", "NTK-aware", "kx-line2", "6 3"], ["llama3", "Llama 3", "kx-line", "2 3"]];
+
+  /* pe.rope_frequencies for method none, linear (scaling factor), ntk (base * factor^(d/(d-2)))
+   * or llama3 (factor, low 1, high 4, original_max_position_embeddings = original). */
+  function frequencies(d, base, method, factor, original) {
+    var grown = method === "ntk" ? base * Math.pow(factor, d / (d - 2)) : base, out = [];
+    for (var k = 0; k < d / 2; k++) {
+      var inv = Math.pow(grown, -2 * k / d);
+      if (method === "linear") inv = inv / factor;
+      if (method === "llama3") {
+        var wave = 2 * Math.PI / inv, smooth = (original / wave - 1) / (4 - 1);
+        if (wave > original) inv = inv / factor;
+        else if (wave >= original / 4) inv = (1 - smooth) * inv / factor + smooth * inv;
+      }
+      out.push(inv);
+    }
+    return out;
+  }
+  function wavelengths(d, base, method, factor, original) {
+    return frequencies(d, base, method, factor, original).map(function (w) { return 2 * Math.PI / w; });
+  }
+
+  function mount(ui) {
+    var v = ui.v;
+    ui.slider("d", "head dimension d");
+    ui.select("base", "base", function (b) { return b.toLocaleString("en-US"); });
+    ui.select("factor", "factor", function (x) { return "× " + x; });
+    ui.select("original", "original context", function (x) { return x.toLocaleString("en-US"); });
+    ui.slider("pair", "pair");
+    var plot = svg("g", {}, ui.view(320, 290, "Wavelength of each pair on a log scale for each method; horizontal lines mark the original and the extended context; the chosen pair is marked."));
+
+    function draw() {
+      var h = v.d / 2, longer = v.factor * v.original;
+      ui.range("pair", 0, h - 1);
+      var curves = METHODS.map(function (m) { return wavelengths(v.d, v.base, m[0], v.factor, v.original); });
+      var at = curves.map(function (c) { return c[v.pair]; });
+      var top = Math.ceil(Math.log10(Math.max.apply(null, curves[1]))), sx = kit.scale(0, h - 1, 44, 312), sy = kit.scale(0, top, 210, 10);
+      var ly = function (x) { return sy(Math.log10(x)); };
+      plot.textContent = "";
+      for (var e = 0; e <= top; e += Math.max(1, Math.round(top / 5))) {
+        svg("path", { d: kit.line([[44, sy(e)], [312, sy(e)]]), "class": "kx-grid" }, plot);
+        svg("text", { x: 40, y: sy(e) + 4, "text-anchor": "end" }, plot, e >= 6 ? Math.pow(10, e - 6) + "M" : e >= 3 ? Math.pow(10, e - 3) + "k" : String(Math.pow(10, e)));
+      }
+      [[v.original, "original context"], [longer, "extended"]].forEach(function (c) {
+        svg("path", { d: kit.line([[44, ly(c[0])], [312, ly(c[0])]]), "class": "kx-mark", "stroke-dasharray": "1 3" }, plot);
+        svg("text", { x: 48, y: ly(c[0]) - 4, "class": "kx-muted" }, plot, c[1] + " " + c[0].toLocaleString("en-US"));
+      });
+      curves.forEach(function (c, i) {
+        svg("path", { d: kit.line(c.map(function (x, k) { return [sx(k), ly(x)]; })), "class": METHODS[i][2], "stroke-dasharray": METHODS[i][3] }, plot);
+        var lx = 20 + 150 * (i % 2), y = 252 + 20 * (i >> 1);
+        svg("path", { d: kit.line([[lx, y], [lx + 24, y]]), "class": METHODS[i][2], "stroke-dasharray": METHODS[i][3] }, plot);
+        svg("text", { x: lx + 30, y: y + 4 }, plot, METHODS[i][1]);
+      });
+      svg("path", { d: kit.line([[sx(v.pair), 10], [sx(v.pair), 210]]), "class": "kx-grid" }, plot);
+      at.forEach(function (x) { svg("circle", { cx: sx(v.pair), cy: ly(x), r: 3.5, "class": "kx-mark" }, plot); });
+      svg("text", { x: 178, y: 230, "text-anchor": "middle" }, plot, "pair k (0 turns fastest); wavelength, log scale");
+
+      ui.say("Pair " + v.pair + ": wavelength " + fmt(at[0]) + " positions unscaled, so it turns " + fmt(v.original / at[0], 3) +
+        " times in the original " + v.original.toLocaleString("en-US") + " tokens; " + fmt(at[1]) + " under position interpolation, " +
+        fmt(at[2]) + " under NTK-aware scaling, " + fmt(at[3]) + " under Llama 3.");
+    }
+    ui.changed = draw;
+    draw();
+  }
+
+  K.define("context-extension", { frequencies: frequencies, wavelengths: wavelengths, mount: mount });
+})();

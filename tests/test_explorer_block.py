@@ -1,0 +1,311 @@
+"""The ``/// explorer | NAME`` block: its HTML, its options and their errors, the files a page
+gets, and the explorers in the built lessons.
+
+The explorers themselves (their numbers against the core, controls, axe, phone width, instant
+navigation, no JavaScript) are driven in Chromium by ``tests/browser/test_explorers.py``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import html
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import markdown
+import pytest
+
+from konum import pe
+from konum.figures import render_svg
+from konum.mdx import AssetsPostprocessor, KonumExtension
+from konum.mdx.explorer import EXPLORERS, ExplorerError, explorer_values
+from konum.render import TEMPLATES_DIR
+
+REPO = Path(__file__).resolve().parent.parent
+EXPLORER_ASSETS = TEMPLATES_DIR / "assets" / "explorers"
+CONTAINER = re.compile(
+    r"<div class=\"konum-explorer\" data-explorer=\"(?P<name>[a-z0-9-]+)\" "
+    r"data-explorer-params='(?P<params>[^']*)'>"
+)
+#: The explorer each lesson shows, in page order.
+LESSON_EXPLORERS = {
+    "02-sinusoidal": ["sinusoidal"],
+    "04-relative": ["t5-buckets"],
+    "05-rope": ["shift-rotation", "rope-layouts"],
+    "06-extending-context": ["context-extension"],
+    "07-alibi": ["alibi"],
+}
+
+
+def convert(text: str) -> str:
+    md = markdown.Markdown(extensions=[KonumExtension(banks=str(REPO / "content" / "banks"))])
+    return md.convert(text)
+
+
+def blocks(page: str) -> list[tuple[str, dict[str, Any]]]:
+    """(name, params) of every explorer container in ``page``."""
+    return [
+        (m.group("name"), json.loads(html.unescape(m.group("params"))))
+        for m in CONTAINER.finditer(page)
+    ]
+
+
+# --- the block's HTML -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(EXPLORERS))
+def test_block_renders_container_values_limits_and_the_fallback(name: str) -> None:
+    """Each explorer with its defaults: one container naming it, its starting values and the
+    limits of every control as JSON, and the core's figure for those values inside."""
+    page = convert(f"/// explorer | {name}\n///\n")
+    [(found, params)] = blocks(page)
+    explorer = EXPLORERS[name]
+    assert found == name
+    assert params["values"] == explorer_values(name, {})
+    assert set(params["limits"]) == set(explorer.params) == set(params["values"])
+    for key, spec in explorer.params.items():
+        limit = params["limits"][key]
+        if "choices" in limit:
+            assert limit["choices"] == list(spec.allowed.values)  # type: ignore[union-attr]
+        else:
+            assert (limit["min"], limit["max"]) == (spec.allowed.low, spec.allowed.high)  # type: ignore[union-attr]
+    if explorer.figure is None:  # rope-layouts: the core's permutation as a table
+        d = params["values"]["d"]
+        rows = re.findall(r"<tr><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td></tr>", page)
+        assert [int(j) for _, j, _ in rows] == pe.rope_layout_permutation(d).tolist()
+        assert [int(k) for _, _, k in rows] == [int(j) % (d // 2) for _, j, _ in rows]
+    else:
+        figure_name, figure_params, alt = explorer.figure(params["values"])
+        assert render_svg(figure_name, alt, None, **figure_params) in page
+    assert page.count('class="konum-explorer__fallback"') == 1
+
+
+def test_options_set_the_starting_values_and_the_figure() -> None:
+    page = convert(
+        "/// explorer | t5-buckets\n    num_buckets: 16\n    max_distance: 40\n"
+        "    direction: causal\n///\n"
+    )
+    [(_, params)] = blocks(page)
+    assert params["values"] == {
+        "num_buckets": 16,
+        "max_distance": 40,
+        "direction": "causal",
+        "relative": -20,
+        "tokens": 24,
+    }
+    figure = EXPLORERS["t5-buckets"].figure
+    assert figure is not None
+    alt = figure(params["values"])[2]
+    svg = render_svg("t5_buckets", alt, None, num_buckets=16, max_distance=40, span=50)
+    assert svg in page
+
+
+def test_alt_and_caption_replace_the_fallback_text() -> None:
+    """A translated page gives the fallback figure its own words."""
+    page = convert(
+        '/// explorer | alibi\n    alt: "Bir başın ALiBi matrisi"\n    caption: "Baş 1"\n///\n'
+    )
+    assert 'aria-label="Bir başın ALiBi matrisi"' in page
+    assert "<figcaption>Baş 1</figcaption>" in page
+    table = convert('/// explorer | rope-layouts\n    caption: "İki düzen"\n///\n')
+    assert "<caption>İki düzen</caption>" in table
+
+
+def test_two_blocks_on_a_page_and_markdown_around_them() -> None:
+    page = convert(
+        "Before.\n\n/// explorer | shift-rotation\n///\n\nBetween.\n\n"
+        "/// explorer | rope-layouts\n    d: 12\n///\n\nAfter.\n"
+    )
+    assert [name for name, _ in blocks(page)] == ["shift-rotation", "rope-layouts"]
+    assert blocks(page)[1][1]["values"]["d"] == 12
+    for text in ("<p>Before.</p>", "<p>Between.</p>", "<p>After.</p>"):
+        assert text in page
+
+
+def test_a_block_inside_fenced_code_is_left_as_code() -> None:
+    page = convert("```text\n/// explorer | nope\n    bogus: 1\n///\n```\n")
+    assert "data-explorer=" not in page
+    assert "/// explorer | nope" in page
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        (
+            "Text.\n\n/// explorer | t5-bucket\n///\n",
+            "line 3: /// explorer | t5-bucket: no such explorer; did you mean 't5-buckets'? "
+            "(explorers: sinusoidal, shift-rotation, rope-layouts, t5-buckets, alibi, "
+            "context-extension)",
+        ),
+        (
+            "/// explorer t5-buckets\n///\n",
+            "line 1: '/// explorer t5-buckets' is not an explorer block; write "
+            "'/// explorer | NAME' (a bar before the name) and end it with '///'",
+        ),
+        (
+            "/// explorer | t5-buckets\n    num_bucket: 16\n///\n",
+            "line 2: /// explorer | t5-buckets: unknown option 'num_bucket'; did you mean "
+            "'num_buckets'? (options: num_buckets, max_distance, direction, relative, tokens, "
+            "alt, caption)",
+        ),
+        (
+            "/// explorer | sinusoidal\n    d: 7\n///\n",
+            "line 2: /// explorer | sinusoidal: option 'd': expected an even int in 2..64, found 7",
+        ),
+        (
+            "/// explorer | t5-buckets\n    direction: both\n///\n",
+            "line 2: /// explorer | t5-buckets: option 'direction': expected one of "
+            "'bidirectional', 'causal', found 'both'",
+        ),
+        (
+            "/// explorer | sinusoidal\n    n: 8\n    position: 8\n///\n",
+            "line 3: /// explorer | sinusoidal: option 'position': expected a value below "
+            "n = 8, found 8",
+        ),
+        (
+            "/// explorer | alibi\n    num_heads: 4\n    head: 5\n///\n",
+            "line 3: /// explorer | alibi: option 'head': expected a head from 1 to "
+            "num_heads = 4, found 5",
+        ),
+        (
+            "/// explorer | shift-rotation\n    position: 2\n    offset: -3\n///\n",
+            "line 3: /// explorer | shift-rotation: option 'offset': expected an offset to a "
+            "position from 0 on (offset >= -position = -2), found -3",
+        ),
+        (
+            "/// explorer | t5-buckets\n    num_buckets: 64\n    max_distance: 16\n///\n",
+            "line 3: /// explorer | t5-buckets: max_distance must be an integer greater than "
+            "the 16 exact buckets, got 16",
+        ),
+        (
+            "/// explorer | alibi\n    alt: 3\n///\n",
+            "line 2: /// explorer | alibi: option 'alt': expected text, found 3",
+        ),
+        (
+            "/// explorer | alibi\n    n: [3\n///\n",
+            "line 2: /// explorer | alibi: the options are not YAML (expected ',' or ']', but "
+            "got '<stream end>')",
+        ),
+        (
+            "/// explorer | alibi\n    - n\n///\n",
+            "line 2: /// explorer | alibi: expected options as 'name: value' lines, found '- n'",
+        ),
+    ],
+    ids=[
+        "unknown-explorer",
+        "no-bar",
+        "unknown-option",
+        "odd-d",
+        "bad-choice",
+        "position-beyond-n",
+        "head-beyond-heads",
+        "offset-before-0",
+        "core-rejects",
+        "alt-not-text",
+        "not-yaml",
+        "not-options",
+    ],
+)
+def test_errors_name_the_block_the_option_and_what_was_expected(source: str, message: str) -> None:
+    with pytest.raises(ExplorerError) as caught:
+        convert(source)
+    assert str(caught.value) == message
+
+
+def test_a_block_inside_an_admonition_works_and_is_checked() -> None:
+    """Indented inside another block, the header is not seen line by line; the block itself
+    checks its options (the message then has no line)."""
+
+    def admonition(text: str) -> str:
+        extension = KonumExtension(banks=str(REPO / "content" / "banks"))
+        return markdown.Markdown(extensions=[extension, "admonition"]).convert(text)
+
+    page = admonition("!!! note\n\n    /// explorer | alibi\n        head: 3\n    ///\n")
+    [(name, params)] = blocks(page)
+    assert (name, params["values"]["head"]) == ("alibi", 3)
+    with pytest.raises(ExplorerError) as caught:
+        admonition("!!! note\n\n    /// explorer | alibi\n        head: 9\n    ///\n")
+    assert str(caught.value) == (
+        "/// explorer | alibi: option 'head': expected a head from 1 to num_heads = 8, found 9"
+    )
+
+
+def test_errors_stop_a_mkdocs_build_as_one_line() -> None:
+    """An ExplorerError is MkDocs' BuildError: MkDocs prints it, names the page and stops."""
+    from mkdocs.exceptions import BuildError
+
+    assert issubclass(ExplorerError, BuildError)
+
+
+# --- the files a page gets --------------------------------------------------------------------
+
+
+def _assets(page: str) -> list[str]:
+    return re.findall(r'data-konum-asset="(explorers?[a-z0-9-]*)"', page)
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("<p>Hi</p>", []),
+        ('<div data-explorer="alibi"></div>', ["explorers", "explorers", "explorer-alibi"]),
+        (
+            '<div data-explorer="alibi"></div><div data-explorer="t5-buckets"></div>'
+            '<div data-explorer="alibi"></div>',
+            ["explorers", "explorers", "explorer-alibi", "explorer-t5-buckets"],
+        ),
+        ('<div data-explorer="nope"></div>', []),
+    ],
+    ids=["none", "one", "two-and-a-repeat", "unknown"],
+)
+def test_pages_get_the_explorer_files_they_use_once(content: str, expected: list[str]) -> None:
+    """The shared CSS and JS once, then each explorer's own script once; nothing of the
+    explorers on a page without one, and no quiz files either."""
+    page = AssetsPostprocessor().run(content)
+    assert _assets(page) == expected
+    assert 'data-konum-asset="quiz"' not in page
+    for name in EXPLORERS:
+        assert (f'K.define("{name}"' in page) is (f"explorer-{name}" in expected)
+    assert ("window.konumExplorers" in page) is bool(expected)
+
+
+def test_each_explorer_script_fits_in_4_kb_gzipped() -> None:
+    for path in sorted(EXPLORER_ASSETS.iterdir()):
+        assert len(gzip.compress(path.read_bytes(), 9)) <= 4 * 1024, path.name
+    names = {p.stem for p in EXPLORER_ASSETS.glob("*.js")} - {"explorers"}
+    assert names == set(EXPLORERS)
+
+
+def test_explorer_files_make_no_requests_and_cannot_end_their_element() -> None:
+    for path in sorted(EXPLORER_ASSETS.iterdir()):
+        text = path.read_text(encoding="utf-8")
+        for needle in ("fetch(", "XMLHttpRequest", "import(", "sendBeacon", "WebSocket", "</"):
+            assert needle not in text, (path.name, needle)
+        assert "url(" not in text and "@import" not in text, path.name
+
+
+# --- the built lessons ------------------------------------------------------------------------
+
+
+def test_lessons_show_their_explorers(built_site: Path) -> None:
+    for stem, names in LESSON_EXPLORERS.items():
+        page = (built_site / "lessons" / f"{stem}.html").read_text(encoding="utf-8")
+        assert [name for name, _ in blocks(page)] == names, stem
+
+
+def test_explorer_files_only_where_an_explorer_is(built_site: Path) -> None:
+    """Every page carries exactly the scripts of the explorers it shows: none elsewhere."""
+    pages = sorted(built_site.rglob("*.html"))
+    without = 0
+    for path in pages:
+        page = path.read_text(encoding="utf-8")
+        names = list(dict.fromkeys(name for name, _ in blocks(page)))
+        expected = ["explorers", "explorers", *(f"explorer-{n}" for n in names)] if names else []
+        assert _assets(page) == expected, path
+        without += not names
+    assert without >= 8

@@ -12,6 +12,7 @@ import html
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import markdown
@@ -266,7 +267,7 @@ def _assets(page: str) -> list[str]:
 def test_pages_get_the_explorer_files_they_use_once(content: str, expected: list[str]) -> None:
     """The shared CSS and JS once, then each explorer's own script once; nothing of the
     explorers on a page without one, and no quiz files either."""
-    page = AssetsPostprocessor().run(content)
+    page = AssetsPostprocessor(SimpleNamespace(konum_page=True)).run(content)  # type: ignore[arg-type]
     assert _assets(page) == expected
     assert 'data-konum-asset="quiz"' not in page
     for name in EXPLORERS:

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import os
@@ -117,9 +118,10 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="session")
-def server(site: Path) -> Iterator[str]:
-    handler = functools.partial(_QuietHandler, directory=str(site))
+@contextlib.contextmanager
+def serve_folder(folder: Path) -> Iterator[str]:
+    """Serve ``folder`` on a free port of 127.0.0.1 for the ``with`` block; yields its URL."""
+    handler = functools.partial(_QuietHandler, directory=str(folder))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -129,6 +131,12 @@ def server(site: Path) -> Iterator[str]:
         httpd.shutdown()
         httpd.server_close()
         thread.join()
+
+
+@pytest.fixture(scope="session")
+def server(site: Path) -> Iterator[str]:
+    with serve_folder(site) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -14,11 +14,8 @@ context answers it, as ``test_site_browser.py`` explains).
 
 from __future__ import annotations
 
-import functools
-import http.server
 import math
 import re
-import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +26,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from konum import pe
+from tests.browser.conftest import serve_folder
 
 pytestmark = pytest.mark.browser
 
@@ -69,23 +67,10 @@ class Watched:
         page.on("request", lambda r: self.requests.append(r.url))
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def served(built_site: Path) -> Iterator[str]:
-    handler = functools.partial(_Quiet, directory=str(built_site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join()
+    with serve_folder(built_site) as url:
+        yield url
 
 
 @pytest.fixture

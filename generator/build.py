@@ -147,7 +147,10 @@ def _check_options_early(path: Path) -> None:
             raw = yaml_load(handle)
     except Exception:  # MkDocs' own loader reports a broken file next
         return
-    for item in (raw or {}).get("markdown_extensions") or []:
+    extensions = (raw or {}).get("markdown_extensions") or []
+    if isinstance(extensions, dict):  # the mapping form, which INHERIT merges
+        extensions = [extensions]
+    for item in extensions:
         if isinstance(item, dict) and EXTENSION in item:
             options_from(item[EXTENSION] or {}, root=path.parent)
 

@@ -206,12 +206,33 @@ def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
                     "w", suffix=".yml", prefix=".konum-serve-", dir=config.parent, delete=True
                 )
             )
-            written = load_mkdocs_config(config)["mdx_configs"].get(EXTENSION, {})
-            extension = {EXTENSION: {**written, "seed": options.seed}}
-            handle.write(json.dumps({"INHERIT": config.name, "markdown_extensions": [extension]}))
+            handle.write(json.dumps(_with_seed(config, options.seed)))
             handle.flush()
             config = Path(handle.name)
         mkdocs_serve(config_file=str(config), dev_addr=dev_addr, livereload=True, watch=watch)
+
+
+def _with_seed(config: Path, seed: int) -> dict[str, object]:
+    """A configuration that inherits ``config`` and gives konum ``seed``. INHERIT merges
+    mappings but replaces lists, so a list of extensions is written again in full."""
+    loaded = load_mkdocs_config(config)
+    written = loaded["mdx_configs"].get(EXTENSION, {})
+    konum = {**written, "seed": seed}
+    extensions: object = {EXTENSION: konum}
+    if not isinstance(_raw_extensions(config), dict):
+        extensions = [
+            {name: konum if name == EXTENSION else loaded["mdx_configs"].get(name, {})}
+            for name in loaded["markdown_extensions"]
+        ]
+    return {"INHERIT": config.name, "markdown_extensions": extensions}
+
+
+def _raw_extensions(config: Path) -> object:
+    """``markdown_extensions`` as the file (and the files it inherits) write it."""
+    from mkdocs.utils.yaml import get_yaml_loader, yaml_load
+
+    with open(config, encoding="utf-8") as handle:
+        return (yaml_load(handle, loader=get_yaml_loader()) or {}).get("markdown_extensions")
 
 
 #: Exports for learning management systems, beside the flashcard ones.

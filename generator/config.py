@@ -10,6 +10,7 @@ In ``mkdocs.yml`` (or Zensical's reading of it)::
           generators: [generators/chem.py]   # a user's own generator modules or files
           title: Chemistry         # deck and download names (default: the site name)
           order: [atoms, bonds]    # the banks in the course's order (default: file names)
+          language: tr             # the language of the quiz and study interface (en, tr)
 
 The extension, ``konum build`` (which passes its ``--seed``/``--variants`` in as options) and
 every other command read these through :func:`options_from`, so a bad value gets the same
@@ -26,6 +27,7 @@ from typing import Any
 from konum import limits
 from konum.errors import ConfigError
 from konum.formatting import did_you_mean
+from konum.messages import LANGUAGES
 
 #: The option names, their defaults and what they mean (Python-Markdown's config format).
 DEFAULTS: dict[str, list[Any]] = {
@@ -36,6 +38,7 @@ DEFAULTS: dict[str, list[Any]] = {
     "title": ["", "name of the flashcard decks and downloads (default: the site name)"],
     "order": [[], "bank ids in the course's order (decks, the study page); others follow"],
     "root": ["", "folder that relative paths start from (default: the working directory)"],
+    "language": ["en", "language of the quiz, study and explorer interface (konum.messages)"],
 }
 
 
@@ -51,6 +54,7 @@ class Options:
         title: deck and download name; empty means the site name.
         order: bank ids in the course's order; banks not listed follow in file order.
         root: the folder that relative paths were resolved against.
+        language: the interface's language, one of :data:`konum.messages.LANGUAGES`.
     """
 
     banks: Path
@@ -60,6 +64,7 @@ class Options:
     title: str
     order: tuple[str, ...]
     root: Path
+    language: str = "en"
 
 
 def _whole(name: str, value: object, low: int, high: int) -> int:
@@ -131,6 +136,12 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
         raise ConfigError(
             f"option 'title' of konum in markdown_extensions: expected text, found {title!r}"
         )
+    language = values["language"]
+    if language not in LANGUAGES:
+        raise ConfigError(
+            f"option 'language' of konum in markdown_extensions: expected one of "
+            f"{', '.join(LANGUAGES)}, found {language!r}{did_you_mean(str(language), LANGUAGES)}"
+        )
     return Options(
         banks=(base / str(banks)).resolve(),
         seed=_whole("seed", values["seed"], *limits.SEED),
@@ -141,6 +152,7 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
         title=title.strip(),
         order=tuple(order),
         root=base,
+        language=language,
     )
 
 

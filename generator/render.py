@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -38,6 +38,7 @@ from markupsafe import Markup
 from konum import model
 from konum.formatting import format_number
 from konum.markup import render_markdown
+from konum.messages import message
 
 __all__ = [
     "TEMPLATES_DIR",
@@ -66,14 +67,19 @@ class RenderError(ValueError):
     """A question cannot be rendered; the message names the question id and the problem."""
 
 
-@lru_cache(maxsize=1)
-def environment() -> Environment:
-    """The Jinja environment for quiz templates.
+def environment(language: str = "en") -> Environment:
+    """The Jinja environment for quiz templates in ``language``.
 
     Returns:
         A cached environment loading from :data:`TEMPLATES_DIR`, autoescaping ``.html``,
-        ``.j2`` and ``.html.j2`` templates, with ``StrictUndefined`` and ``trim_blocks``.
+        ``.j2`` and ``.html.j2`` templates, with ``StrictUndefined`` and ``trim_blocks``; its
+        global ``t(key, **fields)`` is :func:`konum.messages.message` in ``language``.
     """
+    return _environment(language)
+
+
+@lru_cache(maxsize=4)
+def _environment(language: str) -> Environment:
     env = Environment(
         loader=FileSystemLoader(TEMPLATES_DIR),
         autoescape=select_autoescape(enabled_extensions=("html", "j2", "html.j2")),
@@ -84,6 +90,7 @@ def environment() -> Environment:
         extensions=["jinja2.ext.do"],
     )
     env.filters["script_json"] = script_json
+    env.globals["t"] = partial(message, language)
     return env
 
 
@@ -340,7 +347,7 @@ def _choice(concrete: model.Concrete, q: model.ChoiceQuestion, dom_id: str) -> d
     }
 
 
-def _fill(q: model.FillQuestion, dom_id: str) -> dict[str, Any]:
+def _fill(q: model.FillQuestion, dom_id: str, language: str) -> dict[str, Any]:
     runs = len(re.findall(model.BLANK_PATTERN, q.prompt))
     if runs != len(q.blanks):
         raise RenderError(
@@ -356,14 +363,14 @@ def _fill(q: model.FillQuestion, dom_id: str) -> dict[str, Any]:
             f"question {q.id}: {runs - len(set(found))} blank(s) were lost in Markdown "
             "(blanks inside $math$ are not supported)"
         )
-    macros = environment().get_template("quiz/_macros.html.j2").module
+    macros = environment(language).get_template("quiz/_macros.html.j2").module
     total = len(q.blanks)
 
     def to_input(match: re.Match[str]) -> str:
         index = int(match.group(1))
         return str(
             macros.blank(  # type: ignore[attr-defined]
-                id=f"{dom_id}-blank-{index}", label=f"Blank {index + 1} of {total}"
+                id=f"{dom_id}-blank-{index}", label=message(language, "quiz.blank_label", number=index + 1, total=total)
             )
         ).strip()
 
@@ -470,7 +477,9 @@ def _form_shape(variant: dict[str, Any]) -> tuple[object, ...]:
     return ("numeric", variant["unit"], variant["decimals"])
 
 
-def _question(concrete: model.Concrete, quiz_id: str, number: int, total: int) -> dict[str, Any]:
+def _question(
+    concrete: model.Concrete, quiz_id: str, number: int, total: int, language: str
+) -> dict[str, Any]:
     q = concrete.question
     if not _SLUG.fullmatch(q.id):
         raise RenderError(f"question {q.id!r}: expected a slug id like 'sin-why-pairs'")
@@ -488,7 +497,7 @@ def _question(concrete: model.Concrete, quiz_id: str, number: int, total: int) -
     if isinstance(q, model.ChoiceQuestion):
         view.update(_choice(concrete, q, dom_id))
     elif isinstance(q, model.FillQuestion):
-        view.update(_fill(q, dom_id))
+        view.update(_fill(q, dom_id, language))
     elif isinstance(q, model.MatchingQuestion):
         view.update(_matching(concrete, q, dom_id))
     elif isinstance(q, model.NumericQuestion):
@@ -505,7 +514,11 @@ def _question(concrete: model.Concrete, quiz_id: str, number: int, total: int) -
 
 
 def render_quiz(
-    concretes: Sequence[model.Concrete], quiz_id: str, *, title: str | None = None
+    concretes: Sequence[model.Concrete],
+    quiz_id: str,
+    *,
+    title: str | None = None,
+    language: str = "en",
 ) -> str:
     """Render a quiz: the wrapper with score line and Reset button, then each question.
 
@@ -514,6 +527,7 @@ def render_quiz(
         quiz_id: A slug unique on the page (e.g. the bank id); prefixes every element id and
             the localStorage keys of the reader's progress.
         title: Optional heading text (plain text, escaped) shown above the questions.
+        language: The interface's language (:data:`konum.messages.LANGUAGES`).
 
     Returns:
         HTML for the page (a single ``<section class="konum-quiz">`` element).
@@ -533,7 +547,7 @@ def render_quiz(
     questions = []
     for number, concrete in enumerate(concretes, start=1):
         try:
-            questions.append(_question(concrete, quiz_id, number, total))
+            questions.append(_question(concrete, quiz_id, number, total, language))
         except ValueError as exc:  # RenderError, MathError: where the question was written
             q = concrete.question
             raise RenderError(f"{q.source}: [{q.id}] {exc}") from None
@@ -543,10 +557,10 @@ def render_quiz(
         "title": title,
         "questions": questions,
     }
-    return environment().get_template("quiz/quiz.html.j2").render(context).strip() + "\n"
+    return environment(language).get_template("quiz/quiz.html.j2").render(context).strip() + "\n"
 
 
-def render_study(course: Any) -> str:
+def render_study(course: Any, language: str = "en") -> str:
     """The study block: every card of ``course`` (a :class:`konum.course.Course`) as JSON
     inside the page, for ``flashcards.js``.
 
@@ -562,4 +576,5 @@ def render_study(course: Any) -> str:
 
     cards = build_cards(course.banks, course.concretes(), math="mathml")
     data = script_json(cards_json(cards))
-    return environment().get_template("quiz/study.html.j2").render(data=data).strip() + "\n"
+    template = environment(language).get_template("quiz/study.html.j2")
+    return template.render(data=data).strip() + "\n"

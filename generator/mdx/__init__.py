@@ -68,8 +68,23 @@ class PageTreeprocessor(Treeprocessor):
         self.md.konum_page = True  # type: ignore[attr-defined]
 
 
+def messages_html(language: str, sections: list[str]) -> str:
+    """The interface texts of ``sections`` for the page's scripts: JSON in a ``<template>``
+    (out of reach of instant navigation, like the quiz data), read by ``[data-konum-messages]``."""
+    from konum.messages import page_messages
+    from konum.render import script_json
+
+    data = script_json(page_messages(language, sections))
+    return f'<template data-konum-messages><script type="application/json">{data}</script></template>\n'
+
+
 class AssetsPostprocessor(Postprocessor):
-    """Adds the quiz's, the study page's or the explorers' files to a page that shows one."""
+    """Adds the quiz's, the study page's or the explorers' files to a page that shows one,
+    with the interface texts they use in the extension's language."""
+
+    def __init__(self, md: Markdown, language: str = "en") -> None:
+        super().__init__(md)
+        self.language = language
 
     def run(self, text: str) -> str:
         if not getattr(self.md, "konum_page", False):
@@ -81,8 +96,19 @@ class AssetsPostprocessor(Postprocessor):
             from konum.mdx.math import bind_punctuation
 
             text = MATH_FONTS + "\n" + bind_punctuation(text)
+        sections = [
+            section
+            for section, mark in (
+                ("quiz", "data-konum-quiz"),
+                ("study", "data-konum-study"),
+                ("explorer", "data-explorer="),
+            )
+            if mark in text
+        ]
+        if sections:
+            text += "\n" + messages_html(self.language, sections)
         if "data-konum-quiz" in text:
-            text += "\n" + assets_html("quiz")
+            text += assets_html("quiz")
         if "data-konum-study" in text:
             text += "\n" + assets_html("flashcards")
         if "data-explorer=" in text:
@@ -153,7 +179,7 @@ class KonumExtension(Extension):
         )
         md.preprocessors.register(MalformedBlockPreprocessor(md), "konum_malformed", 31)
         md.treeprocessors.register(PageTreeprocessor(md), "konum_page", -100)
-        md.postprocessors.register(AssetsPostprocessor(md), "konum_assets", 0)
+        md.postprocessors.register(AssetsPostprocessor(md, options.language), "konum_assets", 0)
 
 
 def makeExtension(**kwargs: Any) -> KonumExtension:

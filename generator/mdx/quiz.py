@@ -100,7 +100,12 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
 
         try:
             concretes = [self.course.concrete(self.bank.question(i)) for i in self.ids]
-            html = render_quiz(concretes, self.quiz_id, title=self.bank.title)
+            html = render_quiz(
+                concretes,
+                self.quiz_id,
+                title=self.bank.title,
+                language=self.config["options"].language,
+            )
         except ValueError as exc:  # a generator, a prompt template or its math fails
             raise QuizError(f"/// quiz | {self.bank.id}: {exc}") from None
         for child in list(block):  # the block has no Markdown content of its own
@@ -124,7 +129,7 @@ class StudyBlock(Block):  # type: ignore[misc]
         options: Options = self.config["options"]
         course = _course(options)
         try:
-            html = render_study(course)
+            html = render_study(course, options.language)
         except (ValueError, ExportError) as exc:
             raise QuizError(f"/// study: {exc}") from None
         for child in list(block):

@@ -31,6 +31,22 @@
     return;
   }
 
+  /* The interface's texts in the page's language (konum.messages, in the page as JSON):
+   * t(key, fields) fills {name} fields; a text "one|other" gives its form for fields.n. */
+  var texts = null;
+  function t(key, fields) {
+    if (!texts) {
+      var box = document.querySelector("template[data-konum-messages]");
+      var script = box && box.content.querySelector("script");
+      texts = script ? JSON.parse(script.textContent) : {};
+    }
+    var text = texts[key] || key, forms = text.split("|");
+    if (forms.length > 1) text = fields && fields.n === 1 ? forms[0] : forms[1];
+    return text.replace(/\{(\w+)\}/g, function (all, name) {
+      return fields && name in fields ? String(fields[name]) : all;
+    });
+  }
+
   function $$(root, sel) { return Array.prototype.slice.call(root.querySelectorAll(sel)); }
   function make(tag, attrs, text) {
     var el = document.createElement(tag);
@@ -126,7 +142,6 @@
     });
   }
 
-  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 
   /* Mark a control's row (its parent: the option's <li>, the matching row, the numeric
    * line) right, wrong or neither; the mark is made on first use, after the option's label. */
@@ -139,7 +154,7 @@
       var label = item.matches("li") && item.querySelector("label");
       if (label) label.after(m); else item.appendChild(m);
     }
-    if (m) m.textContent = ok === true ? "Right" : ok === false ? "Wrong" : "";
+    if (m) m.textContent = ok === true ? t("quiz.right") : ok === false ? t("quiz.wrong") : "";
     if (target.matches("input[type=text], select")) {
       if (ok === null) target.removeAttribute("aria-invalid");
       else target.setAttribute("aria-invalid", ok ? "false" : "true");
@@ -160,15 +175,15 @@
       show(fb, inp.checked);
       noted = noted || (inp.checked && !!fb);
     });
-    if (!any) return [false, "Not quite: choose an answer first.", true];
-    if (!wrong && !missing) return [true, "Correct."];
+    if (!any) return [false, t("quiz.choose_first"), true];
+    if (!wrong && !missing) return [true, t("quiz.correct")];
     if (!spec.multiple) {
-      return [false, "Not quite." + (noted ? " See the note under your choice." : " Try another option.")];
+      return [false, t(noted ? "quiz.wrong_noted" : "quiz.wrong_try")];
     }
     var parts = [];
-    if (wrong) parts.push(plural(wrong, "choice") + " marked wrong");
-    if (missing) parts.push(plural(missing, "correct option") + " not selected");
-    return [false, "Not quite: " + parts.join(", ") + "."];
+    if (wrong) parts.push(t("quiz.choices_wrong", { n: wrong }));
+    if (missing) parts.push(t("quiz.options_missing", { n: missing }));
+    return [false, t("quiz.wrong_parts", { parts: parts.join(t("quiz.list_separator")) })];
   }
 
   function gradeFill(scope, spec) {
@@ -178,7 +193,7 @@
         inp.classList.remove("is-right", "is-wrong");
         inp.removeAttribute("aria-invalid");
       });
-      return [false, "Not quite: fill in the blanks first.", true];
+      return [false, t("quiz.fill_first"), true];
     }
     blanks.forEach(function (inp, i) {
       var ok = matchesBlank(spec.blanks[i], inp.value);
@@ -187,40 +202,40 @@
       inp.setAttribute("aria-invalid", ok ? "false" : "true");
       if (!ok) bad.push(i + 1);
     });
-    if (!bad.length) return [true, "Correct."];
-    return [false, "Not quite: blank " + bad.join(", ") + (bad.length > 1 ? " are" : " is") + " not right yet."];
+    if (!bad.length) return [true, t("quiz.correct")];
+    return [false, t("quiz.blanks_wrong", { n: bad.length, list: bad.join(t("quiz.list_separator")) })];
   }
 
   function gradeMatching(scope, spec) {
     var right = 0, sel = $$(scope, "select");
     if (sel.every(function (s) { return s.value === ""; })) {
       sel.forEach(function (s) { mark(s, null); });
-      return [false, "Not quite: choose a match first.", true];
+      return [false, t("quiz.match_first"), true];
     }
     sel.forEach(function (s, i) {
       var ok = s.value !== "" && Number(s.value) === spec.answers[i];
       if (ok) right++;
       mark(s, ok);
     });
-    if (right === sel.length) return [true, "Correct: all " + sel.length + " pairs match."];
-    return [false, "Not quite: " + right + " of " + sel.length + " pairs are right."];
+    if (right === sel.length) return [true, t("quiz.match_all", { n: sel.length })];
+    return [false, t("quiz.match_some", { right: right, n: sel.length })];
   }
 
   function gradeNumeric(scope, spec) {
     var inp = scope.querySelector("input"), x = parseNumber(inp.value);
     if (!inp.value.trim()) {
       mark(inp, null);
-      return [false, "Not quite: type a number first.", true];
+      return [false, t("quiz.number_first"), true];
     }
     if (isNaN(x)) {
       mark(inp, false);
-      return [false, "Not quite: write a number such as 0.84, -1.5 or 8.4e-1."];
+      return [false, t("quiz.number_bad")];
     }
     var tol = spec.relative ? spec.tolerance * Math.abs(spec.answer) : spec.tolerance;
     var ok = Math.abs(x - spec.answer) <= tol + 1e-9 * Math.max(1, Math.abs(spec.answer));
     mark(inp, ok);
-    if (ok) return [true, "Correct."];
-    return [false, "Not quite: " + inp.value.trim() + " is too " + (x > spec.answer ? "high." : "low.")];
+    if (ok) return [true, t("quiz.correct")];
+    return [false, t(x > spec.answer ? "quiz.too_high" : "quiz.too_low", { value: inp.value.trim() })];
   }
 
   var GRADERS = { choice: gradeChoice, fill: gradeFill, matching: gradeMatching, numeric: gradeNumeric };
@@ -277,10 +292,10 @@
     var answers = computed ? [variantAnswers(id, 0)] : [{ konumAnswer: lazyBox("konum-answer", "answer", id + "-answer") }];
 
     var row = make("div", { "class": "konum-buttons" });
-    var checkBtn = row.appendChild(button("konum-check", "Check"));
-    var showBtn = row.appendChild(button("konum-show", "Show answer", { "aria-expanded": "false", "aria-controls": answers[0].konumAnswer.id }));
-    var hintBtn = data.hint && row.appendChild(button("konum-hint-button", "Hint", { "aria-expanded": "false", "aria-controls": id + "-hint" }));
-    var newBtn = count > 1 && row.appendChild(button("konum-new", "New numbers"));
+    var checkBtn = row.appendChild(button("konum-check", t("quiz.check")));
+    var showBtn = row.appendChild(button("konum-show", t("quiz.show_answer"), { "aria-expanded": "false", "aria-controls": answers[0].konumAnswer.id }));
+    var hintBtn = data.hint && row.appendChild(button("konum-hint-button", t("quiz.hint"), { "aria-expanded": "false", "aria-controls": id + "-hint" }));
+    var newBtn = count > 1 && row.appendChild(button("konum-new", t("quiz.new_numbers")));
     var feedback = make("div", { "class": "konum-feedback", id: id + "-feedback", "aria-live": "polite" });
     var hint = data.hint && lazyBox("konum-hint", "hint", id + "-hint");
     var explanation = data.explanation && lazyBox("konum-explanation", "explanation");
@@ -414,8 +429,8 @@
       }
     });
     el.addEventListener("keydown", function (ev) {
-      var t = ev.target;
-      if (ev.key === "Enter" && !ev.isComposing && t.matches("input[type=text]") && el.contains(t)) {
+      var target = ev.target;
+      if (ev.key === "Enter" && !ev.isComposing && target.matches("input[type=text]") && el.contains(target)) {
         ev.preventDefault();
         check(false);
       }
@@ -439,9 +454,9 @@
     var els = $$(quiz, ":scope > [data-question-id]");
     var line = head.appendChild(make("p", { "class": "konum-score" }));
     var score = line.appendChild(make("span", { "class": "konum-score-value" }, "0"));
-    line.appendChild(document.createTextNode(" / " + els.length + " correct"));
-    var resetBtn = head.appendChild(button("konum-reset", "Reset"));
-    var ask = head.appendChild(make("span", { "class": "konum-confirm", role: "group", "aria-label": "Reset" }));
+    line.appendChild(document.createTextNode(t("quiz.score_total", { total: els.length })));
+    var resetBtn = head.appendChild(button("konum-reset", t("quiz.reset")));
+    var ask = head.appendChild(make("span", { "class": "konum-confirm", role: "group", "aria-label": t("quiz.reset") }));
     var status = head.appendChild(make("span", { "class": "konum-reset-status", role: "status" }));
     var questions = [], snapshot = null;
     function update() {
@@ -455,20 +470,20 @@
       resetBtn.hidden = buttons.length > 0;
       if (focus) focus.focus();
     }
-    var yes = button("konum-reset-yes", "Clear answers"), no = button("konum-reset-no", "Keep them");
-    var undo = button("konum-undo", "Undo");
+    var yes = button("konum-reset-yes", t("quiz.reset_yes")), no = button("konum-reset-no", t("quiz.reset_no"));
+    var undo = button("konum-undo", t("quiz.undo"));
     els.forEach(function (el) { questions.push(mountQuestion(el, update)); });
     quiz.addEventListener("click", function (ev) {
       var b = ev.target.closest("button");
       if (b === resetBtn) {
         status.textContent = "";
-        offer("Clear every answer on this page?", [yes, no], no);
+        offer(t("quiz.reset_ask"), [yes, no], no);
       } else if (b === no) {
         offer("", [], resetBtn);
       } else if (b === yes) {
         snapshot = questions.map(function (q) { return store.get(q.key); });
         questions.forEach(function (q) { q.reset(false); });
-        status.textContent = "Answers cleared.";
+        status.textContent = t("quiz.cleared");
         offer("", [undo], undo);
         resetBtn.hidden = false;
       } else if (b === undo && snapshot) {
@@ -479,7 +494,7 @@
         });
         snapshot = null;
         update();
-        status.textContent = "Answers restored.";
+        status.textContent = t("quiz.restored");
         offer("", [], resetBtn);
       }
     });

@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for quiz
 
 import quiz_samples as samples
 
+from konum.mdx import messages_html
 from konum.render import render_quiz
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
@@ -100,6 +101,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shutil.copy(ASSETS / name, root / "assets" / "konum" / name)
     material = _material_css(root / "material")
     quiz = render_quiz(samples.all_samples(), samples.QUIZ_ID, title="Sinusoidal encoding")
+    quiz += messages_html("en", ["quiz"])  # as the extension adds them to a quiz's page
     script = '<script src="assets/konum/quiz.js"></script>'
     (root / "index.html").write_text(
         PAGE.format(material=material, head="", quiz=quiz, scripts=script), encoding="utf-8"

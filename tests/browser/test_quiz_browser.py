@@ -19,6 +19,7 @@ import quiz_samples as samples
 from playwright.sync_api import Locator, Page, expect
 
 from konum import model
+from konum.mdx import messages_html
 
 pytestmark = pytest.mark.browser
 
@@ -358,7 +359,7 @@ def test_text_that_looks_like_a_script_end_stays_inside_its_data(browser: Any) -
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        page.set_content(f"{html}<script>{script}</script>")
+        page.set_content(f"{html}{messages_html('en', ['quiz'])}<script>{script}</script>")
         box = page.locator(f'[data-question-id="{q.id}"]')
         expect(box).to_have_attribute("data-konum-mounted", "")
         box.locator("input.konum-blank").nth(0).fill(answer)
@@ -399,7 +400,7 @@ def test_bank_html_with_konums_own_class_names_changes_nothing(browser: Any) -> 
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        page.set_content(f"{html}<script>{script}</script>")
+        page.set_content(f"{html}{messages_html('en', ['quiz'])}<script>{script}</script>")
         expect(page.locator("[data-konum-mounted]")).to_have_count(len(concretes))
         expect(page.get_by_role("button", name="Check")).to_have_count(len(concretes))
         choice = samples.choice()
@@ -504,7 +505,7 @@ def test_a_variant_shaped_unlike_the_first_comes_whole(browser: Any) -> None:
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
         script = (ASSETS / "quiz.js").read_text(encoding="utf-8")
-        page.set_content(f"{html}<script>{script}</script>")
+        page.set_content(f"{html}{messages_html('en', ['quiz'])}<script>{script}</script>")
         q = page.locator(f'[data-question-id="{concrete.question.id}"]')
         for k, variant in enumerate(v[1:], start=1):
             q.get_by_role("button", name="New numbers").click()

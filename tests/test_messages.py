@@ -1,0 +1,76 @@
+"""The interface's message catalogues: every language has every key, with the same fields,
+and a Turkish page's quiz carries Turkish texts only."""
+
+from __future__ import annotations
+
+import re
+import string
+
+import pytest
+
+from konum.config import options_from
+from konum.errors import ConfigError
+from konum.messages import LANGUAGES, catalogue, message, page_messages
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("language", LANGUAGES[1:])
+def test_every_language_has_the_english_keys_and_fields(language: str) -> None:
+    english, other = catalogue("en"), catalogue(language)
+    assert set(other) == set(english)
+    for key, text in english.items():
+        assert _fields(other[key]) == _fields(text), key
+        assert other[key].strip(), key
+
+
+def test_plural_forms_follow_n() -> None:
+    assert message("en", "quiz.choices_wrong", n=1) == "1 choice marked wrong"
+    assert message("en", "quiz.choices_wrong", n=3) == "3 choices marked wrong"
+    assert message("tr", "quiz.choices_wrong", n=3) == "3 seçim yanlış"
+
+
+def test_page_messages_hold_only_the_sections_asked() -> None:
+    texts = page_messages("tr", ["study"])
+    assert texts and all(key.startswith("study.") for key in texts)
+
+
+def test_the_language_option_is_checked() -> None:
+    assert options_from({"language": "tr"}).language == "tr"
+    with pytest.raises(ConfigError, match=r"option 'language'.*found 'turkish'"):
+        options_from({"language": "turkish"})
+    with pytest.raises(ConfigError, match="did you mean 'tr'"):
+        options_from({"language": "trr"})
+
+
+def test_a_turkish_quiz_has_no_english_interface_text(tmp_path) -> None:
+    import markdown
+
+    bank = tmp_path / "banks" / "demo.yml"
+    bank.parent.mkdir()
+    bank.write_text(
+        "bank: demo\ntitle: Deneme\nquestions:\n"
+        "  - id: q1\n    type: numeric\n    prompt: 'İki kere iki?'\n    answer: 4\n"
+        "    decimals: 1\n    hint: Çarpın.\n    explanation: Dört.\n"
+        "  - id: q2\n    type: fill\n    prompt: 'Boşluk ____ burada'\n"
+        "    blanks: [{answers: [bir]}]\n    explanation: Bir.\n",
+        encoding="utf-8",
+    )
+    md = markdown.Markdown(
+        extensions=["konum"],
+        extension_configs={"konum": {"banks": str(bank.parent), "language": "tr"}},
+    )
+    html = md.convert("/// quiz | demo\n///\n")
+    english = [text for text in catalogue("en").values() if re.search(r"[A-Za-z]{3}", text)]
+    page, _, assets = html.partition("<template data-konum-messages>")
+    assert "<script>" in assets  # the quiz's script follows, with no English of its own
+    visible = re.sub(r'class="[^"]*"|id="[^"]*"|data-[\w-]+(="[^"]*")?', "", page)
+    for text in english:
+        for piece in re.split(r"\{\w+\}|\|", text):
+            piece = piece.strip(" .:/()")
+            if len(piece) > 3 and piece not in catalogue("tr").values():
+                assert piece not in visible, piece
+    assert message("tr", "quiz.check") in html  # the scripts' texts ride along
+    assert "Soru 1 / 2" in html

@@ -262,7 +262,6 @@ def _convert(md: markdown.Markdown, text: str) -> str:
         raise MarkupError("the Markdown is nested too deeply to render") from None
 
 
-@lru_cache(maxsize=16384)
 def unsanitised_html(text: str, math: MathMode = "mathml") -> str:
     """``text`` rendered by Markdown, before :func:`sanitise` (for checkers and tests).
 
@@ -270,6 +269,17 @@ def unsanitised_html(text: str, math: MathMode = "mathml") -> str:
         MarkupError: ``text`` exceeds a limit (see :func:`limit_problem`).
         konum.mdx.math.MathError: a formula cannot be rendered.
     """
+    return _unsanitised_html(text, _mode(text, math))
+
+
+def _mode(text: str, math: MathMode) -> MathMode:
+    """The math mode changes only formulas, which start with a dollar: a text without one
+    is rendered (and cached) once for the site and the cards."""
+    return math if "$" in text else "mathml"
+
+
+@lru_cache(maxsize=16384)
+def _unsanitised_html(text: str, math: MathMode) -> str:
     return _convert(_converter(math), text)
 
 
@@ -309,7 +319,7 @@ def render_markdown(text: str, *, inline: bool = False, math: MathMode = "mathml
         konum.mdx.math.MathError: the LaTeX in the text cannot be rendered.
     """
     # One cache key however the arguments are spelt (lru_cache keys on the spelling).
-    return _render_markdown(text, inline, math)
+    return _render_markdown(text, inline, _mode(text, math))
 
 
 _PARAGRAPH = re.compile(r"\A<p>(.*)</p>\Z", re.DOTALL)

@@ -39,7 +39,8 @@ test-slow: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -n 2 --dist loadscope -m slow
 
 # The oldest Python that pyproject.toml allows, in a virtualenv of its own: the suite
-# without the browser tests (those check the front end, the same on every Python).
+# without the browser tests (those check the front end, the same on every Python) and
+# without the slow whole builds (the same code paths as the fast tests, on the newest Python).
 OLDEST ?= python3.10
 OLDEST_VENV := .venv-oldest
 OLDEST_STAMP := $(OLDEST_VENV)/.installed
@@ -51,7 +52,7 @@ $(OLDEST_STAMP): pyproject.toml
 	touch $(OLDEST_STAMP)
 
 test-oldest: $(OLDEST_STAMP)
-	$(OLDEST_VENV)/bin/python -m pytest -q -n 2 --dist loadscope --ignore=tests/browser
+	$(OLDEST_VENV)/bin/python -m pytest -q -n 2 --dist loadscope --ignore=tests/browser -m "not slow"
 
 serve: $(SITE_STAMP)
 	$(BIN)/konum serve

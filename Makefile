@@ -27,6 +27,7 @@ $(DEV_STAMP): $(TEST_STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
 	touch $@
 
+# Both editions (mkdocs.yml into site/, mkdocs.tr.yml into site/tr/), published together.
 site: $(SITE_STAMP)
 	$(BIN)/konum build
 

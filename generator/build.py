@@ -10,6 +10,14 @@ site as it was; a lock file serialises concurrent builds.
 The swap is two renames (the old site aside, the new one in); a build killed between them
 leaves the old site in ``.site-old-*``, and the next build puts it back before anything else.
 
+A site may have **editions** (a translation): every configuration in the config's folder
+that inherits it and publishes inside its ``site_dir`` (``mkdocs.tr.yml``: ``INHERIT:
+mkdocs.yml``, ``site_dir: site/tr``). The editions are built into the same staging folder,
+each at its place (``site/tr`` is staged as ``.site-tmp-*/tr``), each with its own downloads,
+so one swap publishes them all: a failure or a kill in any edition leaves every edition as it
+was. Each edition builds alone as well (``mkdocs build -f mkdocs.tr.yml``); under ``konum
+build`` its ``site_url`` is the main one's with its folder appended, as it is served there.
+
 konum refuses to publish where it could destroy something it did not make: a folder that is,
 holds, or lies inside the project's sources (the config's folder, the docs, the banks, a theme
 folder), a git work tree, or a non-empty folder without konum's marker file from an earlier
@@ -31,10 +39,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from konum.config import Options, options_from, override
 from konum.errors import BuildError, ConfigError
+
+if TYPE_CHECKING:
+    from konum.course import Course
 
 #: The extension's name in ``markdown_extensions``.
 EXTENSION = "konum"
@@ -70,13 +81,18 @@ class SiteConfig:
 
 @dataclass(frozen=True)
 class BuildResult:
-    """What a build published: where, from how many banks and questions, with which seed."""
+    """What a build published: where, from how many banks and questions, with which seed.
+
+    ``pages`` counts the pages of every edition; ``editions`` names the folders of the
+    editions besides the main one, relative to ``site`` (``("tr",)``).
+    """
 
     site: Path
     seed: int
     banks: int
     questions: int
     pages: int
+    editions: tuple[str, ...] = ()
 
 
 @contextlib.contextmanager
@@ -133,6 +149,46 @@ def read_site_config(config_file: str | Path = "mkdocs.yml") -> SiteConfig:
         options=options,
         sources=sources,
     )
+
+
+def _raw_config(path: Path) -> dict[str, Any]:
+    """The top-level keys ``path`` itself writes (``INHERIT`` not followed); ``{}`` for a file
+    that is not a YAML mapping."""
+    import yaml
+    from mkdocs.utils.yaml import get_yaml_loader
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            raw = yaml.load(handle, Loader=get_yaml_loader())
+    except (OSError, yaml.YAMLError):
+        return {}
+    return raw if isinstance(raw, dict) else {}
+
+
+def find_editions(settings: SiteConfig) -> list[tuple[str, SiteConfig]]:
+    """The site's other editions: ``(folder, settings)`` for every ``*.yml`` or ``*.yaml``
+    beside the config (dot files aside) whose ``INHERIT`` names the config and whose
+    ``site_dir`` lies inside the config's; ``folder`` is that place, relative (``"tr"``).
+    Sorted by folder. A configuration that inherits the site's but publishes elsewhere (a
+    preview variant, say) is not an edition.
+
+    Raises:
+        ConfigError: an edition's configuration or options are wrong.
+    """
+    project = settings.config_file.parent
+    site = settings.site_dir.resolve()
+    found = []
+    for path in sorted([*project.glob("*.yml"), *project.glob("*.yaml")]):
+        if path.name.startswith(".") or path.resolve() == settings.config_file:
+            continue
+        inherit = _raw_config(path).get("INHERIT")
+        if not isinstance(inherit, str) or (project / inherit).resolve() != settings.config_file:
+            continue
+        edition = read_site_config(path)
+        place = edition.site_dir.resolve()
+        if site in place.parents:
+            found.append((place.relative_to(site).as_posix(), edition))
+    return sorted(found, key=lambda item: item[0])
 
 
 def _check_options_early(path: Path) -> None:
@@ -285,10 +341,12 @@ def _interrupts_remembered() -> Iterator[list[int]]:
 # --- the build ---------------------------------------------------------------------------------
 
 
-def _mkdocs_build(settings: SiteConfig, site_dir: Path, options: Options) -> int:
+def _mkdocs_build(
+    settings: SiteConfig, site_dir: Path, options: Options, site_url: str | None = None
+) -> int:
     """Build with MkDocs in strict mode into ``site_dir`` with the extension's ``options``
-    (the command line's seed and variants); its warnings go to stderr. Returns the page
-    count."""
+    (the command line's seed and variants) and, when given, ``site_url``; its warnings go to
+    stderr. Returns the page count, the pages of editions inside ``site_dir`` aside."""
     from mkdocs.commands.build import build
     from mkdocs.exceptions import Abort, MkDocsException
 
@@ -298,7 +356,10 @@ def _mkdocs_build(settings: SiteConfig, site_dir: Path, options: Options) -> int
     logger = logging.getLogger("mkdocs")
     logger.addHandler(handler)
     try:
-        config = load_mkdocs_config(settings.config_file, site_dir=str(site_dir), strict=True)
+        overrides: dict[str, Any] = {"site_dir": str(site_dir), "strict": True}
+        if site_url is not None:
+            overrides["site_url"] = site_url
+        config = load_mkdocs_config(settings.config_file, **overrides)
         config["mdx_configs"][EXTENSION] = {
             **config["mdx_configs"].get(EXTENSION, {}),
             "seed": options.seed,
@@ -317,6 +378,15 @@ def _mkdocs_build(settings: SiteConfig, site_dir: Path, options: Options) -> int
     return sum(1 for _ in site_dir.rglob("*.html"))
 
 
+def _edition_url(main: SiteConfig, folder: str) -> str | None:
+    """The ``site_url`` of the edition published at ``folder`` inside the main site: the main
+    ``site_url`` with the folder appended; ``None`` when the main site has none."""
+    url = str(load_mkdocs_config(main.config_file)["site_url"] or "")
+    if not url:
+        return None
+    return url.rstrip("/") + "/" + folder.strip("/") + "/"
+
+
 def build_site(
     config_file: str | Path = "mkdocs.yml",
     *,
@@ -325,58 +395,86 @@ def build_site(
     site_dir: str | Path | None = None,
     downloads: bool = True,
 ) -> BuildResult:
-    """Validate the banks, build the site and its downloads, and publish it atomically.
+    """Validate the banks, build the site, its editions and their downloads, and publish
+    them atomically (one swap for all: see the module's docstring).
 
     Args:
-        config_file: the ``mkdocs.yml`` to build.
-        seed: site seed; default the extension's.
+        config_file: the ``mkdocs.yml`` to build; its editions (:func:`find_editions`) too.
+        seed: site seed; default the extension's (the same for every edition).
         variants: variants per computed question; default the extension's.
-        site_dir: where to publish; default ``site_dir`` of ``mkdocs.yml``.
-        downloads: also write the flashcard exports into ``<site>/downloads/``.
+        site_dir: where to publish; default ``site_dir`` of ``mkdocs.yml``. The editions go
+            to their folders inside it.
+        downloads: also write the flashcard exports into each edition's ``downloads/``.
 
     Raises:
         konum.banks.BankError: a bank has problems (nothing was built).
-        ConfigError: the configuration or an option is wrong (nothing was built).
+        ConfigError: a configuration or an option is wrong (nothing was built).
         BuildError: the target is refused, or MkDocs or an export failed (the published
             folder is untouched).
     """
     from konum.course import course_for
-    from konum.exports import write_downloads
 
     settings = read_site_config(config_file)
-    options = override(settings.options, seed=seed, variants=variants)
+    editions = [("", settings), *find_editions(settings)]
+    options = [override(s.options, seed=seed, variants=variants) for _, s in editions]
     target = Path(site_dir) if site_dir is not None else settings.site_dir
     target = Path(os.path.abspath(target))
     target = target.parent.resolve() / target.name  # a link itself is refused, not followed
-    check_target(target, settings)
-    course = course_for(options)  # every bank problem at once, before anything is written
+    for _, edition in editions:
+        check_target(target, edition)
+    courses = [course_for(o) for o in options]  # every bank problem at once, before writing
+    urls = [None, *(_edition_url(settings, folder) for folder, _ in editions[1:])]
 
     with _interrupts_remembered() as interrupted, build_lock(target):
         recover(target)
-        check_target(target, settings)  # again, now that no other build can change it
+        for _, edition in editions:
+            check_target(target, edition)  # again, now that no other build can change it
         staging = Path(tempfile.mkdtemp(prefix=_staging_prefixes(target)[0], dir=target.parent))
         try:
-            with _working_directory(settings.config_file.parent):
-                pages = _mkdocs_build(settings, staging, options)
-            if downloads:
-                write_downloads(
-                    course.banks,
-                    course.concretes(),
-                    staging / "downloads",
-                    deck=settings.deck,
-                    media_root=settings.docs_dir,
+            pages = 0
+            # The main edition first: MkDocs empties its site_dir, the editions' folders too.
+            for (folder, edition), opts, course, url in zip(
+                editions, options, courses, urls, strict=True
+            ):
+                place = staging / folder if folder else staging
+                with _working_directory(edition.config_file.parent):
+                    pages += _mkdocs_build(edition, place, opts, url)
+                if downloads:
+                    _write_downloads(edition, course, place)
+                # In each edition's folder too: `konum build -f mkdocs.tr.yml` may replace it.
+                (place / MARKER).write_text(
+                    "Made by konum build; konum replaces this folder on the next build.\n",
+                    encoding="utf-8",
                 )
-            (staging / MARKER).write_text(
-                "Made by konum build; konum replaces this folder on the next build.\n",
-                encoding="utf-8",
-            )
             if interrupted:  # and the KeyboardInterrupt was lost on the way
                 raise KeyboardInterrupt
             swap_into_place(staging, target)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
-    return BuildResult(target, options.seed, len(course.banks), course.questions, pages)
+    course = courses[0]
+    return BuildResult(
+        target,
+        options[0].seed,
+        len(course.banks),
+        course.questions,
+        pages,
+        tuple(folder for folder, _ in editions[1:]),
+    )
+
+
+def _write_downloads(settings: SiteConfig, course: Course, place: Path) -> None:
+    """The flashcard exports of one edition, in its own deck name and docs, into
+    ``place/downloads``."""
+    from konum.exports import write_downloads
+
+    write_downloads(
+        course.banks,
+        course.concretes(),
+        place / "downloads",
+        deck=settings.deck,
+        media_root=settings.docs_dir,
+    )
 
 
 @contextlib.contextmanager

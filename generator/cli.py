@@ -148,7 +148,8 @@ def preview(question_id: str, config_file: str, seed: int | None, variants: int)
     help="Publish here instead of mkdocs.yml's site_dir.",
 )
 def build(seed: int | None, variants: int | None, site_dir: str | None, config_file: str) -> None:
-    """Validate the banks and build the site (and its downloads) atomically."""
+    """Validate the banks and build the site, its editions (the configs beside it that
+    INHERIT it and publish inside its site_dir) and their downloads, published together."""
     from konum.banks import BankError, format_text
     from konum.build import build_site
 
@@ -165,9 +166,10 @@ def build(seed: int | None, variants: int | None, site_dir: str | None, config_f
     counts = ", ".join(
         _plural(n, word) for n, word in ((result.banks, "bank"), (result.questions, "question"))
     )
+    editions = "".join(f", {shown / folder}/" for folder in result.editions)
     click.echo(
         f"konum: built {_plural(result.pages, 'page')} ({counts}, seed {result.seed})"
-        f" into {shown}/ in {seconds:.1f} s"
+        f" into {shown}/{editions} in {seconds:.1f} s"
     )
 
 
@@ -176,14 +178,23 @@ def build(seed: int | None, variants: int | None, site_dir: str | None, config_f
 @seed_option
 @click.option("-a", "--dev-addr", default="127.0.0.1:8000", show_default=True, metavar="IP:PORT")
 def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
-    """Preview the site with live reload (banks, lessons, templates and code)."""
+    """Preview one edition with live reload (banks, lessons, templates and code): the
+    site's, or an edition's with -f (mkdocs.tr.yml, served under its own path, /tr/)."""
     from mkdocs.commands.serve import serve as mkdocs_serve
 
-    from konum.build import EXTENSION, load_mkdocs_config, read_site_config
+    from konum.build import find_editions, read_site_config
     from konum.config import override
     from konum.render import TEMPLATES_DIR
 
     settings = read_site_config(config_file)
+    others = [edition.config_file.name for _, edition in find_editions(settings)]
+    if others:
+        # One server, one edition: the language switcher's other links are not served.
+        click.echo(
+            f"konum: serving {settings.config_file.name} only; preview another edition with "
+            f"-f ({', '.join(others)}), or konum build both and serve site/",
+            err=True,
+        )
     options = override(settings.options, seed=seed)
     # The banks may live outside docs_dir, and konum's own templates and code change too,
     # as do the folders of the site's own generator files.
@@ -215,6 +226,8 @@ def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
 def _with_seed(config: Path, seed: int) -> dict[str, object]:
     """A configuration that inherits ``config`` and gives konum ``seed``. INHERIT merges
     mappings but replaces lists, so a list of extensions is written again in full."""
+    from konum.build import EXTENSION, load_mkdocs_config
+
     loaded = load_mkdocs_config(config)
     written = loaded["mdx_configs"].get(EXTENSION, {})
     konum = {**written, "seed": seed}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -23,6 +24,35 @@ EPOCH = {"SOURCE_DATE_EPOCH": "1767225600"}
 def built(tmp_path: Path) -> Path:
     """A mini project with a first site already built (seed 1)."""
     project = make_project(tmp_path)
+    result = konum(project, "build", "--seed", "1", env=EPOCH)
+    assert result.returncode == 0, result.stderr
+    return project
+
+
+def add_edition(project: Path) -> None:
+    """A Turkish edition of the mini project, as the course has one: ``mkdocs.tr.yml``
+    INHERITs ``mkdocs.yml``, its pages are in ``content/tr`` and it publishes into
+    ``site/tr``; the main site gets an address, which the edition's follows."""
+    config = project / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8").replace("  banks/\n", "  banks/\n  tr/\n")
+    config.write_text("site_url: https://example.org/mini/\n" + text, encoding="utf-8")
+    content = project / "content"
+    shutil.copytree(content / "lessons", content / "tr" / "lessons")
+    shutil.copy(content / "index.md", content / "tr" / "index.md")
+    (project / "mkdocs.tr.yml").write_text(
+        "INHERIT: mkdocs.yml\nsite_name: konum mini tr\ndocs_dir: content/tr\n"
+        "site_dir: site/tr\ntheme:\n  language: tr\nmarkdown_extensions:\n  - konum:\n"
+        "      banks: content/banks\n      seed: 42\n      variants: 3\n      language: tr\n"
+        "  - admonition\n  - pymdownx.details\n  - pymdownx.superfences\n",
+        encoding="utf-8",
+    )
+
+
+@pytest.fixture
+def edition(tmp_path: Path) -> Path:
+    """A mini project with a Turkish edition, both built once (seed 1)."""
+    project = make_project(tmp_path)
+    add_edition(project)
     result = konum(project, "build", "--seed", "1", env=EPOCH)
     assert result.returncode == 0, result.stderr
     return project
@@ -52,6 +82,63 @@ def test_build_reports_what_it_published(built: Path, tmp_path: Path) -> None:
     line = result.stdout.strip()
     assert line.startswith("konum: built 3 pages (1 bank, 3 questions, seed 3) into ")
     assert str(tmp_path / "out") in line
+
+
+def test_build_publishes_every_edition_together(edition: Path) -> None:
+    """The Turkish edition in ``site/tr``, in its language, with its own downloads and the
+    main address with ``tr/`` after it; the report names it."""
+    site = edition / "site"
+    page = (site / "tr" / "lessons" / "quiz.html").read_text(encoding="utf-8")
+    assert '<html lang="tr"' in page and "Denetle" in page
+    assert '<html lang="en"' in (site / "lessons" / "quiz.html").read_text(encoding="utf-8")
+    for name in ("konum-mini-tr.apkg", "konum-mini-tr-anki.txt", "konum-mini-tr.csv"):
+        assert (site / "tr" / "downloads" / name).is_file(), name
+    sitemap = (site / "tr" / "sitemap.xml").read_text(encoding="utf-8")
+    assert "<loc>https://example.org/mini/tr/lessons/quiz.html</loc>" in sitemap
+    assert "<loc>https://example.org/mini/lessons/quiz.html</loc>" in (
+        site / "sitemap.xml"
+    ).read_text(encoding="utf-8")
+    result = konum(edition, "build", "--seed", "2", env=EPOCH)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("konum: built 6 pages (1 bank, 3 questions, seed 2) into ")
+    assert "site/, site/tr/ in " in result.stdout
+    assert leftovers(edition) == []
+
+
+def test_an_edition_builds_alone_and_replaces_only_its_folder(edition: Path) -> None:
+    english = {k: v for k, v in tree_digest(edition / "site").items() if not k.startswith("tr/")}
+    turkish = tree_digest(edition / "site" / "tr")
+    result = konum(edition, "build", "-f", "mkdocs.tr.yml", "--seed", "8", env=EPOCH)
+    assert result.returncode == 0, result.stderr
+    after = tree_digest(edition / "site")
+    # Its lock file sits beside its folder, as site's does beside site.
+    assert {k: v for k, v in after.items() if not k.startswith("tr/")} == {
+        **english,
+        ".tr-lock": tree_digest(edition / "site")[".tr-lock"],
+    }
+    assert tree_digest(edition / "site" / "tr") != turkish
+    assert not list((edition / "site").glob(".tr-*-*"))  # no staging left
+
+
+def test_a_config_that_inherits_but_publishes_elsewhere_is_no_edition(edition: Path) -> None:
+    (edition / "mkdocs.preview.yml").write_text(
+        "INHERIT: mkdocs.yml\nsite_dir: preview\n", encoding="utf-8"
+    )
+    result = konum(edition, "build", env=EPOCH)
+    assert result.returncode == 0, result.stderr
+    assert not (edition / "preview").exists()
+    assert "preview" not in result.stdout
+
+
+def test_a_failing_edition_keeps_every_edition(edition: Path) -> None:
+    before = tree_digest(edition / "site")
+    page = edition / "content" / "tr" / "lessons" / "quiz.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\n[kırık](hicbir-yer.md)\n")
+    result = konum(edition, "build", env=EPOCH)
+    assert result.returncode == 1
+    assert "hicbir-yer.md" in result.stderr and "Traceback" not in result.stderr
+    assert tree_digest(edition / "site") == before
+    assert leftovers(edition) == []
 
 
 def test_konum_assets_only_on_quiz_pages(built: Path) -> None:
@@ -115,10 +202,15 @@ def _start_build(project: Path, *args: str) -> subprocess.Popen[str]:
     )
 
 
-def _wait_for_staging(project: Path, proc: subprocess.Popen[str], timeout: float = 120) -> None:
+def _wait_for_staging(
+    project: Path, proc: subprocess.Popen[str], inside: str = "", timeout: float = 120
+) -> None:
+    """Wait until the build writes into its staging folder (into its ``inside`` folder, the
+    place of an edition, when given)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        staging = [p for p in project.glob(".site-tmp-*") if any(p.iterdir())]
+        folders = [p / inside for p in project.glob(".site-tmp-*")]
+        staging = [p for p in folders if p.is_dir() and any(p.iterdir())]
         if staging:
             return
         if proc.poll() is not None:
@@ -128,11 +220,11 @@ def _wait_for_staging(project: Path, proc: subprocess.Popen[str], timeout: float
     pytest.fail("the build never started writing its staging folder")
 
 
-def _lengthen(project: Path, pages: int = 150) -> None:
-    """Give MkDocs pages enough to write that a build is still running well over a second
-    after its staging folder appears (the mini project's alone finish in about 0.4 s: a
-    signal sent on a loaded machine could arrive after the build)."""
-    lessons = project / "content" / "lessons"
+def _lengthen(project: Path, pages: int = 150, docs: str = "content") -> None:
+    """Give MkDocs pages enough to write (in the docs folder ``docs``) that a build is still
+    running well over a second after its staging folder appears (the mini project's alone
+    finish in about 0.4 s: a signal sent on a loaded machine could arrive after the build)."""
+    lessons = project / docs / "lessons"
     for n in range(pages):
         (lessons / f"extra-{n:03d}.md").write_text(
             f"# Extra page {n}\n\n$PE_{{{n}, 0}} = \\sin({n})$. " + "Words. " * 200 + "\n",
@@ -169,6 +261,27 @@ def test_killed_build_leaves_the_site_intact(built: Path, sig: signal.Signals) -
     assert result.returncode == 0, result.stderr
     assert leftovers(built) == []
     assert tree_digest(built / "site") != before
+
+
+@pytest.mark.usefixtures("sigint_default")
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT, signal.SIGTERM])
+def test_a_build_killed_in_an_edition_leaves_every_edition_intact(
+    edition: Path, sig: signal.Signals
+) -> None:
+    """Killed while it writes the Turkish edition (the English one staged already), the
+    build publishes neither: both stay as they were."""
+    before = tree_digest(edition / "site")
+    _lengthen(edition, docs="content/tr")
+    proc = _start_build(edition, "--seed", "5")
+    _wait_for_staging(edition, proc, inside="tr")
+    proc.send_signal(sig)
+    proc.communicate(timeout=60)
+    assert proc.returncode != 0
+    assert tree_digest(edition / "site") == before
+    result = konum(edition, "build", "--seed", "5", env=EPOCH)
+    assert result.returncode == 0, result.stderr
+    assert leftovers(edition) == []
+    assert (edition / "site" / "tr" / "lessons" / "extra-000.html").is_file()
 
 
 @pytest.mark.usefixtures("sigint_default")

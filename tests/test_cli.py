@@ -156,3 +156,19 @@ def test_the_order_option_puts_decks_in_the_course_order(tmp_path: Path) -> None
     assert result.returncode == 1
     lines = [x for x in result.stderr.splitlines() if x.strip()]
     assert len(lines) == 1 and "'minni', which does not exist; did you mean 'mini'?" in lines[0]
+
+
+@pytest.mark.parametrize("config", ["mkdocs.yml", "mkdocs.tr.yml"])
+def test_serve_with_a_seed_inherits_the_config_with_the_seed_changed(config: str) -> None:
+    """``konum serve --seed N`` serves a configuration that INHERITs the given one and sets
+    the seed, keeping the extension's other options (the Turkish edition's language too)."""
+    from konum.cli import _with_seed
+
+    repo = Path(__file__).resolve().parent.parent
+    written = _with_seed(repo / config, 7)
+    assert written["INHERIT"] == config
+    options = written["markdown_extensions"]
+    assert isinstance(options, dict)
+    assert options["konum"]["seed"] == 7
+    assert options["konum"]["banks"] == "content/banks"
+    assert options["konum"].get("language", "en") == ("tr" if "tr" in config else "en")

@@ -40,9 +40,21 @@ LESSON_EXPLORERS = {
 }
 
 
-def convert(text: str) -> str:
-    md = markdown.Markdown(extensions=[KonumExtension(banks=str(REPO / "content" / "banks"))])
+def convert(text: str, language: str = "en") -> str:
+    md = markdown.Markdown(
+        extensions=[KonumExtension(banks=str(REPO / "content" / "banks"), language=language)]
+    )
     return md.convert(text)
+
+
+def fallback_alt(name: str, values: dict[str, Any], language: str = "en") -> str:
+    """The fallback figure's alt text of explorer ``name``: its catalogue text, filled in."""
+    from konum.messages import message
+
+    figure = EXPLORERS[name].figure
+    assert figure is not None
+    _, _, key, fields = figure(values)
+    return message(language, f"explorer.{key}", **fields)
 
 
 def blocks(page: str) -> list[tuple[str, dict[str, Any]]]:
@@ -78,7 +90,8 @@ def test_block_renders_container_values_limits_and_the_fallback(name: str) -> No
         assert [int(j) for _, j, _ in rows] == pe.rope_layout_permutation(d).tolist()
         assert [int(k) for _, _, k in rows] == [int(j) % (d // 2) for _, j, _ in rows]
     else:
-        figure_name, figure_params, alt = explorer.figure(params["values"])
+        figure_name, figure_params, _, _ = explorer.figure(params["values"])
+        alt = fallback_alt(name, params["values"])
         assert render_svg(figure_name, alt, None, **figure_params) in page
     assert page.count('class="konum-explorer__fallback"') == 1
 
@@ -96,11 +109,31 @@ def test_options_set_the_starting_values_and_the_figure() -> None:
         "relative": -20,
         "tokens": 24,
     }
-    figure = EXPLORERS["t5-buckets"].figure
-    assert figure is not None
-    alt = figure(params["values"])[2]
+    alt = fallback_alt("t5-buckets", params["values"])
     svg = render_svg("t5_buckets", alt, None, num_buckets=16, max_distance=40, span=50)
     assert svg in page
+
+
+@pytest.mark.parametrize("name", sorted(EXPLORERS))
+def test_a_turkish_page_gets_the_fallback_in_turkish(name: str) -> None:
+    """With ``language: tr`` the fallback's alt text (or the table's caption and headers)
+    comes from the Turkish catalogue, and the page carries the Turkish explorer section for
+    the scripts."""
+    from konum.messages import catalogue
+
+    page = convert(f"/// explorer | {name}\n///\n", language="tr")
+    [(_, params)] = blocks(page)
+    if EXPLORERS[name].figure is None:
+        for key in ("layouts_col_interleaved", "layouts_col_half", "layouts_col_pair"):
+            assert f">{catalogue('tr')[f'explorer.{key}']}</th>" in page
+        caption = catalogue("tr")["explorer.layouts_caption"].format(d=params["values"]["d"])
+        assert f"<caption>{caption}</caption>" in page
+    else:
+        alt = fallback_alt(name, params["values"], "tr")
+        assert alt != fallback_alt(name, params["values"], "en")
+        assert f'aria-label="{alt}"' in page
+    assert '"explorer.number_locale":"tr-TR"' in page
+    assert '"explorer.settings":"Kaşif ayarları"' in page
 
 
 def test_alt_and_caption_replace_the_fallback_text() -> None:

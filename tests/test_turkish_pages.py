@@ -4,7 +4,9 @@ Every page in the Turkish nav (``mkdocs.tr.yml``) is a page of the English nav, 
 order, and has its Turkish text at the same path under ``content/tr/``. A counterpart
 translates the prose and keeps everything a reader computes or answers with:
 
-* the same ``/// quiz`` blocks;
+* the same ``/// quiz`` blocks, and the same ``/// explorer`` blocks with the same options
+  (their ``alt`` and ``caption`` may be translated; the explorer's own texts come from the
+  interface catalogue);
 * the same ``figure(...)`` calls, with ``alt`` and ``caption`` translated;
 * the same fenced blocks: programs equal token for token once comments are dropped (so the
   English page's run of its programs, in test_lesson_code.py, vouches for the Turkish ones),
@@ -47,6 +49,8 @@ EXPRESSION = re.compile(r"\{\{(.*?)\}\}|\{%(.*?)%\}", re.DOTALL)
 STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
 QUIZ_START = re.compile(r"^ {0,3}/// *quiz\b")
 QUIZ_END = re.compile(r"^ {0,3}/// *$")
+EXPLORER_START = re.compile(r"^ {0,3}/// *explorer\b")
+TEXT_OPTION = re.compile(r"^ {4}(alt|caption) *:")
 HEADING = re.compile(r"^(#{1,6}) +\S")
 ADMONITION = re.compile(r"^( *)(!!!|\?\?\?\+?) +([\w-]+)")
 FENCE_TITLE = re.compile(r'^ *(?:`{3,}|~{3,}) *[\w+.-]* +title="([^"]*)"', re.MULTILINE)
@@ -150,6 +154,22 @@ def _quizzes(text: str) -> list[list[str]]:
     return blocks
 
 
+def _explorers(text: str) -> list[list[str]]:
+    """Each explorer block's header and option lines, its text options left out."""
+    blocks: list[list[str]] = []
+    current: list[str] | None = None
+    for line in text.split("\n"):
+        if current is None and EXPLORER_START.match(line):
+            current = [line.strip()]
+        elif current is not None:
+            if QUIZ_END.match(line):
+                blocks.append(current)
+                current = None
+            elif not TEXT_OPTION.match(line):
+                current.append(line.strip())
+    return blocks
+
+
 def _page_links(page: str, text: str) -> set[str]:
     """The pages (and anchors) that ``text`` links to, relative to the docs folder."""
     targets = set()
@@ -197,6 +217,12 @@ counterpart = pytest.mark.parametrize("page", _counterparts())
 def test_same_quiz_blocks(page: str) -> None:
     english, turkish = _pair(page)
     assert _quizzes(turkish) == _quizzes(english)
+
+
+@counterpart
+def test_same_explorer_blocks(page: str) -> None:
+    english, turkish = _pair(page)
+    assert _explorers(turkish) == _explorers(english)
 
 
 @counterpart

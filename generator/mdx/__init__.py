@@ -175,7 +175,13 @@ class KonumExtension(Extension):
         except ConfigError as exc:
             raise QuizError(str(exc)) from None
         md.registerExtensions(
-            [ValuesExtension(), MathExtension(), QuizExtension(options), ExplorerExtension()], {}
+            [
+                ValuesExtension(),
+                MathExtension(),
+                QuizExtension(options),
+                ExplorerExtension(options.language),
+            ],
+            {},
         )
         md.preprocessors.register(MalformedBlockPreprocessor(md), "konum_malformed", 31)
         md.treeprocessors.register(PageTreeprocessor(md), "konum_page", -100)

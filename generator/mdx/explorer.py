@@ -17,7 +17,9 @@ arithmetic is a port of :mod:`konum.pe` (the browser tests compare the two).
 Each explorer answers one question (see :data:`EXPLORERS`). Options are checked with the
 computed generators' parameter specs (:func:`konum.computed.base.check_constraint`), so a bad
 value reads "expected an even int in 2..64, found 7"; ``alt`` and ``caption`` replace the
-fallback figure's text (for a translated page).
+fallback figure's text. Every text of an explorer, the fallback's included, comes from the
+interface catalogue's section ``explorer`` (:mod:`konum.messages`) in the extension's
+``language``.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from pymdownx.blocks.block import Block, type_any
 
 from konum import pe
 from konum.computed.base import ParamSpec, check_constraint, param, specs
-from konum.formatting import did_you_mean
+from konum.formatting import did_you_mean, format_number
 from konum.model import Choices, Range
 
 try:  # MkDocs prints a BuildError as one clean line; Zensical and plain Markdown need no base.
@@ -60,8 +62,9 @@ class Explorer:
     limits), the rule they must satisfy together, and what is shown without JavaScript.
 
     ``check(values)`` returns why the values do not fit together, or ``None``. The fallback
-    is ``figure(values)``, ``(figure name, figure parameters, alt text)`` for
-    :func:`konum.figures.render_svg`, or, when ``figure`` is ``None``, the template's table of
+    is ``figure(values)``, ``(figure name, figure parameters, alt key, alt fields)`` for
+    :func:`konum.figures.render_svg` (the alt text is the catalogue's ``explorer.<alt key>``
+    with the fields filled in), or, when ``figure`` is ``None``, the template's table of
     ``table(values)`` (rows of numbers from the core).
     """
 
@@ -69,7 +72,7 @@ class Explorer:
     question: str
     params: Mapping[str, ParamSpec]
     check: Callable[[Values], str | None]
-    figure: Callable[[Values], tuple[str, dict[str, Any], str]] | None = None
+    figure: Callable[[Values], tuple[str, dict[str, Any], str, dict[str, Any]]] | None = None
     table: Callable[[Values], list[tuple[int, ...]]] | None = None
 
 
@@ -153,9 +156,8 @@ EXPLORERS: dict[str, Explorer] = {
             figure=lambda v: (
                 "pe_heatmap",
                 {"n": v["n"], "d": v["d"], "base": v["base"]},
-                f"Heatmap of the sinusoidal encoding for {v['n']} positions and {v['d']} "
-                "dimensions: the left columns alternate quickly down the positions, the right "
-                "columns change slowly.",
+                "sin_alt",
+                {"n": v["n"], "d": v["d"]},
             ),
         ),
         Explorer(
@@ -176,9 +178,13 @@ EXPLORERS: dict[str, Explorer] = {
                     "k": v["pair"],
                     "d": v["d"],
                 },
-                f"Pair {v['pair']} of a vector rotated to positions {v['position']} and "
-                f"{v['position'] + v['offset']}: two arrows on a circle, the second turned "
-                f"further by the angle of the offset {v['offset']}.",
+                "shift_alt",
+                {
+                    "pair": v["pair"],
+                    "p": v["position"],
+                    "q": v["position"] + v["offset"],
+                    "o": v["offset"],
+                },
             ),
         ),
         Explorer(
@@ -219,9 +225,8 @@ EXPLORERS: dict[str, Explorer] = {
                     "max_distance": v["max_distance"],
                     "span": max(16, v["max_distance"] + v["max_distance"] // 4),
                 },
-                f"Step curves of T5's bucket against relative position for {v['num_buckets']} "
-                f"buckets and max distance {v['max_distance']}: one bucket per step near zero, "
-                "then longer and longer steps up to the last bucket.",
+                "t5_alt",
+                {"buckets": v["num_buckets"], "distance": v["max_distance"]},
             ),
         ),
         Explorer(
@@ -238,9 +243,8 @@ EXPLORERS: dict[str, Explorer] = {
             figure=lambda v: (
                 "alibi_matrices",
                 {"n": v["n"], "heads": (v["head"],), "num_heads": v["num_heads"]},
-                f"The ALiBi bias matrix of head {v['head']} of {v['num_heads']} for "
-                f"{v['n']} tokens: a lower triangle that darkens with distance from the "
-                "diagonal.",
+                "alibi_alt",
+                {"head": v["head"], "heads": v["num_heads"], "n": v["n"]},
             ),
         ),
         Explorer(
@@ -269,10 +273,13 @@ EXPLORERS: dict[str, Explorer] = {
                     "factor": v["factor"],
                     "original_max": v["original"],
                 },
-                f"Wavelength of each RoPE pair on a log scale (head size {v['d']}, base "
-                f"{v['base']:g}) for no scaling, linear interpolation, dynamic NTK and Llama 3 "
-                f"with factor {v['factor']:g}, against the original context of "
-                f"{v['original']:,} tokens.",
+                "ctx_alt",
+                {
+                    "d": v["d"],
+                    "base": format_number(v["base"]),
+                    "factor": format_number(v["factor"]),
+                    "original": v["original"],
+                },
             ),
         ),
     )
@@ -335,7 +342,11 @@ def explorer_values(name: str, given: Mapping[str, Any]) -> Values:
 
 
 def render_explorer(
-    name: str, given: Mapping[str, Any], alt: str | None = None, caption: str | None = None
+    name: str,
+    given: Mapping[str, Any],
+    alt: str | None = None,
+    caption: str | None = None,
+    language: str = "en",
 ) -> str:
     """The HTML of an explorer block: the container the JS mounts, with the fallback inside.
 
@@ -344,26 +355,30 @@ def render_explorer(
         given: Options from the block (starting values); the others keep their defaults.
         alt: The fallback figure's text alternative (default: one made from the values).
         caption: The fallback figure's visible caption (default: none).
+        language: The language of the fallback's texts (one of
+            :data:`konum.messages.LANGUAGES`); the figure's own labels follow it too.
 
     Raises:
         ExplorerError: see :func:`explorer_values`.
     """
     from konum.figures import render_svg
+    from konum.messages import message
     from konum.render import environment
 
     values = explorer_values(name, given)
     explorer = EXPLORERS[name]
     svg = table = None
     if explorer.figure is not None:
-        figure_name, figure_params, default_alt = explorer.figure(values)
-        svg = Markup(render_svg(figure_name, alt or default_alt, caption, **figure_params))
+        figure_name, figure_params, alt_key, alt_fields = explorer.figure(values)
+        alt = alt or message(language, f"explorer.{alt_key}", **alt_fields)
+        svg = Markup(render_svg(figure_name, alt, caption, **figure_params))
     elif explorer.table is not None:
         table = explorer.table(values)
     data = {
         "values": values,
         "limits": {key: _limits(spec) for key, spec in explorer.params.items()},
     }
-    template = environment().get_template("explorers/explorer.html.j2")
+    template = environment(language).get_template("explorers/explorer.html.j2")
     html: str = template.render(name=name, data=data, svg=svg, table=table, caption=caption)
     return html.strip() + "\n"
 
@@ -475,7 +490,13 @@ class ExplorerBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hint
             problem = _text_problem(key, self.options[key])
             if problem:
                 raise ExplorerError(f"/// explorer | {name}: {problem}")
-        self.html = render_explorer(name, given, self.options["alt"], self.options["caption"])
+        self.html = render_explorer(
+            name,
+            given,
+            self.options["alt"],
+            self.options["caption"],
+            language=self.config["language"],
+        )
         return True
 
     def on_create(self, parent: etree.Element) -> etree.Element:
@@ -488,10 +509,14 @@ class ExplorerBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hint
 
 
 class ExplorerExtension(BlocksExtension):  # type: ignore[misc]
-    """Registers ``/// explorer``."""
+    """Registers ``/// explorer``, its texts in ``language``."""
+
+    def __init__(self, language: str = "en") -> None:
+        super().__init__()
+        self.language = language
 
     def extendMarkdownBlocks(self, md: Markdown, block_mgr: BlocksProcessor) -> None:
-        block_mgr.register(ExplorerBlock, {})
+        block_mgr.register(ExplorerBlock, {"language": self.language})
 
 
 # --- the files a page needs ---------------------------------------------------------------------

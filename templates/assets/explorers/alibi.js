@@ -8,7 +8,7 @@
   "use strict";
   var K = window.konumExplorers;
   if (!K || K.alibi) { if (K) K.mountAll(); return; }
-  var kit = K.kit, svg = kit.svg, fmt = kit.fmt;
+  var kit = K.kit, svg = kit.svg, fmt = kit.fmt, t = kit.t;
 
   function powerOfTwo(count) {
     var out = [];
@@ -46,13 +46,13 @@
 
   function mount(ui) {
     var v = ui.v;
-    ui.slider("num_heads", "heads");
-    ui.slider("head", "head");
-    ui.slider("n", "tokens n");
-    ui.slider("query", "query i");
-    var dots = svg("g", {}, ui.view(320, 200, "The slope of every head on a log scale; the chosen head is ringed."));
-    var heat = svg("g", {}, ui.view(320, 200, "The chosen head's bias matrix, queries down and keys across, darker with distance; future keys are masked; the chosen query row is outlined."));
-    var bars = svg("g", {}, ui.view(320, 200, "The softmax of the chosen query's row of biases: the weight of each key when the content scores are equal."));
+    ui.slider("num_heads", t("alibi_heads"));
+    ui.slider("head", t("alibi_head"));
+    ui.slider("n", t("alibi_n"));
+    ui.slider("query", t("alibi_query"));
+    var dots = svg("g", {}, ui.view(320, 200, t("alibi_dots_label")));
+    var heat = svg("g", {}, ui.view(320, 200, t("alibi_heat_label")));
+    var bars = svg("g", {}, ui.view(320, 200, t("alibi_bars_label")));
 
     function draw() {
       ui.range("head", 1, v.num_heads);
@@ -66,7 +66,7 @@
       });
       all.forEach(function (s, h) { svg("circle", { cx: sx(h + 1), cy: sy(Math.log2(s)), r: 3, "class": "kx-dot" }, dots); });
       svg("circle", { cx: sx(v.head), cy: sy(Math.log2(m)), r: 6, "class": "kx-mark" }, dots);
-      svg("text", { x: 175, y: 192, "text-anchor": "middle" }, dots, "head 1 to " + v.num_heads + " (slope, log scale)");
+      svg("text", { x: 175, y: 192, "text-anchor": "middle" }, dots, t("alibi_axis_heads", { n: v.num_heads }));
 
       var B = bias(n, m), c = 180 / n, far = m * (n - 1) || 1;
       heat.textContent = "";
@@ -76,20 +76,20 @@
         });
       });
       svg("rect", { x: 70, y: 4 + i * c, width: 180, height: c, "class": "kx-mark" }, heat);
-      svg("text", { x: 160, y: 198, "text-anchor": "middle" }, heat, "key j (head " + v.head + ", m = " + fraction(m) + ")");
-      svg("text", { x: 62, y: 96, "text-anchor": "end" }, heat, "query i");
+      svg("text", { x: 160, y: 198, "text-anchor": "middle" }, heat, t("alibi_axis_key_head", { head: v.head, slope: fraction(m) }));
+      svg("text", { x: 62, y: 96, "text-anchor": "end" }, heat, t("alibi_axis_query"));
 
       var w = softmax(B[i]), bw = 270 / n, half = 0, near = 0;
       while (half < 0.5) half += w[i - near++];
       bars.textContent = "";
       svg("path", { d: kit.line([[40, 170], [310, 170]]), "class": "kx-grid" }, bars);
       w.forEach(function (x, j) { if (j <= i) svg("rect", { x: 40 + j * bw + 1, y: 170 - 160 * x, width: bw - 2, height: 160 * x, "class": "kx-pos" }, bars); });
-      svg("text", { x: 40, y: 20 }, bars, "weight of the query itself: " + fmt(w[i], 3));
-      svg("text", { x: 175, y: 192, "text-anchor": "middle" }, bars, "key j (query " + i + ")");
+      svg("text", { x: 40, y: 20 }, bars, t("alibi_self_weight", { weight: fmt(w[i], 3) }));
+      svg("text", { x: 175, y: 192, "text-anchor": "middle" }, bars, t("alibi_axis_key_query", { i: i }));
 
-      ui.say("Head " + v.head + " of " + v.num_heads + ": slope " + fraction(m) + ". Query " + i + " adds −" + fraction(m) +
-        " × (" + i + " − j) to key j's score; after the softmax, with equal content scores, the query itself gets " +
-        fmt(100 * w[i], 3) + "%, and the nearest " + near + " key" + (near > 1 ? "s" : "") + " (itself included) hold half the weight. A steeper slope narrows the row.");
+      ui.say(t("alibi_readout", {
+        head: v.head, heads: v.num_heads, slope: fraction(m), i: i, percent: fmt(100 * w[i], 3), nearest: t("alibi_nearest", { n: near })
+      }));
     }
     ui.changed = draw;
     draw();

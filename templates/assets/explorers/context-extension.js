@@ -9,9 +9,10 @@
   "use strict";
   var K = window.konumExplorers;
   if (!K || K["context-extension"]) { if (K) K.mountAll(); return; }
-  var kit = K.kit, svg = kit.svg, fmt = kit.fmt;
-  var METHODS = [["none", "no scaling", "kx-ink", ""], ["linear", "position interpolation", "kx-line", ""],
-    ["ntk", "NTK-aware", "kx-line2", "6 3"], ["llama3", "Llama 3", "kx-line", "2 3"]];
+  var kit = K.kit, svg = kit.svg, fmt = kit.fmt, t = kit.t;
+  /* Method, its name's catalogue key, line class and dashes. */
+  var METHODS = [["none", "ctx_none", "kx-ink", ""], ["linear", "ctx_linear", "kx-line", ""],
+    ["ntk", "ctx_ntk", "kx-line2", "6 3"], ["llama3", "ctx_llama3", "kx-line", "2 3"]];
 
   /* pe.rope_frequencies for method none, linear (scaling factor), ntk (base * factor^(d/(d-2)))
    * or llama3 (factor, low 1, high 4, original_max_position_embeddings = original). */
@@ -35,12 +36,12 @@
 
   function mount(ui) {
     var v = ui.v;
-    ui.slider("d", "head dimension d");
-    ui.select("base", "base", function (b) { return b.toLocaleString("en-US"); });
-    ui.select("factor", "factor", function (x) { return "× " + x; });
-    ui.select("original", "original context", function (x) { return x.toLocaleString("en-US"); });
-    ui.slider("pair", "pair");
-    var plot = svg("g", {}, ui.view(320, 290, "Wavelength of each pair on a log scale for each method; horizontal lines mark the original and the extended context; the chosen pair is marked."));
+    ui.slider("d", t("ctx_d"));
+    ui.select("base", t("ctx_base"), kit.num);
+    ui.select("factor", t("ctx_factor"), function (x) { return "× " + kit.num(x); });
+    ui.select("original", t("ctx_original"), kit.num);
+    ui.slider("pair", t("ctx_pair"));
+    var plot = svg("g", {}, ui.view(320, 290, t("ctx_plot_label")));
 
     function draw() {
       var h = v.d / 2, longer = v.factor * v.original;
@@ -54,23 +55,24 @@
         svg("path", { d: kit.line([[44, sy(e)], [312, sy(e)]]), "class": "kx-grid" }, plot);
         svg("text", { x: 40, y: sy(e) + 4, "text-anchor": "end" }, plot, e >= 6 ? Math.pow(10, e - 6) + "M" : e >= 3 ? Math.pow(10, e - 3) + "k" : String(Math.pow(10, e)));
       }
-      [[v.original, "original context"], [longer, "extended"]].forEach(function (c) {
+      [[v.original, "ctx_original_line"], [longer, "ctx_extended_line"]].forEach(function (c) {
         svg("path", { d: kit.line([[44, ly(c[0])], [312, ly(c[0])]]), "class": "kx-mark", "stroke-dasharray": "1 3" }, plot);
-        svg("text", { x: 48, y: ly(c[0]) - 4, "class": "kx-muted" }, plot, c[1] + " " + c[0].toLocaleString("en-US"));
+        svg("text", { x: 48, y: ly(c[0]) - 4, "class": "kx-muted" }, plot, t(c[1], { n: kit.num(c[0]) }));
       });
       curves.forEach(function (c, i) {
         svg("path", { d: kit.line(c.map(function (x, k) { return [sx(k), ly(x)]; })), "class": METHODS[i][2], "stroke-dasharray": METHODS[i][3] }, plot);
         var lx = 20 + 150 * (i % 2), y = 252 + 20 * (i >> 1);
         svg("path", { d: kit.line([[lx, y], [lx + 24, y]]), "class": METHODS[i][2], "stroke-dasharray": METHODS[i][3] }, plot);
-        svg("text", { x: lx + 30, y: y + 4 }, plot, METHODS[i][1]);
+        svg("text", { x: lx + 30, y: y + 4 }, plot, t(METHODS[i][1]));
       });
       svg("path", { d: kit.line([[sx(v.pair), 10], [sx(v.pair), 210]]), "class": "kx-grid" }, plot);
       at.forEach(function (x) { svg("circle", { cx: sx(v.pair), cy: ly(x), r: 3.5, "class": "kx-mark" }, plot); });
-      svg("text", { x: 178, y: 230, "text-anchor": "middle" }, plot, "pair k (0 turns fastest); wavelength, log scale");
+      svg("text", { x: 178, y: 230, "text-anchor": "middle" }, plot, t("ctx_axis"));
 
-      ui.say("Pair " + v.pair + ": wavelength " + fmt(at[0]) + " positions unscaled, so it turns " + fmt(v.original / at[0], 3) +
-        " times in the original " + v.original.toLocaleString("en-US") + " tokens; " + fmt(at[1]) + " under position interpolation, " +
-        fmt(at[2]) + " under NTK-aware scaling, " + fmt(at[3]) + " under Llama 3.");
+      ui.say(t("ctx_readout", {
+        pair: v.pair, unscaled: fmt(at[0]), turns: fmt(v.original / at[0], 3), original: kit.num(v.original),
+        linear: fmt(at[1]), ntk: fmt(at[2]), llama3: fmt(at[3])
+      }));
     }
     ui.changed = draw;
     draw();

@@ -8,6 +8,9 @@
  * (Material's instant navigation re-runs the scripts in the content, and calls document$ on
  * each page change) mounts only what is new. The spec's other functions (the arithmetic,
  * ported from konum.pe) stay reachable as konumExplorers[name] for the tests.
+ * Every text comes from the interface catalogue's section "explorer" in the page's language
+ * (konum.messages, JSON in <template data-konum-messages>): kit.t(key, fields); numbers are
+ * written in its explorer.number_locale (kit.fmt, kit.num), so a Turkish page shows 0,841.
  * No network requests, no dependencies.
  */
 (function () {
@@ -17,6 +20,25 @@
     return;
   }
   var SVG = "http://www.w3.org/2000/svg", made = 0, K;
+
+  /* The interface's texts in the page's language: t(key, fields) fills {name} fields; a text
+   * "one|other" gives its form for fields.n (as quiz.js does). */
+  var texts = null;
+  function t(key, fields) {
+    if (!texts) {
+      var box = document.querySelector("template[data-konum-messages]");
+      var script = box && box.content.querySelector("script");
+      texts = script ? JSON.parse(script.textContent) : {};
+    }
+    var text = texts["explorer." + key] || key, forms = text.split("|");
+    if (forms.length > 1) text = fields && fields.n === 1 ? forms[0] : forms[1];
+    return text.replace(/\{(\w+)\}/g, function (all, name) {
+      return fields && name in fields ? String(fields[name]) : all;
+    });
+  }
+  function locale() { return t("number_locale") === "number_locale" ? "en-US" : t("number_locale"); }
+  /* An exact number (a count, a base, a context length) in the page's digit grouping. */
+  function num(x) { return x.toLocaleString(locale(), { maximumFractionDigits: 12 }); }
 
   function attrs(node, a) {
     Object.keys(a || {}).forEach(function (k) { node.setAttribute(k, a[k]); });
@@ -38,7 +60,7 @@
   function fmt(x, digits) {
     if (!isFinite(x)) return x < 0 ? "-∞" : "∞";
     var r = Number(x.toPrecision(digits || 4));
-    return (Math.abs(r) < 1e-12 ? 0 : r).toLocaleString("en-US", { maximumFractionDigits: 12 });
+    return num(Math.abs(r) < 1e-12 ? 0 : r);
   }
   function scale(d0, d1, r0, r1) {
     return function (x) { return r0 + (x - d0) * (r1 - r0) / (d1 - d0 || 1); };
@@ -54,7 +76,7 @@
     this.limits = data.limits;
     this.v = data.values;
     this.inputs = {};
-    this.controls = el("div", { "class": "konum-explorer__controls", role: "group", "aria-label": "Explorer settings" }, null, root);
+    this.controls = el("div", { "class": "konum-explorer__controls", role: "group", "aria-label": t("settings") }, null, root);
     this.views = el("div", { "class": "konum-explorer__views" }, null, root);
     this.out = el("p", { "class": "konum-explorer__readout", "aria-live": "polite" }, null, root);
     this.changed = function () {};
@@ -131,7 +153,7 @@
       mountAll();
     },
     mountAll: mountAll,
-    kit: { el: el, svg: svg, fmt: fmt, scale: scale, line: line }
+    kit: { el: el, svg: svg, fmt: fmt, num: num, t: t, scale: scale, line: line }
   };
   function start() {
     var d$ = window.document$;

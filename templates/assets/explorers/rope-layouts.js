@@ -8,7 +8,7 @@
   "use strict";
   var K = window.konumExplorers;
   if (!K || K["rope-layouts"]) { if (K) K.mountAll(); return; }
-  var kit = K.kit, svg = kit.svg, fmt = kit.fmt;
+  var kit = K.kit, svg = kit.svg, fmt = kit.fmt, t = kit.t;
 
   /* pe.rope_layout_permutation(d) = [0, d/2, 1, d/2 + 1, ...]: x[perm] in the interleaved
    * layout is x in the half layout. */
@@ -44,12 +44,12 @@
 
   function mount(ui) {
     var v = ui.v, X0 = 20, PW = 280;
-    ui.slider("d", "head dimension d");
-    ui.slider("pair", "pair");
-    ui.slider("m", "query position m");
-    ui.slider("n", "key position n");
-    var map = ui.view(320, 160, "The dimensions of one head in the half layout (top) and the interleaved layout (bottom), numbered by pair; lines join the same number.");
-    var bars = ui.view(320, 150, "The score in the half layout, in the interleaved layout with permuted weights, and in the interleaved layout without.");
+    ui.slider("d", t("layouts_d"));
+    ui.slider("pair", t("layouts_pair"));
+    ui.slider("m", t("layouts_m"));
+    ui.slider("n", t("layouts_n"));
+    var map = ui.view(320, 160, t("layouts_map_label"));
+    var bars = ui.view(320, 150, t("layouts_bars_label"));
     var g = svg("g", {}, map), b = svg("g", {}, bars);
 
     function row(y, d, pairOf, label, below) {
@@ -65,15 +65,15 @@
       var d = v.d, h = d / 2, w = PW / d, perm = permutation(d), qk = vectors(d);
       ui.range("pair", 0, h - 1);
       g.textContent = "";
-      row(24, d, function (j) { return j % h; }, "half: pair k is dimensions k, k + d/2");
-      row(112, d, function (i) { return i >> 1; }, "interleaved: pair k is dimensions 2k, 2k + 1", true);
+      row(24, d, function (j) { return j % h; }, t("layouts_half_row"));
+      row(112, d, function (i) { return i >> 1; }, t("layouts_interleaved_row"), true);
       perm.forEach(function (j, i) {  // interleaved dimension i holds half dimension perm[i]
         svg("path", { d: kit.line([[X0 + (j + 0.5) * w, 47], [X0 + (i + 0.5) * w, 111]]), "class": j % h === v.pair ? "kx-line2" : "kx-grid" }, g);
       });
       var scores = [
-        ["half layout", score(qk[0], qk[1], v.m, v.n, "half")],
-        ["interleaved, permuted", score(permute(qk[0], perm), permute(qk[1], perm), v.m, v.n, "interleaved")],
-        ["interleaved, not permuted", score(qk[0], qk[1], v.m, v.n, "interleaved")]
+        [t("layouts_half"), score(qk[0], qk[1], v.m, v.n, "half")],
+        [t("layouts_permuted"), score(permute(qk[0], perm), permute(qk[1], perm), v.m, v.n, "interleaved")],
+        [t("layouts_not_permuted"), score(qk[0], qk[1], v.m, v.n, "interleaved")]
       ];
       var top = Math.max(1, Math.max.apply(null, scores.map(function (s) { return Math.abs(s[1]); })));
       var sx = kit.scale(-top, top, 30, 290);
@@ -85,10 +85,10 @@
         svg("rect", { x: Math.min(160, x), y: y + 6, width: Math.abs(x - 160), height: 16, "class": i < 2 ? "kx-neg" : "kx-pos" }, b);
       });
       var pq = permute(qk[0], perm);
-      ui.say("Pair " + v.pair + " is dimensions " + v.pair + " and " + (v.pair + h) + " in the half layout, " + 2 * v.pair +
-        " and " + (2 * v.pair + 1) + " interleaved; the query holds " + fmt(pq[2 * v.pair], 2) + " and " + fmt(pq[2 * v.pair + 1], 2) +
-        " there in both. Score at m = " + v.m + ", n = " + v.n + ": " +
-        fmt(scores[0][1], 4) + " in both layouts once the weights are permuted; " + fmt(scores[2][1], 4) + " without.");
+      ui.say(t("layouts_readout", {
+        pair: v.pair, partner: v.pair + h, first: 2 * v.pair, second: 2 * v.pair + 1, a: fmt(pq[2 * v.pair], 2),
+        b: fmt(pq[2 * v.pair + 1], 2), m: v.m, n: v.n, score: fmt(scores[0][1], 4), unpermuted: fmt(scores[2][1], 4)
+      }));
     }
     ui.changed = draw;
     draw();

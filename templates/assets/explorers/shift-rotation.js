@@ -8,7 +8,7 @@
   "use strict";
   var K = window.konumExplorers;
   if (!K || K["shift-rotation"]) { if (K) K.mountAll(); return; }
-  var kit = K.kit, svg = kit.svg, fmt = kit.fmt, Q = [1, 0.3], KEY = [0.45, 0.8];
+  var kit = K.kit, svg = kit.svg, fmt = kit.fmt, t = kit.t, Q = [1, 0.3], KEY = [0.45, 0.8];
 
   /* omega_k = theta_k = 10000^(-2k/d), radians per position (pe.sinusoidal_frequencies and
    * pe.rope_frequencies agree for even d). */
@@ -58,12 +58,12 @@
 
   function mount(ui) {
     var v = ui.v;
-    ui.slider("d", "dimension d");
-    ui.slider("pair", "pair");
-    ui.slider("position", "position p");
-    ui.slider("offset", "offset o");
-    var left = circle(ui, "Pair of the sinusoidal table at positions p and p + o on the unit circle, cosine across, sine up.", ["cos", "sin"]);
-    var right = circle(ui, "Pair of a RoPE query at m = p and of a key at n = p + o, each rotated by its own position.", ["1st", "2nd"]);
+    ui.slider("d", t("shift_d"));
+    ui.slider("pair", t("shift_pair"));
+    ui.slider("position", t("shift_position"));
+    ui.slider("offset", t("shift_offset"));
+    var left = circle(ui, t("shift_left_label"), ["cos", "sin"]);
+    var right = circle(ui, t("shift_right_label"), [t("shift_first"), t("shift_second")]);
 
     function draw() {
       ui.range("pair", 0, v.d / 2 - 1);
@@ -74,17 +74,15 @@
       arc(left, p * w, o * w, 36);
       arrow(left, [a[1], a[0]], 100, "kx-ink", "p = " + p);
       arrow(left, [b[1], b[0]], 100, "kx-line", "p + o = " + (p + o));
-      svg("text", { x: 8, y: 244 }, left, "turned by θ·o = " + fmt(w * o, 3) + " rad");
+      svg("text", { x: 8, y: 244 }, left, t("shift_turned", { angle: fmt(w * o, 3) }));
 
       var q = rotate(Q, p * w), key = rotate(KEY, (p + o) * w), score = pairScore(Q, KEY, p, p + o, pair, v.d);
       right.textContent = "";
-      arrow(right, q, 100, "kx-ink", "query, m = " + p);
-      arrow(right, key, 100, "kx-line", "key, n = " + (p + o));
-      svg("text", { x: 8, y: 244 }, right, "score q·k = " + fmt(score, 4) + " (n − m = " + o + ")");
+      arrow(right, q, 100, "kx-ink", t("shift_query", { m: p }));
+      arrow(right, key, 100, "kx-line", t("shift_key", { n: p + o }));
+      svg("text", { x: 8, y: 244 }, right, t("shift_score", { score: fmt(score, 4), o: o }));
 
-      ui.say("Pair " + pair + " of d = " + v.d + " turns " + fmt(w) + " rad per position. From p = " + p + " to p + o = " +
-        (p + o) + " it turns by θ·o = " + fmt(w * o) + " rad, whatever p is. RoPE: query at m = " + p + ", key at n = " +
-        (p + o) + ": this pair adds " + fmt(score, 4) + " to the score, which depends on n − m = " + o + " only.");
+      ui.say(t("shift_readout", { pair: pair, d: v.d, w: fmt(w), p: p, q: p + o, angle: fmt(w * o), score: fmt(score, 4), o: o }));
     }
     ui.changed = draw;
     draw();

@@ -7,7 +7,7 @@
   "use strict";
   var K = window.konumExplorers;
   if (!K || K.sinusoidal) { if (K) K.mountAll(); return; }
-  var kit = K.kit, svg = kit.svg, fmt = kit.fmt;
+  var kit = K.kit, svg = kit.svg, fmt = kit.fmt, t = kit.t;
 
   /* pe.sinusoidal_frequencies(d, base): ceil(d/2) angular frequencies, radians per position. */
   function frequencies(d, base) {
@@ -36,17 +36,17 @@
 
   function mount(ui) {
     var v = ui.v, rows, W = 320, X0 = 34, PW = 280, PH = 200;
-    ui.slider("n", "positions n");
-    ui.slider("d", "dimension d");
-    ui.select("base", "base", function (b) { return b.toLocaleString("en-US"); });
-    ui.slider("position", "position p");
-    ui.slider("column", "column j");
-    ui.slider("offset", "offset o");
-    var heat = ui.view(W, PH + 34, "Heatmap of the sinusoidal table: positions down, columns across; the chosen cell is outlined.");
+    ui.slider("n", t("sin_n"));
+    ui.slider("d", t("sin_d"));
+    ui.select("base", t("sin_base"), kit.num);
+    ui.slider("position", t("sin_position"));
+    ui.slider("column", t("sin_column"));
+    ui.slider("offset", t("sin_offset"));
+    var heat = ui.view(W, PH + 34, t("sin_heat_label"));
     var cells = svg("g", {}, heat), marks = svg("g", {}, heat);
-    svg("text", { x: X0 + PW / 2, y: PH + 30, "text-anchor": "middle" }, heat, "column j");
-    svg("text", { x: 10, y: PH / 2, transform: "rotate(-90 10 " + PH / 2 + ")", "text-anchor": "middle" }, heat, "position p");
-    var plot = ui.view(W, PH + 34, "PE[p] · PE[p + o] against the offset o: the same curve for every p, symmetric about o = 0.");
+    svg("text", { x: X0 + PW / 2, y: PH + 30, "text-anchor": "middle" }, heat, t("sin_axis_column"));
+    svg("text", { x: 10, y: PH / 2, transform: "rotate(-90 10 " + PH / 2 + ")", "text-anchor": "middle" }, heat, t("sin_axis_position"));
+    var plot = ui.view(W, PH + 34, t("sin_plot_label"));
     var curve = svg("g", {}, plot);
 
     function cell(evt) {
@@ -96,13 +96,13 @@
       svg("circle", { cx: sx(o), cy: sy(dot(d, v.base, o)), r: 4, "class": "kx-mark" }, curve);
       svg("text", { x: X0 + 4, y: 14 }, curve, "d/2 = " + top);
       svg("text", { x: X0 - 4, y: sy(0) + 4, "text-anchor": "end" }, curve, "0");
-      svg("text", { x: X0 + PW / 2, y: PH + 30, "text-anchor": "middle" }, curve, "offset o (dots: PE[" + p + "] · PE[" + p + " + o])");
+      svg("text", { x: X0 + PW / 2, y: PH + 30, "text-anchor": "middle" }, curve, t("sin_axis_offset", { p: p }));
 
       var pair = j >> 1, w = frequencies(d, v.base)[pair];
-      ui.say("Position " + p + ", column " + j + ": " + (j % 2 ? "cosine" : "sine") + " of pair " + pair +
-        ", frequency " + fmt(w) + " rad per position, wavelength " + fmt(2 * Math.PI / w) + " positions, value " +
-        fmt(rows[p][j], 3) + ". PE[p] · PE[p + " + o + "] = " + fmt(dot(d, v.base, o)) +
-        " for every p, the same as at o = " + (-o) + ".");
+      ui.say(t("sin_readout", {
+        p: p, j: j, kind: t(j % 2 ? "sin_cosine" : "sin_sine"), pair: pair, frequency: fmt(w),
+        wavelength: fmt(2 * Math.PI / w), value: fmt(rows[p][j], 3), o: o, dot: fmt(dot(d, v.base, o)), minus_o: -o
+      }));
     }
     ui.changed = draw;
     draw();

@@ -9,7 +9,7 @@
   "use strict";
   var K = window.konumExplorers;
   if (!K || K["t5-buckets"]) { if (K) K.mountAll(); return; }
-  var kit = K.kit, svg = kit.svg, f = Math.fround;
+  var kit = K.kit, svg = kit.svg, t = kit.t, f = Math.fround;
 
   function half(numBuckets, bidirectional) { return bidirectional ? numBuckets >> 1 : numBuckets; }
   /* Distances below this have a bucket each (max_exact). */
@@ -47,13 +47,13 @@
 
   function mount(ui) {
     var v = ui.v, X0 = 30, PW = 280;
-    ui.slider("num_buckets", "buckets");
-    ui.slider("max_distance", "max distance");
-    ui.select("direction", "direction");
-    ui.slider("relative", "key − query");
-    ui.slider("tokens", "tokens");
-    var curve = svg("g", {}, ui.view(320, 236, "Bucket against relative position key − query, with the strip of buckets below; dashed lines mark where the exact buckets end and where the last bucket begins."));
-    var grid = svg("g", {}, ui.view(320, 230, "Bucket of every query (row) and key (column); the chosen relative position is outlined."));
+    ui.slider("num_buckets", t("t5_buckets"));
+    ui.slider("max_distance", t("t5_max_distance"));
+    ui.select("direction", t("t5_direction"), function (c) { return t("t5_" + c); });
+    ui.slider("relative", t("t5_relative"));
+    ui.slider("tokens", t("t5_tokens"));
+    var curve = svg("g", {}, ui.view(320, 236, t("t5_curve_label")));
+    var grid = svg("g", {}, ui.view(320, 230, t("t5_grid_label")));
 
     function draw() {
       var bi = v.direction === "bidirectional", nb = v.num_buckets, far, e = exactBuckets(nb, bi);
@@ -78,31 +78,30 @@
       svg("circle", { cx: sx(rel), cy: sy(at(rel)), r: 4, "class": "kx-mark" }, curve);
       svg("text", { x: X0, y: 214 }, curve, "−" + span);
       svg("text", { x: X0 + PW, y: 214, "text-anchor": "end" }, curve, "+" + span);
-      svg("text", { x: X0 + PW / 2, y: 214, "text-anchor": "middle" }, curve, "key − query");
+      svg("text", { x: X0 + PW / 2, y: 214, "text-anchor": "middle" }, curve, t("t5_axis_relative"));
       svg("text", { x: X0 - 4, y: 14, "text-anchor": "end" }, curve, String(nb - 1));
       svg("text", { x: X0 - 4, y: 174, "text-anchor": "end" }, curve, "0");
       svg("path", { d: "M" + X0 + " 226h14", "class": "kx-mark", "stroke-dasharray": "5 3" }, curve);
-      svg("text", { x: X0 + 18, y: 230 }, curve, "exact ends");
+      svg("text", { x: X0 + 18, y: 230 }, curve, t("t5_exact_ends"));
       svg("path", { d: "M" + (X0 + 140) + " 226h14", "class": "kx-mark", "stroke-dasharray": "2 3" }, curve);
-      svg("text", { x: X0 + 158, y: 230 }, curve, "last bucket begins");
+      svg("text", { x: X0 + 158, y: 230 }, curve, t("t5_last_begins"));
 
-      var t = v.tokens, c = 200 / t;
+      var tokens = v.tokens, c = 200 / tokens;
       grid.textContent = "";
-      for (var i = 0; i < t; i++) for (var j = 0; j < t; j++) shade(grid, 60 + j * c, 4 + i * c, c, c, at(j - i), half(nb, bi));
-      if (Math.abs(rel) < t) {  // the cells with key - query = rel lie on one diagonal
-        var i0 = Math.max(0, -rel), len = t - Math.abs(rel);
+      for (var i = 0; i < tokens; i++) for (var j = 0; j < tokens; j++) shade(grid, 60 + j * c, 4 + i * c, c, c, at(j - i), half(nb, bi));
+      if (Math.abs(rel) < tokens) {  // the cells with key - query = rel lie on one diagonal
+        var i0 = Math.max(0, -rel), len = tokens - Math.abs(rel);
         svg("path", { d: kit.line([[60 + (i0 + rel) * c, 4 + i0 * c], [60 + (i0 + rel + len) * c, 4 + (i0 + len) * c]]), "class": "kx-mark" }, grid);
       }
-      svg("text", { x: 160, y: 222, "text-anchor": "middle" }, grid, "key j");
-      svg("text", { x: 50, y: 104, "text-anchor": "end" }, grid, "query i");
+      svg("text", { x: 160, y: 222, "text-anchor": "middle" }, grid, t("t5_axis_key"));
+      svg("text", { x: 50, y: 104, "text-anchor": "end" }, grid, t("t5_axis_query"));
 
       var b = at(rel), share = members(rel, bi, nb, far, 4096), open = share[0] === -4096 || share[1] === 4096;
-      var which = !bi && rel >= 0 ? "shared by the query itself and every key after it"
-        : share[0] === share[1] ? "a bucket of its own"
-        : "shared by key − query " + share[0] + " to " + share[1] + (open ? " and beyond" : "");
-      ui.say("key − query = " + rel + ": bucket " + b + ", " + which + ". Distances 0 to " + (e - 1) +
-        " have a bucket each; from " + e + " the buckets grow logarithmically; from distance " + start +
-        " on every key is in the last bucket (" + (half(nb, bi) - 1) + (bi ? " before the query, " + (nb - 1) + " after" : "") + ").");
+      var which = !bi && rel >= 0 ? t("t5_self_and_after")
+        : share[0] === share[1] ? t("t5_own")
+        : t(open ? "t5_shared_open" : "t5_shared", { first: share[0], last: share[1] });
+      var last = bi ? t("t5_last_both", { before: half(nb, bi) - 1, after: nb - 1 }) : half(nb, bi) - 1;
+      ui.say(t("t5_readout", { rel: rel, bucket: b, which: which, exact_last: e - 1, exact: e, start: start, last: last }));
     }
     ui.changed = draw;
     draw();

@@ -1,0 +1,184 @@
+"""The built Turkish edition: its pages beside the English ones, the language switcher, the
+page language, and no English interface text on a Turkish page.
+
+The site is the session's ``built_site`` (``konum build``, both editions). Every page of one
+edition has its counterpart at the same path in the other (``tr/`` in front), the authors'
+pages aside, which are English only; each page's language selector links to that
+counterpart, and its ``hreflang`` links name both editions.
+
+The interface test reads every Turkish page's text outside code, scripts, styles, templates
+and math (what a reader sees, with ``alt``, ``aria-label``, ``title`` and ``placeholder``
+texts) and fails on any English text of the interface catalogue (``konum.messages``: the
+quiz, study and explorer sections) that the Turkish catalogue does not share: a whole text
+node for a one-word text ("Check"), anywhere for a longer one; an English term in parentheses
+after its Turkish one ("konum enterpolasyonu (position interpolation)") is the glossary's
+convention, not interface. Not checked yet, each named below for the lead to enable: the
+questions' own texts (being translated, ``QUESTION_TEXTS``), the figures (their labels are
+still English, ``"konum-figure"`` in it) and the study page's buttons (``PENDING``).
+"""
+
+from __future__ import annotations
+
+import html.parser
+import re
+from pathlib import Path
+
+import pytest
+
+from konum.messages import catalogue
+
+#: English-only pages: the authors' guide and the own-site page (issue 21 lets them be).
+ENGLISH_ONLY = {"authoring.html", "own-site.html"}
+#: The parts of a question whose text comes from its bank, not from the interface catalogue;
+#: left out until the banks are translated (then empty this, and every Turkish page is read).
+QUESTION_TEXTS = (
+    "konum-figure",
+    "konum-question",
+    "konum-quiz-title",
+    "konum-legend",
+    "konum-prompt",
+    "konum-option",
+    "konum-match-left",
+    "konum-select",
+    "konum-cards",
+    "konum-unit",
+    "konum-options",
+    "konum-match-rows",
+)
+#: Found on purpose until another part is Turkish: the study page's prose names flashcards.js's
+#: buttons, which are still English; lesson 6 shows a bank text ("position interpolation")
+#: outside the parts skipped above, not yet traced to its element.
+PENDING = {
+    "flashcards.html": ["Show answer"],
+    "lessons/06-extending-context.html": ["position interpolation"],
+}
+GLOSS = re.compile(r"\([^()]*\)")
+SKIPPED_TAGS = {"code", "pre", "script", "style", "template", "math", "kbd"}
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+        "track", "wbr"}  # fmt: skip
+READ_ATTRIBUTES = ("alt", "aria-label", "title", "placeholder")
+SELECTOR = re.compile(
+    r'<a href="([^"]*)" hreflang="([a-z]+)" lang="[a-z]+" class="md-select__link">'
+)
+HREFLANG = re.compile(r'<link rel="alternate" href="([^"]*)" hreflang="([a-z]+)">')
+
+
+def _pages(root: Path) -> set[str]:
+    return {p.relative_to(root).as_posix() for p in root.rglob("*.html")}
+
+
+@pytest.fixture(scope="module")
+def editions(built_site: Path) -> tuple[set[str], set[str]]:
+    english = {p for p in _pages(built_site) if not p.startswith("tr/")}
+    turkish = _pages(built_site / "tr")
+    return english, turkish
+
+
+def test_every_page_has_its_counterpart(editions: tuple[set[str], set[str]]) -> None:
+    english, turkish = editions
+    assert turkish == english - ENGLISH_ONLY
+    assert len(turkish) >= 13
+
+
+def test_the_switcher_links_each_page_to_its_counterpart(
+    built_site: Path, editions: tuple[set[str], set[str]]
+) -> None:
+    """The selector's English link of ``tr/P`` is ``P`` and its Turkish link of ``P`` is
+    ``tr/P`` (relative links, resolved here); the page's language is its edition's; the
+    head names both editions' roots."""
+    _, turkish = editions
+    # 404.html is served at any depth: MkDocs gives it absolute links, to the editions' homes.
+    for page in sorted(turkish - {"404.html"}):
+        for edition, path in (("en", page), ("tr", f"tr/{page}")):
+            text = (built_site / path).read_text(encoding="utf-8")
+            assert f'<html lang="{edition}"' in text, path
+            links = {lang: _resolve(path, href) for href, lang in SELECTOR.findall(text)}
+            assert links == {"en": page, "tr": f"tr/{page}"}, path
+            roots = {lang: _resolve(path, href) for href, lang in HREFLANG.findall(text)}
+            assert roots == {"en": "", "tr": "tr/"}, path
+
+
+def _resolve(page: str, href: str) -> str:
+    """``href`` on ``page`` as a path from the site's root (``""`` for the root)."""
+    import posixpath
+
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(page), href))
+    root = "" if joined == "." else joined
+    return root + "/" if href.endswith("/") and root else root
+
+
+class _Visible(html.parser.HTMLParser):
+    """The text nodes and read attributes of a page, outside :data:`SKIPPED_TAGS` and the
+    question parts in :data:`QUESTION_TEXTS`."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, bool]] = []  # open elements: (tag, skipped?)
+        self.texts: list[str] = []
+
+    def _skipped(self) -> bool:
+        return bool(self.stack) and self.stack[-1][1]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        classes = set((values.get("class") or "").split())
+        skipped = self._skipped() or tag in SKIPPED_TAGS or bool(classes & set(QUESTION_TEXTS))
+        skipped = skipped or "-opt-" in (values.get("for") or "")  # a choice's option text
+        if not skipped:
+            self.texts += [v for k in READ_ATTRIBUTES if (v := values.get(k))]
+        if tag not in VOID:
+            self.stack.append((tag, skipped))
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if not self._skipped() and tag not in SKIPPED_TAGS:
+            self.texts += [v for k in READ_ATTRIBUTES if (v := dict(attrs).get(k))]
+
+    def handle_endtag(self, tag: str) -> None:
+        # HTML leaves some end tags out (</p>, </li>): close up to the matching element.
+        names = [name for name, _ in self.stack]
+        if tag in names:
+            del self.stack[len(names) - 1 - names[::-1].index(tag) :]
+
+    def handle_data(self, data: str) -> None:
+        if not self._skipped() and data.strip():
+            self.texts.append(data.strip())
+
+
+def _english_interface() -> list[str]:
+    """The English catalogue texts that a Turkish page must not show: each form of each text
+    of the page sections, split at its fields, the pieces with a word in them, minus any
+    the Turkish catalogue also uses (``Llama 3``)."""
+    sections = ("quiz.", "study.", "explorer.")
+    turkish = " ".join(catalogue("tr").values())
+    pieces = set()
+    for key, text in catalogue("en").items():
+        if not key.startswith(sections) or key == "explorer.number_locale":
+            continue
+        for form in text.split("|"):
+            split = re.split(r"\{\w+\}", form)
+            for piece in (p.strip(" .,:;()") for p in split):
+                # A fragment between fields counts when it has words enough to be telling.
+                telling = len(split) == 1 or " " in piece
+                if telling and re.search(r"[A-Za-z]{3}", piece) and piece not in turkish:
+                    pieces.add(piece)
+    return sorted(pieces)
+
+
+def test_no_english_interface_text_on_a_turkish_page(
+    built_site: Path, editions: tuple[set[str], set[str]]
+) -> None:
+    _, turkish = editions
+    english = _english_interface()
+    assert "Show answer" in english and "Explorer settings" in english
+    found = {}
+    for page in sorted(turkish):
+        parser = _Visible()
+        parser.feed((built_site / "tr" / page).read_text(encoding="utf-8"))
+        seen = [
+            text
+            for text in english
+            if any(node == text or (" " in text and text in node) for node in parser.texts)
+        ]
+        if seen:
+            found[page] = seen
+    assert found == PENDING

@@ -365,6 +365,7 @@ def build_site(
                     staging / "downloads",
                     deck=settings.deck,
                     media_root=settings.docs_dir,
+                    language=course.language,
                 )
             (staging / MARKER).write_text(
                 "Made by konum build; konum replaces this folder on the next build.\n",

@@ -399,8 +399,9 @@ class BaseGenerator:
         """Extra inclusive bounds on parameter ``name`` given the values drawn before it."""
         return None
 
-    def build(self, v: Values, decimals: int) -> Generated | None:
-        """The question for the drawn values ``v``, or None if the draw is degenerate."""
+    def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
+        """The question for the drawn values ``v``, worded in ``language``, or None if the
+        draw is degenerate. A subclass may leave ``language`` out: it then speaks English."""
         raise NotImplementedError
 
     def draw(
@@ -421,8 +422,12 @@ class BaseGenerator:
         rng: np.random.Generator,
         constraints: Mapping[str, ParamConstraint],
         decimals: int | None = None,
+        language: str = "en",
     ) -> Generated:
         """Draw values and build the question, redrawing degenerate cases.
+
+        ``language`` words the prompt, solution and feedback (:mod:`konum.computed.text`);
+        it never changes what is drawn.
 
         Raises:
             GeneratorError: the constraints leave no usable draw (after :data:`MAX_DRAWS`).
@@ -435,7 +440,10 @@ class BaseGenerator:
             values = self.draw(rng, constraints)
             if values is None:
                 continue
-            generated = self.build(values, dec)
+            if language == "en":
+                generated = self.build(values, dec)
+            else:
+                generated = self.build(values, dec, language)
             if generated is not None:
                 return generated
         raise GeneratorError(

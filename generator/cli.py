@@ -99,6 +99,7 @@ def check(paths: tuple[str, ...], config_file: str, output_format: str, update_h
     # them too, and without a mkdocs.yml with the built-in and installed ones.
     generators = installed()
     translations = None
+    complete = not paths  # the whole banks folder: a translation of no bank is reported
     if not paths or Path(config_file).is_file():
         options = read_site_config(config_file).options
         generators = registry_for(options.generators, options.root)
@@ -111,7 +112,7 @@ def check(paths: tuple[str, ...], config_file: str, output_format: str, update_h
         if update_hashes:
             for changed in record_hashes(report.banks, translations):
                 click.echo(f"konum: recorded the English hashes in {changed}", err=True)
-        translated = check_translations(report.banks, translations)
+        translated = check_translations(report.banks, translations, complete=complete)
         problems += [*translated.problems, *translated.stale]
         files += translated.files
     elif update_hashes:

@@ -59,7 +59,7 @@ TOP_KEYS = ("bank", "en", "title", "questions", "flashcards")
 _MATH_OR_CODE = re.compile(
     r"```.*?```|`[^`\n]*`|\$\$.*?\$\$|\$[^$\n]*\$|\\\(.*?\\\)|<[^>\n]*>", re.DOTALL
 )
-_WORD = re.compile(r"[a-z]{3,}")
+_WORD = re.compile(r"\b[a-z]{3,}\b")
 
 
 def english_fields(item: model.Question | model.Flashcard) -> dict[str, object]:
@@ -114,10 +114,13 @@ def source_hash(fields: Mapping[str, object] | str) -> str:
 
 def left_in_english(english: str, translated: str) -> bool:
     """True when ``translated`` is ``english`` unchanged and the English has words outside
-    math, code and HTML tags (a name or a formula may stay as it is)."""
+    math, code and HTML tags: two lowercase words, or a text that is one word (a unit). A
+    name (``BERT-base``, ``Hugging Face``) or a formula may stay as it is."""
     if translated.strip() != english.strip():
         return False
-    return bool(_WORD.search(_MATH_OR_CODE.sub(" ", english)))
+    prose = _MATH_OR_CODE.sub(" ", english).strip()
+    # Two lowercase words, or one word alone (a unit): names such as BERT-base stay.
+    return len(_WORD.findall(prose)) >= 2 or bool(_WORD.fullmatch(prose))
 
 
 def _optional(path: str) -> bool:
@@ -436,8 +439,11 @@ def translation_path(folder: Path, bank: model.Bank) -> Path:
     return folder / Path(bank.path).name
 
 
-def check_translations(banks: Iterable[model.Bank], folder: Path) -> TranslationReport:
-    """Check the translations of ``banks`` in ``folder`` and apply them.
+def check_translations(
+    banks: Iterable[model.Bank], folder: Path, *, complete: bool = True
+) -> TranslationReport:
+    """Check the translations of ``banks`` in ``folder`` and apply them; with ``complete``
+    (``banks`` are all the course's), a file in ``folder`` that translates none is reported.
 
     Returns:
         The translated banks (in ``banks``' order; a bank whose translation has problems is
@@ -456,7 +462,7 @@ def check_translations(banks: Iterable[model.Bank], folder: Path) -> Translation
         problems.extend(found)
         if result is not None:
             translated.append(result)
-    for path in sorted(folder.glob("*.yml")) if folder.is_dir() else []:
+    for path in sorted(folder.glob("*.yml")) if complete and folder.is_dir() else []:
         if path.name not in known:
             files.append(str(path))
             problems.append(BankProblem(str(path), None, None,

@@ -119,7 +119,7 @@ def check(paths: tuple[str, ...], config_file: str, output_format: str, update_h
         raise KonumError(
             f"{config_file}: the konum extension has no translations folder to update"
         )
-    counts = {"files": len(files), "questions": report.questions}
+    counts = {"files": len(report.files), "questions": report.questions}
     if output_format == "json":
         click.echo(format_json(problems, **counts))
     else:

@@ -110,13 +110,18 @@ def _banks(
 
 @lru_cache(maxsize=4)
 def _translated(
-    banks: tuple[Bank, ...], folder: Path, stamp: tuple[tuple[str, int, int], ...]
+    banks_folder: Path,
+    stamp: tuple[tuple[str, int, int], ...],
+    generators: Registry,
+    folder: Path,
+    translations_stamp: tuple[tuple[str, int, int], ...],
 ) -> tuple[Bank, ...]:
     import logging
 
     from konum.banks import BankError
     from konum.banks.translate import check_translations
 
+    banks = _banks(banks_folder, stamp, generators)
     report = check_translations(banks, folder)
     if report.problems:
         raise BankError(report.problems, report.files)
@@ -137,9 +142,10 @@ def _course(
     translations: tuple[Path, tuple[tuple[str, int, int], ...]] | None = None,
     language: str = "en",
 ) -> Course:
-    banks = _banks(folder, stamp, generators)
-    if translations is not None:
-        banks = _translated(banks, *translations)
+    if translations is None:
+        banks = _banks(folder, stamp, generators)
+    else:
+        banks = _translated(folder, stamp, generators, *translations)
     known = {bank.id for bank in banks}
     unknown = [bank_id for bank_id in order if bank_id not in known]
     if unknown:

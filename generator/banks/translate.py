@@ -136,6 +136,7 @@ class Entry:
     texts: dict[str, object]
     line: int
     marks: dict[str, yamlsource.Mark]
+    column: int = 1
 
 
 @dataclass(frozen=True)
@@ -232,7 +233,7 @@ class _Reader:
             for key, entry in item.entries.items():
                 if key not in ("id", "en"):
                     self.texts(entry.value, key, ident, texts, marks)
-            result.append(Entry(ident, stored, texts, item.mark.line, marks))
+            result.append(Entry(ident, stored, texts, item.mark.line, marks, item.mark.column))
         return result
 
 
@@ -248,7 +249,7 @@ def _compare(
     reader: _Reader, entry: Entry, english: Mapping[str, object], stale: list[BankProblem]
 ) -> None:
     """Report fields missing, extra or left in English, and a stale hash."""
-    where = yamlsource.Mark(entry.line, 1)
+    where = yamlsource.Mark(entry.line, entry.column)
     for path, text in english.items():
         if path not in entry.texts:
             if not _optional(path):
@@ -283,7 +284,7 @@ def _compare(
         found = f"en: {entry.hash}" if entry.hash else "no en hash"
         stale.append(
             BankProblem(
-                reader.file, entry.line, 1,
+                reader.file, entry.line, entry.column,
                 f"older than its English ({found}, the English is now {current}): bring the "
                 "translation up to date, then run konum check --update-hashes",
                 entry.id, "en", current, entry.hash,
@@ -402,8 +403,9 @@ def _translate_bank(
     for section in ("questions", "flashcards"):
         for entry in reader.entries(root, section):
             original = items.get(entry.id)
+            at = yamlsource.Mark(entry.line, entry.column)
             if entry.id in seen:
-                reader.problem(yamlsource.Mark(entry.line, 1),
+                reader.problem(at,
                                f"duplicate entry: '{entry.id}' is translated at line "
                                f"{seen[entry.id].line} already", question_id=entry.id,
                                field="id")
@@ -411,7 +413,7 @@ def _translate_bank(
             if original is None or (section == "flashcards") != isinstance(
                 original, model.Flashcard
             ):
-                reader.problem(yamlsource.Mark(entry.line, 1),
+                reader.problem(at,
                                f"no English {section[:-1]} '{entry.id}' in {bank.path}",
                                question_id=entry.id, field="id",
                                expected=f"an id of {bank.path}", found=entry.id)

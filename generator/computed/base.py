@@ -22,6 +22,8 @@ Conventions fixed here:
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -440,10 +442,10 @@ class BaseGenerator:
             values = self.draw(rng, constraints)
             if values is None:
                 continue
-            if language == "en":
-                generated = self.build(values, dec)
-            else:
+            if language != "en" and _build_takes_language(type(self)):
                 generated = self.build(values, dec, language)
+            else:
+                generated = self.build(values, dec)
             if generated is not None:
                 return generated
         raise GeneratorError(
@@ -480,6 +482,13 @@ class BaseGenerator:
             solution=solution,
             distractors=tuple(d for d in distractors if math.isfinite(d.value)),
         )
+
+
+@functools.lru_cache(maxsize=256)
+def _build_takes_language(kind: type) -> bool:
+    """True when ``kind.build`` takes a ``language`` (a generator written before languages
+    existed words its questions in English only)."""
+    return "language" in inspect.signature(kind.build).parameters
 
 
 def param(

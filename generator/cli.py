@@ -86,7 +86,9 @@ def cli() -> None:
     is_flag=True,
     help="Mark every translation (the translations option) as made from the current English.",
 )
-def check(paths: tuple[str, ...], config_file: str, output_format: str, update_hashes: bool) -> None:
+def check(
+    paths: tuple[str, ...], config_file: str, output_format: str, update_hashes: bool
+) -> None:
     """Validate question banks (default: the banks folder of the konum extension) and, when
     the extension has a translations folder, their translations."""
     from konum.banks import check_banks, format_json, format_text

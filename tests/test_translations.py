@@ -109,7 +109,9 @@ def test_the_courses_turkish_translations_are_complete_and_current() -> None:
                 assert q.prompt != english[q.id].prompt, q.id
 
 
-def test_a_translation_applies_and_keeps_ids_answers_and_order(demo: tuple[model.Bank, Path]) -> None:
+def test_a_translation_applies_and_keeps_ids_answers_and_order(
+    demo: tuple[model.Bank, Path],
+) -> None:
     bank, folder = demo
     report = check_translations([bank], folder)
     assert report.problems == () and len(report.stale) == 4  # no hashes recorded yet
@@ -165,7 +167,9 @@ def test_an_english_entry_without_translation_and_a_file_of_no_bank(
 
 def test_untranslated_allows_names_and_formulas() -> None:
     assert not left_in_english("BERT-base", "BERT-base")
-    assert not left_in_english("GPT-NeoX and Hugging Face `rotate_half`"[:21], "GPT-NeoX and Hugging")
+    assert not left_in_english(
+        "GPT-NeoX and Hugging Face `rotate_half`"[:21], "GPT-NeoX and Hugging"
+    )
     assert not left_in_english("$R(n - m)$", "$R(n - m)$")
     assert left_in_english("positions", "positions")
     assert left_in_english("The even columns", "The even columns")
@@ -309,3 +313,39 @@ def test_turkish_cards_speak_turkish() -> None:
     backs = " ".join(c.back for c in cards)
     assert "Cevap:" in backs and "Answer:" not in backs
     assert all(c.language == "tr" for c in cards)
+
+
+@pytest.mark.parametrize(
+    ("generator", "words"),
+    [("sinusoidal_entry", "ondalık basamağa"), ("learned_params", "eğitilebilir parametresi")],
+)
+def test_generators_word_the_same_draw_in_turkish(generator: str, words: str) -> None:
+    from konum.computed import computed_variants
+
+    q = model.ComputedQuestion(
+        id=f"demo-{generator}", bank="demo", prompt="", explanation="",
+        source=model.Source("x", 1, 1), generator=generator, answer="choice",
+    )  # fmt: skip
+    english, turkish = computed_variants(q, 42, 3), computed_variants(q, 42, 3, "tr")
+    for en, tr in zip(english, turkish, strict=True):
+        assert (en.values, en.answer, en.tolerance) == (tr.values, tr.answer, tr.tolerance)
+        assert [o.correct for o in en.options] == [o.correct for o in tr.options]
+        assert [o.misconception for o in en.options] == [o.misconception for o in tr.options]
+        assert words in tr.prompt and words not in en.prompt
+        assert tr.solution != en.solution
+        for option in tr.options:
+            assert option.feedback is None or option.feedback.startswith("Bu")
+            assert "." not in option.text
+
+
+def test_formula_solutions_in_turkish() -> None:
+    from konum.computed import computed_variants
+
+    q = model.ComputedQuestion(
+        id="demo-formula", bank="demo", prompt="$a / 3$?", explanation="",
+        source=model.Source("x", 1, 1), formula="a / 3",
+        params={"a": model.Range(1, 9)},
+    )  # fmt: skip
+    (en,), (tr,) = computed_variants(q, 1, 1), computed_variants(q, 1, 1, "tr")
+    assert "2 decimals" in en.solution and "2 ondalık basamak" in tr.solution
+    assert tr.shown_answer == en.shown_answer.replace(".", ",")

@@ -174,7 +174,11 @@ class _Reader:
         )
 
     def texts(
-        self, node: yamlsource.YNode, path: str, ident: str, out: dict[str, object],
+        self,
+        node: yamlsource.YNode,
+        path: str,
+        ident: str,
+        out: dict[str, object],
         marks: dict[str, yamlsource.Mark],
     ) -> None:
         """Flatten ``node`` into ``out`` by field path (``options[0].text``)."""
@@ -189,8 +193,12 @@ class _Reader:
                         values.append(str(item.value))
                     else:
                         self.problem(
-                            item.mark, "expected an answer (text)", question_id=ident,
-                            field=path, expected="text", found=type(item).__name__,
+                            item.mark,
+                            "expected an answer (text)",
+                            question_id=ident,
+                            field=path,
+                            expected="text",
+                            found=type(item).__name__,
                         )
                 out[path] = values
                 marks[path] = node.mark
@@ -202,8 +210,12 @@ class _Reader:
             marks[path] = node.mark
         else:
             self.problem(
-                node.mark, f"expected text, found {node.text!r}", question_id=ident,
-                field=path, expected="text", found=node.text,
+                node.mark,
+                f"expected text, found {node.text!r}",
+                question_id=ident,
+                field=path,
+                expected="text",
+                found=node.text,
             )
 
     def entries(self, root: yamlsource.YMap, section: str) -> list[Entry]:
@@ -211,8 +223,13 @@ class _Reader:
         if seq is None:
             return []
         if not isinstance(seq, yamlsource.YSeq):
-            self.problem(seq.mark, f"expected a list of entries with ids, found {_kind(seq)}",
-                         field=section, expected="a list", found=_kind(seq))
+            self.problem(
+                seq.mark,
+                f"expected a list of entries with ids, found {_kind(seq)}",
+                field=section,
+                expected="a list",
+                found=_kind(seq),
+            )
             return []
         result = []
         for i, item in enumerate(seq.items):
@@ -220,8 +237,13 @@ class _Reader:
             if not isinstance(item, yamlsource.YMap) or not isinstance(
                 ident_node, yamlsource.YScalar
             ):
-                self.problem(item.mark, "expected an entry with an id", field=f"{section}[{i}]",
-                             expected="id: QUESTION-ID", found=_kind(item))
+                self.problem(
+                    item.mark,
+                    "expected an entry with an id",
+                    field=f"{section}[{i}]",
+                    expected="id: QUESTION-ID",
+                    found=_kind(item),
+                )
                 continue
             ident = str(ident_node.value)
             hash_node = item.get("en")
@@ -254,19 +276,30 @@ def _compare(
         if path not in entry.texts:
             if not _optional(path):
                 reader.problem(
-                    where, f"missing translation of '{path}'", question_id=entry.id, field=path,
-                    expected="a translation of every English field", found="none",
+                    where,
+                    f"missing translation of '{path}'",
+                    question_id=entry.id,
+                    field=path,
+                    expected="a translation of every English field",
+                    found="none",
                 )
         elif isinstance(text, str) and left_in_english(text, str(entry.texts[path])):
             reader.problem(
-                entry.marks.get(path, where), "untranslated: the same text as the English",
-                question_id=entry.id, field=path, expected="a translation", found="the English",
+                entry.marks.get(path, where),
+                "untranslated: the same text as the English",
+                question_id=entry.id,
+                field=path,
+                expected="a translation",
+                found="the English",
             )
     for path in entry.texts:
         if path not in english:
             reader.problem(
-                entry.marks.get(path, where), f"no English field '{path}' to translate",
-                question_id=entry.id, field=path, expected=_expected_fields(english),
+                entry.marks.get(path, where),
+                f"no English field '{path}' to translate",
+                question_id=entry.id,
+                field=path,
+                expected=_expected_fields(english),
                 found=path,
             )
     prompt = entry.texts.get("prompt")
@@ -274,9 +307,10 @@ def _compare(
     if blanks and isinstance(prompt, str) and len(BLANK.findall(prompt)) != blanks:
         reader.problem(
             entry.marks.get("prompt", where),
-            f"expected {blanks} blanks (____) like the English, found "
-            f"{len(BLANK.findall(prompt))}",
-            question_id=entry.id, field="prompt", expected=f"{blanks} blanks",
+            f"expected {blanks} blanks (____) like the English, found {len(BLANK.findall(prompt))}",
+            question_id=entry.id,
+            field="prompt",
+            expected=f"{blanks} blanks",
             found=str(len(BLANK.findall(prompt))),
         )
     current = source_hash(english)
@@ -284,10 +318,15 @@ def _compare(
         found = f"en: {entry.hash}" if entry.hash else "no en hash"
         stale.append(
             BankProblem(
-                reader.file, entry.line, entry.column,
+                reader.file,
+                entry.line,
+                entry.column,
                 f"older than its English ({found}, the English is now {current}): bring the "
                 "translation up to date, then run konum check --update-hashes",
-                entry.id, "en", current, entry.hash,
+                entry.id,
+                "en",
+                current,
+                entry.hash,
             )
         )
 
@@ -319,8 +358,11 @@ def _apply(item: model.Question, texts: Mapping[str, object]) -> model.Question:
         )
     if isinstance(item, model.ChoiceQuestion):
         changes["options"] = tuple(
-            replace(o, text=get(f"options[{i}].text", o.text),
-                    feedback=opt(f"options[{i}].feedback", o.feedback))
+            replace(
+                o,
+                text=get(f"options[{i}].text", o.text),
+                feedback=opt(f"options[{i}].feedback", o.feedback),
+            )
             for i, o in enumerate(item.options)
         )
     elif isinstance(item, model.FillQuestion):
@@ -359,43 +401,84 @@ def _translate_bank(
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        return None, [BankProblem(name, None, None, f"no translation of bank '{bank.id}' "
-                                  f"({bank.path}): expected this file", field="bank")]
+        return None, [
+            BankProblem(
+                name,
+                None,
+                None,
+                f"no translation of bank '{bank.id}' ({bank.path}): expected this file",
+                field="bank",
+            )
+        ]
     root, _text, problems = yamlsource.load(data, name)
     if not isinstance(root, yamlsource.YMap):
         if not problems:
-            problems = [BankProblem(name, 1, 1, "expected a mapping with bank, title and "
-                                    "questions", expected="a mapping")]
+            problems = [
+                BankProblem(
+                    name,
+                    1,
+                    1,
+                    "expected a mapping with bank, title and questions",
+                    expected="a mapping",
+                )
+            ]
         return None, problems
     reader.problems.extend(problems)
     for key, entry in root.entries.items():
         if key not in TOP_KEYS:
-            reader.problem(entry.key_mark, f"unknown key '{key}' (keys: {', '.join(TOP_KEYS)})",
-                           field=key, expected=", ".join(TOP_KEYS), found=key)
+            reader.problem(
+                entry.key_mark,
+                f"unknown key '{key}' (keys: {', '.join(TOP_KEYS)})",
+                field=key,
+                expected=", ".join(TOP_KEYS),
+                found=key,
+            )
     bank_node = root.get("bank")
     if not isinstance(bank_node, yamlsource.YScalar) or bank_node.value != bank.id:
         found = bank_node.text if isinstance(bank_node, yamlsource.YScalar) else "none"
-        reader.problem(bank_node.mark if bank_node else root.mark,
-                       f"expected bank: {bank.id} (the English bank's id), found {found}",
-                       field="bank", expected=bank.id, found=found)
+        reader.problem(
+            bank_node.mark if bank_node else root.mark,
+            f"expected bank: {bank.id} (the English bank's id), found {found}",
+            field="bank",
+            expected=bank.id,
+            found=found,
+        )
     title = root.get("title")
     title_hash = root.get("en")
     if not isinstance(title, yamlsource.YScalar) or not isinstance(title.value, str):
-        reader.problem(root.mark, "missing translation of 'title'", field="title",
-                       expected="the bank's title", found="none")
+        reader.problem(
+            root.mark,
+            "missing translation of 'title'",
+            field="title",
+            expected="the bank's title",
+            found="none",
+        )
         translated_title = bank.title
     else:
         translated_title = title.value
         if left_in_english(bank.title, title.value):
-            reader.problem(title.mark, "untranslated: the same text as the English",
-                           field="title", expected="a translation", found="the English")
+            reader.problem(
+                title.mark,
+                "untranslated: the same text as the English",
+                field="title",
+                expected="a translation",
+                found="the English",
+            )
         stored = str(title_hash.value) if isinstance(title_hash, yamlsource.YScalar) else None
         if stored != source_hash(bank.title):
-            stale.append(BankProblem(
-                name, title.mark.line, title.mark.column,
-                f"older than its English (the English title is now {source_hash(bank.title)}):"
-                " bring it up to date, then run konum check --update-hashes",
-                None, "en", source_hash(bank.title), stored))
+            stale.append(
+                BankProblem(
+                    name,
+                    title.mark.line,
+                    title.mark.column,
+                    f"older than its English (the English title is now {source_hash(bank.title)}):"
+                    " bring it up to date, then run konum check --update-hashes",
+                    None,
+                    "en",
+                    source_hash(bank.title),
+                    stored,
+                )
+            )
 
     items: dict[str, model.Question | model.Flashcard] = {q.id: q for q in bank.questions}
     items.update({fc.id: fc for fc in bank.flashcards})
@@ -405,35 +488,49 @@ def _translate_bank(
             original = items.get(entry.id)
             at = yamlsource.Mark(entry.line, entry.column)
             if entry.id in seen:
-                reader.problem(at,
-                               f"duplicate entry: '{entry.id}' is translated at line "
-                               f"{seen[entry.id].line} already", question_id=entry.id,
-                               field="id")
+                reader.problem(
+                    at,
+                    f"duplicate entry: '{entry.id}' is translated at line "
+                    f"{seen[entry.id].line} already",
+                    question_id=entry.id,
+                    field="id",
+                )
                 continue
             if original is None or (section == "flashcards") != isinstance(
                 original, model.Flashcard
             ):
-                reader.problem(at,
-                               f"no English {section[:-1]} '{entry.id}' in {bank.path}",
-                               question_id=entry.id, field="id",
-                               expected=f"an id of {bank.path}", found=entry.id)
+                reader.problem(
+                    at,
+                    f"no English {section[:-1]} '{entry.id}' in {bank.path}",
+                    question_id=entry.id,
+                    field="id",
+                    expected=f"an id of {bank.path}",
+                    found=entry.id,
+                )
                 continue
             seen[entry.id] = entry
             _compare(reader, entry, english_fields(original), stale)
     for ident in items:
         if ident not in seen:
-            reader.problem(root.mark, f"no translation of '{ident}'", question_id=ident,
-                           expected=f"an entry for every id of {bank.path}", found="none")
+            reader.problem(
+                root.mark,
+                f"no translation of '{ident}'",
+                question_id=ident,
+                expected=f"an entry for every id of {bank.path}",
+                found="none",
+            )
     if reader.problems:
         return None, reader.problems
     questions = tuple(_apply(q, seen[q.id].texts) for q in bank.questions)
     flashcards = tuple(
-        replace(fc, front=str(seen[fc.id].texts.get("front", fc.front)),
-                back=str(seen[fc.id].texts.get("back", fc.back)))
+        replace(
+            fc,
+            front=str(seen[fc.id].texts.get("front", fc.front)),
+            back=str(seen[fc.id].texts.get("back", fc.back)),
+        )
         for fc in bank.flashcards
     )
-    return replace(bank, title=translated_title, questions=questions,
-                   flashcards=flashcards), []
+    return replace(bank, title=translated_title, questions=questions, flashcards=flashcards), []
 
 
 def translation_path(folder: Path, bank: model.Bank) -> Path:
@@ -467,9 +564,15 @@ def check_translations(
     for path in sorted(folder.glob("*.yml")) if complete and folder.is_dir() else []:
         if path.name not in known:
             files.append(str(path))
-            problems.append(BankProblem(str(path), None, None,
-                                        "a translation of no bank: there is no "
-                                        f"{path.name} among the English banks", field="bank"))
+            problems.append(
+                BankProblem(
+                    str(path),
+                    None,
+                    None,
+                    f"a translation of no bank: there is no {path.name} among the English banks",
+                    field="bank",
+                )
+            )
     return TranslationReport(tuple(translated), tuple(problems), tuple(stale), tuple(files))
 
 

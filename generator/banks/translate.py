@@ -390,7 +390,7 @@ def _apply(item: model.Question, texts: Mapping[str, object]) -> model.Question:
             replace(m, feedback=get(f"misconceptions[{i}].feedback", m.feedback))
             for i, m in enumerate(item.misconceptions)
         )
-    return replace(item, **changes)  # type: ignore[arg-type]
+    return replace(item, **changes)
 
 
 def _translate_bank(
@@ -604,7 +604,7 @@ def update_hashes(banks: Sequence[model.Bank], folder: Path) -> list[str]:
                 ident = item.get("id") if isinstance(item, yamlsource.YMap) else None
                 if isinstance(ident, yamlsource.YScalar) and str(ident.value) in items:
                     value = source_hash(english_fields(items[str(ident.value)]))
-                    edits.append((ident.mark.line, str(ident.value), item, value))  # type: ignore[arg-type]
+                    edits.append((ident.mark.line, str(ident.value), item, value))
         lines = text.splitlines(keepends=True)
         for line, _ident, node, value in sorted(edits, key=lambda e: -e[0]):
             stored = node.get("en")

@@ -22,7 +22,6 @@ Conventions fixed here:
 
 from __future__ import annotations
 
-import functools
 import inspect
 import math
 from collections.abc import Mapping, Sequence
@@ -484,8 +483,7 @@ class BaseGenerator:
         )
 
 
-@functools.lru_cache(maxsize=256)
-def _build_takes_language(kind: type) -> bool:
+def _build_takes_language(kind: type[BaseGenerator]) -> bool:
     """True when ``kind.build`` takes a ``language`` (a generator written before languages
     existed words its questions in English only)."""
     return "language" in inspect.signature(kind.build).parameters

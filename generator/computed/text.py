@@ -17,4 +17,4 @@ def say(language: str, key: str, **fields: object) -> str:
     Raises:
         KeyError: an unknown language, key or field.
     """
-    return catalogue(language)[f"generators.{key}"].format(**fields)
+    return str(catalogue(language)[f"generators.{key}"]).format(**fields)

@@ -74,7 +74,7 @@ def draw_variant(
         GeneratorError: the constraints leave no usable draw.
     """
     if language != "en" and speaks(generator):
-        generated = generator.generate(rng, params, decimals, language=language)  # type: ignore[call-arg]
+        generated = generator.generate(rng, params, decimals, language=language)
     else:
         generated = generator.generate(rng, params, decimals)
     if form != "choice":
@@ -99,13 +99,8 @@ def draw_variant(
 def speaks(generator: Generator) -> bool:
     """True when ``generator.generate`` takes a ``language`` (the course's generators do;
     a user's generator written before languages existed words everything in English)."""
-    return _takes_language(type(generator))
-
-
-@lru_cache(maxsize=256)
-def _takes_language(kind: type) -> bool:
     try:
-        return "language" in inspect.signature(kind.generate).parameters
+        return "language" in inspect.signature(generator.generate).parameters
     except (TypeError, ValueError):
         return False
 

@@ -183,9 +183,7 @@ def _fill_card(bank: model.Bank, q: model.FillQuestion, math: MathMode) -> Card:
     )
 
 
-def _matching_card(
-    bank: model.Bank, q: model.MatchingQuestion, math: MathMode, lang: str
-) -> Card:
+def _matching_card(bank: model.Bank, q: model.MatchingQuestion, math: MathMode, lang: str) -> Card:
     lefts = "".join(f"<li>{_render(p.left, math, inline=True)}</li>" for p in q.pairs)
     front = _render(q.prompt, math) + f'<ul class="konum-match-items">{lefts}</ul>'
     rows = "".join(

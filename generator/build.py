@@ -474,6 +474,7 @@ def _write_downloads(settings: SiteConfig, course: Course, place: Path) -> None:
         place / "downloads",
         deck=settings.deck,
         media_root=settings.docs_dir,
+        language=course.language,
     )
 
 

@@ -81,27 +81,52 @@ def cli() -> None:
     show_default=True,
     help="Problems as lines (FILE:LINE:COL: [id] field: message) or JSON.",
 )
-def check(paths: tuple[str, ...], config_file: str, output_format: str) -> None:
-    """Validate question banks (default: the banks folder of the konum extension)."""
+@click.option(
+    "--update-hashes",
+    is_flag=True,
+    help="Mark every translation (the translations option) as made from the current English.",
+)
+def check(
+    paths: tuple[str, ...], config_file: str, output_format: str, update_hashes: bool
+) -> None:
+    """Validate question banks (default: the banks folder of the konum extension) and, when
+    the extension has a translations folder, their translations."""
     from konum.banks import check_banks, format_json, format_text
+    from konum.banks.translate import check_translations
+    from konum.banks.translate import update_hashes as record_hashes
     from konum.build import read_site_config
     from konum.computed.registry import installed, registry_for, use_generators
 
     # The site's own generators, when there is a site: banks given by path are checked with
     # them too, and without a mkdocs.yml with the built-in and installed ones.
     generators = installed()
+    translations = None
+    complete = not paths  # the whole banks folder: a translation of no bank is reported
     if not paths or Path(config_file).is_file():
         options = read_site_config(config_file).options
         generators = registry_for(options.generators, options.root)
         paths = paths or (str(options.banks),)
+        translations = options.translations
     with use_generators(generators):
         report = check_banks(list(paths))
+    problems, files = list(report.problems), list(report.files)
+    if translations is not None:
+        if update_hashes:
+            for changed in record_hashes(report.banks, translations):
+                click.echo(f"konum: recorded the English hashes in {changed}", err=True)
+        translated = check_translations(report.banks, translations, complete=complete)
+        problems += [*translated.problems, *translated.stale]
+        files += translated.files
+    elif update_hashes:
+        raise KonumError(
+            f"{config_file}: the konum extension has no translations folder to update"
+        )
     counts = {"files": len(report.files), "questions": report.questions}
     if output_format == "json":
-        click.echo(format_json(report.problems, **counts))
+        click.echo(format_json(problems, **counts))
     else:
-        click.echo(format_text(report.problems, **counts), err=bool(report.problems))
-    if report.problems:
+        click.echo(format_text(problems, **counts), err=bool(problems))
+    if problems:
         raise click.exceptions.Exit(1)
 
 
@@ -291,6 +316,7 @@ def export(
         path,
         deck=settings.deck,
         media_root=settings.docs_dir,
+        language=course.language,
     )
     click.echo(f"konum: wrote {_plural(len(cards), 'card')} to {path}")
 

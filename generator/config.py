@@ -11,6 +11,7 @@ In ``mkdocs.yml`` (or Zensical's reading of it)::
           title: Chemistry         # deck and download names (default: the site name)
           order: [atoms, bonds]    # the banks in the course's order (default: file names)
           language: tr             # the language of the quiz and study interface (en, tr)
+          translations: docs/tr/banks   # the banks' texts in that language (konum.banks.translate)
 
 The extension, ``konum build`` (which passes its ``--seed``/``--variants`` in as options) and
 every other command read these through :func:`options_from`, so a bad value gets the same
@@ -39,6 +40,7 @@ DEFAULTS: dict[str, list[Any]] = {
     "order": [[], "bank ids in the course's order (decks, the study page); others follow"],
     "root": ["", "folder that relative paths start from (default: the working directory)"],
     "language": ["en", "language of the quiz, study and explorer interface (konum.messages)"],
+    "translations": ["", "folder of the banks' translations into the language (default: none)"],
 }
 
 
@@ -55,6 +57,8 @@ class Options:
         order: bank ids in the course's order; banks not listed follow in file order.
         root: the folder that relative paths were resolved against.
         language: the interface's language, one of :data:`konum.messages.LANGUAGES`.
+        translations: the folder of the banks' translations into ``language``, absolute
+            (:mod:`konum.banks.translate`); None: the banks' own text.
     """
 
     banks: Path
@@ -65,6 +69,7 @@ class Options:
     order: tuple[str, ...]
     root: Path
     language: str = "en"
+    translations: Path | None = None
 
 
 def _whole(name: str, value: object, low: int, high: int) -> int:
@@ -142,6 +147,12 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
             f"option 'language' of konum in markdown_extensions: expected one of "
             f"{', '.join(LANGUAGES)}, found {language!r}{did_you_mean(str(language), LANGUAGES)}"
         )
+    translations = values["translations"]
+    if not isinstance(translations, (str, Path)):
+        raise ConfigError(
+            "option 'translations' of konum in markdown_extensions: expected a folder, "
+            f"found {translations!r}"
+        )
     return Options(
         banks=(base / str(banks)).resolve(),
         seed=_whole("seed", values["seed"], *limits.SEED),
@@ -153,6 +164,7 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
         order=tuple(order),
         root=base,
         language=language,
+        translations=(base / str(translations)).resolve() if str(translations).strip() else None,
     )
 
 

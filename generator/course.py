@@ -31,15 +31,23 @@ class Course:
         variants: variants per computed question.
         generators: the computed-question generators the banks were checked with (the
             course's, the installed packages' and the ``generators`` option's).
+        language: the language of the banks' texts and of the generators' wording; the
+            numbers, ids and option orders are the same in every language.
     """
 
     def __init__(
-        self, banks: tuple[Bank, ...], seed: int, variants: int, generators: Registry
+        self,
+        banks: tuple[Bank, ...],
+        seed: int,
+        variants: int,
+        generators: Registry,
+        language: str = "en",
     ) -> None:
         self.banks = banks
         self.seed = seed
         self.variants = variants
         self.generators = generators
+        self.language = language
         self._concretes: dict[str, Concrete] = {}
 
     @cached_property
@@ -62,7 +70,9 @@ class Course:
             from konum.computed.registry import use_generators
 
             with use_generators(self.generators):
-                self._concretes[question.id] = make_concrete(question, self.seed, self.variants)
+                self._concretes[question.id] = make_concrete(
+                    question, self.seed, self.variants, self.language
+                )
         return self._concretes[question.id]
 
     def concretes(self, banks: tuple[Bank, ...] | None = None) -> list[Concrete]:
@@ -99,6 +109,29 @@ def _banks(
 
 
 @lru_cache(maxsize=4)
+def _translated(
+    banks_folder: Path,
+    stamp: tuple[tuple[str, int, int], ...],
+    generators: Registry,
+    folder: Path,
+    translations_stamp: tuple[tuple[str, int, int], ...],
+) -> tuple[Bank, ...]:
+    import logging
+
+    from konum.banks import BankError
+    from konum.banks.translate import check_translations
+
+    banks = _banks(banks_folder, stamp, generators)
+    report = check_translations(banks, folder)
+    if report.problems:
+        raise BankError(report.problems, report.files)
+    log = logging.getLogger("konum.translations")
+    for problem in report.stale:  # still usable: the translator's to-do, not an error
+        log.warning("%s", problem)
+    return report.banks
+
+
+@lru_cache(maxsize=4)
 def _course(
     folder: Path,
     stamp: tuple[tuple[str, int, int], ...],
@@ -106,8 +139,13 @@ def _course(
     variants: int,
     order: tuple[str, ...],
     generators: Registry,
+    translations: tuple[Path, tuple[tuple[str, int, int], ...]] | None = None,
+    language: str = "en",
 ) -> Course:
-    banks = _banks(folder, stamp, generators)
+    if translations is None:
+        banks = _banks(folder, stamp, generators)
+    else:
+        banks = _translated(folder, stamp, generators, *translations)
     known = {bank.id for bank in banks}
     unknown = [bank_id for bank_id in order if bank_id not in known]
     if unknown:
@@ -120,7 +158,7 @@ def _course(
         )
     rank = {bank_id: i for i, bank_id in enumerate(order)}
     ordered = sorted(banks, key=lambda bank: rank.get(bank.id, len(rank)))  # stable
-    return Course(tuple(ordered), seed, variants, generators)
+    return Course(tuple(ordered), seed, variants, generators, language)
 
 
 def course_for(options: Options) -> Course:
@@ -128,7 +166,8 @@ def course_for(options: Options) -> Course:
     for or when a bank file or a generator file has changed since.
 
     Raises:
-        konum.banks.BankError: the banks have problems (every one of them listed).
+        konum.banks.BankError: the banks or their translations (the ``translations``
+            option) have problems (every one of them listed).
         konum.errors.ConfigError: the ``order`` option names a bank that does not exist.
         konum.computed.registry.GeneratorLoadError: a ``generators`` entry does not import
             or clashes with another generator's name.
@@ -137,6 +176,16 @@ def course_for(options: Options) -> Course:
 
     generators = registry_for(options.generators, options.root)
     folder = options.banks
+    translations = None
+    if options.translations is not None:
+        translations = (options.translations, _stamp(options.translations))
     return _course(
-        folder, _stamp(folder), options.seed, options.variants, options.order, generators
+        folder,
+        _stamp(folder),
+        options.seed,
+        options.variants,
+        options.order,
+        generators,
+        translations,
+        options.language,
     )

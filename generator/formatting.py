@@ -24,7 +24,13 @@ BLANK_TOKEN = "KONUMBLANK{}X"
 BLANK_TOKEN_RE = re.compile(r"KONUMBLANK(\d+)X")
 
 
-def format_number(value: float, decimals: int | None = None, unit: str | None = None) -> str:
+#: The decimal mark of each language's prose (code and the numbers in data keep the dot).
+DECIMAL_MARKS = {"en": ".", "tr": ","}
+
+
+def format_number(
+    value: float, decimals: int | None = None, unit: str | None = None, language: str = "en"
+) -> str:
     """A number as the reader would type it.
 
     Args:
@@ -32,6 +38,8 @@ def format_number(value: float, decimals: int | None = None, unit: str | None = 
         decimals: Fixed decimals, or None for the shortest exact-looking form (up to 12
             significant digits, so ``32.0`` is ``32``).
         unit: Appended after a space when given.
+        language: Whose decimal mark to write (:data:`DECIMAL_MARKS`: ``0,841`` in
+            Turkish); the digits are the same in every language.
 
     Returns:
         The text, with ``-0.00`` written ``0.00``.
@@ -45,7 +53,33 @@ def format_number(value: float, decimals: int | None = None, unit: str | None = 
     text = f"{value:.{decimals}f}" if decimals is not None else f"{value:.12g}"
     if text.startswith("-") and float(text) == 0:
         text = text[1:]
+    mark = DECIMAL_MARKS.get(language, ".")
+    if mark != ".":
+        text = text.replace(".", mark)
     return f"{text} {unit}" if unit else text
+
+
+#: Code (fenced or inline), math (display or inline) and HTML tags, in that priority.
+_SPANS = re.compile(r"(```.*?```|`[^`\n]*`|\$\$.*?\$\$|\$[^$\n]*\$|<[^>\n]*>)", re.DOTALL)
+_DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")
+
+
+def localize_numbers(text: str, language: str) -> str:
+    """Markdown ``text`` with the decimal points of its numbers in ``language``'s mark.
+
+    Prose gets the mark itself (``0,841``), math gets it braced (``0{,}841``, so TeX sets
+    no space after it), code and HTML tags keep the dot. English text is returned as is.
+    """
+    mark = DECIMAL_MARKS.get(language, ".")
+    if mark == ".":
+        return text
+    parts = _SPANS.split(text)
+    for i, part in enumerate(parts):
+        if i % 2 == 0:
+            parts[i] = _DECIMAL_POINT.sub(mark, part)
+        elif part.startswith("$"):
+            parts[i] = _DECIMAL_POINT.sub("{" + mark + "}", part)
+    return "".join(parts)
 
 
 def suggest(name: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | None:

@@ -416,8 +416,8 @@ def _matching(concrete: model.Concrete, q: model.MatchingQuestion, dom_id: str) 
     }
 
 
-def _numeric(q: model.NumericQuestion) -> dict[str, Any]:
-    shown = format_number(q.answer, q.decimals)
+def _numeric(q: model.NumericQuestion, language: str) -> dict[str, Any]:
+    shown = format_number(q.answer, q.decimals, language=language)
     return {
         "unit": q.unit,
         "decimals": q.decimals,
@@ -501,7 +501,7 @@ def _question(
     elif isinstance(q, model.MatchingQuestion):
         view.update(_matching(concrete, q, dom_id))
     elif isinstance(q, model.NumericQuestion):
-        view.update(_numeric(q))
+        view.update(_numeric(q, language))
     elif isinstance(q, model.ComputedQuestion):
         view.update(_computed(concrete, q, dom_id))
     else:  # pragma: no cover - the Question union is closed
@@ -574,7 +574,9 @@ def render_study(course: Any, language: str = "en") -> str:
     from konum.exports.cards import build_cards
     from konum.exports.text import cards_json
 
-    cards = build_cards(course.banks, course.concretes(), math="mathml")
+    cards = build_cards(
+        course.banks, course.concretes(), math="mathml", language=course.language
+    )
     data = script_json(cards_json(cards))
     template = environment(language).get_template("quiz/study.html.j2")
     return template.render(data=data).strip() + "\n"

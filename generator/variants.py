@@ -44,8 +44,11 @@ def right_items(question: MatchingQuestion, seed: int) -> tuple[str, ...]:
     return tuple(items[i] for i in permutation)
 
 
-def make_concrete(question: Question, seed: int, variants: int = DEFAULT_VARIANTS) -> Concrete:
-    """``question`` with ``seed`` applied (see :class:`konum.model.Concrete`)."""
+def make_concrete(
+    question: Question, seed: int, variants: int = DEFAULT_VARIANTS, language: str = "en"
+) -> Concrete:
+    """``question`` with ``seed`` applied (see :class:`konum.model.Concrete`); a computed
+    question's generator words its variants in ``language``, with the same numbers."""
     if isinstance(question, ChoiceQuestion):
         return Concrete(question, seed, option_order=option_order(question, seed))
     if isinstance(question, MatchingQuestion):
@@ -53,7 +56,9 @@ def make_concrete(question: Question, seed: int, variants: int = DEFAULT_VARIANT
     if isinstance(question, ComputedQuestion):
         from konum.computed import computed_variants
 
-        return Concrete(question, seed, variants=computed_variants(question, seed, variants))
+        return Concrete(
+            question, seed, variants=computed_variants(question, seed, variants, language)
+        )
     return Concrete(question, seed)
 
 

@@ -23,6 +23,7 @@ from konum.computed.base import (
     specs,
 )
 from konum.computed.misconceptions import described
+from konum.computed.text import say
 from konum.formatting import format_number
 from konum.model import Choices, Range
 from konum.seeding import rng_for
@@ -41,54 +42,33 @@ class LearnedParams(BaseGenerator):
     default_decimals = 0
     misconceptions = described("n_plus_1_rows", "sum_not_product", "pairwise_table", "half_table")
 
-    def build(self, v: Values, decimals: int) -> Generated | None:
+    def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         n, d = v["n"], v["d"]
         # The table is pe.learned(n, d): shape (n, d). Its size is n * d; building it just to
         # count would allocate n * d floats, so the shape is used directly.
         answer = n * d
+
+        def text(key: str, **fields: object) -> str:
+            return say(language, f"learned_params.{key}", **fields)
+
         distractors = [
             Distractor(
                 float((n + 1) * d),
                 "n_plus_1_rows",
-                f"This counts {n + 1} rows. A table for positions $0..{n - 1}$ has {n} rows; "
-                "fairseq/RoBERTa's padding offset (two extra rows in RoBERTa) is a separate "
-                "detail, not part of the rule.",
+                text("n_plus_1_rows", rows=n + 1, last=n - 1, n=n),
             ),
-            Distractor(
-                float(n + d),
-                "sum_not_product",
-                f"This adds {n} and {d}. Every one of the {n} rows holds {d} numbers.",
-            ),
-            Distractor(
-                float(n * n),
-                "pairwise_table",
-                "This counts one number per pair of positions. An absolute table stores one "
-                "vector per position.",
-            ),
-            Distractor(
-                float(n * d // 2),
-                "half_table",
-                "This counts one number per sine/cosine pair. A learned table has no pairs: "
-                "every entry is its own parameter.",
-            ),
+            Distractor(float(n + d), "sum_not_product", text("sum_not_product", n=n, d=d)),
+            Distractor(float(n * n), "pairwise_table", text("pairwise_table")),
+            Distractor(float(n * d // 2), "half_table", text("half_table")),
         ]
-        prompt = (
-            f"A model learns an absolute position embedding table (like BERT or GPT-2) for at "
-            f"most $n = {n}$ positions with model dimension $d = {d}$. How many trainable "
-            "parameters does the table have?"
-        )
-        solution = (
-            "One learned vector of $d$ numbers per position:\n\n"
-            f"$$n \\cdot d = {n} \\cdot {d} = {answer}$$\n"
-        )
         return self.make(
             v,
-            prompt=prompt,
+            prompt=text("prompt", n=n, d=d),
             answer=float(answer),
             decimals=decimals,
-            solution=solution,
+            solution=text("solution", n=n, d=d, answer=answer),
             distractors=distractors,
-            unit="parameters",
+            unit=text("unit"),
             exact=True,
         )
 

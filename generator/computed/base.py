@@ -22,6 +22,7 @@ Conventions fixed here:
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -399,8 +400,9 @@ class BaseGenerator:
         """Extra inclusive bounds on parameter ``name`` given the values drawn before it."""
         return None
 
-    def build(self, v: Values, decimals: int) -> Generated | None:
-        """The question for the drawn values ``v``, or None if the draw is degenerate."""
+    def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
+        """The question for the drawn values ``v``, worded in ``language``, or None if the
+        draw is degenerate. A subclass may leave ``language`` out: it then speaks English."""
         raise NotImplementedError
 
     def draw(
@@ -421,8 +423,12 @@ class BaseGenerator:
         rng: np.random.Generator,
         constraints: Mapping[str, ParamConstraint],
         decimals: int | None = None,
+        language: str = "en",
     ) -> Generated:
         """Draw values and build the question, redrawing degenerate cases.
+
+        ``language`` words the prompt, solution and feedback (:mod:`konum.computed.text`);
+        it never changes what is drawn.
 
         Raises:
             GeneratorError: the constraints leave no usable draw (after :data:`MAX_DRAWS`).
@@ -435,7 +441,10 @@ class BaseGenerator:
             values = self.draw(rng, constraints)
             if values is None:
                 continue
-            generated = self.build(values, dec)
+            if language != "en" and _build_takes_language(type(self)):
+                generated = self.build(values, dec, language)
+            else:
+                generated = self.build(values, dec)
             if generated is not None:
                 return generated
         raise GeneratorError(
@@ -472,6 +481,12 @@ class BaseGenerator:
             solution=solution,
             distractors=tuple(d for d in distractors if math.isfinite(d.value)),
         )
+
+
+def _build_takes_language(kind: type[BaseGenerator]) -> bool:
+    """True when ``kind.build`` takes a ``language`` (a generator written before languages
+    existed words its questions in English only)."""
+    return "language" in inspect.signature(kind.build).parameters
 
 
 def param(

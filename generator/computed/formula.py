@@ -51,7 +51,9 @@ from konum.computed.base import (
     tolerance_for,
 )
 from konum.computed.expression import Formula, FormulaError, parse
+from konum.computed.text import say
 from konum.formatting import format_number
+from konum.messages import message
 from konum.model import (
     FORMULA_DECIMALS,
     Choices,
@@ -155,7 +157,7 @@ class FormulaGenerator(BaseGenerator):
         rounded = float(format_number(answer, decimals))
         return max(self.question.tolerance, abs(rounded - answer) * (1 + 1e-9) + 1e-12)
 
-    def solution(self, values: Values, answer: float, decimals: int) -> str:
+    def solution(self, values: Values, answer: float, decimals: int, language: str = "en") -> str:
         """The formula, the same with the drawn numbers, the result; and the rounding."""
         formula = self.parsed.answer
         named, numbers = formula.latex(), formula.latex(values)
@@ -168,11 +170,11 @@ class FormulaGenerator(BaseGenerator):
         text = f"$${' = '.join(steps)} {relation} {exact}$$\n"
         shown = format_number(answer, decimals)
         unit = f" {self.question.unit}" if self.question.unit else ""
-        places = f"{decimals} decimal{'s' if decimals != 1 else ''}"
-        how = "To" if float(shown) == answer else "Rounded to"
-        return text + f"\n{how} {places}: **{shown}**{unit}.\n"
+        places = message(language, "generators.formula.places", n=decimals)
+        how = "formula.exact" if float(shown) == answer else "formula.rounded"
+        return text + "\n" + say(language, how, places=places, shown=shown, unit=unit) + "\n"
 
-    def build(self, v: Values, decimals: int) -> Generated | None:
+    def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         answer = self.evaluate(self.parsed.answer, v, "formula")
         distractors = [
             Distractor(
@@ -185,7 +187,7 @@ class FormulaGenerator(BaseGenerator):
             prompt="",
             answer=answer,
             decimals=decimals,
-            solution=self.solution(v, answer, decimals),
+            solution=self.solution(v, answer, decimals, language),
             distractors=distractors,
             unit=self.question.unit,
         )

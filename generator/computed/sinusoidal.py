@@ -23,6 +23,7 @@ from konum.computed.base import (
     specs,
 )
 from konum.computed.misconceptions import described
+from konum.computed.text import say
 from konum.formatting import format_number
 from konum.model import Choices, Range
 
@@ -31,15 +32,9 @@ POSITION = Range(0, 100_000)
 COLUMN = Range(0, 4095)
 PAIR = Range(0, 2047)
 
-_INTRO = (
-    "In the sinusoidal encoding with $d = {d}$ and base ${base}$ (interleaved layout: column "
-    "$2k$ holds $\\sin(p\\,\\omega_k)$, column $2k+1$ holds $\\cos(p\\,\\omega_k)$, "
-    "$\\omega_k = {base}^{{-2k/d}}$, positions counted from 0)"
-)
 
-
-def _intro(d: int, base: float) -> str:
-    return _INTRO.format(d=d, base=sig(base))
+def _intro(d: int, base: float, language: str = "en") -> str:
+    return say(language, "sinusoidal.intro", d=d, base=sig(base))
 
 
 def _trivial(value: float, decimals: int) -> bool:
@@ -74,7 +69,7 @@ class SinusoidalEntry(BaseGenerator):
     def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
         return (0, drawn["d"] - 1) if name == "j" else None
 
-    def build(self, v: Values, decimals: int) -> Generated | None:
+    def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         d, pos, j, base = v["d"], v["pos"], v["j"], v["base"]
         k = j // 2
         omega = float(pe.sinusoidal_frequencies(d, base=base)[k])
@@ -89,59 +84,62 @@ class SinusoidalEntry(BaseGenerator):
         concat = float(pe.sinusoidal(np.array([pos]), d, base=base, layout="concat")[0, j])
         half = d // 2
         concat_fn, concat_k = ("sin", j) if j < half else ("cos", j - half)
+        even = j % 2 == 0
+
+        def text(key: str, **fields: object) -> str:
+            return say(language, f"sinusoidal_entry.{key}", **fields)
+
         distractors = [
             Distractor(
-                _trig(fn, pos * wrong_omega),
-                "i_for_2k",
-                f"This uses the column index $j = {j}$ in the exponent, "
-                f"${b}^{{2 \\cdot {j}/{d}}}$. Columns $2k$ and $2k+1$ share one frequency: "
-                f"column {j} belongs to pair $k = {k}$, so the exponent is "
-                f"$2 \\cdot {k}/{d}$.",
+                _trig(fn, pos * wrong_omega), "i_for_2k", text("i_for_2k", j=j, b=b, d=d, k=k)
             ),
             Distractor(
                 _trig(other, angle),
                 "sin_cos_swapped",
-                f"This is $\\{other}({sig(angle)})$. Even columns hold sines and odd columns "
-                f"cosines; column {j} is {'even' if j % 2 == 0 else 'odd'}, so it is "
-                f"$\\{fn}$.",
+                text(
+                    "sin_cos_swapped",
+                    other=other,
+                    angle=sig(angle),
+                    j=j,
+                    parity=text("even" if even else "odd"),
+                    fn=fn,
+                ),
             ),
             Distractor(
                 _trig(fn, math.radians(angle)),
                 "degrees",
-                f"This treats the angle ${sig(angle)}$ as degrees. The angle "
-                f"$p\\,\\omega_k$ is in radians: $\\{fn}({sig(angle)}) = {ans}$.",
+                text("degrees", angle=sig(angle), fn=fn, ans=ans),
             ),
             Distractor(
                 _trig(fn, (pos + 1) * omega),
                 "position_from_1",
-                f"This is the value for position {pos + 1}: positions count from 0, so the "
-                f"angle is ${pos} \\cdot \\omega_{{{k}}}$, not ${pos + 1} \\cdot "
-                f"\\omega_{{{k}}}$.",
+                text("position_from_1", next=pos + 1, pos=pos, k=k),
             ),
             Distractor(
                 concat,
                 "layout_mixup",
-                f"This reads column {j} in the concatenated layout (all {half} sines first), "
-                f"where it holds $\\{concat_fn}$ of pair {concat_k}. The question uses the "
-                "interleaved layout of the paper.",
+                text("layout_mixup", j=j, half=half, concat_fn=concat_fn, concat_k=concat_k),
             ),
             Distractor(
                 _trig(fn, float(pos)),
                 "integer_exponent",
-                f"This is $\\{fn}({pos})$: the exponent $2k/d$ collapsed to 0, as integer "
-                f"division does. With $k = {k}$ it is $2 \\cdot {k}/{d} = {sig(2 * k / d)}$.",
+                text("integer_exponent", fn=fn, pos=pos, k=k, d=d, ratio=sig(2 * k / d)),
             ),
         ]
-        prompt = (
-            f"{_intro(d, base)}, what is $PE_{{{pos},{j}}}$, the entry at position "
-            f"$p = {pos}$ and column $j = {j}$? Round to {decimals} decimals."
-        )
-        parity = "even, so it holds a sine" if j % 2 == 0 else "odd, so it holds a cosine"
-        solution = (
-            f"Column $j = {j}$ is {parity}; its pair is $k = \\lfloor {j}/2 \\rfloor = {k}$.\n\n"
-            f"$$\\omega_{{{k}}} = \\frac{{1}}{{{b}^{{2 \\cdot {k}/{d}}}}} = {sig(omega)}$$\n\n"
-            f"$$\\theta = p \\cdot \\omega_{{{k}}} = {pos} \\cdot {sig(omega)} = {sig(angle)}$$\n\n"
-            f"$$PE_{{{pos},{j}}} = \\{fn}({sig(angle)}) = {ans}$$\n"
+        intro = _intro(d, base, language)
+        prompt = text("prompt", intro=intro, pos=pos, j=j, decimals=decimals)
+        solution = text(
+            "solution",
+            j=j,
+            parity=text("parity_even" if even else "parity_odd"),
+            k=k,
+            b=b,
+            d=d,
+            omega=sig(omega),
+            pos=pos,
+            angle=sig(angle),
+            fn=fn,
+            ans=ans,
         )
         return self.make(
             v,

@@ -12,11 +12,13 @@ the same generator, so the correct option's position is uniform over the slots.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Literal
 
 import numpy as np
+
 from konum.computed.base import (
     Distractor,
     Generated,
@@ -24,7 +26,7 @@ from konum.computed.base import (
     GeneratorError,
 )
 from konum.computed.formula import generator_for
-from konum.formatting import format_number
+from konum.formatting import format_number, localize_numbers
 from konum.model import ComputedQuestion, ConcreteOption, ParamConstraint, Variant
 from konum.sandbox import Sandbox, SandboxedTemplate, SandboxError, fmt
 from konum.seeding import rng_for
@@ -61,30 +63,46 @@ def draw_variant(
     options: int,
     decimals: int | None,
     rng: np.random.Generator,
+    language: str = "en",
 ) -> tuple[Generated, tuple[ConcreteOption, ...]] | None:
     """One drawing and, for the choice form, its shuffled options (None: not enough options).
+
+    The generator words it in ``language`` when it can (:func:`speaks`), in English
+    otherwise; the draw is the same in every language.
 
     Raises:
         GeneratorError: the constraints leave no usable draw.
     """
-    generated = generator.generate(rng, params, decimals)
+    if language != "en" and speaks(generator):
+        generated = generator.generate(rng, params, decimals, language=language)
+    else:
+        generated = generator.generate(rng, params, decimals)
     if form != "choice":
         return generated, ()
     picked = pick_distractors(generated, options - 1)
     if picked is None:
         return None
-    shown_answer = format_number(generated.answer, generated.decimals)
+    shown_answer = format_number(generated.answer, generated.decimals, language=language)
     choices = [ConcreteOption(text=shown_answer, correct=True)] + [
         ConcreteOption(
-            text=format_number(d.value, generated.decimals),
+            text=format_number(d.value, generated.decimals, language=language),
             correct=False,
-            feedback=d.feedback,
+            feedback=localize_numbers(d.feedback, language),
             misconception=d.misconception,
         )
         for d in picked
     ]
     order = rng.permutation(len(choices))
     return generated, tuple([choices[i] for i in order.tolist()])
+
+
+def speaks(generator: Generator) -> bool:
+    """True when ``generator.generate`` takes a ``language`` (the course's generators do;
+    a user's generator written before languages existed words everything in English)."""
+    try:
+        return "language" in inspect.signature(generator.generate).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 @lru_cache(maxsize=1024)
@@ -106,8 +124,14 @@ def _template_env() -> Sandbox:
     return env
 
 
-def computed_variants(question: ComputedQuestion, seed: int, count: int = 5) -> tuple[Variant, ...]:
-    """``count`` variants of ``question`` for the site ``seed``.
+def computed_variants(
+    question: ComputedQuestion, seed: int, count: int = 5, language: str = "en"
+) -> tuple[Variant, ...]:
+    """``count`` variants of ``question`` for the site ``seed``, worded in ``language``.
+
+    The numbers depend on the seed, the question id and the variant only: every language
+    draws the same values, answers and option order; ``language`` changes the words and
+    the decimal mark of the shown numbers (:func:`konum.formatting.localize_numbers`).
 
     Raises:
         GeneratorError: the generator cannot produce the question from its params (e.g. not
@@ -142,6 +166,7 @@ def computed_variants(question: ComputedQuestion, seed: int, count: int = 5) -> 
                     options=question.options,
                     decimals=question.decimals,
                     rng=rng,
+                    language=language,
                 )
             except GeneratorError as exc:
                 raise GeneratorError(f"question {question.id}: {exc}") from exc
@@ -167,13 +192,13 @@ def computed_variants(question: ComputedQuestion, seed: int, count: int = 5) -> 
             Variant(
                 index=index,
                 values=generated.values,
-                prompt=prompt,
+                prompt=localize_numbers(prompt, language),
                 answer=generated.answer,
-                shown_answer=format_number(generated.answer, generated.decimals),
+                shown_answer=format_number(generated.answer, generated.decimals, language=language),
                 decimals=generated.decimals,
                 tolerance=generated.tolerance,
                 unit=generated.unit,
-                solution=generated.solution,
+                solution=localize_numbers(generated.solution, language),
                 options=options,
             )
         )

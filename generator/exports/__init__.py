@@ -84,6 +84,7 @@ def export(
     deck: str = "konum",
     media_root: Path | None = None,
     timestamp: float | None = None,
+    language: str = "en",
 ) -> list[Card]:
     """Build the flashcards of ``banks`` and write them to ``path`` in the format ``kind``.
 
@@ -97,6 +98,8 @@ def export(
             ``.apkg`` carries image files, so it only matters for ``"anki"``.
         timestamp: For ``"anki"``: the notes' modification time (see
             :func:`konum.exports.anki.write_apkg`).
+        language: The course's language (``Course.language``): the cards' own words and
+            their Anki identities (see :mod:`konum.exports.anki`).
 
     Returns:
         The cards written.
@@ -108,7 +111,11 @@ def export(
     if kind not in DEFAULT_NAMES:
         raise ValueError(f"export kind: expected 'anki', 'text' or 'csv', received {kind!r}")
     cards = build_cards(
-        banks, concretes, math="anki", media_root=media_root if kind == "anki" else None
+        banks,
+        concretes,
+        math="anki",
+        media_root=media_root if kind == "anki" else None,
+        language=language,
     )
     _write(kind, cards, Path(path), deck, timestamp)
     return cards
@@ -122,6 +129,7 @@ def write_downloads(
     media_root: Path,
     deck: str = "konum",
     timestamp: float | None = None,
+    language: str = "en",
 ) -> dict[ExportKind, Path]:
     """Write the three exports (:func:`file_names` of ``deck``) into ``folder``, rendering each
     card's texts once for all three; images are found below ``media_root`` (the docs dir)
@@ -135,7 +143,9 @@ def write_downloads(
     """
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
-    packaged, plain = build_card_sets(banks, concretes, math="anki", media_roots=(media_root, None))
+    packaged, plain = build_card_sets(
+        banks, concretes, math="anki", media_roots=(media_root, None), language=language
+    )
     written: dict[ExportKind, Path] = {}
     names = file_names(deck)
     for kind in KINDS:

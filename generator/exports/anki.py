@@ -6,7 +6,10 @@ their review history:
 * the two note types have hard-coded ids (:data:`BASIC_MODEL_ID`, :data:`CLOZE_MODEL_ID`);
 * each bank becomes the subdeck ``<deck>::<bank title>`` whose id is derived from the bank id
   (:func:`deck_id`), the same in every run and on every machine;
-* note GUIDs are ``genanki.guid_for(card.key)``.
+* note GUIDs are ``genanki.guid_for(card.key)``;
+* another language than English (:attr:`Card.language`) adds itself to the deck ids and the
+  GUIDs, so its notes are other notes: a learner can hold the English and the Turkish deck,
+  and each updates in place.
 
 Anki replaces an existing note only when the imported one is newer, judged by its
 modification time, which genanki sets from the package timestamp: :func:`write_apkg` uses
@@ -92,12 +95,14 @@ def deck_names(cards: Iterable[Card], root: str) -> dict[str, str]:
     return names
 
 
-def deck_id(bank_id: str) -> int:
-    """A deck id derived from ``bank_id``: BLAKE2b, so constant across runs and machines.
+def deck_id(bank_id: str, language: str = "en") -> int:
+    """A deck id derived from ``bank_id`` (and ``language`` other than English): BLAKE2b,
+    so constant across runs and machines.
 
     In ``[2**30, 2**31)``, the range genanki draws its own ids from.
     """
-    digest = hashlib.blake2b(f"konum-deck\x1f{bank_id}".encode(), digest_size=8).digest()
+    key = bank_id if language == "en" else f"{bank_id}\x1f{language}"
+    digest = hashlib.blake2b(f"konum-deck\x1f{key}".encode(), digest_size=8).digest()
     return (1 << 30) + int.from_bytes(digest, "big") % (1 << 30)
 
 
@@ -120,9 +125,10 @@ def guid(card: Card) -> str:
     type for cloze cards. Anki cannot turn a note of one type into the other (a package
     holding such a change is refused whole), so a question that changes type (choice to
     fill, same id) becomes a new note and its old one stays as it was."""
-    if card.kind == "cloze":
-        return str(genanki.guid_for(card.key, "cloze"))
-    return str(genanki.guid_for(card.key))
+    extra = ("cloze",) if card.kind == "cloze" else ()
+    if card.language != "en":
+        extra = (*extra, card.language)
+    return str(genanki.guid_for(card.key, *extra))
 
 
 def resolve_timestamp(timestamp: float | None = None) -> float:
@@ -142,7 +148,9 @@ def build_package(cards: Sequence[Card], deck: str) -> genanki.Package:
     for card in cards:
         deck = decks.get(card.bank)
         if deck is None:
-            deck = decks[card.bank] = genanki.Deck(deck_id(card.bank), names[card.bank])
+            deck = decks[card.bank] = genanki.Deck(
+                deck_id(card.bank, card.language), names[card.bank]
+            )
         is_cloze = card.kind == "cloze"
         deck.add_note(
             genanki.Note(

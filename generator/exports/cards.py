@@ -31,7 +31,7 @@ import re
 import tempfile
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -39,6 +39,7 @@ from konum import model
 from konum.errors import ExportError
 from konum.formatting import format_number
 from konum.markup import render_markdown
+from konum.messages import message
 from konum.variants import option_order
 
 CardKind = Literal["basic", "cloze"]
@@ -67,6 +68,8 @@ class Card:
         tags: The bank id, then the question's tags, in order, without duplicates (not yet
             sanitised for any tool).
         media: Local files the HTML references by their base name (``<img src="name">``).
+        language: The language of the card's words; Anki identities of other languages
+            than English are derived from it too, so a learner can hold both decks.
     """
 
     key: str
@@ -77,6 +80,7 @@ class Card:
     back: str
     tags: tuple[str, ...] = ()
     media: tuple[Path, ...] = ()
+    language: str = "en"
 
 
 def _render(text: str, math: MathMode, *, inline: bool = False) -> str:
@@ -118,13 +122,13 @@ def _option_order(q: model.ChoiceQuestion, concrete: model.Concrete | None) -> t
 
 
 def _choice_card(
-    bank: model.Bank, q: model.ChoiceQuestion, order: Sequence[int], math: MathMode
+    bank: model.Bank, q: model.ChoiceQuestion, order: Sequence[int], math: MathMode, lang: str
 ) -> Card:
-    hint = "<p><em>Choose all that apply.</em></p>" if q.multiple else ""
+    hint = f"<p><em>{message(lang, 'cards.choose_all')}</em></p>" if q.multiple else ""
     shown = [q.options[i] for i in order]
     front = _render(q.prompt, math) + hint + _options_list([o.text for o in shown], math)
     correct = [(i, o) for i, o in enumerate(shown) if o.correct]
-    label = "Answers" if len(correct) > 1 else "Answer"
+    label = message(lang, "cards.answers" if len(correct) > 1 else "cards.answer")
     answers = "; ".join(f"{_letter(i)}. {_render(o.text, math, inline=True)}" for i, o in correct)
     back = _answer_line(label, answers) + _explanation(q.explanation, math)
     return Card(f"question:{q.id}", bank.id, bank.title, "basic", front, back, _tags(bank, q.tags))
@@ -179,7 +183,7 @@ def _fill_card(bank: model.Bank, q: model.FillQuestion, math: MathMode) -> Card:
     )
 
 
-def _matching_card(bank: model.Bank, q: model.MatchingQuestion, math: MathMode) -> Card:
+def _matching_card(bank: model.Bank, q: model.MatchingQuestion, math: MathMode, lang: str) -> Card:
     lefts = "".join(f"<li>{_render(p.left, math, inline=True)}</li>" for p in q.pairs)
     front = _render(q.prompt, math) + f'<ul class="konum-match-items">{lefts}</ul>'
     rows = "".join(
@@ -188,16 +192,17 @@ def _matching_card(bank: model.Bank, q: model.MatchingQuestion, math: MathMode) 
         for p in q.pairs
     )
     table = (
-        '<table class="konum-pairs"><thead><tr><th scope="col">Item</th>'
-        f'<th scope="col">Matches</th></tr></thead><tbody>{rows}</tbody></table>'
+        f'<table class="konum-pairs"><thead><tr><th scope="col">{message(lang, "cards.item")}'
+        f'</th><th scope="col">{message(lang, "cards.matches")}</th></tr></thead>'
+        f"<tbody>{rows}</tbody></table>"
     )
     back = table + _explanation(q.explanation, math)
     return Card(f"question:{q.id}", bank.id, bank.title, "basic", front, back, _tags(bank, q.tags))
 
 
-def _numeric_card(bank: model.Bank, q: model.NumericQuestion, math: MathMode) -> Card:
-    shown = html.escape(format_number(q.answer, q.decimals, q.unit), quote=False)
-    back = _answer_line("Answer", shown) + _explanation(q.explanation, math)
+def _numeric_card(bank: model.Bank, q: model.NumericQuestion, math: MathMode, lang: str) -> Card:
+    shown = html.escape(format_number(q.answer, q.decimals, q.unit, lang), quote=False)
+    back = _answer_line(message(lang, "cards.answer"), shown) + _explanation(q.explanation, math)
     return Card(
         f"question:{q.id}",
         bank.id,
@@ -210,7 +215,7 @@ def _numeric_card(bank: model.Bank, q: model.NumericQuestion, math: MathMode) ->
 
 
 def _variant_card(
-    bank: model.Bank, q: model.ComputedQuestion, v: model.Variant, math: MathMode
+    bank: model.Bank, q: model.ComputedQuestion, v: model.Variant, math: MathMode, lang: str
 ) -> Card:
     front = _render(v.prompt, math)
     shown_text = f"{v.shown_answer} {v.unit}" if v.unit else v.shown_answer
@@ -220,8 +225,12 @@ def _variant_card(
         letters = [_letter(i) for i, o in enumerate(v.options) if o.correct]
         shown = f"{', '.join(letters)}. {shown}" if letters else shown
     back = (
-        _answer_line("Answer", shown)
-        + _section("konum-solution", _render(v.solution, math), heading="Worked solution")
+        _answer_line(message(lang, "cards.answer"), shown)
+        + _section(
+            "konum-solution",
+            _render(v.solution, math),
+            heading=message(lang, "cards.worked_solution"),
+        )
         + _explanation(q.explanation, math)
     )
     return Card(
@@ -273,9 +282,7 @@ def _collect_media(card: Card, media_root: Path) -> Card:
     back = _IMG_SRC_RE.sub(flatten, card.back)
     if not found:
         return card
-    return Card(
-        card.key, card.bank, card.deck, card.kind, front, back, card.tags, tuple(found.values())
-    )
+    return replace(card, front=front, back=back, media=tuple(found.values()))
 
 
 def build_cards(
@@ -284,6 +291,7 @@ def build_cards(
     *,
     math: MathMode = "anki",
     media_root: Path | None = None,
+    language: str = "en",
 ) -> list[Card]:
     """All flashcards of ``banks``, in the order of ``banks`` (the caller's: the course's
     order), each bank's questions first, then its ``flashcards``.
@@ -297,6 +305,8 @@ def build_cards(
         media_root: Where local ``<img>`` sources are resolved (the docs dir). When given,
             sources are rewritten to bare file names and the files listed in
             :attr:`Card.media` (for Anki); when None, image sources are left as written.
+        language: The language of the cards' own words (``cards`` messages) and numbers;
+            the banks and concretes are already in it (:func:`konum.course.course_for`).
 
     Returns:
         The cards; questions with ``flashcard: false`` are left out.
@@ -305,7 +315,9 @@ def build_cards(
         ExportError: A computed question has no concrete variants, a fill prompt's blanks do
             not match its answers, an answer cannot be a cloze deletion or an image is missing.
     """
-    (cards,) = build_card_sets(banks, concretes, math=math, media_roots=(media_root,))
+    (cards,) = build_card_sets(
+        banks, concretes, math=math, media_roots=(media_root,), language=language
+    )
     return cards
 
 
@@ -315,6 +327,7 @@ def build_card_sets(
     *,
     math: MathMode = "anki",
     media_roots: Sequence[Path | None] = (None,),
+    language: str = "en",
 ) -> list[list[Card]]:
     """:func:`build_cards` once for each of ``media_roots``, rendering the texts only once
     (the sets differ only in how images and figures are carried)."""
@@ -328,13 +341,14 @@ def build_card_sets(
             if q.figure is not None:
                 figures[q.id] = q.figure
             if isinstance(q, model.ChoiceQuestion):
-                bare.append(_choice_card(bank, q, _option_order(q, by_id.get(q.id)), math))
+                order = _option_order(q, by_id.get(q.id))
+                bare.append(_choice_card(bank, q, order, math, language))
             elif isinstance(q, model.FillQuestion):
                 bare.append(_fill_card(bank, q, math))
             elif isinstance(q, model.MatchingQuestion):
-                bare.append(_matching_card(bank, q, math))
+                bare.append(_matching_card(bank, q, math, language))
             elif isinstance(q, model.NumericQuestion):
-                bare.append(_numeric_card(bank, q, math))
+                bare.append(_numeric_card(bank, q, math, language))
             else:
                 concrete = by_id.get(q.id)
                 if concrete is None or not concrete.variants:
@@ -342,8 +356,10 @@ def build_card_sets(
                         f"computed question {q.id!r} in bank {bank.id!r} has no variants;"
                         " pass its Concrete to build the cards"
                     )
-                bare.extend(_variant_card(bank, q, v, math) for v in concrete.variants)
+                bare.extend(_variant_card(bank, q, v, math, language) for v in concrete.variants)
         bare.extend(_flashcard(bank, fc, math) for fc in bank.flashcards)
+    if language != "en":
+        bare = [replace(card, language=language) for card in bare]
     duplicates = sorted(k for k, n in Counter(c.key for c in bare).items() if n > 1)
     if duplicates:
         raise ExportError(f"duplicate card keys (ids must be unique): {', '.join(duplicates)}")
@@ -400,9 +416,7 @@ def _with_figure(card: Card, figures: dict[str, model.FigureRef], *, as_file: bo
 
         shown = render_svg(ref.name, ref.alt, ref.caption, **ref.params)
         media = card.media
-    return Card(
-        card.key, card.bank, card.deck, card.kind, shown + card.front, card.back, card.tags, media
-    )
+    return replace(card, front=shown + card.front, media=media)
 
 
 def display_sides(card: Card) -> tuple[str, str]:

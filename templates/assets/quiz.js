@@ -132,13 +132,15 @@
   }
 
   function matchesBlank(spec, value) {
-    var v = value.trim();
+    // The page's language decides case ("IŞIK" is "ışık" in Turkish, not "işik").
+    var v = value.trim(), lang = document.documentElement.lang || undefined;
     if (spec.regex) {
       try { return new RegExp("^(?:" + spec.regex + ")$", spec.case_sensitive ? "" : "i").test(v); }
       catch (e) { return false; }
     }
     return spec.answers.some(function (a) {
-      return spec.case_sensitive ? a.trim() === v : a.trim().toLowerCase() === v.toLowerCase();
+      return spec.case_sensitive ? a.trim() === v
+        : a.trim().toLocaleLowerCase(lang) === v.toLocaleLowerCase(lang);
     });
   }
 

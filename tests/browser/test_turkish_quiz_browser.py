@@ -1,0 +1,112 @@
+"""Turkish conventions in a real browser: decimal comma shown and accepted, fill-ins compared
+with Turkish case rules on a ``lang="tr"`` page (and English rules on an English one)."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import ASSETS, PAGE, serve_folder
+from playwright.sync_api import Page, expect
+
+from konum import model
+from konum.mdx import messages_html
+from konum.messages import message
+from konum.render import render_quiz
+
+pytestmark = pytest.mark.browser
+
+SOURCE = model.Source("demo.yml", 1, 1)
+FILL = model.FillQuestion(
+    id="tr-fill",
+    bank="demo",
+    prompt="Işığın Türkçesi: ____; ipucunun: ____",
+    explanation="Işık ve ipucu.",
+    source=SOURCE,
+    blanks=(model.Blank(answers=("ışık",)), model.Blank(answers=("ipucu",))),
+)
+NUMERIC = model.NumericQuestion(
+    id="tr-number",
+    bank="demo",
+    prompt="$\\sin(1)$ kaçtır?",
+    explanation="Radyan cinsinden.",
+    source=SOURCE,
+    answer=0.8414709848,
+    tolerance=0.00055,
+    decimals=3,
+)
+
+
+def _page(language: str) -> str:
+    concretes = [model.Concrete(FILL, 0), model.Concrete(NUMERIC, 0)]
+    quiz = render_quiz(concretes, "demo", language=language) + messages_html(language, ["quiz"])
+    page = PAGE.replace('<html lang="en">', f'<html lang="{language}">')
+    return page.format(
+        material="", head="", quiz=quiz, scripts='<script src="assets/konum/quiz.js"></script>'
+    )
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    root: Path = tmp_path_factory.mktemp("konum-tr")
+    (root / "assets" / "konum").mkdir(parents=True)
+    for name in ("quiz.js", "quiz.css"):
+        shutil.copy(ASSETS / name, root / "assets" / "konum" / name)
+    for language in ("tr", "en"):
+        (root / f"{language}.html").write_text(_page(language), encoding="utf-8")
+    with serve_folder(root) as url:
+        yield url
+
+
+def _check(page: Page, qid: str, language: str) -> str:
+    scope = page.locator(f'[data-question-id="{qid}"]')
+    scope.get_by_role("button", name=message(language, "quiz.check")).click()
+    return str(scope.locator(".konum-feedback").text_content())
+
+
+@pytest.mark.parametrize(("first", "second"), [("IŞIK", "İPUCU"), ("Işık", "İpucu")])
+def test_turkish_case_rules_on_a_turkish_page(
+    browser: Any, pages: str, first: str, second: str
+) -> None:
+    page = browser.new_page()
+    page.goto(pages + "tr.html")
+    blanks = page.locator('[data-question-id="tr-fill"] input')
+    blanks.nth(0).fill(first)
+    blanks.nth(1).fill(second)
+    assert _check(page, "tr-fill", "tr") == message("tr", "quiz.correct")
+    page.close()
+
+
+def test_english_case_rules_on_an_english_page(browser: Any, pages: str) -> None:
+    """Without Turkish rules "IŞIK" lowers to "işik" and "İPUCU" to "i̇pucu": both wrong."""
+    page = browser.new_page()
+    page.goto(pages + "en.html")
+    blanks = page.locator('[data-question-id="tr-fill"] input')
+    blanks.nth(0).fill("IŞIK")
+    blanks.nth(1).fill("İPUCU")
+    assert _check(page, "tr-fill", "en") != message("en", "quiz.correct")
+    expect(blanks.nth(0)).to_have_attribute("aria-invalid", "true")
+    page.close()
+
+
+@pytest.mark.parametrize("typed", ["0,841", "0.841", "0,8415"])
+def test_turkish_numbers_take_a_comma_or_a_dot(browser: Any, pages: str, typed: str) -> None:
+    page = browser.new_page()
+    page.goto(pages + "tr.html")
+    scope = page.locator('[data-question-id="tr-number"]')
+    scope.locator("input").fill(typed)
+    assert _check(page, "tr-number", "tr") == message("tr", "quiz.correct")
+    page.close()
+
+
+def test_the_turkish_answer_is_shown_with_a_decimal_comma(browser: Any, pages: str) -> None:
+    page = browser.new_page()
+    page.goto(pages + "tr.html")
+    scope = page.locator('[data-question-id="tr-number"]')
+    scope.get_by_role("button", name=message("tr", "quiz.show_answer")).click()
+    expect(scope.locator(".konum-answer")).to_contain_text("0,841")
+    expect(scope.locator(".konum-answer")).not_to_contain_text("0.841")
+    page.close()

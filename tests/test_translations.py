@@ -1,0 +1,351 @@
+"""Bank translations (konum.banks.translate): the course's Turkish files are complete and
+current; missing, extra, untranslated and stale entries are reported at their file and line;
+both editions draw the same numbers; Turkish decks are other notes than English ones."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from anki.collection import Collection
+from click.testing import CliRunner
+
+from konum import model
+from konum.banks import load_banks
+from konum.banks.translate import (
+    check_translations,
+    english_fields,
+    left_in_english,
+    source_hash,
+    update_hashes,
+)
+from konum.cli import cli
+from konum.config import options_from
+from konum.course import course_for
+from konum.exports import build_cards, export
+from konum.exports.anki import deck_id, guid
+from konum.formatting import format_number, localize_numbers
+
+REPO = Path(__file__).resolve().parent.parent
+BANKS = REPO / "content" / "banks"
+TURKISH = REPO / "content" / "tr" / "banks"
+
+BANK = """\
+bank: demo
+title: Demo bank
+questions:
+  - id: q-choice
+    type: choice
+    prompt: Which column holds the sines?
+    options:
+      - text: The even columns
+        correct: true
+      - text: The odd columns
+        feedback: Those hold the cosines.
+    explanation: Sines go into the even columns.
+  - id: q-number
+    type: numeric
+    prompt: How many rows does the table have?
+    answer: 514
+    unit: rows
+    explanation: Two more than the tokens.
+flashcards:
+  - id: q-card
+    front: What is a position embedding?
+    back: A learned table of rows.
+"""
+
+TRANSLATION = """\
+# A translator's comment, kept by --update-hashes.
+bank: demo
+title: Deneme bankası
+questions:
+  - id: q-choice
+    prompt: Sinüsler hangi sütunlardadır?
+    options:
+      - text: Çift sütunlarda
+      - text: Tek sütunlarda
+        feedback: Oralarda kosinüsler vardır.
+    explanation: Sinüsler çift sütunlara gider.
+  - id: q-number
+    prompt: Tablonun kaç satırı vardır?
+    unit: satır
+    explanation: Belirteçlerden iki fazla.
+flashcards:
+  - id: q-card
+    front: Konum gömmesi nedir?
+    back: Öğrenilmiş bir satır tablosu.
+"""
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> tuple[model.Bank, Path]:
+    (tmp_path / "en").mkdir()
+    (tmp_path / "tr").mkdir()
+    (tmp_path / "en" / "demo.yml").write_text(BANK, encoding="utf-8")
+    (tmp_path / "tr" / "demo.yml").write_text(TRANSLATION, encoding="utf-8")
+    (bank,) = load_banks(tmp_path / "en")
+    return bank, tmp_path / "tr"
+
+
+def _messages(bank: model.Bank, folder: Path) -> list[str]:
+    report = check_translations([bank], folder)
+    return [str(p) for p in report.problems]
+
+
+def test_the_courses_turkish_translations_are_complete_and_current() -> None:
+    banks = load_banks(BANKS)
+    report = check_translations(banks, TURKISH)
+    assert report.problems == ()
+    assert report.stale == ()
+    assert len(report.banks) == len(banks)
+    english = {q.id: q for b in banks for q in b.questions}
+    for bank in report.banks:
+        for q in bank.questions:
+            assert q.id in english and type(q) is type(english[q.id])
+            if q.prompt.strip():
+                assert q.prompt != english[q.id].prompt, q.id
+
+
+def test_a_translation_applies_and_keeps_ids_answers_and_order(
+    demo: tuple[model.Bank, Path],
+) -> None:
+    bank, folder = demo
+    report = check_translations([bank], folder)
+    assert report.problems == () and len(report.stale) == 4  # no hashes recorded yet
+    (translated,) = report.banks
+    assert translated.title == "Deneme bankası"
+    choice, number = translated.questions
+    assert isinstance(choice, model.ChoiceQuestion) and isinstance(number, model.NumericQuestion)
+    assert [o.text for o in choice.options] == ["Çift sütunlarda", "Tek sütunlarda"]
+    assert [o.correct for o in choice.options] == [True, False]
+    assert choice.options[1].feedback == "Oralarda kosinüsler vardır."
+    assert (number.answer, number.unit) == (514, "satır")
+    assert translated.flashcards[0].front == "Konum gömmesi nedir?"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("    explanation: Sinüsler çift sütunlara gider.\n", "",
+         "demo.yml:5:5: [q-choice] explanation: missing translation of 'explanation'"),
+        ("    unit: satır\n", "    unit: satır\n    hint: Sayın.\n",
+         "demo.yml:15:11: [q-number] hint: no English field 'hint' to translate"),
+        ("      - text: Tek sütunlarda\n", "      - text: The odd columns\n",
+         "demo.yml:9:15: [q-choice] options[1].text: untranslated: the same text as the English"),
+        ("    unit: satır\n", "    unit: rows\n",
+         "demo.yml:14:11: [q-number] unit: untranslated: the same text as the English"),
+        ("  - id: q-number\n", "  - id: q-numbers\n",
+         "demo.yml:12:5: [q-numbers] id: no English question 'q-numbers' in"),
+        ("      - text: Tek sütunlarda\n        feedback: Oralarda kosinüsler vardır.\n", "",
+         "demo.yml:5:5: [q-choice] options[1].text: missing translation of 'options[1].text'"),
+    ],
+)  # fmt: skip
+def test_problems_name_file_line_id_and_field(
+    demo: tuple[model.Bank, Path], old: str, new: str, expected: str
+) -> None:
+    bank, folder = demo
+    path = folder / "demo.yml"
+    path.write_text(TRANSLATION.replace(old, new, 1), encoding="utf-8")
+    found = _messages(bank, folder)
+    assert any(expected in message for message in found), found
+
+
+def test_an_english_entry_without_translation_and_a_file_of_no_bank(
+    demo: tuple[model.Bank, Path],
+) -> None:
+    bank, folder = demo
+    text = TRANSLATION.split("flashcards:")[0]
+    (folder / "demo.yml").write_text(text, encoding="utf-8")
+    (folder / "other.yml").write_text("bank: other\n", encoding="utf-8")
+    found = _messages(bank, folder)
+    assert any("[q-card] no translation of 'q-card'" in m for m in found), found
+    assert any("other.yml: bank: a translation of no bank" in m for m in found), found
+
+
+def test_untranslated_allows_names_and_formulas() -> None:
+    assert not left_in_english("BERT-base", "BERT-base")
+    assert not left_in_english(
+        "GPT-NeoX and Hugging Face `rotate_half`"[:21], "GPT-NeoX and Hugging"
+    )
+    assert not left_in_english("$R(n - m)$", "$R(n - m)$")
+    assert left_in_english("positions", "positions")
+    assert left_in_english("The even columns", "The even columns")
+
+
+def test_stale_entries_are_reported_and_update_hashes_marks_them_current(
+    demo: tuple[model.Bank, Path],
+) -> None:
+    bank, folder = demo
+    assert update_hashes([bank], folder) == [str(folder / "demo.yml")]
+    text = (folder / "demo.yml").read_text(encoding="utf-8")
+    assert text.startswith("# A translator's comment")
+    assert f"    en: {source_hash(english_fields(bank.questions[0]))}\n" in text
+    assert check_translations([bank], folder).stale == ()
+    assert update_hashes([bank], folder) == []  # nothing left to change
+
+    edited = BANK.replace("Those hold the cosines.", "The odd columns hold the cosines.")
+    (folder.parent / "en" / "demo.yml").write_text(edited, encoding="utf-8")
+    (newer,) = load_banks(folder.parent / "en")
+    (stale,) = check_translations([newer], folder).stale
+    assert (stale.question_id, stale.line) == ("q-choice", 6)
+    assert "older than its English" in str(stale) and "--update-hashes" in str(stale)
+
+
+def test_konum_check_reports_translations_and_updates_hashes(
+    demo: tuple[model.Bank, Path],
+) -> None:
+    _, folder = demo
+    config = folder.parent / "mkdocs.yml"
+    config.write_text(
+        textwrap.dedent(
+            f"""\
+            site_name: demo
+            docs_dir: {folder}
+            markdown_extensions:
+              - konum:
+                  banks: {folder.parent / "en"}
+                  translations: {folder}
+                  language: tr
+            """
+        ),
+        encoding="utf-8",
+    )
+    runner = CliRunner()
+    result = runner.invoke(cli, ["check", "-f", str(config)])
+    assert result.exit_code == 1 and "older than its English" in result.output
+    result = runner.invoke(cli, ["check", "-f", str(config), "--update-hashes"])
+    assert result.exit_code == 0, result.output
+    (folder / "demo.yml").write_text(
+        (folder / "demo.yml").read_text(encoding="utf-8").replace("unit: satır", "unit: rows"),
+        encoding="utf-8",
+    )
+    result = runner.invoke(cli, ["check", "-f", str(config)])
+    assert result.exit_code == 1 and "[q-number] unit: untranslated" in result.output
+
+
+def _course(language: str, seed: int = 42, variants: int = 2):  # type: ignore[no-untyped-def]
+    given: dict[str, object] = {"banks": str(BANKS), "seed": seed, "variants": variants}
+    if language != "en":
+        given |= {"language": language, "translations": str(TURKISH)}
+    return course_for(options_from(given, REPO))
+
+
+def _drawn(course) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    out: dict[str, object] = {}
+    for concrete in course.concretes():
+        q = concrete.question
+        out[q.id] = (
+            concrete.option_order,
+            [course.concrete(q).right_items.index(p.right) for p in q.pairs]
+            if isinstance(q, model.MatchingQuestion)
+            else None,
+            [
+                (v.values, v.answer, v.tolerance, v.decimals, [o.correct for o in v.options])
+                for v in concrete.variants
+            ],
+        )
+    return out
+
+
+def test_both_editions_draw_the_same_numbers_per_question_id() -> None:
+    english, turkish = _course("en"), _course("tr")
+    assert _drawn(english) == _drawn(turkish)
+    assert len(_drawn(english)) == english.questions
+    computed = [c for c in turkish.concretes() if c.variants]
+    shown = [v.shown_answer for c in computed for v in c.variants]
+    assert any("," in s for s in shown) and not any("." in s for s in shown)
+
+
+def test_numbers_in_turkish_take_the_decimal_comma() -> None:
+    assert format_number(0.84147, 3, language="tr") == "0,841"
+    assert format_number(-0.0001, 2, "rad", language="tr") == "0,00 rad"
+    assert format_number(0.84147, 3) == "0.841"
+    text = "Açı 0.5 rad, $x = 0.25$, `a = 0.5`, ```\nb = 1.5\n```"
+    assert localize_numbers(text, "tr") == "Açı 0,5 rad, $x = 0{,}25$, `a = 0.5`, ```\nb = 1.5\n```"
+    assert localize_numbers(text, "en") == text
+
+
+@pytest.fixture
+def collection(tmp_path: Path) -> Iterator[Collection]:
+    folder = tmp_path / "anki"
+    folder.mkdir()
+    col = Collection(str(folder / "collection.anki2"))
+    try:
+        yield col
+    finally:
+        col.close()
+
+
+def test_turkish_cards_are_other_notes_stable_across_seeds(
+    collection: Collection, tmp_path: Path
+) -> None:
+    from test_exports import import_apkg
+
+    english, turkish = _course("en", variants=1), _course("tr", variants=1)
+    media = {"media_root": REPO / "content"}
+    en_cards = export("anki", english.banks, english.concretes(), tmp_path / "en.apkg",
+                      deck="konum", timestamp=1_700_000_000, **media)  # fmt: skip
+    tr_cards = export("anki", turkish.banks, turkish.concretes(), tmp_path / "tr.apkg",
+                      deck="konum (Türkçe)", timestamp=1_700_000_000, language="tr",
+                      **media)  # fmt: skip
+    assert {c.key for c in en_cards} == {c.key for c in tr_cards}
+    assert not {guid(c) for c in en_cards} & {guid(c) for c in tr_cards}
+    assert deck_id("rope") != deck_id("rope", "tr")
+    import_apkg(collection, tmp_path / "en.apkg")
+    import_apkg(collection, tmp_path / "tr.apkg")
+    assert collection.note_count() == len(en_cards) + len(tr_cards)
+
+    other = _course("tr", seed=7, variants=1)
+    again = export("anki", other.banks, other.concretes(), tmp_path / "tr7.apkg",
+                   deck="konum (Türkçe)", timestamp=1_700_003_600, language="tr",
+                   **media)  # fmt: skip
+    assert {guid(c) for c in again} == {guid(c) for c in tr_cards}
+    log = import_apkg(collection, tmp_path / "tr7.apkg")
+    assert len(log.new) == 0 and collection.note_count() == len(en_cards) + len(tr_cards)
+
+
+def test_turkish_cards_speak_turkish() -> None:
+    turkish = _course("tr", variants=1)
+    cards = build_cards(turkish.banks, turkish.concretes(), language="tr")
+    backs = " ".join(c.back for c in cards)
+    assert "Cevap:" in backs and "Answer:" not in backs
+    assert all(c.language == "tr" for c in cards)
+
+
+@pytest.mark.parametrize(
+    ("generator", "words"),
+    [("sinusoidal_entry", "ondalık basamağa"), ("learned_params", "eğitilebilir parametresi")],
+)
+def test_generators_word_the_same_draw_in_turkish(generator: str, words: str) -> None:
+    from konum.computed import computed_variants
+
+    q = model.ComputedQuestion(
+        id=f"demo-{generator}", bank="demo", prompt="", explanation="",
+        source=model.Source("x", 1, 1), generator=generator, answer="choice",
+    )  # fmt: skip
+    english, turkish = computed_variants(q, 42, 3), computed_variants(q, 42, 3, "tr")
+    for en, tr in zip(english, turkish, strict=True):
+        assert (en.values, en.answer, en.tolerance) == (tr.values, tr.answer, tr.tolerance)
+        assert [o.correct for o in en.options] == [o.correct for o in tr.options]
+        assert [o.misconception for o in en.options] == [o.misconception for o in tr.options]
+        assert words in tr.prompt and words not in en.prompt
+        assert tr.solution != en.solution
+        for option in tr.options:
+            assert option.feedback is None or option.feedback.startswith("Bu")
+            assert "." not in option.text
+
+
+def test_formula_solutions_in_turkish() -> None:
+    from konum.computed import computed_variants
+
+    q = model.ComputedQuestion(
+        id="demo-formula", bank="demo", prompt="$a / 3$?", explanation="",
+        source=model.Source("x", 1, 1), formula="a / 3",
+        params={"a": model.Range(1, 9)},
+    )  # fmt: skip
+    (en,), (tr,) = computed_variants(q, 1, 1), computed_variants(q, 1, 1, "tr")
+    assert "2 decimals" in en.solution and "2 ondalık basamak" in tr.solution
+    assert tr.shown_answer == en.shown_answer.replace(".", ",")

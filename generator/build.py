@@ -11,8 +11,8 @@ The swap is two renames (the old site aside, the new one in); a build killed bet
 leaves the old site in ``.site-old-*``, and the next build puts it back before anything else.
 
 A site may have **editions** (a translation): every configuration in the config's folder
-that inherits it and publishes inside its ``site_dir`` (``mkdocs.tr.yml``: ``INHERIT:
-mkdocs.yml``, ``site_dir: site/tr``). The editions are built into the same staging folder,
+that inherits it, or the base it inherits, and publishes inside its ``site_dir``
+(``mkdocs.tr.yml``: ``INHERIT: mkdocs.base.yml``, ``site_dir: site/tr``). The editions are built into the same staging folder,
 each at its place (``site/tr`` is staged as ``.site-tmp-*/tr``), each with its own downloads,
 so one swap publishes them all: a failure or a kill in any edition leaves every edition as it
 was. Each edition builds alone as well (``mkdocs build -f mkdocs.tr.yml``); under ``konum
@@ -165,10 +165,17 @@ def _raw_config(path: Path) -> dict[str, Any]:
     return raw if isinstance(raw, dict) else {}
 
 
+def _inherits(path: Path) -> list[Path]:
+    """The file ``path``'s ``INHERIT`` names, resolved (``[]`` for none)."""
+    inherit = _raw_config(path).get("INHERIT")
+    return [(path.parent / inherit).resolve()] if isinstance(inherit, str) else []
+
+
 def find_editions(settings: SiteConfig) -> list[tuple[str, SiteConfig]]:
     """The site's other editions: ``(folder, settings)`` for every ``*.yml`` or ``*.yaml``
-    beside the config (dot files aside) whose ``INHERIT`` names the config and whose
-    ``site_dir`` lies inside the config's; ``folder`` is that place, relative (``"tr"``).
+    beside the config (dot files aside) whose ``INHERIT`` names the config, or the file the
+    config itself inherits (the editions' shared base), and whose ``site_dir`` lies inside
+    the config's; ``folder`` is that place, relative (``"tr"``).
     Sorted by folder. A configuration that inherits the site's but publishes elsewhere (a
     preview variant, say) is not an edition.
 
@@ -177,12 +184,12 @@ def find_editions(settings: SiteConfig) -> list[tuple[str, SiteConfig]]:
     """
     project = settings.config_file.parent
     site = settings.site_dir.resolve()
+    parents = {settings.config_file, *_inherits(settings.config_file)}
     found = []
     for path in sorted([*project.glob("*.yml"), *project.glob("*.yaml")]):
-        if path.name.startswith(".") or path.resolve() == settings.config_file:
+        if path.name.startswith(".") or path.resolve() in parents:
             continue
-        inherit = _raw_config(path).get("INHERIT")
-        if not isinstance(inherit, str) or (project / inherit).resolve() != settings.config_file:
+        if not parents & set(_inherits(path)):
             continue
         edition = read_site_config(path)
         place = edition.site_dir.resolve()

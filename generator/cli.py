@@ -90,12 +90,14 @@ def check(paths: tuple[str, ...], config_file: str, output_format: str) -> None:
     # The site's own generators, when there is a site: banks given by path are checked with
     # them too, and without a mkdocs.yml with the built-in and installed ones.
     generators = installed()
+    project = None  # without a mkdocs.yml, images must lie in the working directory
     if not paths or Path(config_file).is_file():
         options = read_site_config(config_file).options
         generators = registry_for(options.generators, options.root)
         paths = paths or (str(options.banks),)
+        project = options.root
     with use_generators(generators):
-        report = check_banks(list(paths))
+        report = check_banks(list(paths), project=project)
     counts = {"files": len(report.files), "questions": report.questions}
     if output_format == "json":
         click.echo(format_json(report.problems, **counts))

@@ -89,13 +89,13 @@ def _stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
 
 @lru_cache(maxsize=4)
 def _banks(
-    folder: Path, stamp: tuple[tuple[str, int, int], ...], generators: Registry
+    folder: Path, stamp: tuple[tuple[str, int, int], ...], generators: Registry, project: Path
 ) -> tuple[Bank, ...]:
     from konum.banks import load_banks
     from konum.computed.registry import use_generators
 
     with use_generators(generators):
-        return tuple(load_banks(folder))
+        return tuple(load_banks(folder, project=project))
 
 
 @lru_cache(maxsize=4)
@@ -106,8 +106,9 @@ def _course(
     variants: int,
     order: tuple[str, ...],
     generators: Registry,
+    project: Path,
 ) -> Course:
-    banks = _banks(folder, stamp, generators)
+    banks = _banks(folder, stamp, generators, project)
     known = {bank.id for bank in banks}
     unknown = [bank_id for bank_id in order if bank_id not in known]
     if unknown:
@@ -138,5 +139,11 @@ def course_for(options: Options) -> Course:
     generators = registry_for(options.generators, options.root)
     folder = options.banks
     return _course(
-        folder, _stamp(folder), options.seed, options.variants, options.order, generators
+        folder,
+        _stamp(folder),
+        options.seed,
+        options.variants,
+        options.order,
+        generators,
+        options.root,
     )

@@ -361,7 +361,6 @@ def build_site(
                     course.concretes(),
                     staging / "downloads",
                     deck=settings.deck,
-                    media_root=settings.docs_dir,
                 )
             (staging / MARKER).write_text(
                 "Made by konum build; konum replaces this folder on the next build.\n",

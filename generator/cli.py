@@ -258,7 +258,6 @@ def export(
         course.concretes(),
         path,
         deck=settings.deck,
-        media_root=settings.docs_dir,
     )
     click.echo(f"konum: wrote {_plural(len(cards), 'card')} to {path}")
 

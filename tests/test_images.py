@@ -495,3 +495,16 @@ def test_the_html_check_leaves_image_sources_to_the_image_check() -> None:
     assert "event handler attribute 'onerror' on <img>" in issue.message
     (link,) = scan("![A dot](images/a.png) and [a link](javascript:alert(1))")
     assert "a 'javascript:' link is not allowed" in link.message and link.offset == 36
+
+
+def test_the_authoring_pages_image_example_loads(tmp_path: Path) -> None:
+    page = (Path(__file__).parent.parent / "content" / "authoring.md").read_text("utf-8")
+    (example,) = [b for b in re.findall(r"^```yaml\n(.*?)^```$", page, re.M | re.S) if "![" in b]
+    assert example.startswith("# in banks/circuits.yml, the picture in banks/images/series.svg")
+    bank = project(
+        tmp_path,
+        "bank: demo\ntitle: Demo\nquestions:\n" + example,
+        {"banks/images/series.svg": SVG},
+    )
+    (question,) = load_bank(bank, project=tmp_path).questions
+    assert question.prompt.startswith("![A battery and two lamps in one loop of wire](konum-image/")

@@ -204,10 +204,11 @@ def check_image(data: bytes, stem: str) -> Image:
 
 
 def _too_large(size: int, more: bool = False) -> ImageError:
+    found = _size(size) if _size(size) != _size(MAX_BYTES) else f"{size:,} bytes"
     return ImageError(
         f"the image is too large: expected at most {_size(MAX_BYTES)}, found "
-        f"{'more than ' if more else ''}{_size(size)} (each page that shows it carries it:"
-        " make it smaller)"
+        f"{'more than ' if more else ''}{found} (each page that shows it carries it: make it"
+        " smaller)"
     )
 
 

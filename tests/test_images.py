@@ -208,12 +208,22 @@ def test_flat_names_never_collide_and_never_nest() -> None:
         (raster("PNG")[:40], "starts like a PNG image but is not one"),
         (b"<svg><rect/></svg>", "the SVG cannot be used: expected an <svg> root element"),
         (raster("PNG", size=(images.MAX_SIDE + 1, 1)), "expected at most 8,192 pixels a side"),
-        (b"\x89PNG\r\n\x1a\n" + bytes(images.MAX_BYTES), "expected at most 512 KiB, found 512 KiB"),
+        (
+            b"\x89PNG\r\n\x1a\n" + bytes(images.MAX_BYTES),
+            "expected at most 512 KiB, found 524,296 bytes",
+        ),
     ],
 )
 def test_files_that_are_not_usable_images_say_why(data: bytes, message: str) -> None:
     with pytest.raises(images.ImageError, match=re.escape(message)):
         images.check_image(data, "x")
+
+
+def test_a_large_file_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(b"\xff\xd8\xff" + bytes(2 * images.MAX_BYTES))
+    with pytest.raises(images.ImageError, match=r"expected at most 512 KiB, found 1\.0 MiB"):
+        images.read_image(path)
 
 
 def test_an_image_is_read_again_only_when_it_changes(tmp_path: Path) -> None:

@@ -480,7 +480,6 @@ def _write_downloads(settings: SiteConfig, course: Course, place: Path) -> None:
         course.concretes(),
         place / "downloads",
         deck=settings.deck,
-        media_root=settings.docs_dir,
         language=course.language,
     )
 

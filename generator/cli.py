@@ -102,13 +102,15 @@ def check(
     generators = installed()
     translations = None
     complete = not paths  # the whole banks folder: a translation of no bank is reported
+    project = None  # without a mkdocs.yml, images must lie in the working directory
     if not paths or Path(config_file).is_file():
         options = read_site_config(config_file).options
         generators = registry_for(options.generators, options.root)
         paths = paths or (str(options.banks),)
         translations = options.translations
+        project = options.root
     with use_generators(generators):
-        report = check_banks(list(paths))
+        report = check_banks(list(paths), project=project)
     problems, files = list(report.problems), list(report.files)
     if translations is not None:
         if update_hashes:
@@ -315,7 +317,6 @@ def export(
         course.concretes(),
         path,
         deck=settings.deck,
-        media_root=settings.docs_dir,
         language=course.language,
     )
     click.echo(f"konum: wrote {_plural(len(cards), 'card')} to {path}")

@@ -99,13 +99,16 @@ def _stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
 
 @lru_cache(maxsize=4)
 def _banks(
-    folder: Path, stamp: tuple[tuple[str, int, int], ...], generators: Registry
+    folder: Path,
+    stamp: tuple[tuple[str, int, int], ...],
+    generators: Registry,
+    project: Path | None,
 ) -> tuple[Bank, ...]:
     from konum.banks import load_banks
     from konum.computed.registry import use_generators
 
     with use_generators(generators):
-        return tuple(load_banks(folder))
+        return tuple(load_banks(folder, project=project))
 
 
 @lru_cache(maxsize=4)
@@ -113,6 +116,7 @@ def _translated(
     banks_folder: Path,
     stamp: tuple[tuple[str, int, int], ...],
     generators: Registry,
+    project: Path | None,
     folder: Path,
     translations_stamp: tuple[tuple[str, int, int], ...],
 ) -> tuple[Bank, ...]:
@@ -121,7 +125,7 @@ def _translated(
     from konum.banks import BankError
     from konum.banks.translate import check_translations
 
-    banks = _banks(banks_folder, stamp, generators)
+    banks = _banks(banks_folder, stamp, generators, project)
     report = check_translations(banks, folder)
     if report.problems:
         raise BankError(report.problems, report.files)
@@ -141,11 +145,12 @@ def _course(
     generators: Registry,
     translations: tuple[Path, tuple[tuple[str, int, int], ...]] | None = None,
     language: str = "en",
+    project: Path | None = None,
 ) -> Course:
     if translations is None:
-        banks = _banks(folder, stamp, generators)
+        banks = _banks(folder, stamp, generators, project)
     else:
-        banks = _translated(folder, stamp, generators, *translations)
+        banks = _translated(folder, stamp, generators, project, *translations)
     known = {bank.id for bank in banks}
     unknown = [bank_id for bank_id in order if bank_id not in known]
     if unknown:
@@ -188,4 +193,5 @@ def course_for(options: Options) -> Course:
         generators,
         translations,
         options.language,
+        options.root,
     )

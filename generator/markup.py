@@ -3,8 +3,10 @@
 Bank text is author input. Python-Markdown renders it (tables, superfences, highlighting,
 betterem and konum's math), then an nh3 allow-list cleans the result, so no script, no event
 handler, no ``style``, no ``javascript:`` link and no class of konum's or Material's own
-(``konum-*``, ``md-*``) reaches a page or a card, whatever the bank says. Computed prompts
-come here after their template ran, so what a template assembles is cleaned too.
+(``konum-*``, ``md-*``) reaches a page or a card, whatever the bank says; an ``<img>`` keeps
+its source only when it names an image konum checked (:mod:`konum.images`), and comes out as
+a ``data:`` URI or as that reference. Computed prompts come here after their template ran,
+so what a template assembles is cleaned too.
 
 This module is also where what bank text may hold is written down: :data:`AUTHOR_TAGS`,
 :data:`ALLOWED_ATTRIBUTES`, :data:`URL_SCHEMES`, :func:`reserved_class` and the limits below.
@@ -28,14 +30,18 @@ from typing import Literal
 import markdown
 import nh3
 
+from konum import images
 from konum.mdx.math import MathError, MathExtension
 
 MathMode = Literal["mathml", "anki"]
+#: How images come out: ``"inline"`` as ``data:`` URIs (pages), ``"refs"`` as references to
+#: the checked images (``konum-image/<name>``), for exports to carry as files.
+ImageMode = Literal["inline", "refs"]
 
 #: Tags an author may write in a bank.
 AUTHOR_TAGS = frozenset(
     """a abbr b bdi bdo blockquote br caption cite code dd del details dfn div dl dt em
-    figcaption figure h1 h2 h3 h4 h5 h6 hr i ins kbd li mark ol p pre q s samp small span
+    figcaption figure h1 h2 h3 h4 h5 h6 hr i img ins kbd li mark ol p pre q s samp small span
     strong sub summary sup table tbody td tfoot th thead tr u ul var wbr""".split()  # noqa: SIM905
 )
 #: MathML elements and attributes: what the math extension writes (authors write ``$...$``).
@@ -87,6 +93,8 @@ def reserved_class(name: str) -> bool:
 
 
 def _attribute_filter(element: str, attribute: str, value: str) -> str | None:
+    if element == "img" and attribute == "src":
+        return value if images.is_reference(value) else None  # only checked images
     if attribute != "class":
         return value
     kept = [c for c in value.split() if not reserved_class(c) or (element, c) in _OWN_CLASSES]
@@ -111,7 +119,8 @@ def _cleaner() -> nh3.Cleaner:
 
 def sanitise(html: str) -> str:
     """Keep only allow-listed tags, attributes and URL schemes, and no reserved class; drop
-    scripts and styles with their content."""
+    scripts and styles with their content, and every image source that is not a checked
+    image (:func:`konum.images.is_reference`)."""
     return _cleaner().clean(html)
 
 
@@ -302,32 +311,38 @@ def formula_errors(text: str) -> tuple[str, list[tuple[str, MathError]]]:
     return html, list(extension.errors)
 
 
-def render_markdown(text: str, *, inline: bool = False, math: MathMode = "mathml") -> str:
+def render_markdown(
+    text: str, *, inline: bool = False, math: MathMode = "mathml", images: ImageMode = "inline"
+) -> str:
     """Render bank Markdown (with ``$math$`` and code) to sanitised HTML.
 
     Pure and cached: the same text is rendered once per build (quiz pages and flashcards
     share it).
 
     Args:
-        text: Markdown source as written in a bank, or as a computed prompt's template
-            wrote it.
+        text: Markdown source as written in a bank (with its images' paths replaced by
+            references when the bank was loaded), or as a computed prompt's template wrote it.
         inline: unwrap a single paragraph (for option texts, table cells, labels).
         math: ``"mathml"`` for the site, ``"anki"`` for ``\\( \\)`` delimiters on cards.
+        images: ``"inline"``: each image a ``data:`` URI, so the HTML needs no file beside
+            it; ``"refs"``: ``konum-image/<name>`` (see :mod:`konum.images`).
 
     Raises:
         MarkupError: ``text`` exceeds a limit (see :func:`limit_problem`).
         konum.mdx.math.MathError: the LaTeX in the text cannot be rendered.
     """
     # One cache key however the arguments are spelt (lru_cache keys on the spelling).
-    return _render_markdown(text, inline, _mode(text, math))
+    return _render_markdown(text, inline, _mode(text, math), images)
 
 
 _PARAGRAPH = re.compile(r"\A<p>(.*)</p>\Z", re.DOTALL)
 
 
 @lru_cache(maxsize=16384)
-def _render_markdown(text: str, inline: bool, math: MathMode) -> str:
+def _render_markdown(text: str, inline: bool, math: MathMode, image_mode: ImageMode) -> str:
     html = sanitise(unsanitised_html(text, math))
+    if image_mode == "inline":
+        html = images.inline(html)
     if inline:
         m = _PARAGRAPH.match(html)
         if m and "<p>" not in m.group(1):

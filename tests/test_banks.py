@@ -1011,14 +1011,6 @@ def test_forbidden_html(text: str, message: str) -> None:
         assert issues == []  # not a reference definition: only a line starting with [label]:
 
 
-@pytest.mark.parametrize(
-    "text", ['A plot: <img src="plot.png" alt="plot">', "A plot: ![plot](plot.png)"]
-)
-def test_images_are_reported_not_dropped_silently(text: str) -> None:
-    (issue,) = htmlcheck.scan(text)
-    assert issue.offset == 8 and "images are not supported" in issue.message
-
-
 # --- many banks, discovery, reports ----------------------------------------------------------
 
 

@@ -30,6 +30,7 @@ from konum.variants import make_concrete, option_order
 REPO = Path(__file__).resolve().parent.parent
 PHYSICS = REPO / "examples" / "physics"
 SEED = 7
+IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs pdftotext")
 
@@ -115,7 +116,11 @@ def test_each_version_shows_its_numbers_and_its_key_the_answers(
             exam_body, key_body = exam[number], key[number]
             if isinstance(q, model.ComputedQuestion):
                 variant = drawn[q.id].variants[version - 1]
-                opening = flat(variant.prompt.split("$")[0])  # the numbers come before any math
+                prompt = variant.prompt
+                if "konum-image/" in prompt:  # an image prints as its drawing
+                    assert "R₁ R₂" in exam_body, (version, q.id)  # parallel.svg's labels
+                    prompt = IMAGE.sub("", prompt)
+                opening = flat(prompt.split("$")[0])  # the numbers come before any math
                 assert opening in exam_body, (version, q.id)
                 prompts[q.id] = opening
                 shown = (

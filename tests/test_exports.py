@@ -45,6 +45,7 @@ from konum.exports import (
     write_downloads,
 )
 from konum.exports.anki import deck_id, guid, sanitize_tag
+from konum.exports.cards import MediaFile
 from konum.exports.text import TEXT_HEADER, cards_json
 from konum.markup import render_markdown
 from konum.variants import make_concrete, option_order
@@ -478,9 +479,6 @@ def test_apkg_is_reproducible(banks: list[model.Bank], tmp_path: Path) -> None:
 
 
 def test_apkg_carries_media(collection: Collection, tmp_path: Path) -> None:
-    image = tmp_path / "src" / fx.IMAGE_NAME
-    image.parent.mkdir()
-    image.write_bytes(fx.PNG_BYTES)
     card = Card(
         key="flashcard:rope:picture",
         bank="rope",
@@ -488,7 +486,7 @@ def test_apkg_carries_media(collection: Collection, tmp_path: Path) -> None:
         kind="basic",
         front=f'<p>What is drawn?</p><p><img src="{fx.IMAGE_NAME}" alt="a unit circle"></p>',
         back="<p>A unit circle.</p>",
-        media=(image,),
+        media=(MediaFile(fx.IMAGE_NAME, fx.PNG_BYTES),),
     )
     path = tmp_path / "media.apkg"
     write_apkg([card], path, deck="konum", timestamp=T1)
@@ -496,32 +494,6 @@ def test_apkg_carries_media(collection: Collection, tmp_path: Path) -> None:
     stored = Path(collection.media.dir()) / fx.IMAGE_NAME
     assert stored.read_bytes() == fx.PNG_BYTES
     assert fx.IMAGE_NAME in collection.get_note(collection.find_notes("")[0]).fields[0]
-
-
-def test_build_cards_collects_local_images(
-    banks: list[model.Bank], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # The site's Markdown allow-list drops <img> today; this checks the media plumbing for
-    # when it allows images, with a renderer that keeps them.
-    import konum.exports.cards
-
-    (tmp_path / "assets").mkdir()
-    (tmp_path / "assets" / fx.IMAGE_NAME).write_bytes(fx.PNG_BYTES)
-
-    def render(text: str, *, inline: bool = False, math: str = "mathml") -> str:
-        if text.startswith("What does RoPE"):
-            return f'<p><img alt="pair" src="../assets/{fx.IMAGE_NAME}"></p>'
-        return f"<p>{text}</p>"
-
-    monkeypatch.setattr(konum.exports.cards, "render_markdown", render)
-    cards = {c.key: c for c in build_cards(banks, fx.make_concretes(banks, 1), media_root=tmp_path)}
-    picture = cards["flashcard:rope:fc-rotation"]
-    assert picture.media == (tmp_path / "assets" / fx.IMAGE_NAME,)
-    assert f'src="{fx.IMAGE_NAME}"' in picture.front
-    assert all(not c.media for k, c in cards.items() if k != picture.key)
-    (tmp_path / "assets" / fx.IMAGE_NAME).unlink()
-    with pytest.raises(ExportError, match=r"fc-rotation.*not found"):
-        build_cards(banks, fx.make_concretes(banks, 1), media_root=tmp_path)
 
 
 # --- text and CSV ----------------------------------------------------------------------------
@@ -597,9 +569,7 @@ def test_cards_json_uses_mathml(banks: list[model.Bank], tmp_path: Path) -> None
 
 def test_write_downloads_writes_every_file(banks: list[model.Bank], tmp_path: Path) -> None:
     concretes = fx.make_concretes(banks, 7, 2)
-    written = write_downloads(
-        banks, concretes, tmp_path / "downloads", media_root=tmp_path, deck="Course", timestamp=T1
-    )
+    written = write_downloads(banks, concretes, tmp_path / "downloads", deck="Course", timestamp=T1)
     assert {p.name for p in written.values()} == {"course.apkg", "course-anki.txt", "course.csv"}
     assert all(p.parent == tmp_path / "downloads" and p.stat().st_size for p in written.values())
     with written["csv"].open(encoding="utf-8", newline="") as f:
@@ -630,7 +600,7 @@ def test_a_question_figure_travels_as_media_in_the_package(
     collection: Collection, tmp_path: Path
 ) -> None:
     path = tmp_path / "fig.apkg"
-    export("anki", [_figure_bank()], [], path, media_root=tmp_path, timestamp=T1)
+    export("anki", [_figure_bank()], [], path, timestamp=T1)
     import_apkg(collection, path)
     (note_id,) = collection.find_notes("")
     front = collection.get_note(note_id).fields[0]
@@ -650,9 +620,7 @@ def test_a_question_figure_is_inline_svg_in_text_exports(tmp_path: Path) -> None
 def test_published_text_downloads_inline_figures_and_the_package_ships_files(
     tmp_path: Path,
 ) -> None:
-    written = write_downloads(
-        [_figure_bank()], [], tmp_path / "dl", media_root=tmp_path, timestamp=T1
-    )
+    written = write_downloads([_figure_bank()], [], tmp_path / "dl", timestamp=T1)
     for kind in ("text", "csv"):
         text = written[kind].read_text(encoding="utf-8")
         assert "<svg" in text and "<img" not in text, kind

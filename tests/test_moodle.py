@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from konum import model
+from konum import images, model
 from konum.build import read_site_config
 from konum.computed.expression import parse
 from konum.config import override
@@ -47,7 +47,11 @@ GRADES += [-g for g in GRADES]
 
 
 def html_of(text: str, *, inline: bool = False) -> str:
-    return render_markdown(text, inline=inline, math="anki").strip()
+    """konum's HTML of ``text`` as Moodle XML holds it: images as ``@@PLUGINFILE@@/NAME``."""
+    markup = render_markdown(text, inline=inline, math="anki", images="refs").strip()
+    return images.substitute(
+        markup, lambda image, attrs: images.img_tag(f"@@PLUGINFILE@@/{image.name}", attrs)
+    )
 
 
 # --- Moodle's formulas, evaluated as PHP would -----------------------------------------------

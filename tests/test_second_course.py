@@ -10,6 +10,7 @@ page's quiz data.
 
 from __future__ import annotations
 
+import base64
 import json
 import math
 import os
@@ -17,6 +18,7 @@ import re
 import shutil
 import subprocess
 import sys
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -171,6 +173,33 @@ def test_computed_answers_match_the_formulas_on_the_drawn_numbers(
                 assert correct == [shown] and len(set(options)) == len(options)
             prompts.add(prompt)
         assert len(prompts) > 1, f"{question_id}: the variants draw different numbers"
+
+
+@pytest.mark.parametrize("site_fixture", SITES)
+def test_the_teachers_own_diagram_shows_in_every_variant(
+    site_fixture: str, request: pytest.FixtureRequest
+) -> None:
+    """parallel-resistors shows docs/images/parallel.svg (the Circuits page's own diagram,
+    named from the bank as ../docs/images/parallel.svg): sanitised, as a data: URI in the
+    first variant's form and in every variant "New numbers" swaps in."""
+    site: Path = request.getfixturevalue(site_fixture)
+    block = _block(_page(site, "circuits"), "parallel-resistors")
+    alt = "Two resistors, R₁ and R₂, side by side between the same two wires A and B"
+    uris = set(re.findall(r'<img src=\\?"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)', block))
+    assert len(uris) == 1, "one image, the same in every variant"
+    drawing = base64.b64decode(uris.pop()).decode()
+    assert drawing.startswith("<svg") and "<title>Two resistors in parallel</title>" in drawing
+    later = json.loads(_group(r'class="konum-later">(.*?)</script>', block))
+    for k in (1, 2):  # a variant shaped like the first ships its prompt, else its whole form
+        assert f'alt="{alt}"' in later.get(f"prompt-{k}", later.get(f"variant-{k}", ""))
+    assert f'alt="{alt}"' in _group(r'<div class="konum-prompt" id="[^"]*">(.*?)</div>', block)
+
+
+def test_the_anki_download_carries_the_diagram(konum_site: Path) -> None:
+    (package,) = (konum_site / "downloads").glob("*.apkg")
+    with zipfile.ZipFile(package) as archive:
+        names = list(json.loads(archive.read("media")).values())
+    assert len(names) == 1 and re.fullmatch(r"parallel-[0-9a-f]{12}\.svg", names[0])
 
 
 def test_the_worked_solution_shows_the_formula_with_the_numbers(konum_site: Path) -> None:

@@ -5,10 +5,11 @@ The renderer (:mod:`konum.markup`) sanitises everything with an allow-list anywa
 exists so that an author hears at ``konum check`` time, at the line where it was written,
 about everything that would otherwise be dropped silently or break the build:
 
-- HTML the sanitiser drops: tags outside :data:`konum.markup.AUTHOR_TAGS` (images get their
-  own advice), event handlers, ``style``, attributes that tag may not have, classes that are
-  konum's or Material's own, and URLs whose scheme is not http, https or mailto, however they
-  are written (entities, control characters, Markdown inline and reference links, autolinks);
+- HTML the sanitiser drops: tags outside :data:`konum.markup.AUTHOR_TAGS`, event handlers,
+  ``style``, attributes that tag may not have, classes that are konum's or Material's own,
+  and URLs whose scheme is not http, https or mailto, however they are written (entities,
+  control characters, Markdown inline and reference links, autolinks); an image's source is
+  not a link: :mod:`konum.banks.imagerefs` checks it, with the file it names;
 - the MathJax commands that reach outside a formula (:data:`konum.mdx.math.UNSAFE_COMMANDS`),
   in math and in the text around it (on a card, Anki's MathJax reads ``\\(...\\)`` there);
 - every formula latex2mathml cannot render, each with its reason;
@@ -29,6 +30,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
+from konum.banks.imagerefs import image_spans
 from konum.markup import (
     ALLOWED_ATTRIBUTES,
     ALLOWED_TAGS,
@@ -45,12 +47,6 @@ from konum.markup import (
 )
 from konum.mdx.math import UNSAFE_COMMANDS, unsafe_message
 
-#: Images would reach neither the page (the sanitiser drops them) nor a card; say so.
-NO_IMAGES = (
-    "images are not supported in bank text (they would be dropped): give the question a"
-    " 'figure' from the course's figures, or describe the picture in words"
-)
-_MD_IMAGE = re.compile(r"!\[[^\]]*\]\(")
 _MD_LINK = re.compile(
     r"\]\(\s*<?\s*(?P<url>[^)\s>]*)"  # inline link: [text](url)
     r"|^[ ]{0,3}\[[^\]]+\]:\s*<?(?P<ref>\S+)"  # reference definition: [label]: url
@@ -119,9 +115,7 @@ class _Scanner(HTMLParser):
             self.in_math += 1
             if not self.author:
                 return  # written by the math extension
-        if tag == "img":
-            self._add(NO_IMAGES, "tag:img")
-        elif tag not in (AUTHOR_TAGS if self.author else ALLOWED_TAGS):
+        if tag not in (AUTHOR_TAGS if self.author else ALLOWED_TAGS):
             self._add(f"raw HTML tag <{tag}> is not allowed in a bank", f"tag:{tag}")
         allowed = ALLOWED_ATTRIBUTES.get(tag, frozenset()) | GENERIC_ATTRIBUTES
         for name, value in attrs:
@@ -133,6 +127,8 @@ class _Scanner(HTMLParser):
                     " or cover the page, or load from another site)",
                     "style",
                 )
+            elif (tag, name) == ("img", "src"):
+                continue  # an image's source: konum.banks.imagerefs checks the file
             elif name in URL_ATTRIBUTES and value and (scheme := url_scheme(value)):
                 self._add(_url_message(scheme, f"URL in '{name}'"), f"url:{scheme.lower()}")
             elif name == "class" and value:
@@ -173,9 +169,10 @@ def _html_issues(markup: str, *, author: bool) -> list[HtmlIssue]:
 
 def _source_issues(text: str) -> list[HtmlIssue]:
     visible = strip_code_and_math(text)
+    # A Markdown image is neither a link nor HTML (its <path> form is no tag).
+    for start, end in image_spans(text):
+        visible = visible[:start] + re.sub(r"[^\n]", " ", visible[start:end]) + visible[end:]
     issues = _html_issues(visible, author=True)
-    for m in _MD_IMAGE.finditer(visible):
-        issues.append(_issue(position(visible, m.start()), NO_IMAGES, "tag:img"))
     for m in _MD_LINK.finditer(visible):
         group = next(g for g in ("url", "ref", "auto") if m.group(g) is not None)
         scheme = url_scheme(m.group(group))

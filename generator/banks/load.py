@@ -18,7 +18,6 @@ from konum.banks.errors import BankError, BankProblem, sort_problems
 from konum.banks.schema import SLUG
 from konum.banks.validate import BankValidator, IdUse
 
-
 PathLike = str | Path
 
 #: Where banks live, relative to the project root.
@@ -148,7 +147,7 @@ def _attach_ids(problems: list[BankProblem], root: yamlsource.YNode | None) -> l
     return result
 
 
-def _load_file(path: PathLike) -> _FileResult:
+def _load_file(path: PathLike, project: Path | None = None) -> _FileResult:
     path = Path(path)
     name = str(path)
     data, problems = _read(path, name)
@@ -158,7 +157,7 @@ def _load_file(path: PathLike) -> _FileResult:
     if text is None:
         return _FileResult(name, None, problems)
     problems = _attach_ids(problems, root)
-    validator = BankValidator(name, path.stem, text)
+    validator = BankValidator(name, path.stem, text, project)
     # Validate what parsed even after YAML-level problems (duplicate keys, tags), so that
     # one run reports everything; a document that did not parse at all is not validated.
     bank = validator.run(root) if root is not None or not problems else None
@@ -230,14 +229,17 @@ class CheckReport:
 
 
 def check_banks(
-    paths: PathLike | Sequence[PathLike] | None = None, root: PathLike = DEFAULT_ROOT
+    paths: PathLike | Sequence[PathLike] | None = None,
+    root: PathLike = DEFAULT_ROOT,
+    *,
+    project: Path | None = None,
 ) -> CheckReport:
-    """Load and validate banks without raising; see :func:`load_banks` for ``paths``."""
+    """Load and validate banks without raising; see :func:`load_banks` for the arguments."""
     if isinstance(paths, (str, Path)):
         paths = [paths]
     files = discover(paths, root)
     # Files are independent until the cross-bank checks: two cores read them where possible.
-    results = [_load_file(f) for f in files]
+    results = [_load_file(f, project) for f in files]
     names = [r.file for r in results]
     problems = [p for r in results for p in r.problems] + _cross_bank(results)
     banks = tuple(r.bank for r in results if r.bank is not None)
@@ -245,7 +247,10 @@ def check_banks(
 
 
 def load_banks(
-    paths_or_dir: PathLike | Sequence[PathLike] | None = None, root: PathLike = DEFAULT_ROOT
+    paths_or_dir: PathLike | Sequence[PathLike] | None = None,
+    root: PathLike = DEFAULT_ROOT,
+    *,
+    project: Path | None = None,
 ) -> tuple[model.Bank, ...]:
     """Load every bank, or raise one :class:`BankError` listing every problem in every bank.
 
@@ -253,6 +258,8 @@ def load_banks(
         paths_or_dir: a bank file, a directory of ``*.yml`` banks, or a list of either;
             None means ``root``.
         root: the default directory (``content/banks``).
+        project: the folder the banks' images must lie in, besides each bank's own folder
+            (the folder of ``mkdocs.yml``; default the working directory).
 
     Returns:
         The banks, in file order (sorted by name within a directory).
@@ -260,19 +267,19 @@ def load_banks(
     Raises:
         BankError: any content problem, including ids used twice across banks.
     """
-    report = check_banks(paths_or_dir, root)
+    report = check_banks(paths_or_dir, root, project=project)
     if report.problems:
         raise BankError(report.problems, report.files)
     return report.banks
 
 
-def load_bank(path: PathLike) -> model.Bank:
-    """Load and validate one bank file.
+def load_bank(path: PathLike, *, project: Path | None = None) -> model.Bank:
+    """Load and validate one bank file (``project``: see :func:`load_banks`).
 
     Raises:
         BankError: every problem in that file (ids are checked within the file only).
     """
-    result = _load_file(path)
+    result = _load_file(path, project)
     if result.bank is None:
         problems = result.problems or [BankProblem(result.file, None, None, "not a bank")]
         raise BankError(sort_problems(problems), [result.file])

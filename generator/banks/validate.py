@@ -19,10 +19,11 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
+from pathlib import Path
 from typing import Any, cast
 
 from konum import limits, model
-from konum.banks import htmlcheck
+from konum.banks import htmlcheck, imagerefs
 from konum.banks.errors import BankProblem
 from konum.banks.schema import (
     BANK_FIELDS,
@@ -152,11 +153,14 @@ class BankValidator:
         file: the file name used in problems (as the user gave it).
         stem: the file name without directory and extension (the bank id must equal it).
         text: the decoded file text (used to place problems inside block scalars).
+        project: the folder images must lie in (that of ``mkdocs.yml``; default the working
+            directory), besides the bank's own folder.
     """
 
-    def __init__(self, file: str, stem: str, text: str = "") -> None:
+    def __init__(self, file: str, stem: str, text: str = "", project: Path | None = None) -> None:
         self.file = file
         self.stem = stem
+        self.project = (project or Path.cwd()).absolute()
         self.lines = text.split("\n")
         self.problems: list[BankProblem] = []
         self.ids: list[IdUse] = []
@@ -243,11 +247,16 @@ class BankValidator:
         # Numbers and true/false are taken as written: `text: No` means the word "No".
         result = node.value if isinstance(node.value, str) else node.text
         if markdown:
-            self.check_html(node, path, result)
+            result = self.check_html(node, path, result)
         return result
 
-    def check_html(self, node: YScalar, path: str, text: str) -> None:
-        for issue in htmlcheck.scan(text):
+    def check_html(self, node: YScalar, path: str, text: str) -> str:
+        """Report what the renderer would drop or refuse in ``text``, and each image that
+        cannot be used; return ``text`` with its images' paths replaced by references to
+        the checked images (:func:`konum.banks.imagerefs.localise`)."""
+        folder = Path(self.file).absolute().parent
+        localised, image_problems = imagerefs.localise(text, path, folder, self.project)
+        for issue in [*htmlcheck.scan(text), *image_problems]:
             line, column = node.mark.line, node.mark.column
             if node.style == "|":
                 line = node.mark.line + issue.line
@@ -256,6 +265,7 @@ class BankValidator:
             elif issue.line == 1 and node.style in (None, '"', "'") and "\n" not in text:
                 column = node.mark.column + issue.offset + (1 if node.style else 0)
             self.problem(Mark(line, column), path, issue.message)
+        return localised
 
     def boolean(self, node: YMap, key: str, path: str, default: bool) -> bool:
         value = node.get(key)

@@ -20,7 +20,7 @@ from typing import Literal
 from konum import model
 from konum.errors import ExportError
 from konum.exports.anki import write_apkg
-from konum.exports.cards import Card, build_card_sets, build_cards, display_sides
+from konum.exports.cards import Card, ImageForm, build_card_sets, build_cards, display_sides
 from konum.exports.text import write_anki_text, write_csv
 
 ExportKind = Literal["anki", "text", "csv"]
@@ -82,7 +82,6 @@ def export(
     path: str | Path,
     *,
     deck: str = "konum",
-    media_root: Path | None = None,
     timestamp: float | None = None,
     language: str = "en",
 ) -> list[Card]:
@@ -94,8 +93,6 @@ def export(
         concretes: Concrete questions for one seed (computed questions need theirs).
         path: The file to write.
         deck: The parent deck's name (Anki and text).
-        media_root: The docs dir, where images referenced by cards are found; only the
-            ``.apkg`` carries image files, so it only matters for ``"anki"``.
         timestamp: For ``"anki"``: the notes' modification time (see
             :func:`konum.exports.anki.write_apkg`).
         language: The course's language (``Course.language``): the cards' own words and
@@ -110,13 +107,9 @@ def export(
     """
     if kind not in DEFAULT_NAMES:
         raise ValueError(f"export kind: expected 'anki', 'text' or 'csv', received {kind!r}")
-    cards = build_cards(
-        banks,
-        concretes,
-        math="anki",
-        media_root=media_root if kind == "anki" else None,
-        language=language,
-    )
+    # Only the package carries files; text and CSV name them as the package does.
+    form: ImageForm = "files" if kind == "anki" else "names"
+    cards = build_cards(banks, concretes, math="anki", images=form, language=language)
     _write(kind, cards, Path(path), deck, timestamp)
     return cards
 
@@ -126,14 +119,13 @@ def write_downloads(
     concretes: Sequence[model.Concrete],
     folder: str | Path,
     *,
-    media_root: Path,
     deck: str = "konum",
     timestamp: float | None = None,
     language: str = "en",
 ) -> dict[ExportKind, Path]:
     """Write the three exports (:func:`file_names` of ``deck``) into ``folder``, rendering each
-    card's texts once for all three; images are found below ``media_root`` (the docs dir)
-    and travel as files in the Anki package.
+    card's texts once for all three; images and figures travel as files in the Anki package,
+    and the text and CSV files name them as the package does.
 
     Returns:
         The written files by kind.
@@ -144,7 +136,7 @@ def write_downloads(
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     packaged, plain = build_card_sets(
-        banks, concretes, math="anki", media_roots=(media_root, None), language=language
+        banks, concretes, math="anki", forms=("files", "names"), language=language
     )
     written: dict[ExportKind, Path] = {}
     names = file_names(deck)

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import genanki
 
-from konum.exports.cards import Card
+from konum.exports.cards import Card, MediaFile
 
 # Hard-coded, never change: Anki recognises note types by id.
 BASIC_MODEL_ID = 1_732_905_311
@@ -49,6 +49,7 @@ table { border-collapse: collapse; }
 th, td { border: 1px solid rgba(127, 127, 127, 0.4); padding: 0.25em 0.6em; text-align: left; }
 .konum-answer { font-size: 1.1em; }
 .konum-solution, .konum-explanation { margin-top: 0.75em; }
+img { max-width: 100%; height: auto; }
 .cloze { font-weight: bold; color: #1565c0; }
 .nightMode .cloze, .night_mode .cloze { color: #82b1ff; }
 """
@@ -141,10 +142,9 @@ def resolve_timestamp(timestamp: float | None = None) -> float:
 
 def build_package(cards: Sequence[Card], deck: str) -> genanki.Package:
     """A genanki package with one subdeck of ``deck`` per bank, in the order the banks
-    first appear."""
+    first appear (the media files are :func:`media_files`)."""
     decks: dict[str, genanki.Deck] = {}
     names = deck_names(cards, deck)
-    media: dict[str, Path] = {}
     for card in cards:
         deck = decks.get(card.bank)
         if deck is None:
@@ -160,9 +160,17 @@ def build_package(cards: Sequence[Card], deck: str) -> genanki.Package:
                 guid=guid(card),
             )
         )
-        for path in card.media:
-            media.setdefault(path.name, path)
-    return genanki.Package(list(decks.values()), media_files=[str(p) for p in media.values()])
+    return genanki.Package(list(decks.values()))
+
+
+def media_files(cards: Iterable[Card]) -> list[MediaFile]:
+    """Every file the cards name, each once, in order of first use. Names are flat and
+    carry their content's hash (:mod:`konum.images`), so one name is one content."""
+    media: dict[str, MediaFile] = {}
+    for card in cards:
+        for file in card.media:
+            media.setdefault(file.name, file)
+    return list(media.values())
 
 
 def _zip_entry(name: str, date_time: tuple[int, int, int, int, int, int]) -> zipfile.ZipInfo:
@@ -184,7 +192,7 @@ def write_apkg(
 
     Args:
         cards: Cards from :func:`konum.exports.cards.build_cards` with ``math="anki"``
-            and a ``media_root``, so images are listed in :attr:`Card.media`.
+            and ``images="files"``, so images are listed in :attr:`Card.media`.
         path: The ``.apkg`` file to write.
         deck: The parent deck's name.
         timestamp: Seconds since the epoch given to notes and cards as their modification
@@ -192,7 +200,8 @@ def write_apkg(
             existing note from a package whose notes are newer.
     """
     stamp = resolve_timestamp(timestamp)
-    package = build_package(list(cards), deck)
+    cards = list(cards)
+    package = build_package(cards, deck)
     # Zip dates run from 1980 and have a two-second resolution; UTC keeps them machine-free.
     date_time = time.gmtime(max(stamp, 315_532_800))[:6]
     with tempfile.TemporaryDirectory(prefix="konum-apkg-") as folder:
@@ -203,10 +212,10 @@ def write_apkg(
             connection.commit()
         finally:
             connection.close()
-        media = [Path(p) for p in package.media_files]
+        media = media_files(cards)
         with zipfile.ZipFile(path, "w") as archive:
             archive.writestr(_zip_entry("collection.anki2", date_time), database.read_bytes())
-            names = {str(i): p.name for i, p in enumerate(media)}
+            names = {str(i): file.name for i, file in enumerate(media)}
             archive.writestr(_zip_entry("media", date_time), json.dumps(names))
-            for i, p in enumerate(media):
-                archive.writestr(_zip_entry(str(i), date_time), p.read_bytes())
+            for i, file in enumerate(media):
+                archive.writestr(_zip_entry(str(i), date_time), file.data)

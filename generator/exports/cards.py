@@ -18,6 +18,12 @@ Conventions:
 * ``front`` and ``back`` are HTML from :func:`konum.markup.render_markdown` with the
   ``math`` mode asked for: ``"anki"`` (MathJax delimiters ``\\( \\)`` / ``\\[ \\]``) for the
   Anki and text exports, ``"mathml"`` for the study page.
+* A bank's images (:mod:`konum.images`) come out in the form asked for (:data:`ImageForm`):
+  ``"inline"`` as ``data:`` URIs (the study page), ``"files"`` as ``<img src="NAME">`` with
+  each file in :attr:`Card.media` (the Anki package; ``NAME`` is the image's flat name,
+  ``<stem>-<hash>.<ext>``, since Anki's media folder has no subfolders), ``"names"`` as the
+  same ``<img src="NAME">`` without the files (Anki text and CSV: the names the package gives
+  them, so the images show once the package has been imported; the alt text otherwise).
 * A ``cloze`` card holds Anki cloze text in ``front`` (every blank is ``{{c1::answer}}``, so
   the note makes one card that hides all blanks at once) and the "Back Extra" in ``back``;
   :func:`display_sides` turns it into a plain front/back pair for tools without cloze support.
@@ -31,11 +37,11 @@ import re
 import tempfile
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
-from konum import model
+from konum import images, model
 from konum.errors import ExportError
 from konum.formatting import format_number
 from konum.markup import render_markdown
@@ -44,14 +50,22 @@ from konum.variants import option_order
 
 CardKind = Literal["basic", "cloze"]
 MathMode = Literal["anki", "mathml"]
+#: How a card carries its images (see the module docstring).
+ImageForm = Literal["inline", "files", "names"]
 
 #: Placeholder for a fill blank while its prompt goes through Markdown: letters and digits
 #: only, so Markdown, code highlighting and escaping leave it intact, inside code or not.
 _BLANK_TOKEN = "KONUMBLANK{}X"
 _BLANK_RE = re.compile(model.BLANK_PATTERN)
 _CLOZE_RE = re.compile(r"\{\{c\d+::(.*?)(?:::(.*?))?\}\}", re.DOTALL)
-_IMG_SRC_RE = re.compile(r'(<img\b[^>]*?\bsrc=")([^"]+)(")', re.IGNORECASE)
-_REMOTE_SRC_RE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class MediaFile:
+    """A file an Anki package carries beside its notes: its flat name and its bytes."""
+
+    name: str
+    data: bytes = field(repr=False)
 
 
 @dataclass(frozen=True)
@@ -67,7 +81,8 @@ class Card:
         back: HTML of the back, or the "Back Extra" for a cloze card.
         tags: The bank id, then the question's tags, in order, without duplicates (not yet
             sanitised for any tool).
-        media: Local files the HTML references by their base name (``<img src="name">``).
+        media: Files the HTML names by their flat name (``<img src="name">``): images and
+            figures, for the Anki package.
         language: The language of the card's words; Anki identities of other languages
             than English are derived from it too, so a learner can hold both decks.
     """
@@ -79,12 +94,13 @@ class Card:
     front: str
     back: str
     tags: tuple[str, ...] = ()
-    media: tuple[Path, ...] = ()
+    media: tuple[MediaFile, ...] = ()
     language: str = "en"
 
 
 def _render(text: str, math: MathMode, *, inline: bool = False) -> str:
-    return render_markdown(text, inline=inline, math=math)
+    # Images stay references until build_card_sets knows which form each set wants.
+    return render_markdown(text, inline=inline, math=math, images="refs")
 
 
 def _letter(index: int) -> str:
@@ -256,33 +272,20 @@ def _flashcard(bank: model.Bank, fc: model.Flashcard, math: MathMode) -> Card:
     )
 
 
-def _collect_media(card: Card, media_root: Path) -> Card:
-    """Point local ``<img>`` sources at Anki's flat media folder and list the files.
+def _carry_images(card: Card, form: ImageForm) -> Card:
+    """``card`` with its images in ``form`` (see the module docstring)."""
+    found: dict[str, MediaFile] = {}
 
-    Sources are resolved against ``media_root`` (the docs dir); ``../`` and ``/`` prefixes are
-    dropped, since authors write them relative to a lesson page. Remote and data URLs stay.
-    """
-    found: dict[str, Path] = {}
+    def write(image: images.Image, attributes: dict[str, str]) -> str:
+        if form == "inline":
+            return images.img_tag(image.data_uri, attributes)
+        if form == "files":
+            found.setdefault(image.name, MediaFile(image.name, image.data))
+        return images.img_tag(image.name, attributes)
 
-    def flatten(match: re.Match[str]) -> str:
-        src = html.unescape(match.group(2))
-        if _REMOTE_SRC_RE.match(src):
-            return match.group(0)
-        relative = re.sub(r"^(?:\.\./|\./|/)+", "", src)
-        path = media_root / relative
-        if not path.is_file():
-            raise ExportError(f"card {card.key!r}: image {src!r} not found under {media_root}")
-        name = path.name
-        if found.get(name, path) != path:
-            raise ExportError(f"card {card.key!r}: two images are both named {name!r}")
-        found[name] = path
-        return match.group(1) + html.escape(name) + match.group(3)
-
-    front = _IMG_SRC_RE.sub(flatten, card.front)
-    back = _IMG_SRC_RE.sub(flatten, card.back)
-    if not found:
-        return card
-    return replace(card, front=front, back=back, media=tuple(found.values()))
+    front = images.substitute(card.front, write)
+    back = images.substitute(card.back, write)
+    return replace(card, front=front, back=back, media=card.media + tuple(found.values()))
 
 
 def build_cards(
@@ -290,7 +293,7 @@ def build_cards(
     concretes: Iterable[model.Concrete] = (),
     *,
     math: MathMode = "anki",
-    media_root: Path | None = None,
+    images: ImageForm = "inline",
     language: str = "en",
 ) -> list[Card]:
     """All flashcards of ``banks``, in the order of ``banks`` (the caller's: the course's
@@ -302,9 +305,8 @@ def build_cards(
             question's variants (one card each, required) and a choice question's option
             order (without one, the order of seed 0).
         math: ``"anki"`` for MathJax delimiters, ``"mathml"`` for the study page.
-        media_root: Where local ``<img>`` sources are resolved (the docs dir). When given,
-            sources are rewritten to bare file names and the files listed in
-            :attr:`Card.media` (for Anki); when None, image sources are left as written.
+        images: how the cards carry images and figures (:data:`ImageForm`): ``"files"``
+            lists them in :attr:`Card.media`.
         language: The language of the cards' own words (``cards`` messages) and numbers;
             the banks and concretes are already in it (:func:`konum.course.course_for`).
 
@@ -313,11 +315,9 @@ def build_cards(
 
     Raises:
         ExportError: A computed question has no concrete variants, a fill prompt's blanks do
-            not match its answers, an answer cannot be a cloze deletion or an image is missing.
+            not match its answers or an answer cannot be a cloze deletion.
     """
-    (cards,) = build_card_sets(
-        banks, concretes, math=math, media_roots=(media_root,), language=language
-    )
+    (cards,) = build_card_sets(banks, concretes, math=math, forms=(images,), language=language)
     return cards
 
 
@@ -326,11 +326,11 @@ def build_card_sets(
     concretes: Iterable[model.Concrete] = (),
     *,
     math: MathMode = "anki",
-    media_roots: Sequence[Path | None] = (None,),
+    forms: Sequence[ImageForm] = ("inline",),
     language: str = "en",
 ) -> list[list[Card]]:
-    """:func:`build_cards` once for each of ``media_roots``, rendering the texts only once
-    (the sets differ only in how images and figures are carried)."""
+    """:func:`build_cards` once for each of ``forms``, rendering the texts only once (the
+    sets differ only in how images and figures are carried)."""
     by_id = {c.question.id: c for c in concretes}
     bare: list[Card] = []
     figures: dict[str, model.FigureRef] = {}  # question id -> its figure
@@ -364,12 +364,10 @@ def build_card_sets(
     if duplicates:
         raise ExportError(f"duplicate card keys (ids must be unique): {', '.join(duplicates)}")
     sets = []
-    for media_root in media_roots:
-        cards = bare
-        if media_root is not None:
-            cards = [_collect_media(card, media_root) for card in cards]
+    for form in forms:
+        cards = [_carry_images(card, form) for card in bare]
         if figures:
-            cards = [_with_figure(card, figures, as_file=media_root is not None) for card in cards]
+            cards = [_with_figure(card, figures, as_file=form == "files") for card in cards]
         sets.append(cards)
     return sets
 
@@ -401,7 +399,8 @@ def figure_svg_file(ref: model.FigureRef) -> Path:
 
 def _with_figure(card: Card, figures: dict[str, model.FigureRef], *, as_file: bool) -> Card:
     """Put the card's question figure above its front: a media file for Anki packages,
-    inline SVG elsewhere (text, CSV and the study page carry no media files)."""
+    inline SVG elsewhere (text, CSV and the study page carry no media files; a figure is
+    drawn by konum, so it needs none)."""
     m = _QUESTION_KEY.match(card.key)
     ref = figures.get(m.group("id")) if m else None
     if ref is None:
@@ -410,7 +409,7 @@ def _with_figure(card: Card, figures: dict[str, model.FigureRef], *, as_file: bo
         path = figure_svg_file(ref)
         alt = html.escape(ref.alt, quote=True)
         shown = f'<div class="konum-card-figure"><img src="{path.name}" alt="{alt}"></div>'
-        media = (*card.media, path)
+        media = (*card.media, MediaFile(path.name, path.read_bytes()))
     else:
         from konum.figures import render_svg
 

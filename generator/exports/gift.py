@@ -24,9 +24,9 @@ Texts are HTML (``[html]``) with math as ``\\( \\)``; GIFT's special characters
 GIFT cannot say what these need, so the questions are left out and listed
 (:class:`~konum.exports.lms.Skipped`): options kept in place (``shuffle: false`` or a
 pinned option: Moodle shuffles GIFT options), several blanks, a case-sensitive blank or
-a regular expression, matching questions with fewer than three answers, figures (GIFT
-carries no files). Hints and units are not carried (the prompt says the unit; Moodle
-then grades the bare number).
+a regular expression, matching questions with fewer than three answers, figures and a
+bank's own images (GIFT carries no files; the Moodle XML export carries both). Hints and
+units are not carried (the prompt says the unit; Moodle then grades the bare number).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from konum import model
+from konum import images, model
 from konum.exports.lms import (
     LmsExport,
     Skipped,
@@ -160,6 +160,8 @@ def gift_problem(q: model.Question) -> str | None:
     """Why GIFT cannot express ``q`` (None when it can)."""
     if q.figure is not None:
         return "it has a figure, and GIFT files carry no images"
+    if images.mentions_images(q):
+        return "it shows an image, and GIFT files carry no images (Moodle XML carries them)"
     if isinstance(q, model.ChoiceQuestion):
         if not q.shuffle or any(o.pin for o in q.options):
             return (

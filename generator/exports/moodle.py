@@ -45,8 +45,10 @@ konum's own prompt for it.
 Not written, and reported by id (:class:`~konum.exports.lms.Skipped`): fill blanks with a
 ``regex`` (Moodle's short answers match listed answers and ``*`` wildcards, never regular
 expressions) and matching questions with fewer than three answers (Moodle requires
-three). Bank text holds no images; a question's figure is embedded as an SVG ``file``
-element (base64) and shown after the prompt.
+three). A question's figure is embedded as an SVG ``file`` element (base64) and shown after
+the prompt; a bank's own images (:mod:`konum.images`), wherever they are in the texts, as a
+``file`` element beside the ``text`` that shows them, where Moodle's importer looks for that
+text's files (``import_text_with_files``), named ``@@PLUGINFILE@@/<flat name>`` in its HTML.
 
 Text is HTML with math as ``\\( \\)`` / ``\\[ \\]`` for Moodle's MathJax filter. In the
 texts of calculated questions every literal ``{`` and ``}`` is written as a character
@@ -70,7 +72,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
-from konum import model
+from konum import images, model
 from konum.computed.base import lattice
 from konum.computed.expression import parse
 from konum.computed.formula import spec_for
@@ -104,7 +106,8 @@ _BLANK_TOKEN = "KONUMBLANK{}X"
 
 
 def _html(text: str, *, inline: bool = False) -> str:
-    return render_markdown(text, inline=inline, math="anki").strip()
+    # Images stay references until the document is serialised (_carry_images).
+    return render_markdown(text, inline=inline, math="anki", images="refs").strip()
 
 
 def _literal(html_text: str) -> str:
@@ -183,10 +186,7 @@ class _Document:
         ET.SubElement(ET.SubElement(element, "name"), "text").text = name
         questiontext = _text(element, "questiontext", text + (figure.img() if figure else ""))
         if figure is not None:
-            file = ET.SubElement(
-                questiontext, "file", {"name": figure.name, "path": "/", "encoding": "base64"}
-            )
-            file.text = base64.b64encode(figure.data).decode("ascii")
+            _file(questiontext, figure.name, figure.data)
         _text(element, "generalfeedback", feedback)
         if kind != "cloze":
             _value(element, "defaultgrade", "1.0000000")
@@ -205,9 +205,35 @@ class _Document:
         return element
 
     def serialise(self) -> str:
+        _carry_images(self.root)
         ET.indent(self.root, space="  ")
         body = ET.tostring(self.root, encoding="unicode", short_empty_elements=False)
         return '<?xml version="1.0" encoding="UTF-8"?>\n' + body + "\n"
+
+
+def _file(parent: ET.Element, name: str, data: bytes) -> None:
+    file = ET.SubElement(parent, "file", {"name": name, "path": "/", "encoding": "base64"})
+    file.text = base64.b64encode(data).decode("ascii")
+
+
+def _carry_images(root: ET.Element) -> None:
+    """Each bank image a text shows: ``@@PLUGINFILE@@/<name>`` in its HTML, and the file
+    once beside that ``text`` element."""
+    for parent in list(root.iter()):
+        text = parent.find("text")
+        if text is None or not text.text or images.PREFIX not in text.text:
+            continue
+        found: dict[str, images.Image] = {}
+
+        def write(image: images.Image, attributes: dict[str, str]) -> str:
+            found.setdefault(image.name, image)  # noqa: B023 - called before the loop goes on
+            return images.img_tag(f"@@PLUGINFILE@@/{image.name}", attributes)
+
+        text.text = images.substitute(text.text, write)
+        present = {file.get("name") for file in parent.findall("file")}
+        for image in found.values():
+            if image.name not in present:
+                _file(parent, image.name, image.data)
 
 
 def _combined_feedback(element: ET.Element) -> None:

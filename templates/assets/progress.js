@@ -64,6 +64,7 @@
     var links = document.querySelectorAll(".md-nav--primary a.md-nav__link[href]");
     for (var i = 0; i < links.length; i++) {
       var a = links[i], old = a.querySelector(".konum-mark");
+      if (a.closest(".md-nav--secondary") || a.getAttribute("href").indexOf("#") >= 0) continue;
       var page = path(new URL(a.getAttribute("href"), location.href).pathname);
       var n = done[page] || 0, total = s.pages[page] || 0;
       var state = !n ? "" : total && n >= total ? "done" : "partly";

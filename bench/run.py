@@ -800,8 +800,8 @@ def study_page(folder: Path, cards: int) -> Path:
              f"<p>Question {i}: what is {i} + 1?</p>", f"<p>{i + 1}</p>")
         for i in range(cards)
     ]  # fmt: skip
-    block = environment().get_template("quiz/study.html.j2").render(
-        data=script_json(cards_json(made))
+    block = (
+        environment().get_template("quiz/study.html.j2").render(data=script_json(cards_json(made)))
     )
     body = "\n".join(
         (block, messages_html("en", ["study", "progress"]), assets_html("flashcards"),
@@ -848,7 +848,9 @@ def fig_study(report: Report, repeat: int) -> None:
     pages = {n: study_page(folder, n).name for n in (100, 10_000)}
     times: dict[int, list[float]] = {n: [] for n in pages}
     with bench_browser.serve(folder) as base, sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--headless", "--no-sandbox"])
+        chromium = p.chromium.launch(
+            executable_path="/usr/bin/chromium", args=["--headless", "--no-sandbox"]
+        )
         page = chromium.new_page()
         for round_ in range(repeat + 1):  # the first round warms up
             for n, name in pages.items():

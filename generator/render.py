@@ -370,7 +370,8 @@ def _fill(q: model.FillQuestion, dom_id: str, language: str) -> dict[str, Any]:
         index = int(match.group(1))
         return str(
             macros.blank(  # type: ignore[attr-defined]
-                id=f"{dom_id}-blank-{index}", label=message(language, "quiz.blank_label", number=index + 1, total=total)
+                id=f"{dom_id}-blank-{index}",
+                label=message(language, "quiz.blank_label", number=index + 1, total=total),
             )
         ).strip()
 

@@ -167,7 +167,7 @@ class ProgressBlock(Block):  # type: ignore[misc]
 
 
 class QuizExtension(BlocksExtension):  # type: ignore[misc]
-    """Registers ``/// quiz``, ``/// study`` and ``/// progress`` for a course's :class:`Options`."""
+    """Registers ``/// quiz``, ``/// study`` and ``/// progress`` for a course's options."""
 
     def __init__(self, options: Options) -> None:
         self.options = options

@@ -126,7 +126,9 @@ def test_the_overview_scores_each_lesson_and_counts_due_cards(page: Page) -> Non
     page.keyboard.press("1")  # due again in a minute: today
     _open(page, "index.html")
     row = page.locator(".konum-overview__table tr[data-bank='why-position']")
-    expect(row.locator("td").nth(1)).to_have_text(re.compile(rf"^{right} right, 1 of \d+ answered$"))
+    expect(row.locator("td").nth(1)).to_have_text(
+        re.compile(rf"^{right} right, 1 of \d+ answered$")
+    )
     expect(row.locator("td").nth(2)).to_have_text("1")
     expect(row.locator("a")).to_have_attribute("href", "/" + LESSON)
     expect(page.locator(".konum-overview__total")).to_have_text("1 card due today in all.")
@@ -150,7 +152,7 @@ def test_export_in_one_browser_and_import_in_another(
     download.value.save_as(path)
     data = json.loads(path.read_text(encoding="utf-8"))
     assert (data["format"], data["version"]) == ("konum-learner-data", 1)
-    assert list(data["quizzes"])[0].startswith(LESSON + ":why-position:")
+    assert next(iter(data["quizzes"])).startswith(LESSON + ":why-position:")
     before = _konum_storage(page)
 
     problems: list[str] = []
@@ -221,7 +223,9 @@ def test_forget_everything_asks_first(page: Page) -> None:
     expect(page.locator(".konum-overview__status")).to_have_text("Everything is forgotten.")
     assert _konum_storage(page) == {}
     expect(page.locator(MARK)).to_have_count(0)
-    expect(page.locator(".konum-overview__table td").nth(1)).to_have_text("0 right, 0 of 11 answered")
+    expect(page.locator(".konum-overview__table td").nth(1)).to_have_text(
+        "0 right, 0 of 11 answered"
+    )
 
 
 @pytest.mark.parametrize("scheme", ["default", "slate"])
@@ -237,5 +241,7 @@ def test_overview_and_study_page_are_axe_clean(page: Page, scheme: str) -> None:
         result = Axe().run(
             page, context={"include": [[widget]]}, options={"resultTypes": ["violations"]}
         )
-        found = [(v["id"], [n["target"] for n in v["nodes"]]) for v in result.response["violations"]]
+        found = [
+            (v["id"], [n["target"] for n in v["nodes"]]) for v in result.response["violations"]
+        ]
         assert found == [], (path, scheme)

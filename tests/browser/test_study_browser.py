@@ -13,13 +13,13 @@ test sets.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import json
 import random
-from datetime import datetime, timedelta, timezone
-import importlib.util
 import shutil
 import threading
 from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -27,8 +27,8 @@ from typing import Any
 import pytest
 
 from konum.exports import build_cards
-from konum.mdx import messages_html
 from konum.exports.text import cards_json
+from konum.mdx import messages_html
 from konum.render import TEMPLATES_DIR, environment, script_json
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
@@ -101,7 +101,9 @@ def study_folder(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[s
     pages = {
         "index.html": PAGE.format(stub="", block=block, messages=texts),
         "instant.html": PAGE.format(stub=DOCUMENT_STUB, block=block, messages=texts),
-        "seed2.html": PAGE.format(stub="", block=template.render(data=script_json(again)), messages=texts),
+        "seed2.html": PAGE.format(
+            stub="", block=template.render(data=script_json(again)), messages=texts
+        ),
     }
     for name, html in pages.items():
         (folder / name).write_text(html, encoding="utf-8")
@@ -188,7 +190,7 @@ def same_schedule(got: list[Any], want: list[Any]) -> bool:
         (g[0], g[1], g[4]) == (w[0], w[1], w[4])
         and g[2] == pytest.approx(w[2], rel=1e-12)
         and g[3] == pytest.approx(w[3], rel=1e-12)
-        for g, w in zip(got, want)
+        for g, w in zip(got, want, strict=True)
     )
 
 
@@ -213,7 +215,7 @@ def test_fsrs_matches_the_python_reference_on_random_histories(page: Any) -> Non
              return [c.state, c.step, c.s, c.d, c.due]; }); })""",
         histories,
     )
-    bad = [h for h, g in zip(histories, got) if not same_schedule(g, reference(h))]
+    bad = [h for h, g in zip(histories, got, strict=True) if not same_schedule(g, reference(h))]
     assert bad == [], f"{len(bad)} of 300 histories differ, first {bad[:1]}"
     assert sum(len(h) for h in histories) > 1500
 
@@ -245,7 +247,9 @@ def test_a_scripted_week_gives_the_reference_due_dates(
             page.clock.set_fixed_time(now)
             page.keyboard.press("Space")
             grade = pattern[(turn + day) % len(pattern)]
-            interval = page.get_attribute(f".konum-study__grade >> nth={grade - 1}", "data-interval")
+            interval = page.get_attribute(
+                f".konum-study__grade >> nth={grade - 1}", "data-interval"
+            )
             page.keyboard.press(str(grade))
             done.setdefault(key, []).append((ms(now), grade))
             assert reference(done[key])[-1][4] - ms(now) == int(float(interval))
@@ -379,8 +383,10 @@ def test_the_lesson_filter_is_remembered(page: Any, study_site: tuple[str, dict[
     page.reload()
     page.wait_for_selector(".konum-study__card[data-key]")
     assert page.input_value(".konum-study__filter") == deck
-    assert page.locator(".konum-study__progress").text_content().endswith(
-        f"0 of {len(in_deck)} studied"
+    assert (
+        page.locator(".konum-study__progress")
+        .text_content()
+        .endswith(f"0 of {len(in_deck)} studied")
     )
 
 

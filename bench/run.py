@@ -9,6 +9,8 @@ Measures, side by side in one run, the figures of issue 17 and writes ``bench/RE
 5. ``browser`` a 200-question page in Chromium: DOMContentLoaded until every question is mounted
 6. ``exports`` 10,000 flashcards to .apkg and to Anki text
 7. ``pe``      konum.pe.sinusoidal(8192, 1024) vs a straightforward numpy version
+8. ``study``   the study page with 10,000 cards vs 100: load until the first card shows;
+   flashcards.js gzipped, and what the progress marks add to every page
 
 Usage::
 
@@ -46,7 +48,7 @@ import common
 from common import REPO, VENV_PYTHON, WORK, Timing
 
 RESULTS = REPO / "bench" / "RESULTS.md"
-FIGURES = ("build", "scale", "peer", "weight", "browser", "exports", "pe")
+FIGURES = ("build", "scale", "peer", "weight", "browser", "study", "exports", "pe")
 # konum's blocks, and fenced code (where a block is only shown, not used).
 KONUM_BLOCK = re.compile(r"^ {0,3}///\s*(?:quiz|study)\b")
 BLOCK_END = re.compile(r"^ {0,3}///[ \t]*$")
@@ -805,6 +807,110 @@ def fig_browser(report: Report, repeat: int) -> None:
     )
 
 
+# --- 8. the study page ----------------------------------------------------------------
+
+
+def study_page(folder: Path, cards: int) -> Path:
+    """A study page with ``cards`` synthetic cards, as the extension writes it (the block,
+    its texts, flashcards.js and the progress marks inline): ``folder/study-<cards>.html``."""
+    from konum.exports.cards import Card
+    from konum.exports.text import cards_json
+    from konum.mdx import assets_html, messages_html
+    from konum.render import environment, script_json
+
+    made = [
+        Card(f"question:q{i}", f"bank-{i // 100}", f"Lesson {i // 100}", "basic",
+             f"<p>Question {i}: what is {i} + 1?</p>", f"<p>{i + 1}</p>")
+        for i in range(cards)
+    ]  # fmt: skip
+    block = (
+        environment().get_template("quiz/study.html.j2").render(data=script_json(cards_json(made)))
+    )
+    body = "\n".join(
+        (block, messages_html("en", ["study", "progress"]), assets_html("flashcards"),
+         assets_html("progress"))
+    )  # fmt: skip
+    page = folder / f"study-{cards}.html"
+    page.write_text(
+        f"<!doctype html><html lang=en><head><meta charset=utf-8><title>Study</title></head>"
+        f"<body><main>{body}</main></body></html>",
+        encoding="utf-8",
+    )
+    return page
+
+
+def study_weights() -> dict[str, int]:
+    """Gzipped bytes: flashcards.js (+ its CSS) on the study page, and the progress marks'
+    script and style that every page carries."""
+    from konum.render import TEMPLATES_DIR
+
+    def size(name: str) -> int:
+        return common.gzip_size((TEMPLATES_DIR / "assets" / name).read_bytes())
+
+    return {
+        "flashcards.js": size("flashcards.js"),
+        "flashcards.css": size("flashcards.css"),
+        "progress": size("progress.js") + size("progress.css"),
+    }
+
+
+FIRST_CARD = """() => new Promise(done => {
+  const seen = () => document.querySelector(".konum-study__card[data-key]");
+  const stop = () => done(performance.now());
+  if (seen()) return stop();
+  new MutationObserver((_, o) => { if (seen()) { o.disconnect(); stop(); } })
+    .observe(document, {subtree: true, childList: true, attributes: true});
+})"""
+
+
+def fig_study(report: Report, repeat: int) -> None:
+    import browser as bench_browser
+    from playwright.sync_api import sync_playwright
+
+    folder = common.fresh_dir(WORK / "study")
+    pages = {n: study_page(folder, n).name for n in (100, 10_000)}
+    times: dict[int, list[float]] = {n: [] for n in pages}
+    with bench_browser.serve(folder) as base, sync_playwright() as p:
+        chromium = p.chromium.launch(
+            executable_path="/usr/bin/chromium", args=["--headless", "--no-sandbox"]
+        )
+        page = chromium.new_page()
+        for round_ in range(repeat + 1):  # the first round warms up
+            for n, name in pages.items():
+                page.goto(f"{base}/{name}", wait_until="domcontentloaded")
+                shown = page.evaluate(FIRST_CARD)
+                if round_:
+                    times[n].append(shown)
+        chromium.close()
+    small, big = Timing(tuple(times[100])), Timing(tuple(times[10_000]))
+    ratio = paired_ratio(big, small)
+    weights = study_weights()
+    report.add(
+        "study",
+        f"Synthetic study pages with 100 and 10,000 cards (the cards inline as JSON), served"
+        f" from 127.0.0.1, Chromium headless, {repeat} loads each, taking turns.",
+        f"- navigation start -> first card shown: 100 cards median {small.median:.0f} ms,"
+        f" 10,000 cards median {big.median:.0f} ms; ratio (round by round) {ratio:.2f}",
+        f"- flashcards.js gzipped {weights['flashcards.js']:,} B (its CSS"
+        f" {weights['flashcards.css']:,} B); the progress marks on every page"
+        f" {weights['progress']:,} B gzipped",
+    )
+    report.data["study"] = {"ms_100": small.median, "ms_10000": big.median, **weights}
+    report.target(
+        "study",
+        "the study page with 10,000 cards shows its first card within 3x the time of 100 cards",
+        f"{ratio:.2f}x",
+        ratio <= 3,
+    )
+    report.target(
+        "study",
+        "flashcards.js stays small: < 8 KB gzipped",
+        f"{weights['flashcards.js']:,} B",
+        weights["flashcards.js"] < 8192,
+        supplementary=True,
+    )
+
+
 # --- 6. exports -------------------------------------------------------------------------
 
 
@@ -936,6 +1042,7 @@ TITLES = {
     "peer": "3. The peer: mkdocs-quiz",
     "weight": "4. Page weight",
     "browser": "5. The browser: a 200-question page in Chromium",
+    "study": "8. The study page: 10,000 cards vs 100",
     "exports": "6. Exports",
     "pe": "7. The PE core",
 }
@@ -1072,6 +1179,7 @@ def main(argv: list[str] | None = None) -> int:
         ),
         "weight": lambda: fig_weight(report),
         "browser": lambda: fig_browser(report, 2 if args.quick else 5),
+        "study": lambda: fig_study(report, 3 if args.quick else 9),
         "exports": lambda: fig_exports(report, reps(90, low=1), 1000 if args.quick else 10_000),
         "pe": lambda: fig_pe(report, 3 if args.quick else 15),
     }

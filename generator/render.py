@@ -370,7 +370,8 @@ def _fill(q: model.FillQuestion, dom_id: str, language: str) -> dict[str, Any]:
         index = int(match.group(1))
         return str(
             macros.blank(  # type: ignore[attr-defined]
-                id=f"{dom_id}-blank-{index}", label=message(language, "quiz.blank_label", number=index + 1, total=total)
+                id=f"{dom_id}-blank-{index}",
+                label=message(language, "quiz.blank_label", number=index + 1, total=total),
             )
         ).strip()
 
@@ -579,4 +580,32 @@ def render_study(course: Any, language: str = "en") -> str:
     )
     data = script_json(cards_json(cards))
     template = environment(language).get_template("quiz/study.html.j2")
+    return template.render(data=data).strip() + "\n"
+
+
+def render_progress(course: Any, language: str = "en") -> str:
+    """The course overview block: the lessons of ``course`` (a :class:`konum.course.Course`)
+    in its order as JSON for ``overview.js``: ``{"lessons": [{"bank", "title", "questions":
+    [question ids], "cards": [card keys]}]}``. The scores and due cards are the learner's, so
+    the browser adds them; without JavaScript the block says so.
+
+    Raises:
+        konum.errors.ExportError: a question cannot be made into a card.
+    """
+    from konum.exports.cards import build_cards
+
+    keys: dict[str, list[str]] = {}
+    for card in build_cards(course.banks, course.concretes(), math="mathml"):
+        keys.setdefault(card.bank, []).append(card.key)
+    lessons = [
+        {
+            "bank": bank.id,
+            "title": bank.title,
+            "questions": [q.id for q in bank.questions],
+            "cards": keys.get(bank.id, []),
+        }
+        for bank in course.banks
+    ]
+    data = script_json({"lessons": lessons})
+    template = environment(language).get_template("quiz/progress.html.j2")
     return template.render(data=data).strip() + "\n"

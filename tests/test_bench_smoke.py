@@ -75,7 +75,8 @@ def test_synthetic_project_has_one_quiz_page_per_bank(tmp_path: Path) -> None:
 
 def test_synthetic_project_builds_with_konum_inline(tmp_path: Path) -> None:
     """A tiny synthetic project builds with the one-line extension, and the bench finds
-    konum's inline CSS and JS on its quiz page, and none on its page without a quiz."""
+    konum's inline CSS and JS on its quiz page, and only the progress marks' on its page
+    without a quiz."""
     from konum.build import build_site
 
     synthetic = importlib.import_module("synthetic")
@@ -84,13 +85,17 @@ def test_synthetic_project_builds_with_konum_inline(tmp_path: Path) -> None:
     site = tmp_path / "site"
     build_site(project / "mkdocs.yml", site_dir=site, downloads=False)
     quiz = common.inline_weight(site / "lessons" / "page-000.html")
-    assert quiz.widgets == ("quiz",)
+    assert quiz.widgets == ("quiz", "progress")
     assert 0 < quiz.added < quiz.page
     assert quiz.alone == sum(
-        common.gzip_size(_shipped_asset(name)) for name in ("quiz.css", "quiz.js")
+        common.gzip_size(_shipped_asset(name))
+        for name in ("quiz.css", "quiz.js", "progress.css", "progress.js")
     )
-    index = common.inline_weight(site / "index.html")
-    assert (index.widgets, index.added, index.alone) == ((), 0, 0)
+    index = common.inline_weight(site / "index.html")  # only the navigation's progress marks
+    assert index.widgets == ("progress",)
+    assert index.alone == sum(
+        common.gzip_size(_shipped_asset(name)) for name in ("progress.css", "progress.js")
+    )
 
 
 def test_inline_weight_is_the_page_with_less_the_page_without(tmp_path: Path) -> None:
@@ -287,3 +292,24 @@ def test_the_browser_figure_says_whether_quiz_js_changed(monkeypatch: pytest.Mon
     assert "byte for byte" in run.quiz_js_then()
     monkeypatch.setitem(run.PREVIOUS, "quiz_js_sha256", "0" * 64)
     assert run.quiz_js_then() == "quiz.js has changed since the previous figure."
+
+
+def test_the_study_figure_writes_pages_with_the_cards_asked(tmp_path: Path) -> None:
+    """The study figure's pages carry the cards asked for, the study widget and the progress
+    marks inline; its weights are the shipped files gzipped."""
+    import json
+    import re
+
+    run = importlib.import_module("run")
+    common = importlib.import_module("common")
+    page = run.study_page(tmp_path, 25)
+    html = page.read_text(encoding="utf-8")
+    cards = re.search(r'class="konum-cards">(.*?)</script>', html)
+    assert cards is not None and len(json.loads(cards.group(1))["cards"]) == 25
+    assert common.inline_weight(page).widgets == ("flashcards", "progress")
+    weights = run.study_weights()
+    assert weights["flashcards.js"] == common.gzip_size(_shipped_asset("flashcards.js"))
+    assert weights["progress"] == sum(
+        common.gzip_size(_shipped_asset(name)) for name in ("progress.js", "progress.css")
+    )
+    assert "study" in run.FIGURES and "study" in run.TITLES

@@ -144,7 +144,8 @@ def test_a_failing_edition_keeps_every_edition(edition: Path) -> None:
 def test_konum_assets_only_on_quiz_pages(built: Path) -> None:
     index = (built / "site" / "index.html").read_text()
     quiz_page = (built / "site" / "lessons" / "quiz.html").read_text()
-    assert "data-konum-asset" not in index and "window.konumQuiz" not in index
+    assert 'data-konum-asset="quiz"' not in index and "window.konumQuiz" not in index
+    assert index.count('data-konum-asset="progress"') == 1  # every page: the nav's marks
     assert quiz_page.count('data-konum-asset="quiz"') == 1
     assert quiz_page.count("window.konumQuiz") >= 1
 

@@ -497,29 +497,32 @@ def test_assets_make_no_requests() -> None:
 
 def test_inline_assets_cannot_end_their_elements() -> None:
     """The files go into pages inline: nothing in them may close their element early."""
-    for name in ("quiz.js", "flashcards.js"):
+    for name in ("quiz.js", "flashcards.js", "overview.js", "progress.js"):
         text = (ASSETS / name).read_text(encoding="utf-8").lower()
         assert "</script" not in text and "<!--" not in text, name
-    for name in ("quiz.css", "flashcards.css"):
+    for name in ("quiz.css", "flashcards.css", "overview.css", "progress.css"):
         assert "</style" not in (ASSETS / name).read_text(encoding="utf-8").lower(), name
 
 
 @pytest.mark.parametrize(
-    ("content", "quiz", "study", "math"),
+    ("content", "quiz", "study", "overview", "math"),
     [
-        ("<p>Hi</p>", False, False, False),
-        ('<p><math alttext="x"><mi>x</mi></math></p>', False, False, True),
-        ('<section class="konum-quiz" data-konum-quiz></section>', True, False, False),
-        ('<div class="konum-study" data-konum-study></div>', False, True, False),
+        ("<p>Hi</p>", False, False, False, False),
+        ('<p><math alttext="x"><mi>x</mi></math></p>', False, False, False, True),
+        ('<section class="konum-quiz" data-konum-quiz></section>', True, False, False, False),
+        ('<div class="konum-study" data-konum-study></div>', False, True, False, False),
+        ('<div class="konum-overview" data-konum-overview></div>', False, False, True, False),
     ],
-    ids=["plain", "math", "quiz", "study"],
+    ids=["plain", "math", "quiz", "study", "overview"],
 )
 def test_pages_get_the_assets_they_show_and_no_others(
-    content: str, quiz: bool, study: bool, math: bool
+    content: str, quiz: bool, study: bool, overview: bool, math: bool
 ) -> None:
-    """A page with a quiz or the study block carries its CSS and JS once, at its end (in
-    Material's content container, whose scripts instant navigation re-runs); a page with
-    formulas names a math font; a page with neither carries nothing of konum's."""
+    """A page with a quiz, the study block or the overview carries its CSS and JS once, at
+    its end (in Material's content container, whose scripts instant navigation re-runs); a
+    page with formulas names a math font; every page carries the navigation's progress marks
+    (their script, style and two texts), and a page with nothing else carries only those."""
+    import json
     from types import SimpleNamespace
 
     from konum.mdx import AssetsPostprocessor
@@ -527,15 +530,24 @@ def test_pages_get_the_assets_they_show_and_no_others(
     html = AssetsPostprocessor(SimpleNamespace(konum_page=True)).run(content)  # type: ignore[arg-type]
     assert html.count('data-konum-asset="quiz"') == int(quiz)
     assert html.count('data-konum-asset="flashcards"') == int(study)
+    assert html.count('data-konum-asset="overview"') == int(overview)
+    assert html.count('data-konum-asset="progress"') == 1
     assert ("window.konumQuiz" in html) is quiz and ("window.konumStudy" in html) is study
+    assert ("window.konumOverview" in html) is overview
+    assert html.count("window.konumProgress = ") == 1
     assert ("<style>math{font-family:" in html) is math
     if math:  # named OpenType MATH fonts first, the generic family last
         stack = re.search(r"math\{font-family:([^}]*)\}", html)
         assert stack is not None
         fonts = stack.group(1).split(",")
         assert '"DejaVu Math TeX Gyre"' in fonts and fonts[-1] == "math"
-    if not (quiz or study or math):
-        assert html == content
+    texts = re.search(r'<template data-konum-messages><script type="application/json">(.*?)<', html)
+    assert texts is not None
+    sections = {key.split(".")[0] for key in json.loads(texts.group(1))}
+    wanted = {"quiz": quiz, "study": study, "overview": overview}
+    assert sections == {"progress"} | {name for name, on in wanted.items() if on}
+    if not (quiz or study or overview or math):
+        assert html.startswith(content + "\n") and "<math" not in html
 
 
 def test_a_heading_with_math_keeps_its_id_and_name_clean() -> None:

@@ -149,8 +149,8 @@ def test_every_question_is_on_its_page(site_fixture: str, request: pytest.Fixtur
         html = _page(site, bank.id)
         shown = re.findall(r'data-question-id="([^"]+)"', html)
         assert shown == [q.id for q in bank.questions]
-        assert "data-konum-asset" in html and "<math" in html
-    assert "data-konum-asset" not in _page(site, "index")
+        assert 'data-konum-asset="quiz"' in html and "<math" in html
+    assert 'data-konum-asset="quiz"' not in _page(site, "index")
 
 
 @pytest.mark.parametrize("site_fixture", SITES)

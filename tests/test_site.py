@@ -94,7 +94,8 @@ def test_every_bank_appears_on_a_page(built_site: Path) -> None:
 def test_pages_without_a_quiz_load_no_konum_quiz_assets(built_site: Path) -> None:
     for page in ("index.html", "glossary.html", "summary.html"):
         html = (built_site / page).read_text(encoding="utf-8")
-        assert "data-konum-asset" not in html and "konumQuiz" not in html, page
+        assert 'data-konum-asset="quiz"' not in html and "konumQuiz" not in html, page
+        assert html.count('data-konum-asset="progress"') == 1, page  # the nav's marks
 
 
 def test_site_needs_no_outside_host(built_site: Path) -> None:

@@ -9,8 +9,9 @@ One line in ``mkdocs.yml`` turns everything on (options: :mod:`konum.config`)::
 
 It is a Markdown extension rather than a MkDocs plugin, so the same ``mkdocs.yml`` builds
 with MkDocs and with Zensical (which runs Markdown extensions but not MkDocs plugins). Pages
-that hold a quiz or the study block get konum's CSS and JavaScript inline, at the end of the
-page, and pages without get none: no theme override and no file to copy. A page with an
+that hold a quiz, the study block or the course overview get konum's CSS and JavaScript
+inline, at the end of the page; every page gets the small script and style of the progress
+marks in the navigation (progress.js): no theme override and no file to copy. A page with an
 explorer gets the explorers' shared files and the script of each explorer it shows. The
 scripts sit in the page content, which Material's instant navigation re-runs on every page
 change (they are idempotent); formulas get the name of a math font that stretches brackets.
@@ -101,16 +102,20 @@ class AssetsPostprocessor(Postprocessor):
             for section, mark in (
                 ("quiz", "data-konum-quiz"),
                 ("study", "data-konum-study"),
+                ("overview", "data-konum-overview"),
                 ("explorer", "data-explorer="),
             )
             if mark in text
         ]
-        if sections:
-            text += "\n" + messages_html(self.language, sections)
+        # Every page gets the navigation's progress marks (progress.js, small).
+        text += "\n" + messages_html(self.language, [*sections, "progress"])
         if "data-konum-quiz" in text:
             text += assets_html("quiz")
         if "data-konum-study" in text:
             text += "\n" + assets_html("flashcards")
+        if "data-konum-overview" in text:
+            text += "\n" + assets_html("overview")
+        text += "\n" + assets_html("progress")
         if "data-explorer=" in text:
             text += "\n" + explorer_assets(text, _asset)
         return text
@@ -118,8 +123,8 @@ class AssetsPostprocessor(Postprocessor):
 
 # A line that starts like a block of konum's, and the forms pymdownx reads as one: a quiz
 # names its bank after a bar, the study block takes nothing (explorers: explorer.py).
-_BLOCK_START = re.compile(r"^ {0,3}///\s*(quiz|study)\b")
-_WELL_FORMED = re.compile(r"^ {0,3}/// (?:quiz *\| *\S.*|study *)$")
+_BLOCK_START = re.compile(r"^ {0,3}///\s*(quiz|study|progress)\b")
+_WELL_FORMED = re.compile(r"^ {0,3}/// (?:quiz *\| *\S.*|study *|progress *)$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 

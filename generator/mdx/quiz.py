@@ -1,4 +1,5 @@
-"""The ``/// quiz`` and ``/// study`` blocks: a course's questions, rendered into the page.
+"""The ``/// quiz``, ``/// study`` and ``/// progress`` blocks: a course's questions, rendered
+into the page.
 
 Syntax (pymdownx Blocks)::
 
@@ -12,9 +13,14 @@ Syntax (pymdownx Blocks)::
     /// study
     ///
 
+    /// progress
+    ///
+
 A quiz block names a bank (``<banks>/<bank>.yml``); the optional ``questions`` option keeps
-only those ids, in that order. The study block shows every card of the course, one at a time.
-The HTML comes from :func:`konum.render.render_quiz` (or :func:`konum.render.render_study`)
+only those ids, in that order. The study block shows every card of the course, one at a time;
+the progress block is the course overview (each lesson's score and cards due, the learner's
+data). The HTML comes from :func:`konum.render.render_quiz` (or ``render_study``,
+``render_progress``)
 and is stashed, so Markdown never touches it. The blocks take the course from
 :func:`konum.course.course_for` with the extension's options (see :mod:`konum.config`).
 """
@@ -137,8 +143,31 @@ class StudyBlock(Block):  # type: ignore[misc]
         block.text = self.md.htmlStash.store(html)
 
 
+class ProgressBlock(Block):  # type: ignore[misc]
+    """``/// progress``: the course overview, per lesson its quiz score and the cards due."""
+
+    NAME = "progress"
+    ARGUMENT = False
+
+    def on_create(self, parent: etree.Element) -> etree.Element:
+        return etree.SubElement(parent, "div", {"class": "konum-progress-host"})
+
+    def on_end(self, block: etree.Element) -> None:
+        from konum.errors import ExportError
+        from konum.render import render_progress
+
+        options: Options = self.config["options"]
+        try:
+            html = render_progress(_course(options), options.language)
+        except (ValueError, ExportError) as exc:
+            raise QuizError(f"/// progress: {exc}") from None
+        for child in list(block):
+            block.remove(child)
+        block.text = self.md.htmlStash.store(html)
+
+
 class QuizExtension(BlocksExtension):  # type: ignore[misc]
-    """Registers ``/// quiz`` and ``/// study`` for a course's :class:`Options`."""
+    """Registers ``/// quiz``, ``/// study`` and ``/// progress`` for a course's options."""
 
     def __init__(self, options: Options) -> None:
         self.options = options
@@ -147,3 +176,4 @@ class QuizExtension(BlocksExtension):  # type: ignore[misc]
     def extendMarkdownBlocks(self, md: Markdown, block_mgr: BlocksProcessor) -> None:
         block_mgr.register(QuizBlock, {"options": self.options})
         block_mgr.register(StudyBlock, {"options": self.options})
+        block_mgr.register(ProgressBlock, {"options": self.options})

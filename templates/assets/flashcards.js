@@ -1,19 +1,29 @@
-/* konum study widget: one flashcard at a time with a five-box Leitner scheme.
+/* konum study widget: one flashcard at a time, scheduled by FSRS-6 as Anki schedules it.
  *
  * Mounts on every [data-konum-study] element, reading the cards from the JSON in its
  * <script type="application/json" class="konum-cards"> (written by konum.render.render_study
  * into the page, so the page works from file:// and under any server): {decks: [...], cards:
- * [{key, kind, deck, front, back}]} with front/back as sanitised HTML (MathML for math).
+ * [{key, kind, deck, bank, front, back}]} with front/back as sanitised HTML (MathML for math).
  *
- * Leitner: every card starts in box 1; "Good" moves it up one box (at most 5), "Again" sends
- * it back to box 1. The next card comes from the lowest non-empty box (of the chosen lesson),
- * the one graded longest ago first. The progress line counts the chosen lesson's cards that
- * are seen (graded at least once) and known (last graded Good, so in box 2 or higher). Boxes live in localStorage under "konum-study-v1",
- * keyed by the card's stable key, so regenerated decks keep their progress.
+ * Scheduling: a port of the FSRS-6 equations with the default parameters, following the
+ * Python reference (py-fsrs 6, Scheduler with its defaults: desired retention 0.9, learning
+ * steps 1 and 10 minutes, relearning step 10 minutes, maximum interval 36,500 days) without
+ * fuzz, so a history gives the same due dates and stabilities in both
+ * (tests/browser/test_study_browser.py). Grades are Anki's: 1 Again, 2 Hard, 3 Good, 4 Easy.
+ * The queue: cards that are due (earliest first), then new cards in the course's order, at
+ * most "new cards a day" first seen since local midnight; when nothing is left, a learning
+ * card due within 20 minutes comes early, as Anki's learn-ahead limit has it.
+ *
+ * State lives in localStorage under "konum-study-v2": {version: 2, newPerDay, lesson, cards:
+ * {<card key>: {state, step, s, d, due, last, first, log: [[time, grade], ...]}}} with
+ * times in ms since the epoch, state 1 learning, 2 review, 3 relearning. Keys are the cards'
+ * stable keys (konum.exports.cards), so a rebuild with another seed keeps each card's history;
+ * entries of cards the page no longer has are ignored, not shown. progress.js reads this
+ * format for the home page and exports and imports it.
  *
  * Keys: Space flips (unless a button, link or field has focus: those keep their own Space),
- * 1 = Again and 2 = Good once the answer shows. Mounting is idempotent; under Material's
- * instant navigation the script re-runs and mounts through document$.
+ * 1-4 grade once the answer shows. Mounting is idempotent; under Material's instant
+ * navigation the script re-runs and mounts through document$.
  */
 (function () {
   "use strict";
@@ -23,17 +33,133 @@
     return;
   }
 
-  var STORE = "konum-study-v1";
-  var BOXES = 5;
+  var fsrs = (function () {
+    /* FSRS-6 default parameters (py-fsrs DEFAULT_PARAMETERS). */
+    var W = [0.212, 1.2931, 2.3065, 8.2956, 6.4133, 0.8334, 3.0194, 0.001, 1.8722, 0.1666,
+      0.796, 1.4835, 0.0614, 0.2629, 1.6483, 0.6014, 1.8729, 0.5425, 0.0912, 0.0658, 0.1542];
+    var MINUTE = 6e4, DAY = 864e5, RETENTION = 0.9, MAX_DAYS = 36500;
+    var LEARNING = [MINUTE, 10 * MINUTE], RELEARNING = [10 * MINUTE];
+    var DECAY = -W[20], FACTOR = Math.pow(0.9, 1 / DECAY) - 1;
+
+    // Math.pow(Math.E, x), not Math.exp: the reference computes math.e ** x.
+    function exp(x) { return Math.pow(Math.E, x); }
+    function clampD(d) { return Math.min(Math.max(d, 1), 10); }
+    function clampS(s) { return Math.max(s, 0.001); }
+    // Python's round(): halves go to the even neighbour.
+    function roundEven(x) {
+      var r = Math.round(x);
+      return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
+    }
+    function initD(g) { return W[4] - exp(W[5] * (g - 1)) + 1; }
+    function nextD(d, g) {
+      var delta = -(W[6] * (g - 3));
+      return clampD(W[7] * initD(4) + (1 - W[7]) * (d + (10 - d) * delta / 9));
+    }
+    function shortS(s, g) {
+      var up = exp(W[17] * (g - 3 + W[18])) * Math.pow(s, -W[19]);
+      if (g > 1) up = Math.max(up, 1);
+      return clampS(s * up);
+    }
+    function retrievability(c, now) {
+      if (c.last == null || c.s == null) return 0;
+      var days = Math.max(0, Math.floor((now - c.last) / DAY));
+      return Math.pow(1 + FACTOR * days / c.s, DECAY);
+    }
+    function nextS(d, s, r, g) {
+      if (g === 1) {
+        return clampS(Math.min(
+          W[11] * Math.pow(d, -W[12]) * (Math.pow(s + 1, W[13]) - 1) * exp((1 - r) * W[14]),
+          s / exp(W[17] * W[18])));
+      }
+      var hard = g === 2 ? W[15] : 1, easy = g === 4 ? W[16] : 1;
+      return clampS(s * (1 + exp(W[8]) * (11 - d) * Math.pow(s, -W[9]) *
+        (exp((1 - r) * W[10]) - 1) * hard * easy));
+    }
+    function days(s) {
+      var n = roundEven((s / FACTOR) * (Math.pow(RETENTION, 1 / DECAY) - 1));
+      return Math.min(Math.max(n, 1), MAX_DAYS) * DAY;
+    }
+    function toReview(c) { c.state = 2; c.step = null; return days(c.s); }
+    /* The next interval (ms) of a learning or relearning card graded g, moving its step. */
+    function stepped(c, g, steps) {
+      if (!steps.length || (c.step >= steps.length && g > 1)) return toReview(c);
+      if (g === 1) { c.step = 0; return steps[0]; }
+      if (g === 2) {
+        if (c.step === 0) return steps.length === 1 ? steps[0] * 1.5 : (steps[0] + steps[1]) / 2;
+        return steps[c.step];
+      }
+      if (g === 3 && c.step + 1 < steps.length) { c.step += 1; return steps[c.step]; }
+      return toReview(c);
+    }
+
+    /* The card (null: new) after grade g (1-4) at time now (ms): a new object. */
+    function review(card, g, now) {
+      var c = card ? {
+        state: card.state, step: card.step, s: card.s, d: card.d, due: card.due, last: card.last
+      } : { state: 1, step: 0, s: null, d: null, due: now, last: null };
+      var elapsed = c.last == null ? null : Math.floor((now - c.last) / DAY);
+      var short = elapsed !== null && elapsed < 1, interval;
+      if (c.state === 1 && (c.s == null || c.d == null)) {
+        c.s = clampS(W[g - 1]);
+        c.d = clampD(initD(g));
+      } else {
+        c.s = short ? shortS(c.s, g) : nextS(c.d, c.s, retrievability(c, now), g);
+        c.d = nextD(c.d, g);
+      }
+      if (c.state === 1) interval = stepped(c, g, LEARNING);
+      else if (c.state === 3) interval = stepped(c, g, RELEARNING);
+      else if (g === 1 && RELEARNING.length) { c.state = 3; c.step = 0; interval = RELEARNING[0]; }
+      else interval = days(c.s);
+      c.due = now + interval;
+      c.last = now;
+      return c;
+    }
+
+    return { review: review, parameters: W.slice() };
+  })();
+
+  var STORE = "konum-study-v2";
+  var GRADES = ["again", "hard", "good", "easy"];
+  var LEARN_AHEAD = 20 * 6e4;
   var memory = null; // used when localStorage is unavailable
   var active = null; // the widget on the current page (for the keyboard)
+
+  /* The interface's texts in the page's language, as quiz.js reads them. */
+  var texts = null;
+  function t(key, fields) {
+    if (!texts) {
+      var box = document.querySelector("template[data-konum-messages]");
+      var script = box && box.content.querySelector("script");
+      texts = script ? JSON.parse(script.textContent) : {};
+    }
+    var text = texts["study." + key] || key, forms = text.split("|");
+    if (forms.length > 1) text = fields && fields.n === 1 ? forms[0] : forms[1];
+    return text.replace(/\{(\w+)\}/g, function (all, name) {
+      return fields && name in fields ? String(fields[name]) : all;
+    });
+  }
+
+  /* An interval in ms as "10 min", "3 d" (short) or "10 minutes" (long). */
+  function span(ms, long) {
+    var minutes = Math.max(1, Math.round(ms / 6e4)), unit = "min", n = minutes;
+    if (minutes >= 60 * 24 * 365) { unit = "year"; n = minutes / (60 * 24 * 365); }
+    else if (minutes >= 60 * 24 * 30) { unit = "month"; n = minutes / (60 * 24 * 30); }
+    else if (minutes >= 60 * 24) { unit = "day"; n = minutes / (60 * 24); }
+    else if (minutes >= 60) { unit = "hour"; n = minutes / 60; }
+    n = n >= 10 || unit === "min" || unit === "day" ? Math.round(n) : Math.round(n * 10) / 10;
+    return t(unit + (long ? "_long" : "_short"), { n: n });
+  }
+
+  function emptyState() { return { version: 2, newPerDay: 20, lesson: "", cards: {} }; }
 
   function readState() {
     var state = memory;
     try {
       state = JSON.parse(window.localStorage.getItem(STORE) || "null") || memory;
     } catch (e) { /* private mode or corrupt data: start afresh */ }
-    if (!state || typeof state !== "object" || !state.cards) state = { n: 0, cards: {}, lesson: "" };
+    if (!state || typeof state !== "object" || !state.cards || state.version !== 2) {
+      state = emptyState();
+    }
     return state;
   }
 
@@ -44,6 +170,12 @@
     } catch (e) { /* keep it in memory for this page */ }
   }
 
+  function startOfDay(now) {
+    var day = new Date(now);
+    day.setHours(0, 0, 0, 0);
+    return day.getTime();
+  }
+
   function el(tag, className, text) {
     var node = document.createElement(tag);
     if (className) node.className = className;
@@ -52,9 +184,10 @@
   }
 
   function button(className, label, key) {
-    var b = el("button", "konum-study__button " + className, label + " ");
+    var b = el("button", "konum-study__button " + className);
     b.type = "button";
-    b.setAttribute("aria-keyshortcuts", key);
+    b.appendChild(el("span", "konum-study__name", label));
+    b.setAttribute("aria-keyshortcuts", key === "Space" ? "Space" : key);
     b.appendChild(el("kbd", "", key));
     return b;
   }
@@ -69,7 +202,7 @@
     } catch (error) {
       root.textContent = "";
       root.appendChild(el("p", "konum-study__error",
-        "The flashcards could not be read (" + error.message + ")." + downloads(root)));
+        t("unreadable", { error: error.message }) + downloads(root)));
       return;
     }
     build(root, data);
@@ -80,7 +213,7 @@
     var link = document.querySelector('a[href$=".apkg"], a[href*="downloads/"]');
     if (!link) return "";
     var after = root.compareDocumentPosition(link) & Node.DOCUMENT_POSITION_FOLLOWING;
-    return " Use the downloads " + (after ? "below" : "above") + " instead.";
+    return t(after ? "downloads_below" : "downloads_above");
   }
 
   function build(root, data) {
@@ -92,21 +225,28 @@
 
     root.textContent = "";
     var bar = el("div", "konum-study__bar");
-    var label = el("label", "konum-study__label", "Lesson ");
+    var label = el("label", "konum-study__label", t("lesson"));
     var select = el("select", "konum-study__filter");
-    select.appendChild(new Option("All lessons (" + cards.length + ")", ""));
+    select.appendChild(new Option(t("all_lessons", { n: cards.length }), ""));
+    var perDeck = {};
+    cards.forEach(function (c) { perDeck[c.deck] = (perDeck[c.deck] || 0) + 1; });
     decks.forEach(function (deck) {
-      var count = cards.filter(function (c) { return c.deck === deck; }).length;
-      select.appendChild(new Option(deck + " (" + count + ")", deck));
+      select.appendChild(new Option(t("deck_option", { deck: deck, n: perDeck[deck] || 0 }), deck));
     });
     select.value = decks.indexOf(state.lesson) >= 0 ? state.lesson : "";
     label.appendChild(select);
+    var limitLabel = el("label", "konum-study__label", t("new_per_day"));
+    var limit = el("input", "konum-study__limit");
+    limit.type = "number";
+    limit.min = "0";
+    limit.max = "9999";
+    limit.value = String(state.newPerDay);
+    limitLabel.appendChild(limit);
     var progress = el("p", "konum-study__progress");
-    bar.appendChild(label);
-    bar.appendChild(progress);
+    [label, limitLabel, progress].forEach(function (node) { bar.appendChild(node); });
 
     var card = el("section", "konum-study__card");
-    card.setAttribute("aria-label", "Flashcard");
+    card.setAttribute("aria-label", t("card"));
     card.tabIndex = -1;
     var meta = el("p", "konum-study__meta");
     var front = el("div", "konum-study__front");
@@ -117,58 +257,64 @@
     card.appendChild(back);
 
     var actions = el("div", "konum-study__actions");
-    var flip = button("konum-study__flip", "Show answer", "Space");
-    var again = button("konum-study__again", "Again", "1");
-    var good = button("konum-study__good", "Good", "2");
+    var flip = button("konum-study__flip", t("show_answer"), "Space");
     actions.appendChild(flip);
-    actions.appendChild(again);
-    actions.appendChild(good);
+    var grades = GRADES.map(function (name, i) {
+      var b = button("konum-study__grade konum-study__" + name, t(name), String(i + 1));
+      b.insertBefore(el("span", "konum-study__interval"), b.lastChild);
+      actions.appendChild(b);
+      return b;
+    });
 
     var status = el("p", "konum-study__status");
     status.setAttribute("role", "status");
     status.setAttribute("aria-live", "polite");
-    var footer = el("p", "konum-study__help",
-      "Space shows the answer, 1 means again, 2 means good. Seen counts the cards you have " +
-      "graded, known those you last graded Good. Progress stays in this browser. ");
-    var reset = el("button", "konum-study__reset", "Reset progress");
-    reset.type = "button";
-    footer.appendChild(reset);
+    var help = el("p", "konum-study__help", t("help"));
 
-    [bar, card, actions, status, footer].forEach(function (node) { root.appendChild(node); });
+    [bar, card, actions, status, help].forEach(function (node) { root.appendChild(node); });
 
-    function box(c) {
-      var entry = state.cards[c.key];
-      return entry ? entry[0] : 1;
-    }
-
-    function seq(c) {
-      var entry = state.cards[c.key];
-      return entry ? entry[1] : 0;
-    }
-
+    function entry(c) { return state.cards[c.key] || null; }
     function pool() {
       return cards.filter(function (c) { return !select.value || c.deck === select.value; });
     }
-
-    function pick() {
-      var best = null;
-      pool().forEach(function (c) {
-        if (!best || box(c) < box(best) || (box(c) === box(best) && seq(c) < seq(best))) best = c;
+    function newToday(now) {
+      var since = startOfDay(now), n = 0;
+      cards.forEach(function (c) {
+        var e = entry(c);
+        if (e && e.first >= since) n++;
       });
-      return best;
+      return n;
     }
 
-    /* Seen: cards graded at least once. Known: cards whose last grade was Good (box 2+).
-     * Both move from the first card on; the title has the count per box. */
-    function showProgress(list) {
-      var seen = list.filter(function (c) { return !!state.cards[c.key]; }).length;
-      var known = list.filter(function (c) { return box(c) >= 2; }).length;
-      var counts = [];
-      for (var b = 1; b <= BOXES; b++) {
-        counts.push(b + ": " + list.filter(function (c) { return box(c) === b; }).length);
-      }
-      progress.textContent = seen + " of " + list.length + " seen, " + known + " known";
-      progress.title = "Cards per box: " + counts.join(", ");
+    /* The next card: due ones first (earliest due), then new ones while today's limit allows,
+     * then a learning card within the learn-ahead limit. */
+    function queue(now) {
+      var list = pool(), due = [], fresh = [], ahead = [];
+      list.forEach(function (c) {
+        var e = entry(c);
+        if (!e) fresh.push(c);
+        else if (e.due <= now) due.push(c);
+        else if (e.state !== 2 && e.due <= now + LEARN_AHEAD) ahead.push(c);
+      });
+      var byDue = function (a, b) { return entry(a).due - entry(b).due; };
+      due.sort(byDue);
+      ahead.sort(byDue);
+      var left = Math.max(0, state.newPerDay - newToday(now));
+      return { list: list, due: due, fresh: fresh.slice(0, left), ahead: ahead };
+    }
+
+    function pick(q) { return q.due[0] || q.fresh[0] || q.ahead[0] || null; }
+
+    function showProgress(q) {
+      var seen = q.list.filter(function (c) { return !!entry(c); }).length;
+      progress.textContent = t("progress", {
+        due: q.due.length, "new": q.fresh.length, seen: seen, total: q.list.length
+      });
+    }
+
+    function kind(c) {
+      var e = entry(c);
+      return !e ? "new" : e.state === 2 ? "review" : "learning";
     }
 
     function setFlipped(value, announce) {
@@ -176,60 +322,88 @@
       back.hidden = !flipped;
       // A cloze card's back repeats its text with the blanks filled: show it instead.
       front.hidden = flipped && current.kind === "cloze";
-      flip.firstChild.textContent = flipped ? "Hide answer " : "Show answer ";
+      flip.firstChild.textContent = t(flipped ? "hide_answer" : "show_answer");
       flip.setAttribute("aria-expanded", String(flipped));
-      again.disabled = good.disabled = !flipped;
       card.setAttribute("data-side", flipped ? "answer" : "question");
-      if (announce && current) status.textContent = flipped ? "Answer side." : "Question side.";
+      var now = Date.now(), choices = [];
+      grades.forEach(function (b, i) {
+        b.disabled = !flipped;
+        var when = "";
+        if (flipped) {
+          var ms = fsrs.review(entry(current), i + 1, now).due - now;
+          when = span(ms, false);
+          choices.push(t("choice", { grade: t(GRADES[i]), interval: span(ms, true) }));
+          b.setAttribute("data-interval", String(ms));
+        }
+        b.querySelector(".konum-study__interval").textContent = when;
+      });
+      if (announce && current) {
+        status.textContent = flipped
+          ? t("answer_side", { choices: choices.join(", ") }) : t("question_side");
+      }
     }
 
     function show(prefix) {
-      var list = pool();
-      current = pick();
-      showProgress(list);
+      var now = Date.now(), q = queue(now);
+      current = pick(q);
+      showProgress(q);
+      prefix = prefix || "";
       if (!current) {
+        card.removeAttribute("data-key");
         meta.textContent = "";
-        front.textContent = "No cards in this lesson.";
         back.textContent = "";
         flip.disabled = true;
         setFlipped(false, false);
-        status.textContent = (prefix || "") + "No cards.";
+        var next = null;
+        q.list.forEach(function (c) {
+          var e = entry(c);
+          if (e && (next === null || e.due < next)) next = e.due;
+        });
+        var text = !q.list.length ? t("no_cards")
+          : next !== null && (!q.fresh.length) && next > now
+            ? t("done_next", { interval: span(next - now, true) }) : t("done");
+        front.textContent = text;
+        status.textContent = prefix + text;
         return;
       }
       flip.disabled = false;
-      meta.textContent = current.deck + " · box " + box(current);
+      meta.textContent = t("meta_" + kind(current), { deck: current.deck });
       front.innerHTML = current.front; // generated by konum and sanitised at build time
       back.innerHTML = current.back;
       card.setAttribute("data-key", current.key);
       setFlipped(false, false);
-      status.textContent = (prefix || "") + "New card from " + current.deck + ", box " +
-        box(current) + ". Question side.";
+      status.textContent = prefix + t("shown", { kind: t("kind_" + kind(current)), deck: current.deck });
     }
 
-    function grade(ok) {
+    function grade(g) {
       if (!current || !flipped) return;
-      var next = ok ? Math.min(box(current) + 1, BOXES) : 1;
-      state.n = (state.n || 0) + 1;
-      state.cards[current.key] = [next, state.n];
+      var now = Date.now(), old = entry(current), next = fsrs.review(old, g, now);
+      next.first = old ? old.first : now;
+      next.log = (old && old.log ? old.log : []).concat([[now, g]]);
+      state = readState(); // another tab or an import may have written meanwhile
+      state.cards[current.key] = next;
       writeState(state);
       var hadFocus = root.contains(document.activeElement);
-      show((ok ? "Good: box " : "Again: box ") + next + ". ");
+      show(t("graded", { grade: t(GRADES[g - 1]), interval: span(next.due - now, true) }));
       if (hadFocus) flip.focus();
     }
 
     flip.addEventListener("click", function () { setFlipped(!flipped, true); });
-    again.addEventListener("click", function () { grade(false); });
-    good.addEventListener("click", function () { grade(true); });
+    grades.forEach(function (b, i) {
+      b.addEventListener("click", function () { grade(i + 1); });
+    });
     select.addEventListener("change", function () {
       state.lesson = select.value;
       writeState(state);
       show("");
     });
-    reset.addEventListener("click", function () {
-      if (!window.confirm("Put every card back in box 1?")) return;
-      state = { n: 0, cards: {}, lesson: select.value };
+    limit.addEventListener("change", function () {
+      var n = parseInt(limit.value, 10);
+      if (!(n >= 0)) n = 0;
+      state.newPerDay = Math.min(n, 9999);
+      limit.value = String(state.newPerDay);
       writeState(state);
-      show("Progress reset. ");
+      show("");
     });
 
     active = {
@@ -250,8 +424,8 @@
       if (/^(BUTTON|A|SUMMARY)$/.test(tag)) return; // their own Space activates them
       event.preventDefault();
       active.flip();
-    } else if (event.key === "1" || event.key === "2") {
-      active.grade(event.key === "2");
+    } else if (/^[1-4]$/.test(event.key)) {
+      active.grade(Number(event.key));
     }
   }
 
@@ -260,7 +434,7 @@
     for (var i = 0; i < roots.length; i++) mount(roots[i]);
   }
 
-  window.konumStudy = { mountAll: mountAll };
+  window.konumStudy = { mountAll: mountAll, fsrs: fsrs, store: STORE };
   document.addEventListener("keydown", onKey);
   if (window.document$ && typeof window.document$.subscribe === "function") {
     window.document$.subscribe(mountAll);

@@ -463,6 +463,7 @@
     var questions = [], snapshot = null;
     function update() {
       score.textContent = String(questions.filter(function (q) { return q.checked && q.ok; }).length);
+      quiz.dispatchEvent(new CustomEvent("konum:quiz", { bubbles: true, detail: questions.map(function (q) { return { key: q.key, ok: q.checked && q.ok, checked: q.checked }; }) }));
     }
     function offer(text, buttons, focus) {
       ask.textContent = "";

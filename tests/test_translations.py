@@ -285,12 +285,11 @@ def test_turkish_cards_are_other_notes_stable_across_seeds(
     from test_exports import import_apkg
 
     english, turkish = _course("en", variants=1), _course("tr", variants=1)
-    media = {"media_root": REPO / "content"}
     en_cards = export("anki", english.banks, english.concretes(), tmp_path / "en.apkg",
-                      deck="konum", timestamp=1_700_000_000, **media)  # fmt: skip
+                      deck="konum", timestamp=1_700_000_000)  # fmt: skip
     tr_cards = export("anki", turkish.banks, turkish.concretes(), tmp_path / "tr.apkg",
-                      deck="konum (Türkçe)", timestamp=1_700_000_000, language="tr",
-                      **media)  # fmt: skip
+                      deck="konum (Türkçe)", timestamp=1_700_000_000,
+                      language="tr")  # fmt: skip
     assert {c.key for c in en_cards} == {c.key for c in tr_cards}
     assert not {guid(c) for c in en_cards} & {guid(c) for c in tr_cards}
     assert deck_id("rope") != deck_id("rope", "tr")
@@ -300,8 +299,8 @@ def test_turkish_cards_are_other_notes_stable_across_seeds(
 
     other = _course("tr", seed=7, variants=1)
     again = export("anki", other.banks, other.concretes(), tmp_path / "tr7.apkg",
-                   deck="konum (Türkçe)", timestamp=1_700_003_600, language="tr",
-                   **media)  # fmt: skip
+                   deck="konum (Türkçe)", timestamp=1_700_003_600,
+                   language="tr")  # fmt: skip
     assert {guid(c) for c in again} == {guid(c) for c in tr_cards}
     log = import_apkg(collection, tmp_path / "tr7.apkg")
     assert len(log.new) == 0 and collection.note_count() == len(en_cards) + len(tr_cards)

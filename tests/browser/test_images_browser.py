@@ -24,6 +24,7 @@ from playwright.sync_api import Page, expect
 from konum.banks import load_bank
 from konum.computed.registry import installed
 from konum.course import Course
+from konum.mdx import messages_html
 from konum.render import render_quiz, render_study
 from tests.browser.conftest import ASSETS, PAGE, serve_folder
 
@@ -83,11 +84,12 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     for name in ("quiz.js", "quiz.css", "flashcards.js", "flashcards.css"):
         shutil.copy(ASSETS / name, site / "assets" / "konum" / name)
     quiz = render_quiz(course.concretes(), "pictures", title="Pictures")
+    quiz += messages_html("en", ["quiz"])  # as the extension adds them to a quiz's page
     script = '<script src="assets/konum/quiz.js"></script>'
     (site / "index.html").write_text(
         PAGE.format(material="", head="", quiz=quiz, scripts=script), encoding="utf-8"
     )
-    study = render_study(course)
+    study = render_study(course) + messages_html("en", ["study"])
     (site / "study.html").write_text(
         PAGE.format(
             material="",

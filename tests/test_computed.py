@@ -31,6 +31,8 @@ from konum.computed import (
     tolerance_for,
     validate_computed,
 )
+from konum.computed.base import Distractor, Generated
+from konum.computed.variants import apart, pick_distractors
 from konum.model import Bank, Choices, ComputedQuestion, ParamConstraint, Range, Source
 from konum.seeding import rng_for
 
@@ -851,8 +853,59 @@ def test_seeded_streams_and_options_are_pinned() -> None:
     assert [[o.text for o in v.options] for v in variants] == [
         ["-0.4000", "-0.4903", "-0.9165", "0.7431"],
         ["0.0087", "0.0050", "0.4794", "0.8776"],
-        ["-0.2794", "0.9602", "0.9615", "0.9945"],
+        # 0.9602 and 0.9615 (0.1 % apart) are no longer both shown: see MIN_RELATIVE_GAP.
+        ["0.9945", "0.9602", "-0.2794", "0.7539"],
     ]
+
+
+def _generated(answer: float, values: list[float], decimals: int, tolerance: float) -> Generated:
+    return Generated(
+        values={},
+        prompt="",
+        answer=answer,
+        decimals=decimals,
+        tolerance=tolerance,
+        unit=None,
+        solution="",
+        distractors=tuple(Distractor(x, f"m{i}", "") for i, x in enumerate(values)),
+    )
+
+
+def test_distractors_too_close_to_a_shown_option_are_skipped() -> None:
+    # 0.5001 is one unit from the answer, 0.5050 1 % of it, 0.7010 1.4 % from 0.7110.
+    generated = _generated(0.5, [0.5001, 0.505, 0.7110, 0.7010, 0.3, 0.1], 4, 0.000055)
+    picked = pick_distractors(generated, 3)
+    assert picked is not None
+    assert [d.value for d in picked] == [0.7110, 0.3, 0.1]
+    assert pick_distractors(generated, 4) is None
+
+
+def test_exact_answers_take_any_distractor_that_shows_differently() -> None:
+    # A count off by one row is the mistake the option stands for, however large the count.
+    generated = _generated(98304, [98304, 98432, 98305], 0, 0.0)
+    picked = pick_distractors(generated, 2)
+    assert picked is not None and [d.value for d in picked] == [98432, 98305]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "decimals", "expected"),
+    [
+        ("0.9998", "1.0000", 4, False),
+        ("0.0100", "0.0101", 4, False),
+        ("0.0000", "0.0002", 4, True),
+        ("0.0100", "0.0130", 4, True),
+        ("3.1416", "3.1419", 4, False),
+        ("3.1416", "3.2100", 4, True),
+        ("-0.0100", "0.0100", 4, True),
+        ("12", "13", 0, False),
+        ("12", "14", 0, True),
+    ],
+)
+def test_apart_needs_two_units_and_two_percent(
+    a: str, b: str, decimals: int, expected: bool
+) -> None:
+    assert apart(a, b, decimals, exact=False) is expected
+    assert apart(b, a, decimals, exact=False) is expected
 
 
 def test_probe_outcomes_are_pinned() -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from konum.banks import load_banks
+from konum.computed.variants import MIN_RELATIVE_GAP
 from konum.model import (
     Bank,
     ChoiceQuestion,
@@ -62,8 +63,8 @@ def test_a_computed_question_does_not_always_draw_the_same_answer(
 )
 def test_computed_options_stay_distinct_beyond_rounding(question: ComputedQuestion) -> None:
     """As many options as asked, one correct, no two showing the same number, and (with
-    decimals) no two within one unit of the last decimal: 0.9998 / 0.9999 / 1.0000 asks the
-    reader to round, not to know."""
+    decimals) no two within one unit of the last decimal or 2 % of each other: 0.9998 /
+    0.9999 / 1.0000 asks the reader to round, not to know."""
     for seed in SEEDS:
         for v in make_concrete(question, seed).variants:
             texts = [o.text for o in v.options]
@@ -73,8 +74,9 @@ def test_computed_options_stay_distinct_beyond_rounding(question: ComputedQuesti
             assert sum(o.correct for o in v.options) == 1, where
             if v.decimals:
                 values = sorted(float(t) for t in texts)
-                gaps = [b - a for a, b in pairwise(values)]
-                assert min(gaps) > 1.5 * 10.0**-v.decimals, where
+                for a, b in pairwise(values):
+                    assert b - a > 1.5 * 10.0**-v.decimals, where
+                    assert b - a >= 0.999 * MIN_RELATIVE_GAP * max(abs(a), abs(b)), where
 
 
 # --- the source lesson, in the course ---------------------------------------------------------

@@ -390,6 +390,61 @@ def test_degenerate_draws_are_avoided() -> None:
         assert score.values["m"] != score.values["n"]
 
 
+def test_position_0_is_a_question_when_a_bank_asks_for_it() -> None:
+    # Row 0 is (0, 1, 0, 1, ...): the answers are exact, and the zero-vector belief is an option.
+    q = question("sinusoidal_entry", answer="choice", options=3, params={"pos": Choices((0,))})
+    assert validate_computed("sinusoidal_entry", q.params, "choice", None, 3) == []
+    answers = set()
+    for variant in computed_variants(q, 5, count=12):
+        j = variant.values["j"]
+        assert variant.answer == (0.0 if j % 2 == 0 else 1.0)
+        assert "$(0, 1, 0, 1, \\ldots)$" in variant.solution
+        answers.add(variant.shown_answer)
+        if j % 2:
+            [zero] = [o for o in variant.options if o.misconception == "position_zero_vector"]
+            assert zero.text == "0.0000" and "zero vector" in (zero.feedback or "")
+    assert answers == {"0.0000", "1.0000"}
+
+
+def test_entries_that_round_to_0_or_1_are_redrawn_away_from_position_0() -> None:
+    # d = 16, p = 1..3: the slow pairs' cosines round to 1.0000; those draws are redrawn.
+    params = {"d": Choices((16,)), "pos": Range(1, 3)}
+    for seed in range(40):
+        entry = GENERATORS["sinusoidal_entry"].generate(rng_for(seed, "slow"), params)
+        assert abs(float(format_number(entry.answer, 4))) not in (0.0, 1.0)
+
+
+def test_the_shift_rotation_feedback_names_the_matrix_it_computed() -> None:
+    """The rotation_direction option is an entry of R(phi), the counterclockwise matrix of
+    lesson 2; the right block is its transpose, which moves the (sin, cos) pair forward."""
+    q = question("shift_matrix_entry", answer="choice")
+    seen = 0
+    for variant in computed_variants(q, 11, count=20):
+        v = variant.values
+        phi = v["phi"]
+        rotation = [[math.cos(phi), -math.sin(phi)], [math.sin(phi), math.cos(phi)]]
+        for option in variant.options:
+            if option.misconception != "rotation_direction":
+                continue
+            seen += 1
+            assert option.text == format_number(rotation[v["row"]][v["col"]], 4)
+            assert "entry of $R(\\varphi)$" in (option.feedback or "")
+            assert "transpose $R(\\varphi)^\\top$" in (option.feedback or "")
+    assert seen
+
+
+def test_default_prompts_open_with_the_table_in_a_few_words() -> None:
+    """The conventions are stated once, above the lesson's quiz; a default prompt names d and
+    the base, and the layout only where the question turns on which column holds what."""
+    for name in ("sinusoidal_angle", "sinusoidal_wavelength", "sinusoidal_dot"):
+        (v,) = computed_variants(question(name), 3, count=1)
+        assert v.prompt.startswith(f"In the sinusoidal encoding with $d = {v.values['d']}$ and ")
+        assert "interleaved" not in v.prompt and "counted from 0" not in v.prompt
+    (v,) = computed_variants(question("sinusoidal_entry"), 3, count=1)
+    assert "column $2k$ holds the sine of pair $k$" in v.prompt
+    assert len(v.prompt.split()) < 45
+
+
 def test_decimals_override_changes_precision_and_tolerance() -> None:
     (v,) = computed_variants(question("sinusoidal_entry", decimals=2), 3, count=1)
     assert v.decimals == 2 and len(v.shown_answer.split(".")[1]) == 2

@@ -79,6 +79,12 @@ def test_computed_options_stay_distinct_beyond_rounding(question: ComputedQuesti
                     assert b - a >= 0.999 * MIN_RELATIVE_GAP * max(abs(a), abs(b)), where
 
 
+def test_the_position_0_question_draws_position_0() -> None:
+    [question] = [q for q in _computed() if q.id == "learned-pos0-entry"]
+    drawn = {v.values["pos"] for seed in SEEDS for v in make_concrete(question, seed).variants}
+    assert 0 in drawn and len(drawn) > 1
+
+
 # --- the source lesson, in the course ---------------------------------------------------------
 
 

@@ -31,15 +31,15 @@ POSITION = Range(0, 100_000)
 COLUMN = Range(0, 4095)
 PAIR = Range(0, 2047)
 
-_INTRO = (
-    "In the sinusoidal encoding with $d = {d}$ and base ${base}$ (interleaved layout: column "
-    "$2k$ holds $\\sin(p\\,\\omega_k)$, column $2k+1$ holds $\\cos(p\\,\\omega_k)$, "
-    "$\\omega_k = {base}^{{-2k/d}}$, positions counted from 0)"
-)
 
-
-def _intro(d: int, base: float) -> str:
-    return _INTRO.format(d=d, base=sig(base))
+def _intro(d: int, base: float, *, columns: bool = False) -> str:
+    """The opening of a default prompt: the table's size and base and, when the question
+    turns on which column holds what (``columns``), the interleaved layout in a few words.
+    The lessons state the rest of the conventions once, above their quizzes."""
+    intro = f"In the sinusoidal encoding with $d = {d}$ and base ${sig(base)}$"
+    if columns:
+        intro += " (interleaved: column $2k$ holds the sine of pair $k$, column $2k+1$ its cosine)"
+    return intro
 
 
 def _trivial(value: float, decimals: int) -> bool:
@@ -69,18 +69,26 @@ class SinusoidalEntry(BaseGenerator):
         "position_from_1",
         "layout_mixup",
         "integer_exponent",
+        "position_zero_vector",
     )
 
     def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
         return (0, drawn["d"] - 1) if name == "j" else None
 
     def build(self, v: Values, decimals: int) -> Generated | None:
+        """The entry ``PE[pos, j]``; None for a rounding accident (see below).
+
+        Position 0 is drawn only when a bank asks for it, for the question it makes: its row
+        is ``(0, 1, 0, 1, ...)``, not the zero vector. At any other position an answer that
+        shows as 0 or +-1 (a tiny angle in a slow pair, or one near a multiple of pi/2) is
+        redrawn: it would need no computing.
+        """
         d, pos, j, base = v["d"], v["pos"], v["j"], v["base"]
         k = j // 2
         omega = float(pe.sinusoidal_frequencies(d, base=base)[k])
         angle = pos * omega
         answer = float(pe.sinusoidal(np.array([pos]), d, base=base)[0, j])
-        if _trivial(answer, decimals):
+        if pos != 0 and _trivial(answer, decimals):
             return None
         fn, other = ("sin", "cos") if j % 2 == 0 else ("cos", "sin")
         b = sig(base)
@@ -132,9 +140,20 @@ class SinusoidalEntry(BaseGenerator):
                 f"division does. With $k = {k}$ it is $2 \\cdot {k}/{d} = {sig(2 * k / d)}$.",
             ),
         ]
+        if pos == 0:  # the belief this position tests comes first
+            distractors.insert(
+                0,
+                Distractor(
+                    0.0,
+                    "position_zero_vector",
+                    "This takes the encoding of position 0 to be the zero vector. Every angle "
+                    "is 0 there, so the sine columns hold $\\sin 0 = 0$ and the cosine columns "
+                    "$\\cos 0 = 1$: row 0 is $(0, 1, 0, 1, \\ldots)$.",
+                ),
+            )
         prompt = (
-            f"{_intro(d, base)}, what is $PE_{{{pos},{j}}}$, the entry at position "
-            f"$p = {pos}$ and column $j = {j}$? Round to {decimals} decimals."
+            f"{_intro(d, base, columns=True)}, what is $PE_{{{pos},{j}}}$, the entry at "
+            f"position $p = {pos}$ and column $j = {j}$? Round to {decimals} decimals."
         )
         parity = "even, so it holds a sine" if j % 2 == 0 else "odd, so it holds a cosine"
         solution = (
@@ -143,6 +162,11 @@ class SinusoidalEntry(BaseGenerator):
             f"$$\\theta = p \\cdot \\omega_{{{k}}} = {pos} \\cdot {sig(omega)} = {sig(angle)}$$\n\n"
             f"$$PE_{{{pos},{j}}} = \\{fn}({sig(angle)}) = {ans}$$\n"
         )
+        if pos == 0:
+            solution += (
+                "\nAt position 0 every angle is 0, so the whole row is "
+                "$(0, 1, 0, 1, \\ldots)$: sines 0, cosines 1, not the zero vector.\n"
+            )
         return self.make(
             v,
             prompt=prompt,
@@ -343,7 +367,8 @@ class FasterDimension(BaseGenerator):
             ),
         ]
         prompt = (
-            f"{_intro(d, base)}, which column oscillates faster as the position grows: "
+            f"{_intro(d, base, columns=True)}, which column oscillates faster as the "
+            "position grows: "
             f"$j = {j1}$ or $j = {j2}$? Answer with the column number."
         )
         rows = []
@@ -488,9 +513,11 @@ class ShiftMatrixEntry(BaseGenerator):
             Distractor(
                 block(phi)[col][row],
                 "rotation_direction",
-                "This is the entry of the transposed block, a rotation by $-\\varphi$: it "
-                "would move the encoding back by the offset. Check it against "
-                "$\\sin(a + b) = \\sin a \\cos b + \\cos a \\sin b$.",
+                "This is the entry of $R(\\varphi)$, the counterclockwise rotation that moves "
+                "the point $(\\cos \\omega_k p, \\sin \\omega_k p)$ forward. The table "
+                "stores the sine first, and in that order $R(\\varphi)$ moves the pair back by "
+                "the offset; the step forward is its transpose $R(\\varphi)^\\top$. Check it "
+                "against $\\sin(a + b) = \\sin a \\cos b + \\cos a \\sin b$.",
             ),
             Distractor(
                 swapped(phi)[row][col],
@@ -520,7 +547,8 @@ class ShiftMatrixEntry(BaseGenerator):
         )
         entry = symbols[row][col].replace("varphi", f"left({sig(phi)}\\right)")
         solution = (
-            "By the angle-addition formulas, with $\\varphi = \\omega_k o$:\n\n"
+            "By the angle-addition formulas, with $\\varphi = \\omega_k o$, the block is "
+            "$R(\\varphi)^\\top$ (the sine comes first in the table):\n\n"
             "$$\\begin{pmatrix} \\sin \\omega_k (p+o) \\\\ \\cos \\omega_k (p+o) \\end{pmatrix}"
             " = \\begin{pmatrix} \\cos\\varphi & \\sin\\varphi \\\\ -\\sin\\varphi & "
             "\\cos\\varphi \\end{pmatrix} \\begin{pmatrix} \\sin \\omega_k p \\\\ "

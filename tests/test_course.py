@@ -14,6 +14,8 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from test_lesson_code import fenced_blocks, rendered
+
 from konum.banks import load_banks
 from konum.computed.variants import MIN_RELATIVE_GAP
 from konum.model import (
@@ -25,7 +27,6 @@ from konum.model import (
     Question,
 )
 from konum.variants import make_concrete
-from test_lesson_code import fenced_blocks, rendered
 
 REPO = Path(__file__).resolve().parent.parent
 LESSONS = REPO / "content" / "lessons"

@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Literal
 
 import numpy as np
+
 from konum.computed.base import (
     Distractor,
     Generated,

@@ -1,5 +1,5 @@
 """The authoring guide says what the code does: its explorer tables are the explorers'
-options, and its examples build."""
+options, its output-question section the limits and messages of konum.programs."""
 
 from __future__ import annotations
 
@@ -8,16 +8,20 @@ from pathlib import Path
 
 import pytest
 
+from konum.banks import BankError, load_banks
 from konum.computed.base import describe
 from konum.mdx.explorer import EXPLORERS, TEXT_OPTIONS, check_header
+from konum.programs import MEMORY, OUTPUT, SECONDS
 
-GUIDE = Path(__file__).resolve().parents[1] / "content" / "authoring.md"
+REPO = Path(__file__).resolve().parents[1]
+GUIDE = REPO / "content" / "authoring.md"
 
 
-def _section(title: str) -> str:
+def _section(title: str, level: str = "##") -> str:
     text = GUIDE.read_text(encoding="utf-8")
-    assert f"\n## {title}\n" in text, title
-    return text.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+    assert f"\n{level} {title}\n" in text, title
+    body = text.split(f"\n{level} {title}\n", 1)[1].split("\n## ", 1)[0]
+    return body.split("\n### ", 1)[0] if level == "###" else body
 
 
 def _explorer_tables() -> dict[str, list[list[str]]]:
@@ -61,3 +65,24 @@ def test_the_guide_example_block_and_error_are_the_checker_s() -> None:
     with pytest.raises(Exception, match=re.escape(message)):
         check_header(lines, 0)
     assert all(f"`{key}`" in section for key in TEXT_OPTIONS)
+
+
+def test_the_output_section_states_the_programs_limits() -> None:
+    section = _section("`output`: write a program that prints the right thing", "###")
+    limits = f"{SECONDS} seconds, {MEMORY // 1024**3} GB of memory, {OUTPUT // 1024} KB of output"
+    assert limits in section
+
+
+def test_the_output_section_error_is_what_check_says(tmp_path: Path) -> None:
+    """The guide's example: lesson 2's exercise without its numpy import."""
+    section = _section("`output`: write a program that prints the right thing", "###")
+    [shown] = re.findall(r"```text\n(.*?)\n```", section, re.DOTALL)
+    bank = (REPO / "content" / "banks" / "sinusoidal.yml").read_text(encoding="utf-8")
+    marker = "    solution: |\n      import numpy as np\n\n"
+    assert bank.count(marker) == 1
+    (tmp_path / "sinusoidal.yml").write_text(bank.replace(marker, "    solution: |\n"))
+    with pytest.raises(BankError) as caught:
+        load_banks(tmp_path)
+    [problem] = caught.value.problems
+    got = f"{problem.line}:{problem.column}: [{problem.question_id}] {problem.field}: "
+    assert shown == f"content/banks/sinusoidal.yml:{got}{problem.message}"

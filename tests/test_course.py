@@ -24,6 +24,7 @@ from konum.model import (
     ComputedQuestion,
     FillQuestion,
     MatchingQuestion,
+    OutputQuestion,
     Question,
 )
 from konum.variants import make_concrete
@@ -126,6 +127,20 @@ def test_lesson_2_sets_the_source_exercise_with_its_four_printed_lines() -> None
     lines = solutions[0].output.strip().split("\n")  # type: ignore[union-attr]
     assert len(lines) == 4
     assert lines[0] == "(4, 6)" and lines[3].split() == ["True", "False"]
+
+
+def test_lesson_2_exercise_checks_itself_as_an_output_question() -> None:
+    """The last question of lesson 2's quiz runs the page's own example solution: the same
+    code, and as many printed lines as the page shows."""
+    [question] = [q for q in _questions_on("02-sinusoidal.md") if isinstance(q, OutputQuestion)]
+    assert question is _questions_on("02-sinusoidal.md")[-1]
+    blocks = fenced_blocks(rendered(LESSONS / "02-sinusoidal.md"))
+    [solution] = [b for b in blocks if b.standalone and b.output and "np.round(PE[1], 3)" in b.code]
+    assert question.solution.strip() == solution.code.strip()
+    shown = solution.output.strip().split("\n")  # type: ignore[union-attr]
+    assert len(question.expected.split("\n")) == len(shown) == 4
+    assert question.expected.split("\n")[0] == shown[0] == "(4, 6)"
+    assert question.expected.split("\n")[3] == shown[3] == "True False"
 
 
 def test_a_worked_sentence_counts_positions_from_0() -> None:

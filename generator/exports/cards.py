@@ -39,6 +39,7 @@ from konum import model
 from konum.errors import ExportError
 from konum.formatting import format_number
 from konum.markup import render_markdown
+from konum.programs import code_block
 from konum.variants import option_order
 
 CardKind = Literal["basic", "cloze"]
@@ -209,6 +210,26 @@ def _numeric_card(bank: model.Bank, q: model.NumericQuestion, math: MathMode) ->
     )
 
 
+def _output_card(bank: model.Bank, q: model.OutputQuestion, math: MathMode) -> Card:
+    """The task on the front; the example solution, what it prints and the explanation on
+    the back."""
+    printed = html.escape(q.expected, quote=False)
+    back = (
+        _section("konum-solution", _render(code_block(q.solution), math), "Example solution")
+        + _section("konum-output", f"<pre><code>{printed}</code></pre>", "It prints")
+        + _explanation(q.explanation, math)
+    )
+    return Card(
+        f"question:{q.id}",
+        bank.id,
+        bank.title,
+        "basic",
+        _render(q.prompt, math),
+        back,
+        _tags(bank, q.tags),
+    )
+
+
 def _variant_card(
     bank: model.Bank, q: model.ComputedQuestion, v: model.Variant, math: MathMode
 ) -> Card:
@@ -335,6 +356,8 @@ def build_card_sets(
                 bare.append(_matching_card(bank, q, math))
             elif isinstance(q, model.NumericQuestion):
                 bare.append(_numeric_card(bank, q, math))
+            elif isinstance(q, model.OutputQuestion):
+                bare.append(_output_card(bank, q, math))
             else:
                 concrete = by_id.get(q.id)
                 if concrete is None or not concrete.variants:

@@ -36,6 +36,7 @@ from pathlib import Path
 
 from konum import model
 from konum.exports.lms import (
+    OUTPUT_PROBLEM,
     LmsExport,
     Skipped,
     category_path,
@@ -160,6 +161,8 @@ def gift_problem(q: model.Question) -> str | None:
     """Why GIFT cannot express ``q`` (None when it can)."""
     if q.figure is not None:
         return "it has a figure, and GIFT files carry no images"
+    if isinstance(q, model.OutputQuestion):
+        return OUTPUT_PROBLEM
     if isinstance(q, model.ChoiceQuestion):
         if not q.shuffle or any(o.pin for o in q.options):
             return (

@@ -140,7 +140,7 @@
       if (label) label.after(m); else item.appendChild(m);
     }
     if (m) m.textContent = ok === true ? "Right" : ok === false ? "Wrong" : "";
-    if (target.matches("input[type=text], select")) {
+    if (target.matches("input[type=text], select, textarea")) {
       if (ok === null) target.removeAttribute("aria-invalid");
       else target.setAttribute("aria-invalid", ok ? "false" : "true");
     }
@@ -223,7 +223,64 @@
     return [false, "Not quite: " + inp.value.trim() + " is too " + (x > spec.answer ? "high." : "low.")];
   }
 
+  /* Output questions: the reader's program's output against the example's, line by line
+   * (blank lines aside) and token by token (spacing aside); numbers within the tolerance,
+   * times the expected number when that is larger than 1. The first difference is told. */
+  var OUTPUT_TEXT = {  /* the output type's words, together for the message catalogue */
+    empty: "Not quite: paste what your program printed first.",
+    right: "Correct: every line matches.",
+    missing: "Not quite: your output stops before line {line}, \u201c{expected}\u201d.",
+    extra: "Not quite: line {line} is one too many: \u201c{found}\u201d.",
+    number: "Not quite: line {line}, number {index}: expected {expected}, found {found}.",
+    word: "Not quite: line {line}: expected \u201c{expected}\u201d, found \u201c{found}\u201d.",
+    short: "Not quite: line {line} stops before \u201c{expected}\u201d.",
+    long: "Not quite: line {line} goes on after the expected end: \u201c{found}\u201d."
+  };
+  var TOKEN = /[A-Za-z_]\w*|[+\-\u2212]?(?:\d+\.?\d*|\.\d+)(?:e[+\-]?\d+)?|\S/gi, NUMBER = /^[+\-\u2212]?\.?\d/;
+
+  function say(key, v) {
+    return OUTPUT_TEXT[key].replace(/\{(\w+)\}/g, function (_, k) { return v[k]; });
+  }
+  function outputLines(text) {
+    return String(text).split(/\r?\n/).map(function (line) {
+      return { text: line.trim(), tokens: line.match(TOKEN) || [] };
+    }).filter(function (line) { return line.tokens.length; });
+  }
+  function toNumber(token) { return parseFloat(token.replace("\u2212", "-")); }
+
+  /* How the reader's line n differs from the expected one, or null. */
+  function lineDifference(n, want, got, tolerance) {
+    for (var k = 0, index = 0; k < want.length; k++) {
+      var w = want[k], g = got[k], numeric = NUMBER.test(w);
+      if (numeric) index++;
+      if (g === undefined) return say("short", { line: n, expected: want.slice(k).join(" ") });
+      if (numeric && NUMBER.test(g)) {
+        if (!(Math.abs(toNumber(w) - toNumber(g)) <= tolerance * Math.max(1, Math.abs(toNumber(w))))) {
+          return say("number", { line: n, index: index, expected: w, found: g });
+        }
+      } else if (w !== g) return say("word", { line: n, expected: w, found: g });
+    }
+    return got.length > want.length ? say("long", { line: n, found: got.slice(k).join(" ") }) : null;
+  }
+
+  function gradeOutput(scope, spec) {
+    var box = scope.querySelector("textarea"), problem = null;
+    if (!box.value.trim()) {
+      mark(box, null);
+      return [false, OUTPUT_TEXT.empty, true];
+    }
+    var want = outputLines(spec.expected), got = outputLines(box.value);
+    for (var i = 0; i < want.length && !problem; i++) {
+      problem = i < got.length ? lineDifference(i + 1, want[i].tokens, got[i].tokens, spec.tolerance)
+        : say("missing", { line: i + 1, expected: want[i].text });
+    }
+    if (!problem && got.length > want.length) problem = say("extra", { line: i + 1, found: got[i].text });
+    mark(box, !problem);
+    return problem ? [false, problem] : [true, OUTPUT_TEXT.right];
+  }
+
   var GRADERS = { choice: gradeChoice, fill: gradeFill, matching: gradeMatching, numeric: gradeNumeric };
+  GRADERS.output = gradeOutput;
 
   /* Chromium leaves MathML out of accessible names ("whatever  and  are", or nothing for a
    * label that is all math): name such controls with the math's alttext in its place. */
@@ -296,7 +353,7 @@
 
     function scope() { return forms[api.variant]; }
     function answerBox() { return answers[api.variant].konumAnswer; }
-    function controls() { return $$(scope(), "input, select"); }
+    function controls() { return $$(scope(), "input, select, textarea"); }
     function spec() {
       if (data.type === "choice") return ["choice", { options: data.options, multiple: data.multiple, notes: "" }];
       if (!computed) return [data.type, data];
@@ -312,7 +369,7 @@
     }
 
     function clearMarks() {
-      $$(el, "input, select").forEach(function (c) {
+      $$(el, "input, select, textarea").forEach(function (c) {
         c.classList.remove("is-right", "is-wrong");
         c.removeAttribute("aria-invalid");
         var item = c.parentElement;
@@ -374,7 +431,7 @@
 
     function reset(keepStore) {
       clearMarks();
-      $$(el, "input, select").forEach(function (c) {
+      $$(el, "input, select, textarea").forEach(function (c) {
         if (c.type === "radio" || c.type === "checkbox") c.checked = false; else c.value = "";
       });
       api.checked = api.ok = false;

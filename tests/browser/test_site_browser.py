@@ -187,6 +187,8 @@ def answer_right(q: Locator) -> None:
     elif form == "matching":
         for i, right in enumerate(spec["answers"]):
             scope.locator("select.konum-select").nth(i).select_option(str(right))
+    elif form == "output":
+        scope.locator("textarea.konum-output-input").fill(spec["expected"])
     else:
         scope.locator("input.konum-number-input").fill(spec["shown"])
     q.get_by_role("button", name="Check").click()

@@ -463,6 +463,7 @@ def _computed(concrete: model.Concrete, q: model.ComputedQuestion, dom_id: str) 
     return {"variants": variants, "data": {"type": "computed", "variants": data_variants}}
 
 
+_CODE = re.compile(r"(<pre>(?:<span></span>)?)<code>")
 #: Rows of an output question's text box: the expected output's, within these bounds.
 OUTPUT_ROWS = (3, 12)
 
@@ -475,7 +476,10 @@ def _output(q: model.OutputQuestion) -> dict[str, Any]:
     return {
         "rows": min(high, max(low, q.expected.count("\n") + 2)),
         "expected": q.expected,
-        "solution": _markdown(code_block(q.solution)),
+        # Focusable, as Material makes the page's own code blocks: it may scroll sideways.
+        "solution": Markup(
+            _CODE.sub(r'\1<code tabindex="0">', str(_markdown(code_block(q.solution))))
+        ),
         "data": {"type": "output", "expected": q.expected, "tolerance": q.tolerance},
     }
 

@@ -50,6 +50,7 @@ from konum.exports.lms import plain_number, write_atomically
 from konum.exports.moodle import absolute_tolerance
 from konum.formatting import BLANK, did_you_mean, format_number
 from konum.markup import render_markdown
+from konum.programs import code_block
 from konum.render import TEMPLATES_DIR, environment
 from konum.seeding import derive_seed, rng_for
 from konum.variants import make_concrete, option_order, right_items
@@ -69,9 +70,11 @@ class ExamError(KonumError):
 class PrintedQuestion:
     """One question as a version prints it, and its entry in the key (template view).
 
-    ``kind`` is ``choice``, ``fill``, ``matching`` or ``numeric`` (a computed question
-    prints as ``choice`` or ``numeric``). ``options`` and ``rights`` are lettered A, B, ...
-    in the version's order; ``answer`` is the key's answer, HTML.
+    ``kind`` is ``choice``, ``fill``, ``matching``, ``numeric`` (a computed question
+    prints as ``choice`` or ``numeric``) or ``output`` (the task alone; the key holds what
+    the example solution prints, and the example as its worked solution). ``options`` and
+    ``rights`` are lettered A, B, ... in the version's order; ``answer`` is the key's answer,
+    HTML.
     """
 
     number: int
@@ -281,6 +284,24 @@ def _numeric(q: model.NumericQuestion, number: int) -> PrintedQuestion:
     )
 
 
+def _output(q: model.OutputQuestion, number: int) -> PrintedQuestion:
+    """A program to write: the task on the exam; what the example prints, line by line, and
+    the example itself in the key."""
+    lines = Markup("<br>").join(
+        Markup("<code>{}</code>").format(line) for line in q.expected.split("\n")
+    )
+    return PrintedQuestion(
+        number,
+        q.id,
+        "output",
+        _md(q.prompt),
+        Markup("<strong>It prints</strong><br>{}").format(lines),
+        figure=_figure(q.figure),
+        solution=_md(code_block(q.solution)),
+        explanation=_optional(q.explanation),
+    )
+
+
 def _computed(q: model.ComputedQuestion, variant: model.Variant, number: int) -> PrintedQuestion:
     shown = _with_unit(variant.shown_answer, variant.unit)
     prompt, figure = _md(variant.prompt), _figure(q.figure)
@@ -349,6 +370,8 @@ def build_versions(
                 printed.append(_matching(q, number, version_seed))
             elif isinstance(q, model.NumericQuestion):
                 printed.append(_numeric(q, number))
+            elif isinstance(q, model.OutputQuestion):
+                printed.append(_output(q, number))
             else:
                 printed.append(_computed(q, drawn[q.id].variants[version - 1], number))
         out.append(ExamVersion(version, seed, tuple(printed)))

@@ -17,8 +17,15 @@ from typing import Literal
 
 from konum.formatting import BLANK_PATTERN as BLANK_PATTERN  # re-exported: a blank's rule
 
-QuestionType = Literal["choice", "fill", "matching", "numeric", "computed"]
-QUESTION_TYPES: tuple[QuestionType, ...] = ("choice", "fill", "matching", "numeric", "computed")
+QuestionType = Literal["choice", "fill", "matching", "numeric", "computed", "output"]
+QUESTION_TYPES: tuple[QuestionType, ...] = (
+    "choice",
+    "fill",
+    "matching",
+    "numeric",
+    "computed",
+    "output",
+)
 
 ComputedAnswer = Literal["numeric", "choice"]
 #: How a computed question is answered: a typed number, or a choice among computed options.
@@ -221,7 +228,36 @@ class ComputedQuestion(QuestionBase):
     tolerance: float | None = None
 
 
-Question = ChoiceQuestion | FillQuestion | MatchingQuestion | NumericQuestion | ComputedQuestion
+#: Numbers of an output question's lines count as equal within this, unless it says otherwise.
+OUTPUT_TOLERANCE = 1e-6
+
+
+@dataclass(frozen=True)
+class OutputQuestion(QuestionBase):
+    """A program to write, checked by what it prints.
+
+    ``prompt`` is the task; ``solution`` an example program (Python, numpy available);
+    ``expected`` what that program printed when the bank was loaded
+    (:func:`konum.programs.run_program`): lines joined by ``\n``, no final newline. A
+    reader's output matches when it has the same lines, blank lines and spacing aside, each
+    with the same words and signs and the same numbers, ``a`` and ``b`` counting as the same
+    when ``|a - b| <= tolerance * max(1, |b|)`` (``b`` the expected one).
+    """
+
+    type: Literal["output"] = "output"
+    solution: str = ""
+    expected: str = ""
+    tolerance: float = OUTPUT_TOLERANCE
+
+
+Question = (
+    ChoiceQuestion
+    | FillQuestion
+    | MatchingQuestion
+    | NumericQuestion
+    | ComputedQuestion
+    | OutputQuestion
+)
 
 
 @dataclass(frozen=True)

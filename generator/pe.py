@@ -796,8 +796,14 @@ def t5_bucket(
       bucket; larger ones share logarithmically sized buckets
       ``e + int(log(n / e) / log(max_distance / e) * (B - e))``, capped at ``B - 1``.
 
-    The logarithm is evaluated in float32, as both references do, so that the truncation at
-    exact bucket boundaries agrees with them.
+    The arithmetic is float32, as in both references (Mesh TensorFlow's ``mtf.to_float(n)``
+    and Hugging Face's ``relative_position.float()`` are float32 tensors), so that the
+    truncation at exact bucket boundaries agrees with them. The float32 logarithm is the
+    correctly rounded one (taken in float64, then rounded): the references' float32 ``log``
+    kernels, like numpy's SIMD one, may be an ulp off, which at a boundary such as
+    ``log(5/3)`` (72 causal buckets, max_distance 100, distance 60) makes the bucket depend
+    on the CPU; the correctly rounded value is the same everywhere, and the same as
+    JavaScript's ``Math.fround(Math.log(x))`` in the explorer.
 
     Args:
         relative_position: An integer or an integer array (``key - query``).
@@ -851,7 +857,8 @@ def t5_bucket(
     is_small = n < max_exact
     # float32 like the references; max() keeps log away from 0 where the value is unused.
     ratio = np.maximum(n, max_exact).astype(np.float32) / np.float32(max_exact)
-    scaled = np.log(ratio) / np.float32(math.log(far / max_exact)) * np.float32(buckets - max_exact)
+    log = np.log(ratio.astype(np.float64)).astype(np.float32)  # correctly rounded, any CPU
+    scaled = log / np.float32(math.log(far / max_exact)) * np.float32(buckets - max_exact)
     if_large = np.minimum(max_exact + scaled.astype(np.int64), buckets - 1)
     result += np.where(is_small, n, if_large)
     if scalar:

@@ -39,6 +39,7 @@ from konum import model
 from konum.formatting import format_number
 from konum.markup import render_markdown
 from konum.messages import message
+from konum.programs import code_block
 
 __all__ = [
     "TEMPLATES_DIR",
@@ -470,6 +471,27 @@ def _computed(concrete: model.Concrete, q: model.ComputedQuestion, dom_id: str) 
     return {"variants": variants, "data": {"type": "computed", "variants": data_variants}}
 
 
+_CODE = re.compile(r"(<pre>(?:<span></span>)?)<code>")
+#: Rows of an output question's text box: the expected output's, within these bounds.
+OUTPUT_ROWS = (3, 12)
+
+
+def _output(q: model.OutputQuestion) -> dict[str, Any]:
+    """The view of an output question: its box sized to the expected output, the example
+    solution as highlighted code, and the checker's data (the expected text and tolerance;
+    ``templates/assets/quiz.js`` compares line by line)."""
+    low, high = OUTPUT_ROWS
+    return {
+        "rows": min(high, max(low, q.expected.count("\n") + 2)),
+        "expected": q.expected,
+        # Focusable, as Material makes the page's own code blocks: it may scroll sideways.
+        "solution": Markup(
+            _CODE.sub(r'\1<code tabindex="0">', str(_markdown(code_block(q.solution))))
+        ),
+        "data": {"type": "output", "expected": q.expected, "tolerance": q.tolerance},
+    }
+
+
 def _form_shape(variant: dict[str, Any]) -> tuple[object, ...]:
     """What a variant's form is made of besides its prompt and option texts: two variants
     of the same shape differ only in those (and in their ids)."""
@@ -505,6 +527,8 @@ def _question(
         view.update(_numeric(q, language))
     elif isinstance(q, model.ComputedQuestion):
         view.update(_computed(concrete, q, dom_id))
+    elif isinstance(q, model.OutputQuestion):
+        view.update(_output(q))
     else:  # pragma: no cover - the Question union is closed
         raise RenderError(f"question {q.id}: unknown type {type(q).__name__}")
     if q.type not in ("fill", "computed"):

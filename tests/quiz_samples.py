@@ -190,6 +190,22 @@ def computed_choice(count: int = 3) -> model.Concrete:
     return model.Concrete(q, seed=42, variants=tuple(variants))
 
 
+def output() -> model.Concrete:
+    """An output question; ``expected`` is what its solution prints (the loader runs it)."""
+    q = model.OutputQuestion(
+        id="s-print-shape",
+        bank="sample",
+        prompt="Print the shape of `np.zeros((4, 6))`, then $1/3$ to three decimals.",
+        explanation="A shape is a tuple, rows first.",
+        source=SRC,
+        hint="`.shape`, then `round`.",
+        solution="import numpy as np\n\nprint(np.zeros((4, 6)).shape)\nprint(round(1 / 3, 3))\n",
+        expected="(4, 6)\n0.333",
+        tolerance=0.001,
+    )
+    return model.Concrete(q, seed=42)
+
+
 def all_samples() -> list[model.Concrete]:
     """One quiz's worth: every type, computed in both forms."""
     return [

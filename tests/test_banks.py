@@ -114,6 +114,7 @@ def test_valid_bank_header(bank: model.Bank) -> None:
         "numeric-default-tolerance",
         "computed-all-fields",
         "computed-minimal",
+        "output-all-fields",
     ]
     assert {q.type for q in bank.questions} == set(model.QUESTION_TYPES)
     assert all(q.bank == "everything" for q in bank.questions)
@@ -236,6 +237,16 @@ def test_valid_computed(bank: model.Bank, fake_computed: FakeComputed) -> None:
     assert fake_computed.calls[0][1:] == (q.params, "choice", 3, 5)
 
 
+def test_valid_output_every_field(bank: model.Bank) -> None:
+    """The example solution was run: what it printed is the expected output."""
+    q = bank.question("output-all-fields")
+    assert isinstance(q, model.OutputQuestion)
+    assert q.solution.startswith("import numpy as np\n\nprint(") and q.solution.endswith(")\n")
+    assert q.expected == f"(4, 6)\n{1 / 3}"
+    assert q.tolerance == 0.001
+    assert (q.hint, q.tags, q.difficulty) == ("`.shape`", ("output",), 1)
+
+
 def test_valid_flashcards(bank: model.Bank) -> None:
     assert bank.flashcards == (
         model.Flashcard(
@@ -243,11 +254,11 @@ def test_valid_flashcards(bank: model.Bank) -> None:
             "everything",
             "What is the 10000 in the sinusoidal formula?",
             "A hyperparameter that sets the longest wavelength.",
-            model.Source(str(VALID), 104, 5),
+            model.Source(str(VALID), 117, 5),
             ("sinusoidal",),
         ),
         model.Flashcard(
-            "fc-minimal", "everything", "Ön yüz", "Arka yüz", model.Source(str(VALID), 108, 5), ()
+            "fc-minimal", "everything", "Ön yüz", "Arka yüz", model.Source(str(VALID), 121, 5), ()
         ),
     )
 
@@ -944,7 +955,7 @@ def test_real_computed_validator(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     if not hasattr(computed, "validate_computed"):
         pytest.skip("konum.computed.validate_computed does not exist yet")
     monkeypatch.undo()  # the real validator, not the fake
-    assert len(load_bank(VALID).questions) == 10
+    assert len(load_bank(VALID).questions) == 11
     good = computed_bank(
         tmp_path,
         """    generator: sinusoidal_entry
@@ -1169,7 +1180,7 @@ def test_authoring_page_examples_load(tmp_path: Path) -> None:
     examples = _authoring_examples()
     questions = [e for e in examples if e.startswith("  - id:")]
     cards = [e for e in examples if e.startswith("flashcards:")]
-    assert len(questions) == 5 and len(cards) == 1
+    assert len(questions) == len(model.QUESTION_TYPES) and len(cards) == 1
     path = write(
         tmp_path, "docs", "bank: docs\ntitle: Docs\nquestions:\n" + "".join(questions) + cards[0]
     )

@@ -138,11 +138,13 @@ def textual(draw: st.DrawFn) -> str:
 @settings(max_examples=200, deadline=None)
 @given(st.one_of(structural(), textual()))
 def test_mutated_bank_loads_or_reports_problems(text: str) -> None:
-    # The computed-generator hook is switched off: this test is about the loader alone
-    # (tests/test_banks.py covers the hook, with a fake and with the real package).
+    # The computed-generator hook is switched off and example programs are not run: this
+    # test is about the loader alone (tests/test_banks.py and tests/test_programs.py cover
+    # the hooks).
     with (
         tempfile.TemporaryDirectory() as tmp,
         mock.patch.object(validate, "computed_validator", lambda: None),
+        mock.patch.object(validate, "program_runner", lambda: lambda source: "printed"),
     ):
         path = Path(tmp) / "everything.yml"
         path.write_text(text, encoding="utf-8")

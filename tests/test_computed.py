@@ -31,6 +31,8 @@ from konum.computed import (
     tolerance_for,
     validate_computed,
 )
+from konum.computed.base import Distractor, Generated
+from konum.computed.variants import apart, pick_distractors
 from konum.model import Bank, Choices, ComputedQuestion, ParamConstraint, Range, Source
 from konum.seeding import rng_for
 
@@ -386,6 +388,61 @@ def test_degenerate_draws_are_avoided() -> None:
         assert abs(float(format_number(entry.answer, 4))) not in (0.0, 1.0)
         score = GENERATORS["rope_score"].generate(rng, {})
         assert score.values["m"] != score.values["n"]
+
+
+def test_position_0_is_a_question_when_a_bank_asks_for_it() -> None:
+    # Row 0 is (0, 1, 0, 1, ...): the answers are exact, and the zero-vector belief is an option.
+    q = question("sinusoidal_entry", answer="choice", options=3, params={"pos": Choices((0,))})
+    assert validate_computed("sinusoidal_entry", q.params, "choice", None, 3) == []
+    answers = set()
+    for variant in computed_variants(q, 5, count=12):
+        j = variant.values["j"]
+        assert variant.answer == (0.0 if j % 2 == 0 else 1.0)
+        assert "$(0, 1, 0, 1, \\ldots)$" in variant.solution
+        answers.add(variant.shown_answer)
+        if j % 2:
+            [zero] = [o for o in variant.options if o.misconception == "position_zero_vector"]
+            assert zero.text == "0.0000" and "zero vector" in (zero.feedback or "")
+    assert answers == {"0.0000", "1.0000"}
+
+
+def test_entries_that_round_to_0_or_1_are_redrawn_away_from_position_0() -> None:
+    # d = 16, p = 1..3: the slow pairs' cosines round to 1.0000; those draws are redrawn.
+    params = {"d": Choices((16,)), "pos": Range(1, 3)}
+    for seed in range(40):
+        entry = GENERATORS["sinusoidal_entry"].generate(rng_for(seed, "slow"), params)
+        assert abs(float(format_number(entry.answer, 4))) not in (0.0, 1.0)
+
+
+def test_the_shift_rotation_feedback_names_the_matrix_it_computed() -> None:
+    """The rotation_direction option is an entry of R(phi), the counterclockwise matrix of
+    lesson 2; the right block is its transpose, which moves the (sin, cos) pair forward."""
+    q = question("shift_matrix_entry", answer="choice")
+    seen = 0
+    for variant in computed_variants(q, 11, count=20):
+        v = variant.values
+        phi = v["phi"]
+        rotation = [[math.cos(phi), -math.sin(phi)], [math.sin(phi), math.cos(phi)]]
+        for option in variant.options:
+            if option.misconception != "rotation_direction":
+                continue
+            seen += 1
+            assert option.text == format_number(rotation[v["row"]][v["col"]], 4)
+            assert "entry of $R(\\varphi)$" in (option.feedback or "")
+            assert "transpose $R(\\varphi)^\\top$" in (option.feedback or "")
+    assert seen
+
+
+def test_default_prompts_open_with_the_table_in_a_few_words() -> None:
+    """The conventions are stated once, above the lesson's quiz; a default prompt names d and
+    the base, and the layout only where the question turns on which column holds what."""
+    for name in ("sinusoidal_angle", "sinusoidal_wavelength", "sinusoidal_dot"):
+        (v,) = computed_variants(question(name), 3, count=1)
+        assert v.prompt.startswith(f"In the sinusoidal encoding with $d = {v.values['d']}$ and ")
+        assert "interleaved" not in v.prompt and "counted from 0" not in v.prompt
+    (v,) = computed_variants(question("sinusoidal_entry"), 3, count=1)
+    assert "column $2k$ holds the sine of pair $k$" in v.prompt
+    assert len(v.prompt.split()) < 45
 
 
 def test_decimals_override_changes_precision_and_tolerance() -> None:
@@ -851,8 +908,59 @@ def test_seeded_streams_and_options_are_pinned() -> None:
     assert [[o.text for o in v.options] for v in variants] == [
         ["-0.4000", "-0.4903", "-0.9165", "0.7431"],
         ["0.0087", "0.0050", "0.4794", "0.8776"],
-        ["-0.2794", "0.9602", "0.9615", "0.9945"],
+        # 0.9602 and 0.9615 (0.1 % apart) are no longer both shown: see MIN_RELATIVE_GAP.
+        ["0.9945", "0.9602", "-0.2794", "0.7539"],
     ]
+
+
+def _generated(answer: float, values: list[float], decimals: int, tolerance: float) -> Generated:
+    return Generated(
+        values={},
+        prompt="",
+        answer=answer,
+        decimals=decimals,
+        tolerance=tolerance,
+        unit=None,
+        solution="",
+        distractors=tuple(Distractor(x, f"m{i}", "") for i, x in enumerate(values)),
+    )
+
+
+def test_distractors_too_close_to_a_shown_option_are_skipped() -> None:
+    # 0.5001 is one unit from the answer, 0.5050 1 % of it, 0.7010 1.4 % from 0.7110.
+    generated = _generated(0.5, [0.5001, 0.505, 0.7110, 0.7010, 0.3, 0.1], 4, 0.000055)
+    picked = pick_distractors(generated, 3)
+    assert picked is not None
+    assert [d.value for d in picked] == [0.7110, 0.3, 0.1]
+    assert pick_distractors(generated, 4) is None
+
+
+def test_exact_answers_take_any_distractor_that_shows_differently() -> None:
+    # A count off by one row is the mistake the option stands for, however large the count.
+    generated = _generated(98304, [98304, 98432, 98305], 0, 0.0)
+    picked = pick_distractors(generated, 2)
+    assert picked is not None and [d.value for d in picked] == [98432, 98305]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "decimals", "expected"),
+    [
+        ("0.9998", "1.0000", 4, False),
+        ("0.0100", "0.0101", 4, False),
+        ("0.0000", "0.0002", 4, True),
+        ("0.0100", "0.0130", 4, True),
+        ("3.1416", "3.1419", 4, False),
+        ("3.1416", "3.2100", 4, True),
+        ("-0.0100", "0.0100", 4, True),
+        ("12", "13", 0, False),
+        ("12", "14", 0, True),
+    ],
+)
+def test_apart_needs_two_units_and_two_percent(
+    a: str, b: str, decimals: int, expected: bool
+) -> None:
+    assert apart(a, b, decimals, exact=False) is expected
+    assert apart(b, a, decimals, exact=False) is expected
 
 
 def test_probe_outcomes_are_pinned() -> None:

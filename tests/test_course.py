@@ -14,17 +14,20 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from test_lesson_code import fenced_blocks, rendered
+
 from konum.banks import load_banks
+from konum.computed.variants import MIN_RELATIVE_GAP
 from konum.model import (
     Bank,
     ChoiceQuestion,
     ComputedQuestion,
     FillQuestion,
     MatchingQuestion,
+    OutputQuestion,
     Question,
 )
 from konum.variants import make_concrete
-from test_lesson_code import fenced_blocks, rendered
 
 REPO = Path(__file__).resolve().parent.parent
 LESSONS = REPO / "content" / "lessons"
@@ -62,8 +65,8 @@ def test_a_computed_question_does_not_always_draw_the_same_answer(
 )
 def test_computed_options_stay_distinct_beyond_rounding(question: ComputedQuestion) -> None:
     """As many options as asked, one correct, no two showing the same number, and (with
-    decimals) no two within one unit of the last decimal: 0.9998 / 0.9999 / 1.0000 asks the
-    reader to round, not to know."""
+    decimals) no two within one unit of the last decimal or 2 % of each other: 0.9998 /
+    0.9999 / 1.0000 asks the reader to round, not to know."""
     for seed in SEEDS:
         for v in make_concrete(question, seed).variants:
             texts = [o.text for o in v.options]
@@ -73,8 +76,15 @@ def test_computed_options_stay_distinct_beyond_rounding(question: ComputedQuesti
             assert sum(o.correct for o in v.options) == 1, where
             if v.decimals:
                 values = sorted(float(t) for t in texts)
-                gaps = [b - a for a, b in pairwise(values)]
-                assert min(gaps) > 1.5 * 10.0**-v.decimals, where
+                for a, b in pairwise(values):
+                    assert b - a > 1.5 * 10.0**-v.decimals, where
+                    assert b - a >= 0.999 * MIN_RELATIVE_GAP * max(abs(a), abs(b)), where
+
+
+def test_the_position_0_question_draws_position_0() -> None:
+    [question] = [q for q in _computed() if q.id == "learned-pos0-entry"]
+    drawn = {v.values["pos"] for seed in SEEDS for v in make_concrete(question, seed).variants}
+    assert 0 in drawn and len(drawn) > 1
 
 
 # --- the source lesson, in the course ---------------------------------------------------------
@@ -117,6 +127,20 @@ def test_lesson_2_sets_the_source_exercise_with_its_four_printed_lines() -> None
     lines = solutions[0].output.strip().split("\n")  # type: ignore[union-attr]
     assert len(lines) == 4
     assert lines[0] == "(4, 6)" and lines[3].split() == ["True", "False"]
+
+
+def test_lesson_2_exercise_checks_itself_as_an_output_question() -> None:
+    """The last question of lesson 2's quiz runs the page's own example solution: the same
+    code, and as many printed lines as the page shows."""
+    [question] = [q for q in _questions_on("02-sinusoidal.md") if isinstance(q, OutputQuestion)]
+    assert question is _questions_on("02-sinusoidal.md")[-1]
+    blocks = fenced_blocks(rendered(LESSONS / "02-sinusoidal.md"))
+    [solution] = [b for b in blocks if b.standalone and b.output and "np.round(PE[1], 3)" in b.code]
+    assert question.solution.strip() == solution.code.strip()
+    shown = solution.output.strip().split("\n")  # type: ignore[union-attr]
+    assert len(question.expected.split("\n")) == len(shown) == 4
+    assert question.expected.split("\n")[0] == shown[0] == "(4, 6)"
+    assert question.expected.split("\n")[3] == shown[3] == "True False"
 
 
 def test_a_worked_sentence_counts_positions_from_0() -> None:

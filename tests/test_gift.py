@@ -105,7 +105,7 @@ def text_of(part: dict[str, Any] | None) -> str:
 
 
 def _gift_cannot(q: model.Question) -> bool:
-    if q.figure is not None or "konum-image/" in repr(q):  # GIFT carries no image files
+    if q.figure is not None or "konum-image/" in repr(q) or isinstance(q, model.OutputQuestion):
         return True
     if isinstance(q, model.ChoiceQuestion):
         return not q.shuffle or any(o.pin for o in q.options)

@@ -451,7 +451,8 @@ def test_own_course_export_checks_out_and_skips_regex_blanks(own_course, own_rea
     expected_missing = {
         q.id
         for _, q in questions_of(course)
-        if isinstance(q, model.FillQuestion) and any(b.regex is not None for b in q.blanks)
+        if (isinstance(q, model.FillQuestion) and any(b.regex is not None for b in q.blanks))
+        or isinstance(q, model.OutputQuestion)
     }
     assert expected_missing  # the course has some
     assert check_course(course, found) == expected_missing
@@ -640,5 +641,6 @@ def test_cli_writes_and_lists_what_it_left_out(tmp_path: Path) -> None:
     result = konum("export", "moodle", "--seed", "5", "-o", str(own), cwd=REPO)
     assert result.returncode == 0, result.stderr
     lines = result.stderr.splitlines()
-    assert lines[0].startswith("konum: 3 questions left out of the Moodle XML export")
-    assert all("regular expression" in line for line in lines[1:]) and len(lines) == 4
+    assert lines[0].startswith("konum: 4 questions left out of the Moodle XML export")
+    reasons = ("regular expression", "checks what the reader's program prints")
+    assert all(any(r in line for r in reasons) for line in lines[1:]) and len(lines) == 5

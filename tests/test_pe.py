@@ -433,7 +433,8 @@ def t5_reference(rel: int, bidirectional: bool, num_buckets: int, max_distance: 
     """T5's ``_relative_position_bucket`` for one integer, step by step.
 
     The references (Mesh TensorFlow, Hugging Face) take the logarithm of a float32 tensor, so
-    the arithmetic here is float32 too.
+    the arithmetic here is float32 too, with the float32 logarithm correctly rounded (from
+    Python's float64 ``math.log``), which their kernels give within an ulp.
     """
     bucket = 0
     if bidirectional:
@@ -446,8 +447,9 @@ def t5_reference(rel: int, bidirectional: bool, num_buckets: int, max_distance: 
     max_exact = num_buckets // 2
     if n < max_exact:
         return bucket + n
+    ratio = np.float32(n) / np.float32(max_exact)
     value = (
-        np.log(np.float32(n) / np.float32(max_exact))
+        np.float32(math.log(float(ratio)))
         / np.float32(math.log(max_distance / max_exact))
         * np.float32(num_buckets - max_exact)
     )
@@ -501,6 +503,47 @@ def test_t5_default_buckets_agree_with_float64_arithmetic() -> None:
 
     got = pe.t5_bucket(-np.arange(8, 300))
     np.testing.assert_array_equal(got, [bucket64(n) for n in range(8, 300)])
+
+
+def test_t5_default_buckets_begin_where_hugging_face_tabulates_them() -> None:
+    """Bidirectional T5 (32 buckets, max_distance 128): 0-7 a bucket each, then 8-11, 12-15,
+    16-22, 23-31, 32-45, 46-63, 64-90 and 91 on. 16, 32 and 64 sit exactly on a boundary
+    (the scaled log is 2, 4 and 6 exactly); float32 lands them on the upper side."""
+    starts = [8, 12, 16, 23, 32, 46, 64, 91]
+    for bucket, first in enumerate(starts, start=8):
+        assert pe.t5_bucket(-first) == bucket, first
+        assert pe.t5_bucket(-(first - 1)) == bucket - 1, first
+        assert pe.t5_bucket(first) == 16 + bucket, first
+
+
+@pytest.mark.parametrize(
+    ("bidirectional", "num_buckets", "max_distance", "distance", "bucket"),
+    [
+        # log(60/36) / log(100/36) * 36 is 18 exactly; in float32 it is 17.999998 with the
+        # correctly rounded log(5/3) and 18.0 with numpy's AVX2 float32 log, an ulp high.
+        (False, 72, 100, 60, 53),
+        (False, 72, 100, 59, 53),
+        (False, 72, 100, 61, 54),
+        # Bidirectional, 16 buckets, max_distance 64: log2(n / 4) exactly 1, 2 and 3.
+        (True, 16, 64, 8, 5),
+        (True, 16, 64, 16, 6),
+        (True, 16, 64, 31, 6),
+        (True, 16, 64, 32, 7),
+        (True, 64, 256, 31, 19),
+        (True, 64, 256, 32, 20),  # e = 16: log(2) / log(16) * 16 = 4 exactly
+    ],
+)
+def test_t5_boundaries_take_the_correctly_rounded_float32_log(
+    bidirectional: bool, num_buckets: int, max_distance: int, distance: int, bucket: int
+) -> None:
+    kwargs = {
+        "bidirectional": bidirectional,
+        "num_buckets": num_buckets,
+        "max_distance": max_distance,
+    }
+    assert pe.t5_bucket(-distance, **kwargs) == bucket
+    assert pe.t5_bucket(-np.array([distance]), **kwargs).tolist() == [bucket]
+    assert t5_reference(-distance, bidirectional, num_buckets, max_distance) == bucket
 
 
 def test_t5_keeps_shape() -> None:

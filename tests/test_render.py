@@ -42,6 +42,7 @@ GOLDEN_CASES: dict[str, Callable[[], list[model.Concrete]]] = {
     "matching": lambda: [samples.matching()],
     "numeric": lambda: [samples.numeric()],
     "computed": lambda: [samples.computed_numeric(), samples.computed_choice()],
+    "output": lambda: [samples.output()],
 }
 
 

@@ -40,6 +40,7 @@ TYPE_FIELDS: dict[QuestionType, tuple[str, ...]] = {
         "unit",
         "tolerance",
     ),
+    "output": ("solution", "tolerance"),
 }
 #: The fields only a formula question (``formula:`` instead of ``generator:``) has.
 FORMULA_ONLY_FIELDS = ("misconceptions", "unit", "tolerance")

@@ -44,6 +44,8 @@ from konum.banks.schema import (
 )
 from konum.banks.yamlsource import Mark, YMap, YNode, YScalar, YSeq
 from konum.formatting import BLANK, did_you_mean
+from konum.programs import MAX_CHARS as MAX_PROGRAM_CHARS
+from konum.programs import ProgramError
 
 ComputedCheck = Callable[
     [str, Mapping[str, model.ParamConstraint], str, "int | None", int],
@@ -89,6 +91,14 @@ def computed_validator() -> ComputedCheck | None:
         return None
     check = getattr(module, "validate_computed", None)
     return cast(ComputedCheck, check) if callable(check) else None
+
+
+def program_runner() -> Callable[[str], str]:
+    """What runs an output question's example program: :func:`konum.programs.run_program`
+    (tests replace this function)."""
+    from konum.programs import run_program
+
+    return run_program
 
 
 @dataclass(frozen=True)
@@ -609,6 +619,8 @@ class BankValidator:
             built = self.numeric(node, common)
         elif qtype == "computed":
             built = self.computed(node, common)
+        elif qtype == "output":
+            built = self.output(node, common)
         return built if len(self.problems) == start else None
 
     def question_type(self, node: YMap) -> model.QuestionType | None:
@@ -968,6 +980,76 @@ class BankValidator:
             expected=f"{key} >= {_num(need)}",
             found=_num(tolerance),
         )
+
+    def output(self, node: YMap, common: dict[str, Any]) -> model.OutputQuestion | None:
+        """An output question. Its example program is run (:func:`program_runner`) and what it
+        prints is the expected output; a failure is reported at the program's own line."""
+        tolerance = model.OUTPUT_TOLERANCE
+        tolerance_node = node.get("tolerance")
+        if tolerance_node is not None:
+            number = self.number(tolerance_node, "tolerance")
+            if number is not None and (not math.isfinite(number) or number < 0):
+                self.problem(
+                    tolerance_node.mark,
+                    "tolerance",
+                    "a tolerance must be zero or positive",
+                    expected="a finite number >= 0",
+                    found=_written(tolerance_node),
+                )
+            elif number is not None:
+                tolerance = number
+        solution = self.text(node, "solution", "", required=True)
+        value = node.get("solution")
+        if solution is None or not isinstance(value, YScalar):
+            return None
+        if value.style == ">":
+            self.problem(
+                value.mark,
+                "solution",
+                "a folded block joins the program's lines",
+                expected="a literal block ('solution: |')",
+                found="a folded block ('solution: >')",
+            )
+            return None
+        if len(solution) > MAX_PROGRAM_CHARS:
+            self.problem(
+                value.mark,
+                "solution",
+                "the example solution is too long to show",
+                expected=f"at most {MAX_PROGRAM_CHARS:,} characters",
+                found=f"{len(solution):,}",
+            )
+            return None
+        try:
+            expected = program_runner()(solution)
+        except ProgramError as exc:
+            self.problem(
+                self.program_mark(value, exc.line),
+                "solution",
+                f"the example solution failed{f' at its line {exc.line}' if exc.line else ''}: "
+                f"{exc.message}",
+            )
+            return None
+        if not expected.strip():
+            self.problem(
+                value.mark,
+                "solution",
+                "the example solution printed nothing: an output question checks what a "
+                "program prints",
+            )
+            return None
+        return model.OutputQuestion(
+            **common, solution=solution, expected=expected, tolerance=tolerance
+        )
+
+    def program_mark(self, value: YScalar, line: int | None) -> Mark:
+        """Where line ``line`` of a program written as ``value`` is in the file: its own line
+        in a literal block, the value's start otherwise."""
+        if line is None or value.style != "|":
+            return value.mark
+        number = value.mark.line + line
+        source = self.lines[number - 1] if number - 1 < len(self.lines) else ""
+        return Mark(number, len(source) - len(source.lstrip(" ")) + 1)
 
     def computed(self, node: YMap, common: dict[str, Any]) -> model.ComputedQuestion | None:
         if "formula" in node.entries:

@@ -35,7 +35,11 @@ MISCONCEPTIONS: dict[str, str] = {
     "pair_for_column": "answers with the pair index k = j // 2 instead of the column j",
     "sin_only": "keeps only the sine columns in PE[p] . PE[q], dropping the cosine half",
     "sum_not_difference": "thinks PE[p] . PE[q] depends on p + q rather than p - q",
-    "rotation_direction": "transposes the shift block: rotates by -omega*offset instead of +",
+    "rotation_direction": (
+        "uses R(omega*offset), written for (cos, sin), where the table's (sin, cos) order needs "
+        "its transpose: the pair moves back by the offset"
+    ),
+    "position_zero_vector": "takes the encoding of position 0 to be the zero vector",
     # RoPE
     "rope_pairing": (
         "pairs the wrong dimensions: half layout (k, k + d/2) vs interleaved (2k, 2k + 1)"

@@ -33,8 +33,12 @@ COLUMN = Range(0, 4095)
 PAIR = Range(0, 2047)
 
 
-def _intro(d: int, base: float, language: str = "en") -> str:
-    return say(language, "sinusoidal.intro", d=d, base=sig(base))
+def _intro(d: int, base: float, language: str = "en", *, columns: bool = False) -> str:
+    """The opening of a default prompt: the table's size and base and, when the question
+    turns on which column holds what (``columns``), the interleaved layout in a few words.
+    The lessons state the rest of the conventions once, above their quizzes."""
+    key = "sinusoidal.intro_columns" if columns else "sinusoidal.intro"
+    return say(language, key, d=d, base=sig(base))
 
 
 def _trivial(value: float, decimals: int) -> bool:
@@ -64,18 +68,26 @@ class SinusoidalEntry(BaseGenerator):
         "position_from_1",
         "layout_mixup",
         "integer_exponent",
+        "position_zero_vector",
     )
 
     def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
         return (0, drawn["d"] - 1) if name == "j" else None
 
     def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
+        """The entry ``PE[pos, j]``; None for a rounding accident (see below).
+
+        Position 0 is drawn only when a bank asks for it, for the question it makes: its row
+        is ``(0, 1, 0, 1, ...)``, not the zero vector. At any other position an answer that
+        shows as 0 or +-1 (a tiny angle in a slow pair, or one near a multiple of pi/2) is
+        redrawn: it would need no computing.
+        """
         d, pos, j, base = v["d"], v["pos"], v["j"], v["base"]
         k = j // 2
         omega = float(pe.sinusoidal_frequencies(d, base=base)[k])
         angle = pos * omega
         answer = float(pe.sinusoidal(np.array([pos]), d, base=base)[0, j])
-        if _trivial(answer, decimals):
+        if pos != 0 and _trivial(answer, decimals):
             return None
         fn, other = ("sin", "cos") if j % 2 == 0 else ("cos", "sin")
         b = sig(base)
@@ -126,7 +138,11 @@ class SinusoidalEntry(BaseGenerator):
                 text("integer_exponent", fn=fn, pos=pos, k=k, d=d, ratio=sig(2 * k / d)),
             ),
         ]
-        intro = _intro(d, base, language)
+        if pos == 0:  # the belief this position tests comes first
+            distractors.insert(
+                0, Distractor(0.0, "position_zero_vector", text("position_zero_vector"))
+            )
+        intro = _intro(d, base, language, columns=True)
         prompt = text("prompt", intro=intro, pos=pos, j=j, decimals=decimals)
         solution = text(
             "solution",
@@ -141,6 +157,8 @@ class SinusoidalEntry(BaseGenerator):
             fn=fn,
             ans=ans,
         )
+        if pos == 0:
+            solution += text("position_zero_solution")
         return self.make(
             v,
             prompt=prompt,
@@ -341,7 +359,8 @@ class FasterDimension(BaseGenerator):
             ),
         ]
         prompt = (
-            f"{_intro(d, base)}, which column oscillates faster as the position grows: "
+            f"{_intro(d, base, columns=True)}, which column oscillates faster as the "
+            "position grows: "
             f"$j = {j1}$ or $j = {j2}$? Answer with the column number."
         )
         rows = []
@@ -486,9 +505,11 @@ class ShiftMatrixEntry(BaseGenerator):
             Distractor(
                 block(phi)[col][row],
                 "rotation_direction",
-                "This is the entry of the transposed block, a rotation by $-\\varphi$: it "
-                "would move the encoding back by the offset. Check it against "
-                "$\\sin(a + b) = \\sin a \\cos b + \\cos a \\sin b$.",
+                "This is the entry of $R(\\varphi)$, the counterclockwise rotation that moves "
+                "the point $(\\cos \\omega_k p, \\sin \\omega_k p)$ forward. The table "
+                "stores the sine first, and in that order $R(\\varphi)$ moves the pair back by "
+                "the offset; the step forward is its transpose $R(\\varphi)^\\top$. Check it "
+                "against $\\sin(a + b) = \\sin a \\cos b + \\cos a \\sin b$.",
             ),
             Distractor(
                 swapped(phi)[row][col],
@@ -518,7 +539,8 @@ class ShiftMatrixEntry(BaseGenerator):
         )
         entry = symbols[row][col].replace("varphi", f"left({sig(phi)}\\right)")
         solution = (
-            "By the angle-addition formulas, with $\\varphi = \\omega_k o$:\n\n"
+            "By the angle-addition formulas, with $\\varphi = \\omega_k o$, the block is "
+            "$R(\\varphi)^\\top$ (the sine comes first in the table):\n\n"
             "$$\\begin{pmatrix} \\sin \\omega_k (p+o) \\\\ \\cos \\omega_k (p+o) \\end{pmatrix}"
             " = \\begin{pmatrix} \\cos\\varphi & \\sin\\varphi \\\\ -\\sin\\varphi & "
             "\\cos\\varphi \\end{pmatrix} \\begin{pmatrix} \\sin \\omega_k p \\\\ "

@@ -6,8 +6,9 @@ enough distinct options (at the precision shown) it retries with
 id and the variant index, never on other questions.
 
 The choice form shows the answer and ``options - 1`` distractors (in the generator's order of
-preference, skipping any that show the same text as the answer or as each other), shuffled by
-the same generator, so the correct option's position is uniform over the slots.
+preference, skipping any too close to the answer or to one already picked, see
+:func:`apart`), shuffled by the same generator, so the correct option's position is uniform
+over the slots.
 """
 
 from __future__ import annotations
@@ -33,22 +34,44 @@ from konum.seeding import rng_for
 
 #: Draws tried per variant before giving up (the first is ``rng_for(seed, id, i)``).
 MAX_ATTEMPTS = 50
+#: Shown options of a rounded answer differ by at least this many units of the last decimal
+#: (0.9998 / 0.9999 / 1.0000 would ask the reader to round, not to know) ...
+MIN_GAP_UNITS = 2
+#: ... and by at least this fraction of the larger of the two (3.1416 / 3.1419 likewise).
+MIN_RELATIVE_GAP = 0.02
 
 
 class PromptTemplateError(ValueError):
     """A computed question's prompt is not a valid Jinja template for the drawn values."""
 
 
+def apart(a: str, b: str, decimals: int, *, exact: bool) -> bool:
+    """Whether two shown options ``a`` and ``b`` (numbers as text) are far enough apart.
+
+    Exact answers (integers by nature: a column, a bucket, a count) need only differ: a
+    count off by one row is the mistake the option stands for. Rounded answers need
+    :data:`MIN_GAP_UNITS` units of the last decimal and :data:`MIN_RELATIVE_GAP` of the
+    larger magnitude between them.
+    """
+    if exact:
+        return a != b
+    x, y = float(a), float(b)
+    gap = abs(x - y)
+    needed = max(MIN_GAP_UNITS * 10.0**-decimals, MIN_RELATIVE_GAP * max(abs(x), abs(y)))
+    return gap >= needed * (1 - 1e-9)
+
+
 def pick_distractors(generated: Generated, needed: int) -> tuple[Distractor, ...] | None:
-    """The first ``needed`` distractors that show differently from the answer and from each
-    other at ``generated.decimals``; None when there are not enough."""
-    seen = {format_number(generated.answer, generated.decimals)}
+    """The first ``needed`` distractors that show :func:`apart` from the answer and from each
+    other at ``generated.decimals``; None when there are not enough (the caller redraws)."""
+    decimals, exact = generated.decimals, generated.tolerance == 0
+    shown = [format_number(generated.answer, decimals)]
     picked: list[Distractor] = []
     for distractor in generated.distractors:
-        text = format_number(distractor.value, generated.decimals)
-        if text in seen:
+        text = format_number(distractor.value, decimals)
+        if not all(apart(text, other, decimals, exact=exact) for other in shown):
             continue
-        seen.add(text)
+        shown.append(text)
         picked.append(distractor)
         if len(picked) == needed:
             return tuple(picked)

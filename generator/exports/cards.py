@@ -46,6 +46,7 @@ from konum.errors import ExportError
 from konum.formatting import format_number
 from konum.markup import render_markdown
 from konum.messages import message
+from konum.programs import code_block
 from konum.variants import option_order
 
 CardKind = Literal["basic", "cloze"]
@@ -230,6 +231,36 @@ def _numeric_card(bank: model.Bank, q: model.NumericQuestion, math: MathMode, la
     )
 
 
+def _output_card(
+    bank: model.Bank, q: model.OutputQuestion, math: MathMode, language: str
+) -> Card:
+    """The task on the front; the example solution, what it prints and the explanation on
+    the back."""
+    printed = html.escape(q.expected, quote=False)
+    back = (
+        _section(
+            "konum-solution",
+            _render(code_block(q.solution), math),
+            message(language, "cards.example_solution"),
+        )
+        + _section(
+            "konum-output",
+            f"<pre><code>{printed}</code></pre>",
+            message(language, "cards.it_prints"),
+        )
+        + _explanation(q.explanation, math)
+    )
+    return Card(
+        f"question:{q.id}",
+        bank.id,
+        bank.title,
+        "basic",
+        _render(q.prompt, math),
+        back,
+        _tags(bank, q.tags),
+    )
+
+
 def _variant_card(
     bank: model.Bank, q: model.ComputedQuestion, v: model.Variant, math: MathMode, lang: str
 ) -> Card:
@@ -349,6 +380,8 @@ def build_card_sets(
                 bare.append(_matching_card(bank, q, math, language))
             elif isinstance(q, model.NumericQuestion):
                 bare.append(_numeric_card(bank, q, math, language))
+            elif isinstance(q, model.OutputQuestion):
+                bare.append(_output_card(bank, q, math, language))
             else:
                 concrete = by_id.get(q.id)
                 if concrete is None or not concrete.variants:

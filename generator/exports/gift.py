@@ -36,6 +36,7 @@ from pathlib import Path
 
 from konum import images, model
 from konum.exports.lms import (
+    OUTPUT_PROBLEM,
     LmsExport,
     Skipped,
     category_path,
@@ -162,6 +163,8 @@ def gift_problem(q: model.Question) -> str | None:
         return "it has a figure, and GIFT files carry no images"
     if images.mentions_images(q):
         return "it shows an image, and GIFT files carry no images (Moodle XML carries them)"
+    if isinstance(q, model.OutputQuestion):
+        return OUTPUT_PROBLEM
     if isinstance(q, model.ChoiceQuestion):
         if not q.shuffle or any(o.pin for o in q.options):
             return (

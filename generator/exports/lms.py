@@ -21,6 +21,12 @@ from pathlib import Path
 
 from konum.errors import ExportError
 
+#: Why an output question is left out of the LMS exports.
+OUTPUT_PROBLEM = (
+    "it checks what the reader's program prints, which no Moodle question type grades (it "
+    "stays in the site, the flashcards and the printed exams)"
+)
+
 #: Default file names of the LMS exports, beside ``mkdocs.yml`` in ``exports/``.
 LMS_NAMES: dict[str, str] = {"moodle": "konum-moodle.xml", "gift": "konum-gift.txt"}
 

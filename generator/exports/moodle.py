@@ -78,6 +78,7 @@ from konum.computed.expression import parse
 from konum.computed.formula import spec_for
 from konum.exports.cards import figure_svg_file
 from konum.exports.lms import (
+    OUTPUT_PROBLEM,
     LmsExport,
     Skipped,
     category_path,
@@ -682,6 +683,8 @@ def _problem(q: model.Question) -> str | None:
         return _fill_problem(q)
     if isinstance(q, model.MatchingQuestion):
         return _matching_problem(q)
+    if isinstance(q, model.OutputQuestion):
+        return OUTPUT_PROBLEM
     return None
 
 

@@ -128,7 +128,6 @@ class SineWaves(LessonFigure):
                     f"j = {j} ({kind}, pair {j // 2}): wavelength {data['wavelengths'][i]:,.1f}",
                     loc="left",
                     fontsize=SMALL,
-                    pad=3,
                 )
             fig.supylabel("PE[p, j]", fontsize=FONT)
             axes[-1].set_xlabel("position p")
@@ -678,7 +677,7 @@ class AttentionPermutation(LessonFigure):
             for ax, (key, title) in zip(axes, panels, strict=True):
                 image = heat(ax, data[key], "coolwarm", -vmax, vmax)
                 annotate(ax, image, data[key], "{:.2f}", SMALL if p["d"] <= 6 else 9)
-                ax.set_title(title, fontsize=SMALL, loc="left", pad=3)
+                ax.set_title(title, fontsize=SMALL, loc="left")
                 ax.set_yticks(range(n))
                 ax.set_xticks(range(p["d"]))
                 ax.tick_params(length=0)

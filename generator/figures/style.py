@@ -49,12 +49,17 @@ WIDTH = 4.8
 FONT = 11.0
 SMALL = 10.0
 
+#: Gap in points between an axes' top and its title's baseline: the title's descenders, and
+#: the page's font (which replaces matplotlib's, with other metrics), stay clear of the data.
+TITLE_PAD = 8.0
+
 _RC: dict[str, Any] = {
     "svg.fonttype": "none",
     "svg.image_inline": True,
     "font.family": "sans-serif",
     "font.size": FONT,
     "axes.titlesize": FONT,
+    "axes.titlepad": TITLE_PAD,
     "axes.labelsize": FONT,
     "xtick.labelsize": SMALL,
     "ytick.labelsize": SMALL,

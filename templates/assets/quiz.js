@@ -157,7 +157,7 @@
       if (label) label.after(m); else item.appendChild(m);
     }
     if (m) m.textContent = ok === true ? t("quiz.right") : ok === false ? t("quiz.wrong") : "";
-    if (target.matches("input[type=text], select")) {
+    if (target.matches("input[type=text], select, textarea")) {
       if (ok === null) target.removeAttribute("aria-invalid");
       else target.setAttribute("aria-invalid", ok ? "false" : "true");
     }
@@ -240,7 +240,52 @@
     return [false, t(x > spec.answer ? "quiz.too_high" : "quiz.too_low", { value: inp.value.trim() })];
   }
 
+  /* Output questions: the reader's program's output against the example's, line by line
+   * (blank lines aside) and token by token (spacing aside); numbers within the tolerance,
+   * times the expected number when that is larger than 1. The first difference is told. */
+  var TOKEN = /[A-Za-z_]\w*|[+\-\u2212]?(?:\d+\.?\d*|\.\d+)(?:e[+\-]?\d+)?|\S/gi, NUMBER = /^[+\-\u2212]?\.?\d/;
+
+  function say(key, v) { return t("quiz.output_" + key, v); }
+  function outputLines(text) {
+    return String(text).split(/\r?\n/).map(function (line) {
+      return { text: line.trim(), tokens: line.match(TOKEN) || [] };
+    }).filter(function (line) { return line.tokens.length; });
+  }
+  function toNumber(token) { return parseFloat(token.replace("\u2212", "-")); }
+
+  /* How the reader's line n differs from the expected one, or null. */
+  function lineDifference(n, want, got, tolerance) {
+    for (var k = 0, index = 0; k < want.length; k++) {
+      var w = want[k], g = got[k], numeric = NUMBER.test(w);
+      if (numeric) index++;
+      if (g === undefined) return say("short", { line: n, expected: want.slice(k).join(" ") });
+      if (numeric && NUMBER.test(g)) {
+        if (!(Math.abs(toNumber(w) - toNumber(g)) <= tolerance * Math.max(1, Math.abs(toNumber(w))))) {
+          return say("number", { line: n, index: index, expected: w, found: g });
+        }
+      } else if (w !== g) return say("word", { line: n, expected: w, found: g });
+    }
+    return got.length > want.length ? say("long", { line: n, found: got.slice(k).join(" ") }) : null;
+  }
+
+  function gradeOutput(scope, spec) {
+    var box = scope.querySelector("textarea"), problem = null;
+    if (!box.value.trim()) {
+      mark(box, null);
+      return [false, t("quiz.output_empty"), true];
+    }
+    var want = outputLines(spec.expected), got = outputLines(box.value);
+    for (var i = 0; i < want.length && !problem; i++) {
+      problem = i < got.length ? lineDifference(i + 1, want[i].tokens, got[i].tokens, spec.tolerance)
+        : say("missing", { line: i + 1, expected: want[i].text });
+    }
+    if (!problem && got.length > want.length) problem = say("extra", { line: i + 1, found: got[i].text });
+    mark(box, !problem);
+    return problem ? [false, problem] : [true, t("quiz.output_right")];
+  }
+
   var GRADERS = { choice: gradeChoice, fill: gradeFill, matching: gradeMatching, numeric: gradeNumeric };
+  GRADERS.output = gradeOutput;
 
   /* Chromium leaves MathML out of accessible names ("whatever  and  are", or nothing for a
    * label that is all math): name such controls with the math's alttext in its place. */
@@ -313,7 +358,7 @@
 
     function scope() { return forms[api.variant]; }
     function answerBox() { return answers[api.variant].konumAnswer; }
-    function controls() { return $$(scope(), "input, select"); }
+    function controls() { return $$(scope(), "input, select, textarea"); }
     function spec() {
       if (data.type === "choice") return ["choice", { options: data.options, multiple: data.multiple, notes: "" }];
       if (!computed) return [data.type, data];
@@ -329,7 +374,7 @@
     }
 
     function clearMarks() {
-      $$(el, "input, select").forEach(function (c) {
+      $$(el, "input, select, textarea").forEach(function (c) {
         c.classList.remove("is-right", "is-wrong");
         c.removeAttribute("aria-invalid");
         var item = c.parentElement;
@@ -391,7 +436,7 @@
 
     function reset(keepStore) {
       clearMarks();
-      $$(el, "input, select").forEach(function (c) {
+      $$(el, "input, select, textarea").forEach(function (c) {
         if (c.type === "radio" || c.type === "checkbox") c.checked = false; else c.value = "";
       });
       api.checked = api.ok = false;

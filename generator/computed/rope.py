@@ -341,8 +341,8 @@ class RopeScaling(BaseGenerator):
                 )
             )
         method_text = text(f"method_{method}", f=fs, l0=l0, seq=seq, low=low_f, high=high_f)
-        places = message(language, "generators.formula.places", n=decimals)
-        prompt = text("prompt", d=d, b=b, method=method_text, k=k, places=places)
+        rounding = message(language, "generators.rope_scaling.round", n=decimals)
+        prompt = text("prompt", d=d, b=b, method=method_text, k=k, round=rounding)
         start = text("unscaled", k=k, b=b, d=d, inv=sig(inv), lam=lam) + "\n\n"
         if method == "linear":
             steps = text("linear", f=fs, lam=lam, ans=ans)

@@ -55,7 +55,10 @@ def test_a_turkish_quiz_has_no_english_interface_text(tmp_path) -> None:
         "  - id: q1\n    type: numeric\n    prompt: 'İki kere iki?'\n    answer: 4\n"
         "    decimals: 1\n    hint: Çarpın.\n    explanation: Dört.\n"
         "  - id: q2\n    type: fill\n    prompt: 'Boşluk ____ burada'\n"
-        "    blanks: [{answers: [bir]}]\n    explanation: Bir.\n",
+        "    blanks: [{answers: [bir]}]\n    explanation: Bir.\n"
+        "  - id: q3\n    type: computed\n    generator: alibi_slope\n    answer: choice\n"
+        "    explanation: Eğim.\n"
+        "  - id: q4\n    type: computed\n    generator: rope_scaling\n    explanation: Ölçek.\n",
         encoding="utf-8",
     )
     md = markdown.Markdown(
@@ -63,19 +66,19 @@ def test_a_turkish_quiz_has_no_english_interface_text(tmp_path) -> None:
         extension_configs={"konum": {"banks": str(bank.parent), "language": "tr"}},
     )
     html = md.convert("/// quiz | demo\n///\n")
-    english = [
-        text
-        for key, text in catalogue("en").items()
-        # The generators' words are question text, not interface (tests/test_translations.py).
-        if not key.startswith("generators.") and re.search(r"[A-Za-z]{3}", text)
-    ]
+    english = [text for key, text in catalogue("en").items() if re.search(r"[A-Za-z]{3}", text)]
     page, _, assets = html.partition("<template data-konum-messages>")
     assert "<script>" in assets  # the quiz's script follows, with no English of its own
+    turkish = " ".join(catalogue("tr").values())
     visible = re.sub(r'class="[^"]*"|id="[^"]*"|data-[\w-]+(="[^"]*")?', "", page)
     for text in english:
-        for piece in re.split(r"\{\w+\}|\|", text):
-            piece = piece.strip(" .:/()")
-            if len(piece) > 3 and piece not in catalogue("tr").values():
-                assert piece not in visible, piece
+        # Math and code are the same in every language (the page shows them as MathML).
+        for piece in re.split(r"\{\w+\}|\||\$\$.*?\$\$|\$[^$]*\$|`[^`]*`", text, flags=re.S):
+            piece = piece.strip(" .,;:/()-\n")
+            # A name or term the Turkish texts use too ("NTK-aware", "Llama 3") is not English.
+            if len(piece) > 3 and piece not in turkish:
+                # As a whole word: "base" is no English in a style's "baseline".
+                assert not re.search(rf"(?<![\w-]){re.escape(piece)}(?![\w-])", visible), piece
     assert message("tr", "quiz.check") in html  # the scripts' texts ride along
-    assert "Soru 1 / 2" in html
+    assert "ALiBi" in visible and "ondalık basamağa yuvarlayın" in visible
+    assert "Soru 1 / 4" in html

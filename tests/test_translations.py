@@ -4,6 +4,7 @@ both editions draw the same numbers; Turkish decks are other notes than English 
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,11 +23,13 @@ from konum.banks.translate import (
     update_hashes,
 )
 from konum.cli import cli
+from konum.computed import GENERATORS
 from konum.config import options_from
 from konum.course import course_for
 from konum.exports import build_cards, export
 from konum.exports.anki import deck_id, guid
 from konum.formatting import format_number, localize_numbers
+from konum.messages import catalogue
 
 REPO = Path(__file__).resolve().parent.parent
 BANKS = REPO / "content" / "banks"
@@ -314,27 +317,60 @@ def test_turkish_cards_speak_turkish() -> None:
     assert all(c.language == "tr" for c in cards)
 
 
-@pytest.mark.parametrize(
-    ("generator", "words"),
-    [("sinusoidal_entry", "ondalık basamağa"), ("learned_params", "eğitilebilir parametresi")],
-)
-def test_generators_word_the_same_draw_in_turkish(generator: str, words: str) -> None:
+def _english_prose() -> list[str]:
+    """The prose of the English generator texts: each text split at its fields and its math,
+    the pieces of two words or more that no Turkish text shares (``Llama 3``)."""
+    turkish = " ".join(catalogue("tr").values())
+    pieces = set()
+    for key, text in catalogue("en").items():
+        if not key.startswith("generators."):
+            continue
+        for form in text.split("|"):
+            for piece in re.split(r"\{\w+\}|\$\$.*?\$\$|\$[^$]*\$|`[^`]*`", form, flags=re.S):
+                piece = piece.strip(" .,:;()-\n")
+                if re.search(r"[A-Za-z]{2,} [A-Za-z]{2,}", piece) and piece not in turkish:
+                    pieces.add(piece)
+    return sorted(pieces)
+
+
+@pytest.mark.parametrize("generator", sorted(g.name for g in GENERATORS.values()))
+def test_generators_word_the_same_draw_in_turkish(generator: str) -> None:
+    """Every course generator: the Turkish variants draw what the English ones draw (values,
+    answers, options, misconceptions) and word prompt, solution and feedback in Turkish,
+    with no piece of the English texts left."""
     from konum.computed import computed_variants
 
     q = model.ComputedQuestion(
         id=f"demo-{generator}", bank="demo", prompt="", explanation="",
         source=model.Source("x", 1, 1), generator=generator, answer="choice",
+        options=min(4, len(GENERATORS[generator].misconceptions)),
     )  # fmt: skip
-    english, turkish = computed_variants(q, 42, 3), computed_variants(q, 42, 3, "tr")
+    english, turkish = computed_variants(q, 42, 8), computed_variants(q, 42, 8, "tr")
+    prose = _english_prose()
     for en, tr in zip(english, turkish, strict=True):
         assert (en.values, en.answer, en.tolerance) == (tr.values, tr.answer, tr.tolerance)
         assert [o.correct for o in en.options] == [o.correct for o in tr.options]
         assert [o.misconception for o in en.options] == [o.misconception for o in tr.options]
-        assert words in tr.prompt and words not in en.prompt
-        assert tr.solution != en.solution
-        for option in tr.options:
-            assert option.feedback is None or option.feedback.startswith("Bu")
-            assert "." not in option.text
+        assert [o.text.replace(",", ".") for o in tr.options] == [o.text for o in en.options]
+        assert tr.prompt != en.prompt and tr.solution != en.solution
+        feedback = [o.feedback for o in tr.options if o.feedback]
+        assert len(feedback) == len([o for o in en.options if o.feedback])
+        for text in (tr.prompt, tr.solution, tr.unit or "", *feedback):
+            left = [piece for piece in prose if piece in text]
+            assert not left, (generator, left, text)
+
+
+def test_the_english_prose_check_finds_english() -> None:
+    """The check above reads what it should: English generator prose is found in English."""
+    from konum.computed import computed_variants
+
+    q = model.ComputedQuestion(
+        id="demo-alibi", bank="demo", prompt="", explanation="",
+        source=model.Source("x", 1, 1), generator="alibi_slope", answer="choice",
+    )  # fmt: skip
+    (en,) = computed_variants(q, 42, 1)
+    assert any(piece in en.prompt for piece in _english_prose())
+    assert "attention heads a fixed slope" in _english_prose()
 
 
 def test_formula_solutions_in_turkish() -> None:

@@ -121,3 +121,44 @@ def test_the_generator_catalogue_is_rendered_from_the_registry() -> None:
     html = convert("{% for g in generators() %}`{{ g.name }}`:{{ g.params | length }};{% endfor %}")
     for name, generator in GENERATORS.items():
         assert f"<code>{name}</code>:{len(generator.params)};" in html
+
+
+# --- a page in Turkish -------------------------------------------------------------------------
+
+PAGE = """\
+Açı {{ fmt(0.8414, 3) }}, $x = {{ fmt(1.5, 1) }}$, {{ vec([0.5, 1.25]) }}; {{ thousands(786432) }}.
+
+```python
+print({{ fmt(0.8414, 3) }}, {{ vec([0.5]) }})  # {{ thousands(786432) }}
+```
+
+Kod içinde `{{ fmt(2.5, 1) }}`; yazarın 3.10 sürümü ve 0.5 sayısı olduğu gibi kalır.
+
+{{ table([[0.25]], decimals=2) }}
+"""
+
+
+def convert_in(text: str, language: str) -> str:
+    md = markdown.Markdown(
+        extensions=["konum", "tables", "pymdownx.superfences"],
+        extension_configs={"konum": {"banks": "content/banks", "language": language}},
+    )
+    return md.convert(text)
+
+
+def test_turkish_values_take_a_decimal_comma_in_prose_and_a_dot_in_code() -> None:
+    html = convert_in(PAGE, "tr")
+    assert "Açı 0,841," in html and "[0,5 1,25]; 786.432." in html
+    assert 'alttext="x = 1{,}5"' in html  # math sets the comma without a space after it
+    assert ">0,25</td>" in html
+    code = html[html.index("<pre") : html.index("</pre>")]
+    assert ">0.841<" in code and ">0.5<" in code and "# 786,432" in code
+    assert "<code>2.5</code>" in html
+    assert "3.10 sürümü ve 0.5 sayısı" in html  # only printed values change, not the prose
+    assert "\ue000" not in html and "\ue002" not in html
+
+
+def test_english_values_are_unchanged() -> None:
+    html = convert_in(PAGE, "en")
+    assert "Açı 0.841," in html and "[0.5 1.25]; 786,432." in html
+    assert 'alttext="x = 1.5"' in html and ">0.25</td>" in html

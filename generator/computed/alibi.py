@@ -22,6 +22,7 @@ from konum.computed.base import (
     specs,
 )
 from konum.computed.misconceptions import described
+from konum.computed.text import say
 from konum.formatting import format_number
 from konum.model import Choices, Range
 
@@ -29,35 +30,28 @@ HEADS = Range(1, 256)
 POSITION = Range(0, 100_000)
 
 
-def _slope_steps(heads: int, head: int) -> tuple[str, float]:
+def _slope_steps(heads: int, head: int, language: str = "en") -> tuple[str, float]:
     """The worked derivation of slope ``head`` of ``heads`` (Markdown) and its exponent."""
+
+    def text(key: str, **fields: object) -> str:
+        return say(language, f"alibi.{key}", **fields) + "\n\n"
+
     p = 1 << (heads.bit_length() - 1)
     if p == heads:
         exponent = 8 * head / heads
-        text = (
-            f"$n = {heads}$ is a power of two, so the slopes are a geometric sequence that "
-            f"starts at $2^{{-8/{heads}}}$ with ratio $2^{{-8/{heads}}}$:\n\n"
-            f"$$m_{{{head}}} = 2^{{-8 \\cdot {head}/{heads}}} = 2^{{-{sig(exponent)}}}$$\n\n"
-        )
-        return text, exponent
-    text = (
-        f"$n = {heads}$ is not a power of two. The largest power of two below it is "
-        f"$p = {p}$: heads 1 to {p} get the {p}-head slopes $2^{{-8h/{p}}}$; the other "
-        f"{heads - p} take every other slope of the {2 * p}-head sequence "
-        f"$2^{{-8h/{2 * p}}}$, starting with the first ($h = 1, 3, 5, \\ldots$).\n\n"
-    )
+        return text("power_of_two", heads=heads, head=head, exponent=sig(exponent)), exponent
+    steps = text("not_power_of_two", heads=heads, p=p, rest=heads - p, p2=2 * p)
     if head <= p:
         exponent = 8 * head / p
-        text += f"$$m_{{{head}}} = 2^{{-8 \\cdot {head}/{p}}} = 2^{{-{sig(exponent)}}}$$\n\n"
+        steps += text("first_block", head=head, p=p, exponent=sig(exponent))
     else:
         extra = head - p
         odd = 2 * extra - 1
         exponent = 8 * odd / (2 * p)
-        text += (
-            f"Head {head} is extra head {extra}, so it takes slope $h = {odd}$ of that sequence:"
-            f"\n\n$$m_{{{head}}} = 2^{{-8 \\cdot {odd}/{2 * p}}} = 2^{{-{sig(exponent)}}}$$\n\n"
+        steps += text(
+            "extra_head", head=head, extra=extra, odd=odd, p2=2 * p, exponent=sig(exponent)
         )
-    return text, exponent
+    return steps, exponent
 
 
 class AlibiSlope(BaseGenerator):
@@ -79,60 +73,44 @@ class AlibiSlope(BaseGenerator):
     def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
         return (1, drawn["heads"]) if name == "head" else None
 
-    def build(self, v: Values, decimals: int) -> Generated | None:
+    def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         heads, head = v["heads"], v["head"]
         slopes = pe.alibi_slopes(heads)
         answer = float(slopes[head - 1])
         ans = format_number(answer, decimals)
         neighbour = head + 1 if head < heads else head - 1
+
+        def text(key: str, **fields: object) -> str:
+            return say(language, f"alibi_slope.{key}", **fields)
+
         distractors = [
             Distractor(
                 2.0 ** (-8 * head / heads),
                 "alibi_naive_slope",
-                f"This is $2^{{-8 \\cdot {head}/{heads}}}$. That rule holds only when the head "
-                f"count is a power of two; for {heads} heads the reference code takes the slopes "
-                "for the largest power of two below it, then every other slope for twice that "
-                "many.",
+                text("alibi_naive_slope", head=head, heads=heads),
             ),
             Distractor(
-                float(np.sort(slopes)[::-1][head - 1]),
-                "alibi_sorted",
-                "This assumes the slopes fall from head to head. For a head count that is not "
-                "a power of two the extra heads come last and fall between earlier slopes.",
+                float(np.sort(slopes)[::-1][head - 1]), "alibi_sorted", text("alibi_sorted")
             ),
-            Distractor(
-                2.0 ** (-head),
-                "alibi_fixed_ratio",
-                f"This is $2^{{-{head}}}$, the 8-head rule. The ratio is $2^{{-8/n}}$, which "
-                f"depends on the head count.",
-            ),
+            Distractor(2.0 ** (-head), "alibi_fixed_ratio", text("alibi_fixed_ratio", head=head)),
             Distractor(
                 float(slopes[heads - head]),
                 "alibi_head_order",
-                f"This is the slope of head {heads - head + 1}, the head order reversed. Slopes "
-                "are listed in head order: the power-of-two block first (falling from head 1), "
-                "then the extra heads.",
+                text("alibi_head_order", reversed=heads - head + 1),
             ),
             Distractor(
                 float(slopes[neighbour - 1]),
                 "head_off_by_one",
-                f"This is the slope of head {neighbour}. Heads are numbered from 1 here.",
+                text("head_off_by_one", neighbour=neighbour),
             ),
         ]
-        steps, exponent = _slope_steps(heads, head)
+        steps, exponent = _slope_steps(heads, head, language)
         listing = ""
         if heads <= 16:
-            listing = (
-                f"All {heads} slopes, in head order: "
-                + ", ".join(f"${sig(float(s), 4)}$" for s in slopes)
-                + ".\n\n"
-            )
-        prompt = (
-            f"ALiBi gives each of the $n = {heads}$ attention heads a fixed slope $m_h$. What "
-            f"is the slope of head $h = {head}$ (heads counted from 1)? Round to {decimals} "
-            "decimals."
-        )
-        solution = steps + f"$$2^{{-{sig(exponent)}}} = {ans}$$\n\n" + listing
+            shown = ", ".join(f"${sig(float(s), 4)}$" for s in slopes)
+            listing = text("listing", heads=heads, slopes=shown) + "\n\n"
+        prompt = text("prompt", heads=heads, head=head, decimals=decimals)
+        solution = steps + text("power", exponent=sig(exponent), ans=ans) + "\n\n" + listing
         return self.make(
             v,
             prompt=prompt,
@@ -166,7 +144,7 @@ class AlibiBias(BaseGenerator):
             return (0, drawn["i"] - 1)
         return None
 
-    def build(self, v: Values, decimals: int) -> Generated | None:
+    def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         heads, head, causal, i, j = (v[x] for x in ("heads", "head", "causal", "i", "j"))
         if i == j:  # bias 0 for every head: nothing to compute
             return None
@@ -184,47 +162,34 @@ class AlibiBias(BaseGenerator):
         neighbour = head + 1 if head < heads else head - 1
         naive = 2.0 ** (-8 * head / heads)
         dist_text = f"({i} - {j})" if causal else f"|{i} - {j}|"
+
+        def text(key: str, **fields: object) -> str:
+            return say(language, f"alibi_bias.{key}", **fields)
+
         distractors = [
-            Distractor(
-                -answer,
-                "alibi_sign",
-                "This drops the minus sign: ALiBi penalises distant keys, so the bias is "
-                f"$-m \\cdot {dist_text}$, never positive.",
-            ),
-            Distractor(
-                m * j,
-                "alibi_official_code",
-                "This is $+m \\cdot j$ from the official code. It differs from "
-                "$-m(i - j)$ by $m \\cdot i$, the same for every key of a query, so softmax "
-                "gives the same weights; the bias the paper defines is $-m(i - j)$.",
-            ),
+            Distractor(-answer, "alibi_sign", text("alibi_sign", distance=dist_text)),
+            Distractor(m * j, "alibi_official_code", text("alibi_official_code")),
             Distractor(
                 -naive * distance,
                 "alibi_naive_slope",
-                f"This uses the slope $2^{{-8 \\cdot {head}/{heads}}} = {sig(naive, 4)}$, a rule "
-                "that holds only for powers of two.",
+                text("alibi_naive_slope", head=head, heads=heads, naive=sig(naive, 4)),
             ),
             Distractor(
                 -float(slopes[neighbour - 1]) * distance,
                 "head_off_by_one",
-                f"This uses the slope of head {neighbour}; heads are counted from 1.",
+                text("head_off_by_one", neighbour=neighbour),
             ),
         ]
-        steps, exponent = _slope_steps(heads, head)
-        mode = (
-            "causal (query $i$ sees keys $j \\le i$; the bias is $-m_h (i - j)$)"
-            if causal
-            else "bidirectional (the bias is $-m_h |i - j|$)"
-        )
-        prompt = (
-            f"An ALiBi model with $n = {heads}$ heads is {mode}. What bias does head "
-            f"$h = {head}$ (counted from 1) add to the score of query $i = {i}$ for key "
-            f"$j = {j}$? Round to {decimals} decimals."
-        )
-        solution = (
-            steps
-            + f"$$m_{{{head}}} = {sig(m, 6)}$$\n\n"
-            + f"$$-m_{{{head}}} \\cdot {dist_text} = -{sig(m, 6)} \\cdot {distance} = {ans}$$\n"
+        steps, exponent = _slope_steps(heads, head, language)
+        mode = text("causal" if causal else "bidirectional")
+        prompt = text("prompt", heads=heads, mode=mode, head=head, i=i, j=j, decimals=decimals)
+        solution = steps + text(
+            "solution",
+            head=head,
+            m=sig(m, 6),
+            distance_text=dist_text,
+            distance=distance,
+            ans=ans,
         )
         return self.make(
             v,

@@ -111,7 +111,7 @@ class PermutationGap(BaseGenerator):
         "missing_sqrt_d",
     )
 
-    def build(self, v: Values, decimals: int) -> Generated | None:
+    def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         n, d, with_pe, vseed = v["n"], v["d"], v["with_pe"], v["vector_seed"]
         x = rng_for(vseed, "permutation_gap", n, d).integers(-2, 3, size=(n, d)).astype(np.float64)
         if len({tuple(row) for row in x}) < n:
@@ -126,6 +126,9 @@ class PermutationGap(BaseGenerator):
             target = base_out[perm] if follow else base_out
             return float(np.max(np.abs(moved - target)))
 
+        def text(key: str, **fields: object) -> str:
+            return say(language, f"permutation_gap.{key}", **fields)
+
         answer = gap(with_pe)
         if with_pe and float(format_number(answer, decimals)) == 0.0:
             return None
@@ -136,77 +139,47 @@ class PermutationGap(BaseGenerator):
         ans = format_number(answer, decimals)
         if with_pe:
             distractors = [
-                Distractor(
-                    0.0,
-                    "pe_moves_with_token",
-                    "This lets each token keep its encoding when it moves. Encodings belong to "
-                    "positions: after reversing, a token sits at a new position and gets that "
-                    "position's encoding, so its scores change.",
-                ),
+                Distractor(0.0, "pe_moves_with_token", text("pe_moves_with_token")),
                 Distractor(
                     gap(True, follow=False),
                     "invariance_for_equivariance",
-                    "This compares the new output with the old one row by row, without "
-                    "reversing the old rows. Even without encodings the rows would move with "
-                    "their tokens.",
+                    text("invariance_for_equivariance_pe"),
                 ),
                 Distractor(
                     gap(True, attend=_attention_unscaled),
                     "missing_sqrt_d",
-                    f"This leaves out the $1/\\sqrt{{d}} = 1/\\sqrt{{{d}}}$ scaling of the scores.",
+                    text("missing_sqrt_d", d=d),
                 ),
             ]
         else:
             distractors = [
-                Distractor(
-                    gap(True),
-                    "attention_sees_order",
-                    "This is the gap with position encodings added. Without them attention "
-                    "only compares token vectors, so reordering the tokens reorders the output "
-                    "rows and nothing else.",
-                ),
+                Distractor(gap(True), "attention_sees_order", text("attention_sees_order")),
                 Distractor(
                     gap(False, follow=False),
                     "invariance_for_equivariance",
-                    "This compares the new output with the old one row by row. Attention is "
-                    "permutation-equivariant, not invariant: the rows move with the tokens, "
-                    "so the fair comparison reverses the old output too.",
+                    text("invariance_for_equivariance"),
                 ),
             ]
-        pe_text = (
-            " Sinusoidal position encodings are added after the reordering: the token at "
-            "position $p$ gets $PE_p$ ($E$ below)."
-            if with_pe
-            else " No position encoding is used."
-        )
-        e_sym = " + E" if with_pe else ""
-        prompt = (
-            f"The rows of $X$ are {n} token vectors of dimension {d}:\n\n"
-            f"$$X = {_matrix(x)}$$\n\n"
-            "Attention without projections is "
-            "$A(X) = \\mathrm{softmax}\\left(X X^\\top/\\sqrt{d}\\right) X$. Let $P$ reverse the "
-            f"order of the tokens.{pe_text} What is the largest entry of "
-            f"$\\left| A(PX{e_sym}) - P\\,A(X{e_sym}) \\right|$? Round to {decimals} decimals."
+        prompt = text(
+            "prompt",
+            n=n,
+            d=d,
+            matrix=_matrix(x),
+            pe_text=text("with_pe" if with_pe else "without_pe"),
+            e=" + E" if with_pe else "",
+            decimals=decimals,
         )
         if with_pe:
-            solution = (
-                "Without encodings the difference would be 0: attention only compares "
-                "token vectors, so reversing the tokens reverses the output rows. The encodings "
-                "stay at their positions, so after reversing every token gets a different "
-                "$PE_p$ and its scores change.\n\n"
-                f"Computing both sides, the largest difference is in row {r}, column {c}:\n\n"
-                f"$$\\left| {sig(float(moved[r, c]), 5)} - {_paren(float(target[r, c]))} "
-                f"\\right| = {ans}$$\n"
+            solution = text(
+                "solution_pe",
+                r=r,
+                c=c,
+                moved=sig(float(moved[r, c]), 5),
+                target=_paren(float(target[r, c])),
+                ans=ans,
             )
         else:
-            solution = (
-                "Without position encodings, self-attention is permutation-equivariant: "
-                "$A(PX) = P\\,A(X)$ for every permutation $P$, because the scores $x_i \\cdot "
-                "x_j$ do not depend on where the tokens sit. Reversing the tokens reverses the "
-                f"output rows, so every difference is 0 (up to rounding: "
-                f"${sig(answer, 2) if answer else '0'}$).\n\n"
-                f"$$\\max \\left| A(PX) - P\\,A(X) \\right| = {ans}$$\n"
-            )
+            solution = text("solution", rounded=sig(answer, 2) if answer else "0", ans=ans)
         return self.make(
             v,
             prompt=prompt,

@@ -24,6 +24,7 @@ from konum.computed.base import (
     specs,
 )
 from konum.computed.misconceptions import described
+from konum.computed.text import say
 from konum.formatting import format_number
 from konum.model import Choices, Range
 
@@ -55,7 +56,7 @@ class SinCos2dEntry(BaseGenerator):
             return (0, drawn["d"] - 1)
         return None
 
-    def build(self, v: Values, decimals: int) -> Generated | None:
+    def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         grid, row, col, d, channel, base = (
             v[x] for x in ("grid", "row", "col", "d", "channel", "base")
         )
@@ -78,55 +79,49 @@ class SinCos2dEntry(BaseGenerator):
         b = sig(base)
         flat = float(pe.sinusoidal(np.array([token]), d, base=base)[0, channel])
         interleaved = float(pe.sinusoidal(np.array([coord]), half, base=base)[0, within])
+
+        def text(key: str, **fields: object) -> str:
+            return say(language, f"sincos_2d_entry.{key}", **fields)
+
         distractors = [
             Distractor(
                 _trig(fn, other_coord * omega),
                 "axes_swapped",
-                f"This encodes the {'column' if second else 'row'} coordinate {other_coord}. "
-                "MAE's first half of the channels encodes the column (width) coordinate, the "
-                f"second half the row; channel {channel} is in the "
-                f"{'second' if second else 'first'} half.",
+                text(
+                    "axes_swapped_second" if second else "axes_swapped_first",
+                    other=other_coord,
+                    channel=channel,
+                ),
             ),
-            Distractor(
-                interleaved,
-                "layout_mixup",
-                f"This reads the half as interleaved (sine, cosine, sine, ...). MAE's 1-D "
-                f"helper puts the {quarter} sines first, then the {quarter} cosines.",
-            ),
+            Distractor(interleaved, "layout_mixup", text("layout_mixup", quarter=quarter)),
             Distractor(
                 _trig(other_fn, angle),
                 "sin_cos_swapped",
-                f"This is $\\{other_fn}$; within its half, channel {within} is among the "
-                f"{'first' if fn == 'sin' else 'last'} {quarter}, the "
-                f"{'sines' if fn == 'sin' else 'cosines'}.",
+                text(f"sin_cos_swapped_{fn}", other_fn=other_fn, within=within, quarter=quarter),
             ),
+            Distractor(flat, "flat_1d", text("flat_1d", token=token, d=d)),
             Distractor(
-                flat,
-                "flat_1d",
-                f"This encodes the flattened index {token} with the 1-D encoding of dimension "
-                f"{d}. The 2-D embedding encodes row and column separately, each with half the "
-                "channels.",
-            ),
-            Distractor(
-                _trig(fn, math.radians(angle)),
-                "degrees",
-                f"This takes the angle ${sig(angle)}$ as degrees; it is in radians.",
+                _trig(fn, math.radians(angle)), "degrees", text("degrees", angle=sig(angle))
             ),
         ]
-        prompt = (
-            f"An image is cut into a ${grid} \\times {grid}$ grid of patches and each patch gets "
-            f"the fixed 2-D sin-cos embedding of MAE with $d = {d}$ channels and base ${b}$. "
-            f"What is channel {channel} (counted from 0) of the embedding of the patch in row "
-            f"{row}, column {col}? Round to {decimals} decimals."
+        prompt = text(
+            "prompt", grid=grid, d=d, b=b, channel=channel, row=row, col=col, decimals=decimals
         )
-        solution = (
-            f"Channels 0 to {half - 1} encode the column coordinate and {half} to {d - 1} the "
-            f"row coordinate, each with a 1-D encoding of dimension {half}: first {quarter} "
-            f"sines, then {quarter} cosines.\n\n"
-            f"Channel {channel} is channel {within} of the {axis} half, so it is "
-            f"$\\{fn}$ with frequency index $k = {k}$ of the {axis} coordinate ${coord}$:\n\n"
-            f"$$\\omega_{{{k}}} = {b}^{{-2 \\cdot {k}/{half}}} = {sig(omega)}$$\n\n"
-            f"$$\\{fn}({coord} \\cdot {sig(omega)}) = \\{fn}({sig(angle)}) = {ans}$$\n"
+        solution = text(
+            f"solution_{axis}",
+            last=half - 1,
+            half=half,
+            d1=d - 1,
+            quarter=quarter,
+            channel=channel,
+            within=within,
+            fn=fn,
+            k=k,
+            coord=coord,
+            b=b,
+            omega=sig(omega),
+            angle=sig(angle),
+            ans=ans,
         )
         return self.make(
             v,

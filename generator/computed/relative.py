@@ -23,6 +23,7 @@ from konum.computed.base import (
     specs,
 )
 from konum.computed.misconceptions import described
+from konum.computed.text import say
 from konum.model import Choices, Range
 
 POSITION = Range(0, 100_000)
@@ -46,7 +47,7 @@ class T5Bucket(BaseGenerator):
     default_decimals = 0
     misconceptions = described("t5_sign", "t5_direction_offset", "t5_mode_mixup", "t5_exact_all")
 
-    def build(self, v: Values, decimals: int) -> Generated | None:
+    def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         rp, bidi, nb, far = (
             v[x] for x in ("relative_position", "bidirectional", "num_buckets", "max_distance")
         )
@@ -58,26 +59,23 @@ class T5Bucket(BaseGenerator):
                 pe.t5_bucket(r, bidirectional=bidirectional, num_buckets=nb, max_distance=far)
             )
 
+        def text(key: str, **fields: object) -> str:
+            return say(language, f"t5_bucket.{key}", **fields)
+
         answer = bucket(rp, bidi)
         buckets = nb // 2 if bidi else nb
         exact = buckets // 2
         offset = buckets if bidi and rp > 0 else 0
         n = abs(rp) if bidi else max(-rp, 0)
         distractors = [
-            Distractor(
-                float(bucket(-rp, bidi)),
-                "t5_sign",
-                f"This is the bucket of {-rp}, i.e. query - key. T5 takes key - query = {rp}.",
-            ),
+            Distractor(float(bucket(-rp, bidi)), "t5_sign", text("t5_sign", neg=-rp, rp=rp)),
         ]
         if bidi:
             distractors.append(
                 Distractor(
                     float(answer - buckets if rp > 0 else answer + buckets),
                     "t5_direction_offset",
-                    f"Keys after the query (key - query > 0) use buckets {buckets} to {nb - 1}, "
-                    f"keys before it 0 to {buckets - 1}: the offset {buckets} goes with the sign "
-                    "of key - query.",
+                    text("t5_direction_offset", buckets=buckets, last=nb - 1, before=buckets - 1),
                 )
             )
         try:
@@ -88,69 +86,46 @@ class T5Bucket(BaseGenerator):
             Distractor(
                 mixup,
                 "t5_mode_mixup",
-                "This uses the "
-                + ("causal" if bidi else "bidirectional")
-                + " rule. "
-                + (
-                    "An encoder splits the buckets between the two directions."
-                    if bidi
-                    else "A causal model gives all buckets to past keys; future keys are "
-                    "masked and share bucket 0."
-                ),
+                text("t5_mode_mixup_causal" if bidi else "t5_mode_mixup_bidirectional"),
             )
         )
         distractors.append(
             Distractor(
                 float(min(n, buckets - 1) + offset),
                 "t5_exact_all",
-                f"This gives distance {n} its own bucket. Only distances below {exact} do; "
-                f"beyond that buckets grow logarithmically up to {far}.",
+                text("t5_exact_all", n=n, exact=exact, far=far),
             )
         )
-        mode = "an encoder (bidirectional)" if bidi else "a causal decoder"
-        prompt = (
-            f"T5's relative attention bias in {mode} uses {nb} buckets and `max_distance` "
-            f"{far}. A query at position $i$ looks at a key at position $j$ with "
-            f"$j - i = {rp}$. Which bucket does this pair use?"
-        )
-        lines = [f"T5 uses $r = j - i = {rp}$ (key minus query)."]
+        mode = text("encoder" if bidi else "decoder")
+        prompt = text("prompt", mode=mode, nb=nb, far=far, rp=rp)
+        lines = [text("key_minus_query", rp=rp)]
         if bidi:
-            side = (
-                f"$r > 0$ (the key comes after the query), so the bucket starts at {buckets}"
-                if rp > 0
-                else "$r < 0$ (the key comes before the query), so the bucket starts at 0"
-            )
-            lines.append(
-                f"Bidirectional: {buckets} buckets per direction. {side}; the distance is "
-                f"$n = |r| = {n}$."
-            )
+            side = text("after" if rp > 0 else "before", buckets=buckets)
+            lines.append(text("bidirectional", buckets=buckets, side=side, n=n))
         else:
-            lines.append(
-                f"Causal: all {nb} buckets go to keys at or before the query; "
-                f"$n = \\max(-r, 0) = {n}$."
-            )
+            lines.append(text("causal", nb=nb, n=n))
         if n < exact:
-            lines.append(f"$n = {n} < {exact}$: small distances get their own bucket, $n$ itself.")
+            lines.append(text("small", n=n, exact=exact))
         else:
             ratio = np.log(np.float32(n) / np.float32(exact))
             scaled = float(ratio / np.float32(math.log(far / exact)) * np.float32(buckets - exact))
             large = min(exact + int(scaled), buckets - 1)
             if large + offset != answer:
                 raise AssertionError(f"t5_bucket steps give {large + offset}, core {answer}")
-            cap = (
-                f" Capped at the last bucket {buckets - 1}: {large}."
-                if exact + int(scaled) > buckets - 1
-                else ""
-            )
             lines.append(
-                f"$n = {n} \\ge {exact}$, so it shares a logarithmic bucket:\n\n"
-                f"$${exact} + \\left\\lfloor \\frac{{\\log({n}/{exact})}}{{\\log({far}/{exact})}}"
-                f" \\cdot {buckets - exact} \\right\\rfloor = {exact} + \\lfloor {sig(scaled, 5)}"
-                f" \\rfloor = {exact + int(scaled)}$$"
+                text(
+                    "large",
+                    n=n,
+                    exact=exact,
+                    far=far,
+                    width=buckets - exact,
+                    scaled=sig(scaled, 5),
+                    bucket=exact + int(scaled),
+                )
             )
-            if cap:
-                lines.append(cap.strip())
-        lines.append(f"Bucket: ${offset} + {answer - offset} = {answer}$.")
+            if exact + int(scaled) > buckets - 1:
+                lines.append(text("cap", last=buckets - 1, large=large))
+        lines.append(text("bucket", offset=offset, rest=answer - offset, answer=answer))
         return self.make(
             v,
             prompt=prompt,
@@ -175,7 +150,7 @@ class ShawIndex(BaseGenerator):
     default_decimals = 0
     misconceptions = described("query_minus_key", "shaw_no_offset", "shaw_no_clipping")
 
-    def build(self, v: Values, decimals: int) -> Generated | None:
+    def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         i, j, k = v["i"], v["j"], v["max_distance"]
         if i == j:
             return None
@@ -186,35 +161,29 @@ class ShawIndex(BaseGenerator):
         size = max(qi, kj) + 1
         answer = int(pe.relative_index(size, size, k)[qi, kj])
         clipped = min(max(j - i, -k), k)
+
+        def text(key: str, **fields: object) -> str:
+            return say(language, f"shaw_index.{key}", **fields)
+
         distractors = [
             Distractor(
                 float(min(max(i - j, -k), k) + k),
                 "query_minus_key",
-                f"This uses $i - j = {i - j}$. The distance is key minus query, $j - i = {j - i}$.",
+                text("query_minus_key", ij=i - j, ji=j - i),
             ),
             Distractor(
                 float(clipped),
                 "shaw_no_offset",
-                f"This is the clipped distance {clipped} itself. Adding $k = {k}$ turns "
-                f"$-k..k$ into the table rows $0..{2 * k}$.",
+                text("shaw_no_offset", clipped=clipped, k=k, last=2 * k),
             ),
             Distractor(
                 float(j - i + k),
                 "shaw_no_clipping",
-                f"This does not clip: distances beyond $\\pm {k}$ share the edge rows, so the "
-                f"table has only $2k + 1 = {2 * k + 1}$ rows.",
+                text("shaw_no_clipping", k=k, rows=2 * k + 1),
             ),
         ]
-        prompt = (
-            f"Shaw et al. clip relative positions to at most $k = {k}$ and look up one of "
-            f"$2k + 1 = {2 * k + 1}$ learned vectors. Which row (counted from 0) does query "
-            f"$i = {i}$ use for key $j = {j}$?"
-        )
-        solution = (
-            "The index is $\\mathrm{clip}(j - i, -k, k) + k$:\n\n"
-            f"$$\\mathrm{{clip}}({j} - {i}, -{k}, {k}) + {k} = \\mathrm{{clip}}({j - i}, -{k}, "
-            f"{k}) + {k} = {clipped} + {k} = {answer}$$\n"
-        )
+        prompt = text("prompt", k=k, rows=2 * k + 1, i=i, j=j)
+        solution = text("solution", i=i, j=j, k=k, ji=j - i, clipped=clipped, answer=answer)
         return self.make(
             v,
             prompt=prompt,

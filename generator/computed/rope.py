@@ -26,7 +26,9 @@ from konum.computed.base import (
     specs,
 )
 from konum.computed.misconceptions import described
+from konum.computed.text import say
 from konum.formatting import format_number
+from konum.messages import message
 from konum.model import Choices, Range
 from konum.seeding import rng_for
 
@@ -34,11 +36,6 @@ HEAD_DIM = Range(2, 4096, 2)
 PAIR = Range(0, 2047)
 POSITION = Range(0, 10_000_000)
 SEED = Range(0, 2**31 - 1)
-LAYOUT_TEXT = {
-    "half": "the half layout of GPT-NeoX and Hugging Face: dimension $i$ pairs with $i + d/2$",
-    "interleaved": "the interleaved layout of RoFormer and Meta's Llama: dimensions $2i$ and "
-    "$2i+1$ form a pair",
-}
 LLAMA3_LOW = 1.0
 LLAMA3_HIGH = 4.0
 
@@ -68,7 +65,7 @@ class RopeAngle(BaseGenerator):
     def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
         return (0, drawn["d"] // 2 - 1) if name == "k" else None
 
-    def build(self, v: Values, decimals: int) -> Generated | None:
+    def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         d, k, m, base = v["d"], v["k"], v["m"], v["base"]
         answer = float(pe.rope_angles(np.array([m]), d, base=base)[0, k])
         if float(format_number(answer, decimals)) == 0.0:
@@ -76,46 +73,23 @@ class RopeAngle(BaseGenerator):
         b = sig(base)
         inv_freq = float(pe.rope_frequencies(d, base=base)[k])
         ans = format_number(answer, decimals)
+
+        def text(key: str, **fields: object) -> str:
+            return say(language, f"rope_angle.{key}", **fields)
+
         distractors = [
-            Distractor(
-                m * base ** (-k / d),
-                "i_for_2k",
-                f"This uses the exponent $-k/d$. RoPE's pair $k$ turns at "
-                f"${b}^{{-2k/d}}$: the exponent counts dimensions, two per pair.",
-            ),
-            Distractor(
-                math.degrees(answer),
-                "degrees",
-                f"This is the angle in degrees; RoPE's angles are radians: ${ans}$.",
-            ),
-            Distractor(
-                (m + 1) * inv_freq,
-                "position_from_1",
-                f"This is the angle for position {m + 1}. Positions count from 0, and the "
-                "token at position 0 is not rotated at all.",
-            ),
+            Distractor(m * base ** (-k / d), "i_for_2k", text("i_for_2k", b=b)),
+            Distractor(math.degrees(answer), "degrees", text("degrees", ans=ans)),
+            Distractor((m + 1) * inv_freq, "position_from_1", text("position_from_1", next=m + 1)),
             Distractor(
                 m * base ** (2 * k / d),
                 "frequency_inverted",
-                f"This multiplies by ${b}^{{2k/d}}$; the angle is $m$ times "
-                f"${b}^{{-2k/d}} = {sig(inv_freq)}$.",
+                text("frequency_inverted", b=b, inv_freq=sig(inv_freq)),
             ),
-            Distractor(
-                float(m),
-                "integer_exponent",
-                f"This is $m = {m}$ itself, the angle of pair 0 only: the exponent $2k/d$ "
-                f"collapsed to 0. Pair {k} turns more slowly.",
-            ),
+            Distractor(float(m), "integer_exponent", text("integer_exponent", m=m, k=k)),
         ]
-        prompt = (
-            f"RoPE with head dimension $d = {d}$ and base ${b}$ rotates pair $k$ of the query "
-            f"or key at position $m$ by $\\theta = m \\cdot {b}^{{-2k/d}}$. What is the angle, "
-            f"in radians, for $m = {m}$ and pair $k = {k}$? Round to {decimals} decimals."
-        )
-        solution = (
-            f"$$\\theta_{{{k}}} = {b}^{{-2 \\cdot {k}/{d}}} = {sig(inv_freq)}$$\n\n"
-            f"$$m\\,\\theta_{{{k}}} = {m} \\cdot {sig(inv_freq)} = {ans}$$\n"
-        )
+        prompt = text("prompt", d=d, b=b, m=m, k=k, decimals=decimals)
+        solution = text("solution", k=k, b=b, d=d, inv_freq=sig(inv_freq), m=m, ans=ans)
         return self.make(
             v,
             prompt=prompt,
@@ -123,7 +97,7 @@ class RopeAngle(BaseGenerator):
             decimals=decimals,
             solution=solution,
             distractors=distractors,
-            unit="rad",
+            unit=say(language, "units.rad"),
             extra={"inv_freq": inv_freq},
         )
 
@@ -154,7 +128,7 @@ class RopeScore(BaseGenerator):
     default_decimals = 3
     misconceptions = described("rope_pairing", "no_rotation", "rope_offset_sign", "degrees")
 
-    def build(self, v: Values, decimals: int) -> Generated | None:
+    def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         names = ("d", "m", "n", "base", "layout", "vector_seed")
         d, m, n, base, layout, vseed = (v[x] for x in names)
         if m == n:  # no relative rotation: the score is the plain dot product
@@ -169,6 +143,9 @@ class RopeScore(BaseGenerator):
             rq = pe.rope(q, qm, base=base, layout=lay)  # type: ignore[arg-type]
             rk = pe.rope(k, kn, base=base, layout=lay)  # type: ignore[arg-type]
             return float(rq @ rk)
+
+        def text(key: str, **fields: object) -> str:
+            return say(language, f"rope_score.{key}", **fields)
 
         answer = score(layout, m, n)
         other = "interleaved" if layout == "half" else "half"
@@ -189,10 +166,18 @@ class RopeScore(BaseGenerator):
             term = math.cos(phi) * dot + math.sin(phi) * cross
             terms.append(term)
             lines.append(
-                f"- pair {i}, dimensions $({a}, {b})$: $\\theta_{{{i}}} = {sig(float(theta[i]))}$, "
-                f"$\\varphi_{{{i}}} = {delta} \\cdot {sig(float(theta[i]))} = {sig(phi, 5)}$, "
-                f"$\\cos\\varphi_{{{i}}} \\cdot ({int(dot)}) + \\sin\\varphi_{{{i}}} \\cdot "
-                f"({int(cross)}) = {sig(term, 5)}$"
+                text(
+                    "pair",
+                    i=i,
+                    a=a,
+                    b=b,
+                    theta=sig(float(theta[i])),
+                    delta=delta,
+                    phi=sig(phi, 5),
+                    dot=int(dot),
+                    cross=int(cross),
+                    term=sig(term, 5),
+                )
             )
         if not math.isclose(sum(terms), answer, rel_tol=1e-9, abs_tol=1e-9):
             raise AssertionError(f"rope_score: worked steps {sum(terms)} disagree with {answer}")
@@ -201,44 +186,44 @@ class RopeScore(BaseGenerator):
             Distractor(
                 score(other, m, n),
                 "rope_pairing",
-                f"This pairs the dimensions the {other} way. In the {layout} layout the pairs "
-                f"are {', '.join(f'({a}, {b})' for a, b in pairs)}; mixing layouts gives a "
-                "different number without any error.",
+                text(
+                    "rope_pairing",
+                    other=say(language, f"rope.{other}"),
+                    layout=say(language, f"rope.{layout}"),
+                    pairs=", ".join(f"({a}, {b})" for a, b in pairs),
+                ),
             ),
-            Distractor(
-                float(q @ k),
-                "no_rotation",
-                "This is $q \\cdot k$ without rotating. RoPE rotates both the query and the key "
-                "before the dot product.",
-            ),
+            Distractor(float(q @ k), "no_rotation", text("no_rotation")),
             Distractor(
                 score(layout, n, m),
                 "rope_offset_sign",
-                f"This rotates the query by position {n} and the key by {m}: the offset has the "
-                f"wrong sign. The score depends on $n - m = {delta}$.",
+                text("rope_offset_sign", n=n, m=m, delta=delta),
             ),
             Distractor(
-                score(layout, m * math.pi / 180, n * math.pi / 180),
-                "degrees",
-                "This treats the rotation angles as degrees; they are radians.",
+                score(layout, m * math.pi / 180, n * math.pi / 180), "degrees", text("degrees")
             ),
         ]
-        prompt = (
-            f"RoPE with head dimension $d = {d}$, base ${sig(base)}$ and "
-            f"{LAYOUT_TEXT[layout]}. The query $q = {_vector(q)}$ is at position $m = {m}$ "
-            f"and the key $k = {_vector(k)}$ at position $n = {n}$. What is the score "
-            f"$\\mathrm{{RoPE}}(q, m) \\cdot \\mathrm{{RoPE}}(k, n)$ (no $1/\\sqrt{{d}}$ "
-            f"scaling)? Round to {decimals} decimals."
+        prompt = text(
+            "prompt",
+            d=d,
+            b=sig(base),
+            layout=say(language, f"rope.layout_{layout}"),
+            q=_vector(q),
+            m=m,
+            k=_vector(k),
+            n=n,
+            decimals=decimals,
         )
         solution = (
-            "Rotating $q$ by $m\\theta_i$ and $k$ by $n\\theta_i$ leaves, in each pair "
-            "$(a, b)$, a rotation by $\\varphi_i = (n - m)\\theta_i$ between them:\n\n"
-            "$$\\sum_i \\left[ \\cos\\varphi_i \\left(q_a k_a + q_b k_b\\right) + "
-            "\\sin\\varphi_i \\left(q_b k_a - q_a k_b\\right) \\right]$$\n\n"
-            f"with $n - m = {delta}$ and $\\theta_i = {sig(base)}^{{-2i/{d}}}$:\n\n"
+            text("solution", delta=delta, b=sig(base), d=d)
+            + "\n\n"
             + "\n".join(lines)
-            + f"\n\n$$\\text{{score}} = {' + '.join(sig(t, 5) for t in terms).replace('+ -', '- ')}"
-            f" = {ans}$$\n"
+            + "\n\n"
+            + text(
+                "score",
+                terms=" + ".join(sig(t, 5) for t in terms).replace("+ -", "- "),
+                ans=ans,
+            )
         )
         return self.make(
             v,
@@ -312,7 +297,7 @@ class RopeScaling(BaseGenerator):
     def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
         return (0, drawn["d"] // 2 - 1) if name == "k" else None
 
-    def build(self, v: Values, decimals: int) -> Generated | None:
+    def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         method, d, k, base, f = v["method"], v["d"], v["k"], v["base"], v["factor"]
         l0, seq = v["original_max"], v["seq_len"]
         if method == "dynamic" and seq <= l0:
@@ -327,34 +312,23 @@ class RopeScaling(BaseGenerator):
             return None  # e.g. pair 0 under NTK: nothing to compute
         b, fs = sig(base), sig(f)
         ans = format_number(answer, decimals)
+        lam = sig(plain_lambda, 7)
+        low_f, high_f = sig(LLAMA3_LOW), sig(LLAMA3_HIGH)
+
+        def text(key: str, **fields: object) -> str:
+            return say(language, f"rope_scaling.{key}", **fields)
+
         distractors = [
-            Distractor(
-                plain_lambda,
-                "no_scaling",
-                f"This is the unscaled wavelength $2\\pi \\cdot {b}^{{2k/d}} = "
-                f"{sig(plain_lambda, 7)}$; the scaling changes pair {k}.",
-            ),
-            Distractor(
-                answer / (2 * math.pi),
-                "missing_2pi",
-                "This is $1/\\theta_k'$; a full turn is $2\\pi$, so the wavelength is "
-                "$2\\pi/\\theta_k'$.",
-            ),
-            Distractor(
-                plain_lambda / f,
-                "scaling_direction",
-                f"This divides the wavelength by the factor {fs}. Scaling slows rotations down "
-                "so that longer contexts reuse the trained angles: wavelengths grow.",
-            ),
+            Distractor(plain_lambda, "no_scaling", text("no_scaling", b=b, lam=lam, k=k)),
+            Distractor(answer / (2 * math.pi), "missing_2pi", text("missing_2pi")),
+            Distractor(plain_lambda / f, "scaling_direction", text("scaling_direction", f=fs)),
         ]
         if method != "linear":
             distractors.append(
                 Distractor(
                     plain_lambda * f,
                     "scale_all_pairs",
-                    f"This multiplies the wavelength by {fs}, as linear interpolation does for "
-                    f"every pair. {'Dynamic NTK' if method == 'dynamic' else 'Llama 3'} scaling "
-                    "treats pairs differently: fast pairs change little or not at all.",
+                    text(f"scale_all_pairs_{method}", f=fs),
                 )
             )
         if method == "dynamic":
@@ -363,73 +337,52 @@ class RopeScaling(BaseGenerator):
                 Distractor(
                     2 * math.pi * (base * s) ** (2 * k / d),
                     "ntk_base_linear",
-                    f"This grows the base by $s = {sig(s)}$; NTK-aware scaling grows it by "
-                    f"$s^{{d/(d-2)}} = {sig(s)}^{{{d}/{d - 2}}}$.",
+                    text("ntk_base_linear", s=sig(s), d=d, d2=d - 2),
                 )
             )
-        method_text = {
-            "linear": f"linear scaling (position interpolation) with factor $f = {fs}$",
-            "dynamic": (
-                f"dynamic NTK-aware scaling with factor $f = {fs}$, trained context "
-                f"$L_0 = {l0}$ and current sequence length $L = {seq}$"
-            ),
-            "llama3": (
-                f"Llama 3 scaling with factor $f = {fs}$, `low_freq_factor` {sig(LLAMA3_LOW)}, "
-                f"`high_freq_factor` {sig(LLAMA3_HIGH)} and original context $L_0 = {l0}$"
-            ),
-        }[method]
-        prompt = (
-            f"A RoPE model has head dimension $d = {d}$ and base ${b}$. With {method_text}, "
-            f"what is the wavelength $2\\pi/\\theta_k'$ (in positions) of pair $k = {k}$ after "
-            f"scaling? Round to {decimals} decimal{'s' if decimals != 1 else ''}."
-        )
-        start = (
-            f"Unscaled: $\\theta_{{{k}}} = {b}^{{-2 \\cdot {k}/{d}}} = {sig(inv)}$, a wavelength "
-            f"$\\lambda = 2\\pi/\\theta_{{{k}}} = {sig(plain_lambda, 7)}$.\n\n"
-        )
+        method_text = text(f"method_{method}", f=fs, l0=l0, seq=seq, low=low_f, high=high_f)
+        rounding = message(language, "generators.rope_scaling.round", n=decimals)
+        prompt = text("prompt", d=d, b=b, method=method_text, k=k, round=rounding)
+        start = text("unscaled", k=k, b=b, d=d, inv=sig(inv), lam=lam) + "\n\n"
         if method == "linear":
-            steps = (
-                "Linear scaling divides every frequency by $f$, so every wavelength grows by "
-                f"$f$:\n\n$$\\lambda' = {fs} \\cdot {sig(plain_lambda, 7)} = {ans}$$\n"
-            )
+            steps = text("linear", f=fs, lam=lam, ans=ans)
         elif method == "dynamic":
             s = f * seq / l0 - (f - 1)
             new_base = base * s ** (d / (d - 2))
-            steps = (
-                "Dynamic NTK scaling grows the base because $L > L_0$:\n\n"
-                f"$$s = \\frac{{f L}}{{L_0}} - (f - 1) = \\frac{{{fs} \\cdot {seq}}}{{{l0}}} - "
-                f"{sig(f - 1)} = {sig(s)}$$\n\n"
-                f"$$\\text{{base}}' = {b} \\cdot {sig(s)}^{{{d}/{d - 2}}} = "
-                f"{sig(new_base, 7)}$$\n\n"
-                f"$$\\lambda' = 2\\pi \\cdot {sig(new_base, 7)}^{{2 \\cdot {k}/{d}}} = {ans}$$\n"
+            steps = text(
+                "dynamic",
+                f=fs,
+                seq=seq,
+                l0=l0,
+                f1=sig(f - 1),
+                s=sig(s),
+                b=b,
+                d=d,
+                d2=d - 2,
+                new_base=sig(new_base, 7),
+                k=k,
+                ans=ans,
             )
         else:
             high = l0 / LLAMA3_HIGH
             low = l0 / LLAMA3_LOW
-            bands = (
-                f"Llama 3 keeps pairs whose wavelength is below $L_0/{sig(LLAMA3_HIGH)} = "
-                f"{sig(high)}$, stretches those above $L_0/{sig(LLAMA3_LOW)} = {sig(low)}$ by "
-                "$f$, and blends in between.\n\n"
-            )
+            bands = text("bands", high_f=high_f, high=sig(high), low_f=low_f, low=sig(low)) + "\n\n"
             if plain_lambda < high:
-                steps = bands + (
-                    f"${sig(plain_lambda, 7)} < {sig(high)}$: a fast pair, left alone:\n\n"
-                    f"$$\\lambda' = \\lambda = {ans}$$\n"
-                )
+                steps = bands + text("fast", lam=lam, high=sig(high), ans=ans)
             elif plain_lambda > low:
-                steps = bands + (
-                    f"${sig(plain_lambda, 7)} > {sig(low)}$: a slow pair, stretched by $f$:\n\n"
-                    f"$$\\lambda' = {fs} \\cdot {sig(plain_lambda, 7)} = {ans}$$\n"
-                )
+                steps = bands + text("slow", lam=lam, low=sig(low), f=fs, ans=ans)
             else:
                 smooth = (l0 / plain_lambda - LLAMA3_LOW) / (LLAMA3_HIGH - LLAMA3_LOW)
-                steps = bands + (
-                    f"${sig(high)} \\le {sig(plain_lambda, 7)} \\le {sig(low)}$: blended with\n\n"
-                    f"$$s = \\frac{{L_0/\\lambda - {sig(LLAMA3_LOW)}}}{{{sig(LLAMA3_HIGH)} - "
-                    f"{sig(LLAMA3_LOW)}}} = {sig(smooth)}$$\n\n"
-                    f"$$\\theta' = (1 - s)\\frac{{\\theta}}{{f}} + s\\,\\theta = "
-                    f"{sig(scaled)}$$\n\n"
-                    f"$$\\lambda' = 2\\pi/\\theta' = {ans}$$\n"
+                steps = bands + text(
+                    "blend",
+                    high=sig(high),
+                    lam=lam,
+                    low=sig(low),
+                    low_f=low_f,
+                    high_f=high_f,
+                    smooth=sig(smooth),
+                    scaled=sig(scaled),
+                    ans=ans,
                 )
         return self.make(
             v,
@@ -438,7 +391,7 @@ class RopeScaling(BaseGenerator):
             decimals=decimals,
             solution=start + steps,
             distractors=distractors,
-            unit="positions",
+            unit=say(language, "units.positions"),
             extra={
                 "inv_freq": inv,
                 "scaled_inv_freq": scaled,

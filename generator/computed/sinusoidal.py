@@ -191,7 +191,7 @@ class SinusoidalAngle(BaseGenerator):
     def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
         return (0, drawn["d"] // 2 - 1) if name == "k" else None
 
-    def build(self, v: Values, decimals: int) -> Generated | None:
+    def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         d, k, pos, base = v["d"], v["k"], v["pos"], v["base"]
         answer = float(pe.sinusoidal_angles(np.array([pos]), d, base=base)[0, k])
         if float(format_number(answer, decimals)) == 0.0:
@@ -199,46 +199,33 @@ class SinusoidalAngle(BaseGenerator):
         b = sig(base)
         denom = base ** (2 * k / d)
         ans = format_number(answer, decimals)
+        den = sig(denom)
+
+        def text(key: str, **fields: object) -> str:
+            return say(language, f"sinusoidal_angle.{key}", **fields)
+
         distractors = [
-            Distractor(
-                pos / base ** (k / d),
-                "i_for_2k",
-                f"This uses the exponent ${k}/{d}$. The exponent is $2k/d = 2 \\cdot {k}/{d}$: "
-                "k counts pairs of columns, not columns.",
-            ),
+            Distractor(pos / base ** (k / d), "i_for_2k", text("i_for_2k", k=k, d=d)),
             Distractor(
                 pos * denom,
                 "frequency_inverted",
-                f"This multiplies by ${b}^{{2k/d}} = {sig(denom)}$ (a wavelength factor); the "
-                f"angle divides by it: ${pos} / {sig(denom)} = {ans}$.",
+                text("frequency_inverted", b=b, denom=den, pos=pos, ans=ans),
             ),
-            Distractor(
-                math.degrees(answer),
-                "degrees",
-                f"This converts the angle to degrees. The encoding feeds radians to sine and "
-                f"cosine: ${ans}$ rad.",
-            ),
+            Distractor(math.degrees(answer), "degrees", text("degrees", ans=ans)),
             Distractor(
                 (pos + 1) / denom,
                 "position_from_1",
-                f"This is the angle for position {pos + 1}. Positions count from 0, so the "
-                f"angle is ${pos} / {sig(denom)}$.",
+                text("position_from_1", next=pos + 1, pos=pos, denom=den),
             ),
             Distractor(
                 float(pos),
                 "integer_exponent",
-                f"This is the angle with exponent 0 (integer division of $2k$ by $d$). The "
-                f"exponent is $2 \\cdot {k}/{d} = {sig(2 * k / d)}$.",
+                text("integer_exponent", k=k, d=d, ratio=sig(2 * k / d)),
             ),
         ]
-        prompt = (
-            f"{_intro(d, base)}, what is the angle $\\theta = p\\,\\omega_k$, in radians, for "
-            f"position $p = {pos}$ and pair $k = {k}$? Round to {decimals} decimals."
-        )
-        solution = (
-            f"$$\\omega_{{{k}}} = {b}^{{-2 \\cdot {k}/{d}}} = \\frac{{1}}{{{sig(denom)}}}"
-            f" = {sig(1 / denom)}$$\n\n"
-            f"$$\\theta = {pos} \\cdot {sig(1 / denom)} = {ans}$$\n"
+        prompt = text("prompt", intro=_intro(d, base, language), pos=pos, k=k, decimals=decimals)
+        solution = text(
+            "solution", k=k, b=b, d=d, denom=den, omega=sig(1 / denom), pos=pos, ans=ans
         )
         return self.make(
             v,
@@ -247,7 +234,7 @@ class SinusoidalAngle(BaseGenerator):
             decimals=decimals,
             solution=solution,
             distractors=distractors,
-            unit="rad",
+            unit=say(language, "units.rad"),
             extra={"omega": 1 / denom},
         )
 
@@ -268,46 +255,31 @@ class SinusoidalWavelength(BaseGenerator):
     def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
         return (0, drawn["d"] // 2 - 1) if name == "k" else None
 
-    def build(self, v: Values, decimals: int) -> Generated | None:
+    def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         d, k, base = v["d"], v["k"], v["base"]
         answer = float(pe.sinusoidal_wavelengths(d, base=base)[k])
         b = sig(base)
         factor = base ** (2 * k / d)
         ans = format_number(answer, decimals)
         omega = float(pe.sinusoidal_frequencies(d, base=base)[k])
+
+        def text(key: str, **fields: object) -> str:
+            return say(language, f"sinusoidal_wavelength.{key}", **fields)
+
         distractors = [
+            Distractor(factor, "missing_2pi", text("missing_2pi", b=b, factor=sig(factor))),
             Distractor(
-                factor,
-                "missing_2pi",
-                f"This is ${b}^{{2k/d}} = {sig(factor)}$ without the $2\\pi$: one full turn of "
-                f"the angle takes $2\\pi/\\omega_k$ positions, not $1/\\omega_k$.",
-            ),
-            Distractor(
-                2 * math.pi * base ** (k / d),
-                "i_for_2k",
-                f"This uses the exponent $k/d = {k}/{d}$; pair $k$ uses $2k/d = {2 * k}/{d}$.",
+                2 * math.pi * base ** (k / d), "i_for_2k", text("i_for_2k", k=k, d=d, k2=2 * k)
             ),
             Distractor(
                 360 * factor,
                 "wavelength_degrees",
-                "This takes a full turn as 360. The angle is in radians, so a full turn is "
-                f"$2\\pi$: $2\\pi \\cdot {sig(factor)} = {ans}$.",
+                text("wavelength_degrees", factor=sig(factor), ans=ans),
             ),
-            Distractor(
-                omega,
-                "frequency_for_wavelength",
-                f"This is the angular frequency $\\omega_{{{k}}}$ (radians per position). The "
-                f"wavelength is its reciprocal times $2\\pi$.",
-            ),
+            Distractor(omega, "frequency_for_wavelength", text("frequency_for_wavelength", k=k)),
         ]
-        prompt = (
-            f"{_intro(d, base)}, after how many positions does pair $k = {k}$ complete one "
-            f"full cycle (its wavelength)? Round to {decimals} decimals."
-        )
-        solution = (
-            f"$$\\lambda_{{{k}}} = \\frac{{2\\pi}}{{\\omega_{{{k}}}}} = 2\\pi \\cdot "
-            f"{b}^{{2 \\cdot {k}/{d}}} = 2\\pi \\cdot {sig(factor)} = {ans}$$\n"
-        )
+        prompt = text("prompt", intro=_intro(d, base, language), k=k, decimals=decimals)
+        solution = text("solution", k=k, b=b, d=d, factor=sig(factor), ans=ans)
         return self.make(
             v,
             prompt=prompt,
@@ -315,7 +287,7 @@ class SinusoidalWavelength(BaseGenerator):
             decimals=decimals,
             solution=solution,
             distractors=distractors,
-            unit="positions",
+            unit=say(language, "units.positions"),
             extra={"omega": omega},
         )
 
@@ -335,7 +307,7 @@ class FasterDimension(BaseGenerator):
     def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
         return (0, drawn["d"] - 1) if name in ("j1", "j2") else None
 
-    def build(self, v: Values, decimals: int) -> Generated | None:
+    def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         d, j1, j2, base = v["d"], v["j1"], v["j2"], v["base"]
         if j1 // 2 == j2 // 2:  # same pair: same frequency, no answer
             return None
@@ -343,38 +315,37 @@ class FasterDimension(BaseGenerator):
         w1, w2 = float(omega[j1 // 2]), float(omega[j2 // 2])
         fast, slow = (j1, j2) if w1 > w2 else (j2, j1)
         lam = pe.sinusoidal_wavelengths(d, base=base)
+        b = sig(base)
+
+        def text(key: str, **fields: object) -> str:
+            return say(language, f"faster_dimension.{key}", **fields)
+
         distractors = [
             Distractor(
                 float(slow),
                 "fast_slow_reversed",
-                f"Column {slow} is the slower one: its pair $k = {slow // 2}$ has the longer "
-                f"wavelength. Frequencies $\\omega_k = {sig(base)}^{{-2k/d}}$ shrink as the "
-                "column index grows.",
+                text("fast_slow_reversed", slow=slow, pair=slow // 2, b=b),
             ),
             Distractor(
                 float(fast // 2),
                 "pair_for_column",
-                f"{fast // 2} is the pair index of column {fast}; the question asks for the "
-                "column.",
+                text("pair_for_column", pair=fast // 2, fast=fast),
             ),
         ]
-        prompt = (
-            f"{_intro(d, base, columns=True)}, which column oscillates faster as the "
-            "position grows: "
-            f"$j = {j1}$ or $j = {j2}$? Answer with the column number."
-        )
-        rows = []
-        for j, w in ((j1, w1), (j2, w2)):
-            k = j // 2
-            rows.append(
-                f"Column ${j}$ is in pair $k = {k}$: $\\omega_{{{k}}} = {sig(base)}^{{-2 \\cdot "
-                f"{k}/{d}}} = {sig(w)}$, a wavelength of ${sig(float(lam[k]), 5)}$ positions."
+        prompt = text("prompt", intro=_intro(d, base, language, columns=True), j1=j1, j2=j2)
+        rows = [
+            text(
+                "row",
+                j=j,
+                k=j // 2,
+                b=b,
+                d=d,
+                omega=sig(w),
+                wavelength=sig(float(lam[j // 2]), 5),
             )
-        solution = (
-            "\n\n".join(rows)
-            + f"\n\nThe larger frequency turns faster, so the answer is column ${fast}$: "
-            "the lower the pair index, the faster the column.\n"
-        )
+            for j, w in ((j1, w1), (j2, w2))
+        ]
+        solution = "\n\n".join(rows) + "\n\n" + text("conclusion", fast=fast)
         return self.make(
             v,
             prompt=prompt,
@@ -406,7 +377,7 @@ class SinusoidalDot(BaseGenerator):
     default_decimals = 3
     misconceptions = described("sum_not_difference", "sin_only", "degrees", "i_for_2k")
 
-    def build(self, v: Values, decimals: int) -> Generated | None:
+    def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         d, p, q, base = v["d"], v["p"], v["q"], v["base"]
         if p == q:  # the squared norm d/2: no computing needed
             return None
@@ -417,43 +388,37 @@ class SinusoidalDot(BaseGenerator):
         cosines = np.cos(omega * delta)
         ans = format_number(answer, decimals)
         k_half = np.arange(d // 2)
+
+        def text(key: str, **fields: object) -> str:
+            return say(language, f"sinusoidal_dot.{key}", **fields)
+
         distractors = [
             Distractor(
                 float(np.sum(np.cos(omega * (p + q)))),
                 "sum_not_difference",
-                f"This sums $\\cos(\\omega_k (p + q))$ with $p + q = {p + q}$. The product "
-                "$\\sin a \\sin b + \\cos a \\cos b$ is $\\cos(a - b)$: only the difference "
-                f"$p - q = {delta}$ matters.",
+                text("sum_not_difference", sum=p + q, delta=delta),
             ),
             Distractor(
-                float(np.sum(np.sin(omega * p) * np.sin(omega * q))),
-                "sin_only",
-                "This keeps only the sine columns. Every pair has a cosine column too, and "
-                "together they give $\\cos(\\omega_k (p - q))$.",
+                float(np.sum(np.sin(omega * p) * np.sin(omega * q))), "sin_only", text("sin_only")
             ),
             Distractor(
-                float(np.sum(np.cos(np.radians(omega * delta)))),
-                "degrees",
-                "This takes the angles $\\omega_k (p - q)$ as degrees; they are radians.",
+                float(np.sum(np.cos(np.radians(omega * delta)))), "degrees", text("degrees")
             ),
             Distractor(
-                float(np.sum(np.cos(delta / base ** (k_half / d)))),
-                "i_for_2k",
-                "This uses the exponent $k/d$ instead of $2k/d$ for the frequencies.",
+                float(np.sum(np.cos(delta / base ** (k_half / d)))), "i_for_2k", text("i_for_2k")
             ),
         ]
-        prompt = (
-            f"{_intro(d, base)}, what is the dot product $PE_{{{p}}} \\cdot PE_{{{q}}}$ of the "
-            f"encodings of positions {p} and {q}? Round to {decimals} decimals."
-        )
-        term_text = _terms([sig(float(c), 4) for c in cosines])
-        solution = (
-            "Each pair contributes $\\sin(\\omega_k p)\\sin(\\omega_k q) + "
-            "\\cos(\\omega_k p)\\cos(\\omega_k q) = \\cos(\\omega_k (p - q))$, so only "
-            f"$p - q = {delta}$ matters:\n\n"
-            f"$$PE_{{{p}}} \\cdot PE_{{{q}}} = \\sum_{{k=0}}^{{{d // 2 - 1}}} "
-            f"\\cos\\left({delta} \\cdot {sig(base)}^{{-2k/{d}}}\\right)$$\n\n"
-            f"$$= {term_text} = {ans}$$\n"
+        prompt = text("prompt", intro=_intro(d, base, language), p=p, q=q, decimals=decimals)
+        solution = text(
+            "solution",
+            delta=delta,
+            p=p,
+            q=q,
+            last=d // 2 - 1,
+            b=sig(base),
+            d=d,
+            terms=_terms([sig(float(c), 4) for c in cosines]),
+            ans=ans,
         )
         return self.make(
             v,
@@ -483,7 +448,7 @@ class ShiftMatrixEntry(BaseGenerator):
     def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
         return (0, drawn["d"] // 2 - 1) if name == "k" else None
 
-    def build(self, v: Values, decimals: int) -> Generated | None:
+    def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         d, k, offset, row, col, base = (v[n] for n in ("d", "k", "offset", "row", "col", "base"))
         matrix = pe.sinusoidal_shift_matrix(offset, d, base=base)
         answer = float(matrix[2 * k + row, 2 * k + col])
@@ -498,56 +463,51 @@ class ShiftMatrixEntry(BaseGenerator):
         def swapped(angle: float) -> list[list[float]]:
             return [[math.sin(angle), math.cos(angle)], [-math.cos(angle), math.sin(angle)]]
 
+        def text(key: str, **fields: object) -> str:
+            return say(language, f"shift_matrix_entry.{key}", **fields)
+
         symbols = [["\\cos\\varphi", "\\sin\\varphi"], ["-\\sin\\varphi", "\\cos\\varphi"]]
         ans = format_number(answer, decimals)
         j = 2 * k + col
+        b = sig(base)
         distractors = [
-            Distractor(
-                block(phi)[col][row],
-                "rotation_direction",
-                "This is the entry of $R(\\varphi)$, the counterclockwise rotation that moves "
-                "the point $(\\cos \\omega_k p, \\sin \\omega_k p)$ forward. The table "
-                "stores the sine first, and in that order $R(\\varphi)$ moves the pair back by "
-                "the offset; the step forward is its transpose $R(\\varphi)^\\top$. Check it "
-                "against $\\sin(a + b) = \\sin a \\cos b + \\cos a \\sin b$.",
-            ),
+            Distractor(block(phi)[col][row], "rotation_direction", text("rotation_direction")),
             Distractor(
                 swapped(phi)[row][col],
                 "sin_cos_swapped",
-                f"This swaps sine and cosine. Entry $({row}, {col})$ of the block is "
-                f"${symbols[row][col]}$.",
+                text("sin_cos_swapped", row=row, col=col, symbol=symbols[row][col]),
             ),
             Distractor(
-                block(math.radians(phi))[row][col],
-                "degrees",
-                f"This takes $\\varphi = {sig(phi)}$ as degrees; it is in radians.",
+                block(math.radians(phi))[row][col], "degrees", text("degrees", phi=sig(phi))
             ),
             Distractor(
                 block(offset * base ** (-2 * j / d))[row][col],
                 "i_for_2k",
-                f"This uses the column index {j} as the pair index in the frequency. Pair "
-                f"$k = {k}$ has $\\omega_{{{k}}} = {sig(base)}^{{-2 \\cdot {k}/{d}}}$.",
+                text("i_for_2k", j=j, k=k, b=b, d=d),
             ),
         ]
-        prompt = (
-            f"{_intro(d, base)}, shifting by $o = {offset}$ positions maps the pair "
-            f"$(\\sin \\omega_k p, \\cos \\omega_k p)$ to "
-            f"$(\\sin \\omega_k (p + o), \\cos \\omega_k (p + o))$ by a $2 \\times 2$ matrix "
-            f"$M$ that does not depend on $p$. For pair $k = {k}$, what is the entry "
-            f"$M_{{{row},{col}}}$ (row {row}, column {col}, counting from 0)? "
-            f"Round to {decimals} decimals."
+        prompt = text(
+            "prompt",
+            intro=_intro(d, base, language),
+            offset=offset,
+            k=k,
+            row=row,
+            col=col,
+            decimals=decimals,
         )
         entry = symbols[row][col].replace("varphi", f"left({sig(phi)}\\right)")
-        solution = (
-            "By the angle-addition formulas, with $\\varphi = \\omega_k o$, the block is "
-            "$R(\\varphi)^\\top$ (the sine comes first in the table):\n\n"
-            "$$\\begin{pmatrix} \\sin \\omega_k (p+o) \\\\ \\cos \\omega_k (p+o) \\end{pmatrix}"
-            " = \\begin{pmatrix} \\cos\\varphi & \\sin\\varphi \\\\ -\\sin\\varphi & "
-            "\\cos\\varphi \\end{pmatrix} \\begin{pmatrix} \\sin \\omega_k p \\\\ "
-            "\\cos \\omega_k p \\end{pmatrix}$$\n\n"
-            f"$$\\omega_{{{k}}} = {sig(base)}^{{-2 \\cdot {k}/{d}}} = {sig(omega)}, \\quad "
-            f"\\varphi = {offset} \\cdot {sig(omega)} = {sig(phi)}$$\n\n"
-            f"$$M_{{{row},{col}}} = {entry} = {ans}$$\n"
+        solution = text(
+            "solution",
+            k=k,
+            b=b,
+            d=d,
+            omega=sig(omega),
+            offset=offset,
+            phi=sig(phi),
+            row=row,
+            col=col,
+            entry=entry,
+            ans=ans,
         )
         return self.make(
             v,

@@ -181,7 +181,7 @@ class KonumExtension(Extension):
             raise QuizError(str(exc)) from None
         md.registerExtensions(
             [
-                ValuesExtension(),
+                ValuesExtension(options.language),
                 MathExtension(),
                 QuizExtension(options),
                 ExplorerExtension(options.language),

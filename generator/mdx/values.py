@@ -25,8 +25,12 @@ and pure functions, never a module:
   ``a.reshape(-1, 1) - b`` (Jinja has no ``a[:, none]``).
 
 The pass runs over the whole page before any other Markdown processing, fenced code
-included, so printed outputs in code blocks are computed too. A failure is a
-:class:`ValuesError` naming the line; MkDocs names the page and stops without a traceback.
+included, so printed outputs in code blocks are computed too. On a page in another language
+(the extension's ``language``) the numbers that ``fmt``, ``vec`` and ``table`` print take its
+decimal mark in prose (``0,841``; ``0{,}841`` in math) and keep Python's dot in code, and
+``thousands`` groups with the language's separator (``786.432`` in Turkish) outside code.
+A failure is a :class:`ValuesError` naming the line; MkDocs names the page and stops
+without a traceback.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -41,7 +46,7 @@ import numpy as np
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
-from konum.formatting import format_number
+from konum.formatting import DECIMAL_MARKS, format_number
 from konum.sandbox import (
     FunctionSet,
     Sandbox,
@@ -277,22 +282,80 @@ def figure_catalogue() -> dict[str, dict[str, tuple[object, str]]]:
     return {name: figure_params(name) for name in sorted(FIGURES)}
 
 
-def lesson_namespace(figure: Callable[..., str]) -> dict[str, object]:
+#: Around a number printed in Python's form, on pages whose language writes numbers
+#: otherwise: private-use characters, which no page contains (:func:`localize_values`).
+NUMBER, GROUPED, END = "\ue000", "\ue001", "\ue002"
+#: Where a page keeps Python's form (fenced and inline code) and where TeX needs a braced
+#: mark (math): the spans :func:`localize_values` tells apart, code first.
+_SPANS = re.compile(r"(```.*?```|`[^`\n]*`|\$\$.*?\$\$|\$[^$\n]*\$)", re.DOTALL)
+_MARKED = re.compile(f"([{NUMBER}{GROUPED}])([^{END}]*){END}")
+#: The digit-group separator of each language's prose (``786.432`` in Turkish).
+THOUSANDS_MARKS = {"en": ",", "tr": "."}
+
+
+def _marked(function: Callable[..., str], mark: str) -> Callable[..., str]:
+    @functools.wraps(function)
+    def wrapped(*args: Any, **kwargs: Any) -> str:
+        return mark + function(*args, **kwargs) + END
+
+    return wrapped
+
+
+def localize_values(text: str, language: str) -> str:
+    """A rendered page with its marked numbers (:data:`NUMBER`, :data:`GROUPED`) written for
+    ``language``: its decimal mark in prose, braced in math, Python's form in code."""
+    decimal = DECIMAL_MARKS.get(language, ".")
+    grouping = THOUSANDS_MARKS.get(language, ",")
+
+    def span(part: str, code: bool, brace: bool) -> str:
+        def number(match: re.Match[str]) -> str:
+            kind, digits = match.groups()
+            if code:
+                return digits
+            if kind == GROUPED:
+                sep = "{" + grouping + "}" if brace and grouping != "," else grouping
+                return digits.replace(",", sep)
+            mark = "{" + decimal + "}" if brace and decimal != "." else decimal
+            return re.sub(r"(?<=\d)\.(?=\d)", mark, digits)
+
+        return _MARKED.sub(number, part)
+
+    parts = _SPANS.split(text)
+    for i, part in enumerate(parts):
+        if i % 2 == 0:
+            parts[i] = span(part, code=False, brace=False)
+        else:
+            parts[i] = span(part, code=part.startswith("`"), brace=part.startswith("$"))
+    return "".join(parts)
+
+
+def lesson_namespace(figure: Callable[..., str], language: str = "en") -> dict[str, object]:
     """The names a lesson's expressions see (the module docstring lists them).
 
     Args:
         figure: ``figure(name, alt, caption=None, **params)``, returning the page's text for
             the figure (the Markdown instance's stash placeholder).
+        language: The page's language; in a language other than English the numbers that
+            ``fmt``, ``vec``, ``table`` and ``thousands`` print are marked for
+            :func:`localize_values`.
     """
     from konum import pe
 
     core = {name: getattr(pe, name) for name in pe.__all__ if inspect.isfunction(getattr(pe, name))}
-    return {
-        "pe": FunctionSet("pe", core),
+    printers: dict[str, Callable[..., str]] = {
         "fmt": fmt,
         "vec": vec,
         "table": table,
         "thousands": thousands,
+    }
+    if language != "en":
+        printers = {
+            name: _marked(function, GROUPED if name == "thousands" else NUMBER)
+            for name, function in printers.items()
+        }
+    return {
+        "pe": FunctionSet("pe", core),
+        **printers,
         "figure": figure,
         "generators": generator_catalogue,
         "figures": figure_catalogue,
@@ -306,7 +369,12 @@ def _sandbox() -> Sandbox:
 
 
 class ValuesPreprocessor(Preprocessor):
-    """Renders the page source as a template of :class:`konum.sandbox.Sandbox`."""
+    """Renders the page source as a template of :class:`konum.sandbox.Sandbox`, its
+    numbers written for ``language``."""
+
+    def __init__(self, md: Markdown, language: str = "en") -> None:
+        super().__init__(md)
+        self.language = language
 
     def figure(self, name: str, alt: str, caption: str | None = None, **params: Any) -> str:
         from konum.figures import render_svg
@@ -318,20 +386,28 @@ class ValuesPreprocessor(Preprocessor):
         if "{{" not in source and "{%" not in source:
             return lines
         try:
-            text = _sandbox().from_string(source).render(lesson_namespace(self.figure))
+            namespace = lesson_namespace(self.figure, self.language)
+            text = _sandbox().from_string(source).render(namespace)
         except SandboxError as exc:
             where = f"line {exc.lineno}: " if exc.lineno else ""
             raise ValuesError(f"in a {{{{ ... }}}} expression, {where}{exc.message}") from exc
+        if self.language != "en":
+            text = localize_values(text, self.language)
         return text.split("\n")
 
 
 class ValuesExtension(Extension):
-    """Registers the values pass ahead of fenced code and HTML blocks."""
+    """Registers the values pass ahead of fenced code and HTML blocks; ``language`` is the
+    page's (the konum extension's option)."""
+
+    def __init__(self, language: str = "en", **kwargs: Any) -> None:
+        self.language = language
+        super().__init__(**kwargs)
 
     def extendMarkdown(self, md: Markdown) -> None:
         # After whitespace normalisation (30), which would strip the stash markers of figures,
         # and before fenced code (25) is stashed, so printed outputs in code are computed.
-        md.preprocessors.register(ValuesPreprocessor(md), "konum_values", 29)
+        md.preprocessors.register(ValuesPreprocessor(md, self.language), "konum_values", 29)
 
 
 def makeExtension(**kwargs: Any) -> ValuesExtension:

@@ -17,8 +17,20 @@ from typing import Literal
 
 from konum.formatting import BLANK_PATTERN as BLANK_PATTERN  # re-exported: a blank's rule
 
-QuestionType = Literal["choice", "fill", "matching", "numeric", "computed"]
-QUESTION_TYPES: tuple[QuestionType, ...] = ("choice", "fill", "matching", "numeric", "computed")
+QuestionType = Literal["choice", "fill", "matching", "numeric", "computed", "ordering"]
+QUESTION_TYPES: tuple[QuestionType, ...] = (
+    "choice",
+    "fill",
+    "matching",
+    "numeric",
+    "computed",
+    "ordering",
+)
+#: The types an exam-mode quiz can hold: each has a check that gives a score without the
+#: reader's own judgement. A type that is not here is refused in an exam block.
+EXAM_TYPES: frozenset[QuestionType] = frozenset(
+    ("choice", "fill", "matching", "numeric", "computed", "ordering")
+)
 
 ComputedAnswer = Literal["numeric", "choice"]
 #: How a computed question is answered: a typed number, or a choice among computed options.
@@ -108,11 +120,24 @@ class FigureRef:
 
 
 @dataclass(frozen=True)
+class Hint:
+    """One of a question's hints, shown one at a time; ``cost`` is the share of the
+    question's points that taking it costs (0 to 1)."""
+
+    text: str
+    cost: float = 0.0
+
+
+@dataclass(frozen=True)
 class QuestionBase:
     """Fields every question has.
 
     ``id`` is a slug unique across all banks; ``bank`` is the id of the bank it came from.
     ``flashcard`` is False when the author opted the question out of the flashcard exports.
+    ``points`` is what the question is worth (partial credit is a share of it); ``hints``
+    are shown one at a time, each costing its share of the points (the older single
+    ``hint`` is a free hint: see :attr:`all_hints`). ``attempts`` limits the checks (None:
+    as many as the reader likes).
     """
 
     id: str
@@ -125,6 +150,16 @@ class QuestionBase:
     difficulty: int | None = None
     flashcard: bool = True
     figure: FigureRef | None = None
+    points: float = 1.0
+    hints: tuple[Hint, ...] = ()
+    attempts: int | None = None
+
+    @property
+    def all_hints(self) -> tuple[Hint, ...]:
+        """The hints in the order they are shown: ``hints``, or ``hint`` as one free hint."""
+        if self.hints:
+            return self.hints
+        return (Hint(self.hint),) if self.hint else ()
 
 
 @dataclass(frozen=True)
@@ -221,7 +256,23 @@ class ComputedQuestion(QuestionBase):
     tolerance: float | None = None
 
 
-Question = ChoiceQuestion | FillQuestion | MatchingQuestion | NumericQuestion | ComputedQuestion
+@dataclass(frozen=True)
+class OrderingQuestion(QuestionBase):
+    """Put ``items`` (written in the right order) in order; they start in a seeded order
+    that is never the right one (:func:`konum.variants.item_order`)."""
+
+    type: Literal["ordering"] = "ordering"
+    items: tuple[str, ...] = ()
+
+
+Question = (
+    ChoiceQuestion
+    | FillQuestion
+    | MatchingQuestion
+    | NumericQuestion
+    | ComputedQuestion
+    | OrderingQuestion
+)
 
 
 @dataclass(frozen=True)
@@ -296,8 +347,9 @@ class Concrete:
     """A question with the site seed applied: option order fixed, computed variants drawn.
 
     For choice and matching questions ``options`` / ``right_order`` hold the shuffled order
-    (indices into the question's ``options`` / right-hand items). ``variants`` is non-empty
-    only for computed questions.
+    (indices into the question's ``options`` / right-hand items); for an ordering question
+    ``item_order`` is the starting order (indices into its ``items``). ``variants`` is
+    non-empty only for computed questions.
     """
 
     question: Question
@@ -305,3 +357,4 @@ class Concrete:
     option_order: tuple[int, ...] = ()
     right_items: tuple[str, ...] = ()
     variants: tuple[Variant, ...] = ()
+    item_order: tuple[int, ...] = ()

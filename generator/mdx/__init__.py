@@ -53,10 +53,12 @@ def _asset(name: str) -> str:
     return (TEMPLATES_DIR / "assets" / name).read_text(encoding="utf-8")
 
 
-def assets_html(widget: str) -> str:
-    """The inline ``<style>`` and ``<script>`` of ``widget`` (``quiz`` or ``flashcards``)."""
+def assets_html(widget: str, *, exam: bool = False) -> str:
+    """The inline ``<style>`` and ``<script>`` of ``widget`` (``quiz`` or ``flashcards``);
+    with ``exam``, ``quiz-exam.js`` before the quiz's script (which calls it)."""
     css, js = _asset(f"{widget}.css"), _asset(f"{widget}.js")
-    return f'<style data-konum-asset="{widget}">{css}</style>\n<script>{js}</script>\n'
+    before = f"<script>{_asset('quiz-exam.js')}</script>\n" if exam else ""
+    return f'<style data-konum-asset="{widget}">{css}</style>\n{before}<script>{js}</script>\n'
 
 
 class PageTreeprocessor(Treeprocessor):
@@ -76,6 +78,10 @@ def messages_html(language: str, sections: list[str]) -> str:
 
     data = script_json(page_messages(language, sections))
     return f'<template data-konum-messages><script type="application/json">{data}</script></template>\n'
+
+
+#: What a quiz in exam mode carries (konum.render's wrapper): such a page gets quiz-exam.js.
+_EXAM_MARK = 'data-mode="exam"'
 
 
 class AssetsPostprocessor(Postprocessor):
@@ -100,6 +106,7 @@ class AssetsPostprocessor(Postprocessor):
             section
             for section, mark in (
                 ("quiz", "data-konum-quiz"),
+                ("exam", _EXAM_MARK),
                 ("study", "data-konum-study"),
                 ("explorer", "data-explorer="),
             )
@@ -108,7 +115,7 @@ class AssetsPostprocessor(Postprocessor):
         if sections:
             text += "\n" + messages_html(self.language, sections)
         if "data-konum-quiz" in text:
-            text += assets_html("quiz")
+            text += assets_html("quiz", exam=_EXAM_MARK in text)
         if "data-konum-study" in text:
             text += "\n" + assets_html("flashcards")
         if "data-explorer=" in text:
@@ -120,6 +127,7 @@ class AssetsPostprocessor(Postprocessor):
 # names its bank after a bar, the study block takes nothing (explorers: explorer.py).
 _BLOCK_START = re.compile(r"^ {0,3}///\s*(quiz|study)\b")
 _WELL_FORMED = re.compile(r"^ {0,3}/// (?:quiz *\| *\S.*|study *)$")
+_QUIZ_START = re.compile(r"^ {0,3}/// quiz\b")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
@@ -130,6 +138,8 @@ class MalformedBlockPreprocessor(Preprocessor):
         from konum.mdx.explorer import check_header
 
         fence: str | None = None
+        quizzes: list[int] = []  # each quiz block's line, for its errors (konum.mdx.quiz)
+        self.md.konum_quiz_lines = quizzes  # type: ignore[attr-defined]
         for number, line in enumerate(lines, start=1):
             opened = _FENCE.match(line)
             if opened:
@@ -139,6 +149,8 @@ class MalformedBlockPreprocessor(Preprocessor):
                 elif mark.startswith(fence[0]) and len(mark) >= len(fence):
                     fence = None
                 continue
+            if fence is None and _QUIZ_START.match(line) and _WELL_FORMED.match(line):
+                quizzes.append(number)
             if fence is None and _BLOCK_START.match(line) and not _WELL_FORMED.match(line):
                 from konum.mdx.quiz import QuizError
 

@@ -215,7 +215,7 @@ def test_every_lesson_mounts_every_question(session: Session, real: tuple[Path, 
         total = questions.count()
         assert total >= 8, path
         expect(page.locator(MOUNTED)).to_have_count(total)
-        expect(page.locator(".konum-score")).to_have_text(f"0 / {total} correct")
+        expect(page.locator(".konum-score")).to_have_text(f"0 / {total} points")
         types = set(questions.evaluate_all("qs => qs.map(q => q.dataset.type)"))
         assert types == {"choice", "fill", "matching", "numeric", "computed"}, path
         _answer_everything(page)
@@ -258,7 +258,7 @@ def test_instant_navigation(session: Session) -> None:
     numeric.locator("input").fill("1")
     numeric.get_by_role("button", name="Check").click()
     expect(feedback(numeric)).to_have_text("Not quite: 1 is too low.")
-    expect(page.locator(".konum-score")).to_have_text(f"1 / {total} correct")
+    expect(page.locator(".konum-score")).to_have_text(f"1 / {total} points")
 
     _nav(page, OTHER, '[data-question-id^="learned-"]')
     expect(page.locator(MOUNTED)).to_have_count(page.locator("[data-question-id]").count())
@@ -266,7 +266,7 @@ def test_instant_navigation(session: Session) -> None:
     expect(page.locator(MOUNTED)).to_have_count(total)
     assert page.evaluate("window.__sameDocument") is True
     # Progress restored, mounted once: one Check click is one feedback update.
-    expect(page.locator(".konum-score")).to_have_text(f"1 / {total} correct")
+    expect(page.locator(".konum-score")).to_have_text(f"1 / {total} points")
     expect(feedback(choice)).to_have_text("Correct.")
     expect(numeric.locator("input")).to_have_value("1")
     updates = numeric.locator(".konum-feedback").evaluate(
@@ -364,7 +364,7 @@ def test_file_url_quiz_and_progress(browser: Any, real: tuple[Path, str]) -> Non
         expect(q.locator(".konum-solution:visible")).to_have_count(1)
         page.reload()
         expect(page.locator(MOUNTED)).to_have_count(total)
-        expect(page.locator(".konum-score")).to_have_text(f"1 / {total} correct")
+        expect(page.locator(".konum-score")).to_have_text(f"1 / {total} points")
         expect(feedback(q)).to_have_text("Correct.")
     finally:
         context.close()
@@ -383,7 +383,7 @@ def test_whole_quiz_right_then_new_numbers(session: Session) -> None:
         q = question(page, qid)
         answer_right(q)
         expect(feedback(q)).to_contain_text("Correct")
-    expect(page.locator(".konum-score")).to_have_text(f"{total} / {total} correct")
+    expect(page.locator(".konum-score")).to_have_text(f"{total} / {total} points")
 
     computed = [qid for qid in ids if question(page, qid).get_attribute("data-type") == "computed"]
     assert len(computed) >= 3
@@ -394,7 +394,7 @@ def test_whole_quiz_right_then_new_numbers(session: Session) -> None:
         prompt = old_scope.locator(".konum-prompt").inner_text()
         q.get_by_role("button", name="New numbers").click()
         expect(feedback(q)).to_have_text("")
-        expect(page.locator(".konum-score")).to_have_text(f"{total - 1} / {total} correct")
+        expect(page.locator(".konum-score")).to_have_text(f"{total - 1} / {total} points")
         new_scope, new_spec = scope_of(q, data)
         assert new_spec is not old_spec
         assert new_scope.locator(".konum-prompt").inner_text() != prompt, qid
@@ -404,7 +404,7 @@ def test_whole_quiz_right_then_new_numbers(session: Session) -> None:
             expect(feedback(q)).to_contain_text("Not quite")
         answer_right(q)
         expect(feedback(q)).to_have_text("Correct.")
-        expect(page.locator(".konum-score")).to_have_text(f"{total} / {total} correct")
+        expect(page.locator(".konum-score")).to_have_text(f"{total} / {total} points")
 
 
 # --- (5) axe-core on every quiz, light and dark -----------------------------------------------

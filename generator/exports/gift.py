@@ -160,6 +160,8 @@ def gift_problem(q: model.Question) -> str | None:
     """Why GIFT cannot express ``q`` (None when it can)."""
     if q.figure is not None:
         return "it has a figure, and GIFT files carry no images"
+    if isinstance(q, model.OrderingQuestion):
+        return "GIFT has no ordering questions"
     if isinstance(q, model.ChoiceQuestion):
         if not q.shuffle or any(o.pin for o in q.options):
             return (

@@ -1223,7 +1223,7 @@ def test_authoring_page_examples_load(tmp_path: Path) -> None:
     examples = _authoring_examples()
     questions = [e for e in examples if e.startswith("  - id:")]
     cards = [e for e in examples if e.startswith("flashcards:")]
-    assert len(questions) == 5 and len(cards) == 1
+    assert len(questions) == len(model.QUESTION_TYPES) and len(cards) == 1
     path = write(
         tmp_path, "docs", "bank: docs\ntitle: Docs\nquestions:\n" + "".join(questions) + cards[0]
     )

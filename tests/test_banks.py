@@ -641,7 +641,8 @@ CORPUS = [
         35,
         "q1",
         "hints[1].cost",
-        "a hint's cost is a share of the question's points: expected a number from 0 to 1, found 1.5",
+        "a hint's cost is a share of the question's points: expected a number from 0 to 1,"
+        " found 1.5",
         1,
     ),
     ("hint-and-hints", 8, 5, "q1", "hints", "give either 'hint' (one free hint) or 'hints'", 1),

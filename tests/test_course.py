@@ -14,6 +14,8 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from test_lesson_code import fenced_blocks, rendered
+
 from konum.banks import load_banks
 from konum.model import (
     Bank,
@@ -24,7 +26,6 @@ from konum.model import (
     Question,
 )
 from konum.variants import make_concrete
-from test_lesson_code import fenced_blocks, rendered
 
 REPO = Path(__file__).resolve().parent.parent
 LESSONS = REPO / "content" / "lessons"
@@ -150,9 +151,7 @@ def test_the_t5_bucket_order_is_the_cores() -> None:
     from konum import pe
     from konum.model import OrderingQuestion
 
-    [question] = [
-        q for q in _questions_on("04-relative.md") if isinstance(q, OrderingQuestion)
-    ]
+    [question] = [q for q in _questions_on("04-relative.md") if isinstance(q, OrderingQuestion)]
     offsets = [int(item.strip("$").replace("+", "")) for item in question.items]
     buckets = [pe.t5_bucket(offset) for offset in offsets]
     assert buckets == sorted(buckets) and len(set(buckets)) == len(buckets)

@@ -255,6 +255,9 @@ def test_an_ordering_question_prints_lettered_items_and_its_key_the_order() -> N
     (printed,) = version.questions
     order = item_order(q, derive_seed(SEED, "exam", 1))
     assert printed.kind == "ordering" and len(printed.options) == len(q.items)
-    assert printed.answer == "<strong>" + ", ".join(letter(order.index(p)) for p in range(len(q.items))) + "</strong>"
+    assert (
+        printed.answer
+        == "<strong>" + ", ".join(letter(order.index(p)) for p in range(len(q.items))) + "</strong>"
+    )
     exam, key = render_pages(version, title="Course")
     assert "Order (letters, first to last)" in exam and str(printed.answer) in key

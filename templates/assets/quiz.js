@@ -19,20 +19,10 @@
  * script through): data attributes, ids, tags and direct children. Everything it adds
  * carries data-konum-made; a copy of a mounted page (instant navigation) is cleaned first.
  *
- * Answers are not in the page in clear (konum.seal): the checker data holds salted cyrb53
- * hashes of the right answers, and what a check or "Show answer" needs in full (a numeric
- * interval, a blank's regular expression, the answer box, explanations, notes) is sealed
- * (XOR with a mulberry32 keystream, base64); hashOf() and unseal() are the browser's half.
- *
- * Scoring: each question is worth data.points; a check earns a share of them (partial
- * credit: choice right minus wrong ticks over the right options, floored at 0; matching,
- * fill and ordering the share of right rows, blanks and places); a question keeps its best
- * check, made before "Show answer", less the costs of the hints taken. data.attempts (or
- * the quiz's data-attempts) limits the checks; after the last the answer is shown. Each
- * check sends a "konum:submit" DOM event from the quiz (detail: see emit()); exam mode
- * (data-mode="exam", quiz-exam.js) sends one on submission. A quiz with data-draw="N"
- * shows N of its questions, drawn from a seed kept in localStorage; "New questions" draws
- * again.
+ * No answer is in the page in clear (konum.seal): checks compare salted hashes, and what
+ * they or "Show answer" must read is sealed; hashOf() and unseal() are the browser's half.
+ * Scoring, pools (data-draw) and the "konum:submit" event follow the rules of the
+ * authoring page; exam mode (data-mode="exam") is quiz-exam.js's.
  *
  * Progress lives in localStorage under "konum:<page path>:<quiz id>:<question id>". Reset
  * asks first, and its Undo puts the answers back until the page is left. Enter in a text

@@ -110,7 +110,9 @@ def score(page: Page) -> Any:
 def _solve_ordering(page: Page, concrete: model.Concrete) -> None:
     """Click Move up until the items are in their right order."""
     q = question(page, concrete.question.id)
-    current = [int(k) for k in q.locator("li[data-item]").evaluate_all("ls => ls.map(l => l.dataset.item)")]
+    current = [
+        int(k) for k in q.locator("li[data-item]").evaluate_all("ls => ls.map(l => l.dataset.item)")
+    ]
     for place in range(len(current)):
         item = concrete.item_order.index(place)
         for _ in range(current.index(item) - place):
@@ -385,7 +387,8 @@ def test_hashes_and_sealing_agree_with_python(page: Page, text: str) -> None:
     _open(page, "practice.html")
     salt = "5eed"
     js = page.evaluate(
-        "([s, x, sealed]) => { const k = window.konumQuiz; return [k.hashOf(s, ['b', 0, k.normal(x, false)]),"
+        "([s, x, sealed]) => { const k = window.konumQuiz;"
+        " return [k.hashOf(s, ['b', 0, k.normal(x, false)]),"
         " k.normal(x, true), k.unseal(s, sealed)]; }",
         [salt, text, seal.seal(salt, text)],
     )

@@ -122,7 +122,9 @@ def later_json(later: Mapping[str, Any], salt: str) -> Markup:
     answer away (the answer, explanation, worked solutions and option notes) sealed
     together under the key ``sealed`` (:func:`konum.seal.seal`); the rest (hints, the
     other variants' prompts and options) stays as it is."""
-    hidden = {k: str(v) for k, v in later.items() if _REVEALING.search(k)}
+    from konum.mdx.math import bind_punctuation  # as the page's other formulas (konum.mdx)
+
+    hidden = {k: bind_punctuation(str(v)) for k, v in later.items() if _REVEALING.search(k)}
     shown: dict[str, Any] = {k: v for k, v in later.items() if k not in hidden}
     if hidden:
         text = json.dumps(hidden, ensure_ascii=False, separators=(",", ":"))
@@ -568,8 +570,8 @@ def _question(
         "explanation": _optional_markdown(q.explanation),
         "scoring": {
             "salt": salt,
-            "points": q.points,
-            "costs": [h.cost for h in q.all_hints],
+            "worth": q.points,
+            "hint_shares": [h.cost for h in q.all_hints],
             "attempts": q.attempts,
         },
     }

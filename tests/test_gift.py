@@ -119,7 +119,7 @@ def _gift_cannot(q: model.Question) -> bool:
         )
     if isinstance(q, model.MatchingQuestion):
         return len(q.pairs) + len(q.distractors) < 3
-    return False
+    return isinstance(q, model.OrderingQuestion)
 
 
 def expected_skips(course: Course) -> set[str]:

@@ -167,9 +167,9 @@ def test_every_question_follows_the_contract(quiz_html: str) -> None:
         parsed, later = json.loads(data.text), _later(q)
         assert parsed["type"] == question.type
         hints = [k for k in later if k.startswith("hint-")]
-        assert len(hints) == len(question.all_hints) == len(parsed["costs"])
-        assert parsed["costs"] == [h.cost for h in question.all_hints]
-        assert parsed["points"] == question.points
+        assert len(hints) == len(question.all_hints) == len(parsed["hint_shares"])
+        assert parsed["hint_shares"] == [h.cost for h in question.all_hints]
+        assert parsed["worth"] == question.points
         assert ("explanation" in later) == bool(question.explanation) == parsed["explanation"]
         if question.type == "computed":
             count = len(concrete.variants)

@@ -92,9 +92,17 @@ def test_every_bank_appears_on_a_page(built_site: Path) -> None:
 
 
 def test_pages_without_a_quiz_load_no_konum_quiz_assets(built_site: Path) -> None:
-    for page in ("index.html", "glossary.html", "summary.html"):
+    for page in ("index.html", "glossary.html"):
         html = (built_site / page).read_text(encoding="utf-8")
         assert "data-konum-asset" not in html and "konumQuiz" not in html, page
+
+
+def test_the_summary_ends_with_an_exam_mode_review(built_site: Path) -> None:
+    for page in ("summary.html", "tr/summary.html"):
+        html = (built_site / page).read_text(encoding="utf-8")
+        assert html.count("data-konum-quiz") == 1 and 'data-mode="exam"' in html, page
+        assert 'data-draw="8"' in html and 'data-time-limit="900"' in html, page
+        assert "window.konumExam" in html, page  # quiz-exam.js, on this page only
 
 
 def test_site_needs_no_outside_host(built_site: Path) -> None:

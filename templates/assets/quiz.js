@@ -313,10 +313,9 @@
     ordering: gradeOrdering
   };
 
-  /* An ordering question's Move up / Move down buttons: a move swaps an item with its
-   * neighbour, keeps the focus on the item's buttons and is announced in `status`. */
+  /* Move up / Move down: a move keeps the focus on the item and is announced in `status`. */
   function mountOrdering(list, status, onMove) {
-    function text(li) { return li.querySelector(":scope > .konum-order-text").textContent.replace(/\s+/g, " ").trim(); }
+    function text(li) { return spoken(li.querySelector(":scope > .konum-order-text")); }
     function refresh() {
       var items = $$(list, ":scope > li");
       items.forEach(function (li, p) {
@@ -367,12 +366,15 @@
     $$(el, "label").forEach(function (label) {
       var control = label.htmlFor && document.getElementById(label.htmlFor);
       if (!control || control.hasAttribute("aria-label") || !label.querySelector("math")) return;
-      var copy = label.cloneNode(true);
-      $$(copy, "math").forEach(function (m) {
-        m.replaceWith(" " + (m.getAttribute("alttext") || m.textContent).replace(/\\/g, "") + " ");
-      });
-      control.setAttribute("aria-label", copy.textContent.replace(/\s+/g, " ").trim());
+      control.setAttribute("aria-label", spoken(label));
     });
+  }
+  function spoken(node) {
+    var copy = node.cloneNode(true);
+    $$(copy, "math").forEach(function (m) {
+      m.replaceWith(" " + (m.getAttribute("alttext") || m.textContent).replace(/\\/g, "") + " ");
+    });
+    return copy.textContent.replace(/\s+/g, " ").trim();
   }
 
   /* A question's script of its own (inside its <template>), parsed as JSON. */
@@ -411,9 +413,7 @@
     return wrap;
   }
 
-  /* One question. `opts`: onChange() after anything that changes the score, onCheck(api)
-   * after a reader's check, attempts (the quiz's default), exam (no buttons: quiz-exam.js
-   * grades every question at once). */
+  /* opts: onChange(), onCheck(api) after a reader's check, attempts (the quiz's), exam. */
   function mountQuestion(el, opts) {
     if (el.konum) return el.konum;
     opts = opts || {};
@@ -424,7 +424,7 @@
     var count = computed ? data.variants.length : 1;
     var forms = computed ? [el.querySelector(':scope > [data-variant="0"]')] : [el];
     var answers = computed ? [variantAnswers(id, 0)] : [{ konumAnswer: lazyBox("konum-answer", "answer", id + "-answer") }];
-    var points = data.points || 1, costs = data.costs || [], limit = opts.exam ? 0 : data.attempts || opts.attempts || 0;
+    var points = data.worth || 1, costs = data.hint_shares || [], limit = opts.exam ? 0 : data.attempts || opts.attempts || 0;
 
     var row = make("div", { "class": "konum-buttons" });
     var checkBtn = row.appendChild(button("konum-check", t("quiz.check")));
@@ -512,8 +512,7 @@
       if (computed) show(answers[api.variant].konumSolution, done);
     }
 
-    /* The hint button takes the next hint (its cost in its name) or, with every hint
-     * taken, hides and shows them. */
+    /* The hint button takes the next hint (its cost in its name), then hides and shows. */
     function hintLabel() {
       if (!hintBtn) return;
       var next = hint.hidden ? api.hints === 0 : api.hints < costs.length;

@@ -248,7 +248,7 @@ def points_of(page: Page) -> str:
     """What the page's questions are worth in all, as the score line writes it."""
     total = page.locator("[data-question-id]").evaluate_all(
         "qs => qs.reduce((a, q) => a + JSON.parse(q.querySelector('template')"
-        ".content.querySelector('script.konum-data').textContent).points, 0)"
+        ".content.querySelector('script.konum-data').textContent).worth, 0)"
     )
     return f"{total:g}"
 

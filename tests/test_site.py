@@ -100,7 +100,7 @@ def test_pages_without_a_quiz_load_no_konum_quiz_assets(built_site: Path) -> Non
 def test_the_summary_ends_with_an_exam_mode_review(built_site: Path) -> None:
     for page in ("summary.html",):  # the Turkish site (mkdocs.tr.yml) shows the same block
         html = (built_site / page).read_text(encoding="utf-8")
-        assert html.count("<section class=\"konum-quiz\"") == 1 and 'data-mode="exam"' in html, page
+        assert html.count('<section class="konum-quiz"') == 1 and 'data-mode="exam"' in html, page
         assert 'data-draw="8"' in html and 'data-time-limit="900"' in html, page
         assert "window.konumExam" in html, page  # quiz-exam.js, on this page only
 

@@ -53,7 +53,7 @@ from konum.markup import render_markdown
 from konum.programs import code_block
 from konum.render import TEMPLATES_DIR, environment
 from konum.seeding import derive_seed, rng_for
-from konum.variants import make_concrete, option_order, right_items
+from konum.variants import item_order, make_concrete, option_order, right_items
 
 #: Browsers that print the PDFs, looked up on ``PATH`` in this order.
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
@@ -70,9 +70,9 @@ class ExamError(KonumError):
 class PrintedQuestion:
     """One question as a version prints it, and its entry in the key (template view).
 
-    ``kind`` is ``choice``, ``fill``, ``matching``, ``numeric`` (a computed question
-    prints as ``choice`` or ``numeric``) or ``output`` (the task alone; the key holds what
-    the example solution prints, and the example as its worked solution). ``options`` and
+    ``kind`` is ``choice``, ``fill``, ``matching``, ``numeric``, ``ordering`` (a computed
+    question prints as ``choice`` or ``numeric``) or ``output`` (the task alone; the key holds
+    what the example solution prints, and the example as its worked solution). ``options`` and
     ``rights`` are lettered A, B, ... in the version's order; ``answer`` is the key's answer,
     HTML.
     """
@@ -267,6 +267,25 @@ def _matching(q: model.MatchingQuestion, number: int, seed: int) -> PrintedQuest
     )
 
 
+def _ordering(q: model.OrderingQuestion, number: int, seed: int) -> PrintedQuestion:
+    """The items lettered in the version's starting order; the key gives the letters in
+    the right order."""
+    order = item_order(q, seed)
+    options = tuple(_md(q.items[i], inline=True) for i in order)
+    letters = [_letter(order.index(place)) for place in range(len(q.items))]
+    answer = Markup("<strong>{}</strong>").format(", ".join(letters))
+    return PrintedQuestion(
+        number,
+        q.id,
+        "ordering",
+        _md(q.prompt),
+        answer,
+        figure=_figure(q.figure),
+        options=options,
+        explanation=_optional(q.explanation),
+    )
+
+
 def _numeric(q: model.NumericQuestion, number: int) -> PrintedQuestion:
     shown = _with_unit(format_number(q.answer, q.decimals), q.unit)
     answer = Markup("<strong>{}</strong> (± {})").format(
@@ -372,6 +391,8 @@ def build_versions(
                 printed.append(_numeric(q, number))
             elif isinstance(q, model.OutputQuestion):
                 printed.append(_output(q, number))
+            elif isinstance(q, model.OrderingQuestion):
+                printed.append(_ordering(q, number, version_seed))
             else:
                 printed.append(_computed(q, drawn[q.id].variants[version - 1], number))
         out.append(ExamVersion(version, seed, tuple(printed)))

@@ -19,6 +19,15 @@ COMPUTED_OPTIONS = (2, 6)
 MIN_OPTIONS = 2
 MIN_PAIRS = 2
 
+#: Fewest items of an ordering question (two items have only one wrong order).
+MIN_ITEMS = 3
+
+#: Checks a question or quiz may allow with ``attempts``.
+ATTEMPTS = (1, 20)
+
+#: Largest ``points`` a question may be worth.
+MAX_POINTS = 100
+
 #: A question's optional difficulty.
 DIFFICULTY = (1, 3)
 
@@ -32,3 +41,7 @@ SEED = (0, 2**63 - 1)
 #: parameter values, figure parameters). It stays below 2**53, past which a double (the
 #: reader's browser's numbers) no longer holds every integer; longer numbers are typos.
 MAX_NUMBER = 10**15
+
+#: Questions a quiz block may draw (``draw:``), and its longest exam (``time_limit``, seconds).
+MAX_DRAW = 200
+TIME_LIMIT = 6 * 60 * 60

@@ -17,7 +17,9 @@ from typing import Literal
 
 from konum.formatting import BLANK_PATTERN as BLANK_PATTERN  # re-exported: a blank's rule
 
-QuestionType = Literal["choice", "fill", "matching", "numeric", "computed", "output"]
+QuestionType = Literal[
+    "choice", "fill", "matching", "numeric", "computed", "output", "ordering"
+]
 QUESTION_TYPES: tuple[QuestionType, ...] = (
     "choice",
     "fill",
@@ -25,6 +27,12 @@ QUESTION_TYPES: tuple[QuestionType, ...] = (
     "numeric",
     "computed",
     "output",
+    "ordering",
+)
+#: The types an exam-mode quiz can hold: each has a check that gives a score without the
+#: reader's own judgement. A type that is not here is refused in an exam block.
+EXAM_TYPES: frozenset[QuestionType] = frozenset(
+    ("choice", "fill", "matching", "numeric", "computed", "output", "ordering")
 )
 
 ComputedAnswer = Literal["numeric", "choice"]
@@ -115,11 +123,24 @@ class FigureRef:
 
 
 @dataclass(frozen=True)
+class Hint:
+    """One of a question's hints, shown one at a time; ``cost`` is the share of the
+    question's points that taking it costs (0 to 1)."""
+
+    text: str
+    cost: float = 0.0
+
+
+@dataclass(frozen=True)
 class QuestionBase:
     """Fields every question has.
 
     ``id`` is a slug unique across all banks; ``bank`` is the id of the bank it came from.
     ``flashcard`` is False when the author opted the question out of the flashcard exports.
+    ``points`` is what the question is worth (partial credit is a share of it); ``hints``
+    are shown one at a time, each costing its share of the points (the older single
+    ``hint`` is a free hint: see :attr:`all_hints`). ``attempts`` limits the checks (None:
+    as many as the reader likes).
     """
 
     id: str
@@ -132,6 +153,16 @@ class QuestionBase:
     difficulty: int | None = None
     flashcard: bool = True
     figure: FigureRef | None = None
+    points: float = 1.0
+    hints: tuple[Hint, ...] = ()
+    attempts: int | None = None
+
+    @property
+    def all_hints(self) -> tuple[Hint, ...]:
+        """The hints in the order they are shown: ``hints``, or ``hint`` as one free hint."""
+        if self.hints:
+            return self.hints
+        return (Hint(self.hint),) if self.hint else ()
 
 
 @dataclass(frozen=True)
@@ -250,6 +281,15 @@ class OutputQuestion(QuestionBase):
     tolerance: float = OUTPUT_TOLERANCE
 
 
+@dataclass(frozen=True)
+class OrderingQuestion(QuestionBase):
+    """Put ``items`` (written in the right order) in order; they start in a seeded order
+    that is never the right one (:func:`konum.variants.item_order`)."""
+
+    type: Literal["ordering"] = "ordering"
+    items: tuple[str, ...] = ()
+
+
 Question = (
     ChoiceQuestion
     | FillQuestion
@@ -257,6 +297,7 @@ Question = (
     | NumericQuestion
     | ComputedQuestion
     | OutputQuestion
+    | OrderingQuestion
 )
 
 
@@ -332,8 +373,9 @@ class Concrete:
     """A question with the site seed applied: option order fixed, computed variants drawn.
 
     For choice and matching questions ``options`` / ``right_order`` hold the shuffled order
-    (indices into the question's ``options`` / right-hand items). ``variants`` is non-empty
-    only for computed questions.
+    (indices into the question's ``options`` / right-hand items); for an ordering question
+    ``item_order`` is the starting order (indices into its ``items``). ``variants`` is
+    non-empty only for computed questions.
     """
 
     question: Question
@@ -341,3 +383,4 @@ class Concrete:
     option_order: tuple[int, ...] = ()
     right_items: tuple[str, ...] = ()
     variants: tuple[Variant, ...] = ()
+    item_order: tuple[int, ...] = ()

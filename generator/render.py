@@ -35,11 +35,12 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from konum import model
+from konum import model, seal
 from konum.formatting import format_number
 from konum.markup import render_markdown
 from konum.messages import message
 from konum.programs import code_block
+from konum.seeding import derive_seed
 
 __all__ = [
     "TEMPLATES_DIR",
@@ -91,6 +92,7 @@ def _environment(language: str) -> Environment:
         extensions=["jinja2.ext.do"],
     )
     env.filters["script_json"] = script_json
+    env.filters["later_json"] = later_json
     env.globals["t"] = partial(message, language)
     return env
 
@@ -111,6 +113,30 @@ def script_json(value: Any) -> Markup:
 
 
 _SCRIPT_UNSAFE = re.compile(r"<(?=!--|/?script)", re.IGNORECASE)
+
+#: Keys of a question's ``later`` map whose HTML gives the answer away: sealed in the page.
+_REVEALING = re.compile(r"^(?:answer|explanation|solution)(?:-\d+)?$|note-\d+$")
+
+
+def later_json(later: Mapping[str, Any], salt: str) -> Markup:
+    """:func:`script_json` of a question's ``later`` map, with the parts that give the
+    answer away (the answer, explanation, worked solutions and option notes) sealed
+    together under the key ``sealed`` (:func:`konum.seal.seal`); the rest (hints, the
+    other variants' prompts and options) stays as it is."""
+    from konum.mdx.math import bind_punctuation  # as the page's other formulas (konum.mdx)
+
+    hidden = {k: bind_punctuation(str(v)) for k, v in later.items() if _REVEALING.search(k)}
+    shown: dict[str, Any] = {k: v for k, v in later.items() if k not in hidden}
+    if hidden:
+        text = json.dumps(hidden, ensure_ascii=False, separators=(",", ":"))
+        shown["sealed"] = seal.seal(salt, text)
+    return script_json(shown)
+
+
+def question_salt(seed: int, quiz_id: str, question_id: str) -> str:
+    """The salt of a question's hashes and sealed parts on one page: from the site seed,
+    the quiz and the question (stable across builds with the same seed)."""
+    return format(derive_seed(seed, "salt", quiz_id, question_id), "x")
 
 
 def _markdown(text: str, *, inline: bool = False) -> Markup:
@@ -334,7 +360,19 @@ def _correct_texts(options: list[dict[str, Any]]) -> list[Markup]:
     return [o["text"] for o in options if o["correct"]]
 
 
-def _choice(concrete: model.Concrete, q: model.ChoiceQuestion, dom_id: str) -> dict[str, Any]:
+def _choice_data(options: Sequence[model.ConcreteOption], salt: str) -> dict[str, Any]:
+    """How quiz.js checks a choice: option ``i`` (in display order) is right when
+    ``answer_hash(salt, "o", i)`` is in ``right``."""
+    return {
+        "count": len(options),
+        "multiple": sum(o.correct for o in options) > 1,
+        "right": seal.hashes(salt, [f"o\x1f{i}" for i, o in enumerate(options) if o.correct]),
+    }
+
+
+def _choice(
+    concrete: model.Concrete, q: model.ChoiceQuestion, dom_id: str, salt: str
+) -> dict[str, Any]:
     order = concrete.option_order or tuple(range(len(q.options)))
     shown = [q.options[i] for i in order]
     opts = [model.ConcreteOption(o.text, o.correct, o.feedback) for o in shown]
@@ -344,11 +382,25 @@ def _choice(concrete: model.Concrete, q: model.ChoiceQuestion, dom_id: str) -> d
         "multiple": multiple,
         "options": options,
         "answers": _correct_texts(options),
-        "data": {"type": "choice", "multiple": multiple, "options": [o.correct for o in opts]},
+        "data": {"type": "choice", **_choice_data(opts, salt)},
     }
 
 
-def _fill(q: model.FillQuestion, dom_id: str, language: str) -> dict[str, Any]:
+def _blank_data(blank: model.Blank, salt: str, index: int, language: str) -> dict[str, Any]:
+    """How quiz.js checks blank ``index``: a regular expression cannot be hashed (it
+    accepts endless texts), so it is sealed and unsealed by the check; listed answers are
+    hashed as the check normalises what the reader types."""
+    case = blank.case_sensitive
+    if blank.regex is not None:
+        return {"case_sensitive": case, "regex": seal.seal(f"{salt}\x1f{index}", blank.regex)}
+    texts = [seal.normal_text(a, case_sensitive=case, language=language) for a in blank.answers]
+    return {
+        "case_sensitive": case,
+        "answers": seal.hashes(salt, [f"b\x1f{index}\x1f{a}" for a in texts]),
+    }
+
+
+def _fill(q: model.FillQuestion, dom_id: str, language: str, salt: str) -> dict[str, Any]:
     runs = len(re.findall(model.BLANK_PATTERN, q.prompt))
     if runs != len(q.blanks):
         raise RenderError(
@@ -376,14 +428,7 @@ def _fill(q: model.FillQuestion, dom_id: str, language: str) -> dict[str, Any]:
             )
         ).strip()
 
-    blanks = [
-        {
-            "answers": list(b.answers),
-            "regex": b.regex,
-            "case_sensitive": b.case_sensitive,
-        }
-        for b in q.blanks
-    ]
+    blanks = [_blank_data(b, salt, i, language) for i, b in enumerate(q.blanks)]
     return {
         "prompt": Markup(_TOKEN_RE.sub(to_input, html)),
         "blanks": [
@@ -393,7 +438,9 @@ def _fill(q: model.FillQuestion, dom_id: str, language: str) -> dict[str, Any]:
     }
 
 
-def _matching(concrete: model.Concrete, q: model.MatchingQuestion, dom_id: str) -> dict[str, Any]:
+def _matching(
+    concrete: model.Concrete, q: model.MatchingQuestion, dom_id: str, salt: str
+) -> dict[str, Any]:
     right = list(concrete.right_items) or [p.right for p in q.pairs] + list(q.distractors)
     answers: list[int] = []
     for pair in q.pairs:
@@ -414,27 +461,34 @@ def _matching(concrete: model.Concrete, q: model.MatchingQuestion, dom_id: str) 
             }
             for i, p in enumerate(q.pairs)
         ],
-        "data": {"type": "matching", "answers": answers},
-    }
-
-
-def _numeric(q: model.NumericQuestion, language: str) -> dict[str, Any]:
-    shown = format_number(q.answer, q.decimals, language=language)
-    return {
-        "unit": q.unit,
-        "decimals": q.decimals,
-        "shown": typeset_number(shown),
         "data": {
-            "type": "numeric",
-            "answer": q.answer,
-            "tolerance": q.tolerance,
-            "relative": q.relative,
-            "shown": shown,
+            "type": "matching",
+            "rows": [seal.answer_hash(salt, "m", i, a) for i, a in enumerate(answers)],
         },
     }
 
 
-def _computed(concrete: model.Concrete, q: model.ComputedQuestion, dom_id: str) -> dict[str, Any]:
+def sealed_interval(salt: str, answer: float, tolerance: float) -> str:
+    """The numbers a numeric check accepts, ``[low, high]`` (``tolerance`` absolute, with
+    the slack of a double's rounding), sealed: only a check unseals them."""
+    slack = tolerance + 1e-9 * max(1.0, abs(answer))
+    return seal.seal(salt, json.dumps([answer - slack, answer + slack]))
+
+
+def _numeric(q: model.NumericQuestion, salt: str, language: str) -> dict[str, Any]:
+    shown = format_number(q.answer, q.decimals, language=language)
+    tolerance = q.tolerance * abs(q.answer) if q.relative else q.tolerance
+    return {
+        "unit": q.unit,
+        "decimals": q.decimals,
+        "shown": typeset_number(shown),
+        "data": {"type": "numeric", "interval": sealed_interval(salt, q.answer, tolerance)},
+    }
+
+
+def _computed(
+    concrete: model.Concrete, q: model.ComputedQuestion, dom_id: str, salt: str
+) -> dict[str, Any]:
     if not concrete.variants:
         raise RenderError(f"question {q.id}: a computed question needs at least one variant")
     variants = []
@@ -458,12 +512,12 @@ def _computed(concrete: model.Concrete, q: model.ComputedQuestion, dom_id: str) 
                 "solution": _markdown(v.solution),
             }
         )
-        entry: dict[str, Any] = {"form": form, "shown": v.shown_answer}
+        vsalt = f"{salt}\x1f{k}"
+        entry: dict[str, Any] = {"form": form, "salt": vsalt}
         if form == "choice":
-            entry["options"] = [o.correct for o in v.options]
-            entry["multiple"] = sum(o.correct for o in v.options) > 1
+            entry.update(_choice_data(v.options, vsalt))
         else:
-            entry.update(answer=v.answer, tolerance=v.tolerance, relative=False)
+            entry["interval"] = sealed_interval(vsalt, v.answer, v.tolerance)
         data_variants.append(entry)
     first = _form_shape(variants[0])
     for view in variants[1:]:
@@ -476,10 +530,10 @@ _CODE = re.compile(r"(<pre>(?:<span></span>)?)<code>")
 OUTPUT_ROWS = (3, 12)
 
 
-def _output(q: model.OutputQuestion) -> dict[str, Any]:
+def _output(q: model.OutputQuestion, salt: str) -> dict[str, Any]:
     """The view of an output question: its box sized to the expected output, the example
-    solution as highlighted code, and the checker's data (the expected text and tolerance;
-    ``templates/assets/quiz.js`` compares line by line)."""
+    solution as highlighted code, and the checker's data (the expected text, sealed, and the
+    tolerance; ``templates/assets/quiz.js`` unseals it on a check and compares line by line)."""
     low, high = OUTPUT_ROWS
     return {
         "rows": min(high, max(low, q.expected.count("\n") + 2)),
@@ -488,7 +542,29 @@ def _output(q: model.OutputQuestion) -> dict[str, Any]:
         "solution": Markup(
             _CODE.sub(r'\1<code tabindex="0">', str(_markdown(code_block(q.solution))))
         ),
-        "data": {"type": "output", "expected": q.expected, "tolerance": q.tolerance},
+        "data": {
+            "type": "output",
+            "expected": seal.seal(salt, q.expected),
+            "tolerance": q.tolerance,
+        },
+    }
+
+
+def _ordering(
+    concrete: model.Concrete, q: model.OrderingQuestion, dom_id: str, salt: str
+) -> dict[str, Any]:
+    """Items in their starting order; item ``k`` (its place in that order) is checked at
+    position ``p`` by ``answer_hash(salt, "p", p, k)`` against ``positions[p]``."""
+    order = concrete.item_order or tuple(range(len(q.items)))
+    start_of = {item: k for k, item in enumerate(order)}
+    htmls = [_markdown(text, inline=True) for text in q.items]
+    return {
+        "order_items": [{"index": k, "html": htmls[i]} for k, i in enumerate(order)],
+        "answers": htmls,
+        "data": {
+            "type": "ordering",
+            "positions": [seal.answer_hash(salt, "p", p, start_of[p]) for p in range(len(q.items))],
+        },
     }
 
 
@@ -507,28 +583,38 @@ def _question(
     if not _SLUG.fullmatch(q.id):
         raise RenderError(f"question {q.id!r}: expected a slug id like 'sin-why-pairs'")
     dom_id = f"konum-{quiz_id}-{q.id}"
+    salt = question_salt(concrete.seed, quiz_id, q.id)
     view: dict[str, Any] = {
         "id": q.id,
         "dom_id": dom_id,
         "type": q.type,
         "number": number,
         "total": total,
-        "hint": _optional_markdown(q.hint),
+        "salt": salt,
+        "hints": [_markdown(h.text) for h in q.all_hints],
         "figure": _figure(q.figure),
         "explanation": _optional_markdown(q.explanation),
+        "scoring": {
+            "salt": salt,
+            "worth": q.points,
+            "hint_shares": [h.cost for h in q.all_hints],
+            "attempts": q.attempts,
+        },
     }
     if isinstance(q, model.ChoiceQuestion):
-        view.update(_choice(concrete, q, dom_id))
+        view.update(_choice(concrete, q, dom_id, salt))
     elif isinstance(q, model.FillQuestion):
-        view.update(_fill(q, dom_id, language))
+        view.update(_fill(q, dom_id, language, salt))
     elif isinstance(q, model.MatchingQuestion):
-        view.update(_matching(concrete, q, dom_id))
+        view.update(_matching(concrete, q, dom_id, salt))
     elif isinstance(q, model.NumericQuestion):
-        view.update(_numeric(q, language))
+        view.update(_numeric(q, salt, language))
     elif isinstance(q, model.ComputedQuestion):
-        view.update(_computed(concrete, q, dom_id))
+        view.update(_computed(concrete, q, dom_id, salt))
     elif isinstance(q, model.OutputQuestion):
-        view.update(_output(q))
+        view.update(_output(q, salt))
+    elif isinstance(q, model.OrderingQuestion):
+        view.update(_ordering(concrete, q, dom_id, salt))
     else:  # pragma: no cover - the Question union is closed
         raise RenderError(f"question {q.id}: unknown type {type(q).__name__}")
     if q.type not in ("fill", "computed"):
@@ -544,6 +630,10 @@ def render_quiz(
     *,
     title: str | None = None,
     language: str = "en",
+    draw: int | None = None,
+    mode: str = "practice",
+    time_limit: int | None = None,
+    attempts: int | None = None,
 ) -> str:
     """Render a quiz: the wrapper with score line and Reset button, then each question.
 
@@ -553,6 +643,11 @@ def render_quiz(
             the localStorage keys of the reader's progress.
         title: Optional heading text (plain text, escaped) shown above the questions.
         language: The interface's language (:data:`konum.messages.LANGUAGES`).
+        draw: Show only this many of the questions, drawn in the reader's browser (every
+            question is in the page, for readers without JavaScript).
+        mode: ``"practice"`` (feedback on every check) or ``"exam"`` (one submission).
+        time_limit: An exam's time in seconds (None: no limit).
+        attempts: The checks each question allows unless it says otherwise (None: any).
 
     Returns:
         HTML for the page (a single ``<section class="konum-quiz">`` element).
@@ -581,6 +676,10 @@ def render_quiz(
         "dom_id": f"konum-{quiz_id}",
         "title": title,
         "questions": questions,
+        "draw": draw,
+        "mode": mode,
+        "time_limit": time_limit,
+        "attempts": attempts,
     }
     return environment(language).get_template("quiz/quiz.html.j2").render(context).strip() + "\n"
 

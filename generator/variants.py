@@ -14,6 +14,7 @@ from konum.model import (
     ComputedQuestion,
     Concrete,
     MatchingQuestion,
+    OrderingQuestion,
     Question,
 )
 from konum.seeding import rng_for
@@ -44,6 +45,16 @@ def right_items(question: MatchingQuestion, seed: int) -> tuple[str, ...]:
     return tuple(items[i] for i in permutation)
 
 
+def item_order(question: OrderingQuestion, seed: int) -> tuple[int, ...]:
+    """The starting order of an ordering question's items (indices into ``items``): a seeded
+    permutation, never the right order (the identity is turned into a rotation by one)."""
+    count = len(question.items)
+    order = tuple(int(i) for i in rng_for(seed, question.id, "items").permutation(count))
+    if order == tuple(range(count)):
+        order = (*order[1:], order[0])
+    return order
+
+
 def make_concrete(
     question: Question, seed: int, variants: int = DEFAULT_VARIANTS, language: str = "en"
 ) -> Concrete:
@@ -53,6 +64,8 @@ def make_concrete(
         return Concrete(question, seed, option_order=option_order(question, seed))
     if isinstance(question, MatchingQuestion):
         return Concrete(question, seed, right_items=right_items(question, seed))
+    if isinstance(question, OrderingQuestion):
+        return Concrete(question, seed, item_order=item_order(question, seed))
     if isinstance(question, ComputedQuestion):
         from konum.computed import computed_variants
 

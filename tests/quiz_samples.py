@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from konum import model
+from konum.variants import make_concrete
 
 SRC = model.Source("tests/quiz_samples.py", 1, 1)
 QUIZ_ID = "sample"
@@ -206,6 +207,29 @@ def output() -> model.Concrete:
     return model.Concrete(q, seed=42)
 
 
+def ordering() -> model.Concrete:
+    """The steps of one sinusoidal entry; it starts in the order the seed gives."""
+    q = model.OrderingQuestion(
+        id="s-order-entry",
+        bank="sample",
+        prompt="Put the steps of computing $PE[p, 2i]$ in order.",
+        explanation="The exponent comes first, then the frequency, the angle and its sine.",
+        source=SRC,
+        items=(
+            "Compute the exponent $2i/d$",
+            "Raise the base to it: $10000^{2i/d}$",
+            "Divide the position by that: the angle",
+            "Take `sin` of the angle",
+        ),
+        hints=(
+            model.Hint("The last step gives the entry itself."),
+            model.Hint("The base is raised before anything is divided.", cost=0.5),
+        ),
+        points=2,
+    )
+    return make_concrete(q, 42)
+
+
 def all_samples() -> list[model.Concrete]:
     """One quiz's worth: every type, computed in both forms."""
     return [
@@ -216,4 +240,10 @@ def all_samples() -> list[model.Concrete]:
         numeric(),
         computed_numeric(),
         computed_choice(),
+        ordering(),
     ]
+
+
+def total_points() -> float:
+    """What :func:`all_samples` is worth: the score line's total."""
+    return sum(c.question.points for c in all_samples())

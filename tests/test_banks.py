@@ -115,6 +115,7 @@ def test_valid_bank_header(bank: model.Bank) -> None:
         "computed-all-fields",
         "computed-minimal",
         "output-all-fields",
+        "ordering-all-fields",
     ]
     assert {q.type for q in bank.questions} == set(model.QUESTION_TYPES)
     assert all(q.bank == "everything" for q in bank.questions)
@@ -247,6 +248,21 @@ def test_valid_output_every_field(bank: model.Bank) -> None:
     assert (q.hint, q.tags, q.difficulty) == ("`.shape`", ("output",), 1)
 
 
+def test_valid_ordering_points_hints_attempts(bank: model.Bank) -> None:
+    q = bank.question("ordering-all-fields")
+    assert isinstance(q, model.OrderingQuestion)
+    assert q.items[0] == "The exponent $2i/d$" and len(q.items) == 4
+    assert (q.points, q.attempts) == (2.0, 3)
+    assert q.hints == (
+        model.Hint("The angle comes late."),
+        model.Hint("The frequency needs the exponent.", 0.25),
+    )
+    assert q.all_hints == q.hints
+    plain = bank.question("choice-all-fields")
+    assert (plain.points, plain.attempts, plain.hints) == (1.0, None, ())
+    assert plain.all_hints == (model.Hint(plain.hint or ""),)  # `hint:` is one free hint
+
+
 def test_valid_flashcards(bank: model.Bank) -> None:
     assert bank.flashcards == (
         model.Flashcard(
@@ -254,11 +270,11 @@ def test_valid_flashcards(bank: model.Bank) -> None:
             "everything",
             "What is the 10000 in the sinusoidal formula?",
             "A hyperparameter that sets the longest wavelength.",
-            model.Source(str(VALID), 117, 5),
+            model.Source(str(VALID), 131, 5),
             ("sinusoidal",),
         ),
         model.Flashcard(
-            "fc-minimal", "everything", "Ön yüz", "Arka yüz", model.Source(str(VALID), 121, 5), ()
+            "fc-minimal", "everything", "Ön yüz", "Arka yüz", model.Source(str(VALID), 135, 5), ()
         ),
     )
 
@@ -619,6 +635,37 @@ CORPUS = [
     ("flashcard-missing-back", 10, 5, "fc-one", "back", "missing required field 'back'", 1),
     ("not-utf8", 6, 27, None, None, "file is not UTF-8: byte 0xfd cannot be decoded", 1),
     ("utf16", None, None, None, None, "file is UTF-16, not UTF-8", 1),
+    (
+        "points-negative",
+        6,
+        13,
+        "q1",
+        "points",
+        "out of range: expected a number above 0 and at most 100, found -1",
+        1,
+    ),
+    ("ordering-one-item", 7, 12, "q1", "items", "too few items to order", 1),
+    ("ordering-duplicate-item", 10, 9, "q1", "items[2]", "duplicate item: the same as items[0]", 1),
+    (
+        "hint-cost-above-one",
+        10,
+        35,
+        "q1",
+        "hints[1].cost",
+        "a hint's cost is a share of the question's points: expected a number from 0 to 1,"
+        " found 1.5",
+        1,
+    ),
+    ("hint-and-hints", 8, 5, "q1", "hints", "give either 'hint' (one free hint) or 'hints'", 1),
+    (
+        "attempts-zero",
+        8,
+        15,
+        "q1",
+        "attempts",
+        "out of range: expected a whole number from 1 to 20, found 0",
+        1,
+    ),
 ]
 
 

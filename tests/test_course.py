@@ -157,3 +157,24 @@ def test_every_lesson_ends_with_further_reading(lesson: Path) -> None:
     entries = [line for line in reading.split("\n") if line.startswith("- ")]
     assert len(entries) >= 3, f"{lesson.name}: {len(entries)} entries"
     assert all(re.search(r"\(\d{4}\)", e) or "`" in e for e in entries), lesson.name
+
+
+@pytest.mark.parametrize(
+    ("lesson", "count"), [("02-sinusoidal.md", 1), ("04-relative.md", 1), ("05-rope.md", 1)]
+)
+def test_lessons_where_a_sequence_is_the_point_ask_for_an_order(lesson: str, count: int) -> None:
+    from konum.model import OrderingQuestion
+
+    found = [q for q in _questions_on(lesson) if isinstance(q, OrderingQuestion)]
+    assert len(found) == count and all(len(q.items) >= 4 and q.hints for q in found)
+
+
+def test_the_t5_bucket_order_is_the_cores() -> None:
+    """The offsets of the bucket-ordering question are in the order pe.t5_bucket gives."""
+    from konum import pe
+    from konum.model import OrderingQuestion
+
+    [question] = [q for q in _questions_on("04-relative.md") if isinstance(q, OrderingQuestion)]
+    offsets = [int(item.strip("$").replace("+", "")) for item in question.items]
+    buckets = [pe.t5_bucket(offset) for offset in offsets]
+    assert buckets == sorted(buckets) and len(set(buckets)) == len(buckets)

@@ -248,3 +248,21 @@ def test_questions_by_tag() -> None:
     assert [q.id for q in select_questions(own, ["computed"], None, SEED)] == tagged
     both = {q.id for q in every if "computed" in q.tags or q.bank == "rope"}
     assert {q.id for q in select_questions(own, ["computed", "rope"], None, SEED)} == both
+
+
+def test_an_ordering_question_prints_lettered_items_and_its_key_the_order() -> None:
+    from konum.exam import build_versions, render_pages
+    from konum.variants import item_order
+
+    own = course_for(read_site_config(REPO / "mkdocs.yml").options)
+    q = next(q for b in own.banks for q in b.questions if isinstance(q, model.OrderingQuestion))
+    (version,) = build_versions(own, [q], seed=SEED, versions=1)
+    (printed,) = version.questions
+    order = item_order(q, derive_seed(SEED, "exam", 1))
+    assert printed.kind == "ordering" and len(printed.options) == len(q.items)
+    assert (
+        printed.answer
+        == "<strong>" + ", ".join(letter(order.index(p)) for p in range(len(q.items))) + "</strong>"
+    )
+    exam, key = render_pages(version, title="Course")
+    assert "Order (letters, first to last)" in exam and str(printed.answer) in key

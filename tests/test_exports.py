@@ -693,3 +693,23 @@ def test_download_names_follow_the_deck() -> None:
     assert file_names("My course")["anki"] == "my-course.apkg"
     assert file_names("Fizik: Kuvvet ve İvme")["text"] == "fizik-kuvvet-ve-ivme-anki.txt"
     assert file_names("物理")["csv"] == "konum.csv"
+
+
+def test_an_ordering_card_shows_the_starting_order_and_the_right_order_on_the_back() -> None:
+    """Front: the items as the quiz starts them (the seed's order, never the right one);
+    back: the right order, numbered, then the explanation."""
+    from konum.variants import make_concrete
+
+    q = model.OrderingQuestion(
+        id="order-steps", bank="demo", prompt="Order the steps.", explanation="First things first.",
+        source=model.Source("demo.yml", 1, 1), items=("one", "two", "three", "four"),
+    )  # fmt: skip
+    bank = model.Bank("demo", "Demo", "demo.yml", (q,))
+    concrete = make_concrete(q, 7)
+    (card,) = build_cards([bank], [concrete])
+    front = re.findall(r"<li>(.*?)</li>", card.front)
+    assert front == [q.items[i] for i in concrete.item_order] != list(q.items)
+    assert re.findall(r"<li>(.*?)</li>", card.back) == list(q.items)
+    assert '<ol class="konum-order">' in card.back and "First things first." in card.back
+    (without,) = build_cards([bank])  # no concrete: the order of seed 0
+    assert without.back == card.back

@@ -119,7 +119,7 @@ def _gift_cannot(q: model.Question) -> bool:
         )
     if isinstance(q, model.MatchingQuestion):
         return len(q.pairs) + len(q.distractors) < 3
-    return False
+    return isinstance(q, model.OrderingQuestion)
 
 
 def expected_skips(course: Course) -> set[str]:
@@ -329,3 +329,14 @@ def test_cli_lists_the_questions_left_out(tmp_path: Path) -> None:
         f"konum: wrote {course.questions - len(skips)} of {course.questions} questions"
         in result.stdout
     )
+
+
+def test_ordering_questions_are_left_out() -> None:
+    q = model.OrderingQuestion(
+        id="order-steps", bank="demo", prompt="Order.", explanation="", source=SRC,
+        items=("a", "b", "c"),
+    )  # fmt: skip
+    bank = model.Bank("demo", "Demo", "demo.yml", (q,))
+    export = build_gift([bank], {q.id: make_concrete(q, 1)})
+    assert [s.question_id for s in export.skipped] == ["order-steps"]
+    assert export.skipped[0].reason == "GIFT has no ordering questions"

@@ -445,14 +445,14 @@ def test_physics_export_holds_every_question(physics, physics_read) -> None:
     ]
 
 
-def test_own_course_export_checks_out_and_skips_regex_blanks(own_course, own_read) -> None:
+def test_own_course_export_skips_regex_blanks_and_ordering(own_course, own_read) -> None:
     course, _ = own_course
     found, _ = own_read
     expected_missing = {
         q.id
         for _, q in questions_of(course)
         if (isinstance(q, model.FillQuestion) and any(b.regex is not None for b in q.blanks))
-        or isinstance(q, model.OutputQuestion)
+        or isinstance(q, (model.OutputQuestion, model.OrderingQuestion))
     }
     assert expected_missing  # the course has some
     assert check_course(course, found) == expected_missing
@@ -641,6 +641,22 @@ def test_cli_writes_and_lists_what_it_left_out(tmp_path: Path) -> None:
     result = konum("export", "moodle", "--seed", "5", "-o", str(own), cwd=REPO)
     assert result.returncode == 0, result.stderr
     lines = result.stderr.splitlines()
-    assert lines[0].startswith("konum: 4 questions left out of the Moodle XML export")
-    reasons = ("regular expression", "checks what the reader's program prints")
-    assert all(any(r in line for r in reasons) for line in lines[1:]) and len(lines) == 5
+    assert lines[0].startswith("konum: 7 questions left out of the Moodle XML export")
+    kinds = sorted(
+        ("regular expression" in line, "ordering" in line, "program prints" in line)
+        for line in lines[1:]
+    )
+    assert kinds == [(False, False, True)] + [(False, True, False)] * 3 + [(True, False, False)] * 3
+
+
+def test_ordering_questions_are_listed_as_left_out() -> None:
+    src = model.Source("demo.yml", 1, 1)
+    q = model.OrderingQuestion(
+        id="order-steps", bank="demo", prompt="Order.", explanation="", source=src,
+        items=("a", "b", "c"),
+    )  # fmt: skip
+    bank = model.Bank("demo", "Demo", "demo.yml", (q,))
+    export = build_moodle([bank], {q.id: make_concrete(q, 1)})
+    assert export.exported == () and "order-steps" not in export.text
+    assert [s.question_id for s in export.skipped] == ["order-steps"]
+    assert "ordering" in export.skipped[0].reason

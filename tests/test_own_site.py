@@ -148,6 +148,6 @@ def test_a_reader_answers_right_and_wrong(
     q.get_by_label("Ankara").check()
     q.get_by_role("button", name="Check").click()
     expect(q.locator(".konum-feedback")).to_have_text("Correct.")
-    expect(page.locator(".konum-score")).to_have_text("1 / 1 correct")
+    expect(page.locator(".konum-score")).to_have_text("1 / 1 points")
     page.close()
     assert errors == []

@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jinja2 import Environment
 
-from konum import model
+from konum import model, seal
 from konum.render import (
     TEMPLATES_DIR,
     RenderError,
@@ -43,6 +43,7 @@ GOLDEN_CASES: dict[str, Callable[[], list[model.Concrete]]] = {
     "numeric": lambda: [samples.numeric()],
     "computed": lambda: [samples.computed_numeric(), samples.computed_choice()],
     "output": lambda: [samples.output()],
+    "ordering": lambda: [samples.ordering()],
 }
 
 
@@ -164,9 +165,12 @@ def test_every_question_follows_the_contract(quiz_html: str) -> None:
         assert extra.attrs == {"type": "application/json", "class": "konum-later"}
         assert [e.tag for e in data.ancestors()[:1]] == [e.tag for e in extra.ancestors()[:1]]
         assert [e.tag for e in data.ancestors()[:1]] == ["template"]
-        parsed, later = json.loads(data.text), json.loads(extra.text)
+        parsed, later = json.loads(data.text), _later(q)
         assert parsed["type"] == question.type
-        assert ("hint" in later) == (question.hint is not None) == parsed["hint"]
+        hints = [k for k in later if k.startswith("hint-")]
+        assert len(hints) == len(question.all_hints) == len(parsed["hint_shares"])
+        assert parsed["hint_shares"] == [h.cost for h in question.all_hints]
+        assert parsed["worth"] == question.points
         assert ("explanation" in later) == bool(question.explanation) == parsed["explanation"]
         if question.type == "computed":
             count = len(concrete.variants)
@@ -217,7 +221,8 @@ def test_choice_radio_or_checkbox() -> None:
     concrete = samples.choice()
     q = concrete.question
     assert isinstance(q, model.ChoiceQuestion)
-    assert data["options"] == [q.options[i].correct for i in concrete.option_order]
+    right = [seal.answer_hash(data["salt"], "o", i) in data["right"] for i in range(data["count"])]
+    assert right == [q.options[i].correct for i in concrete.option_order]
     assert data["multiple"] is False
 
 
@@ -261,7 +266,11 @@ def test_matching_selects() -> None:
         assert options[0].attrs["value"] == ""
         assert len(options) == len(concrete.right_items) + 1
     data = json.loads(root.find_all(has_class("konum-data"))[0].text)
-    assert [concrete.right_items[i] for i in data["answers"]] == [p.right for p in q.pairs]
+    rows = [
+        seal.answer_hash(data["salt"], "m", i, concrete.right_items.index(p.right))
+        for i, p in enumerate(q.pairs)
+    ]
+    assert data["rows"] == rows
 
 
 def test_numeric_input() -> None:
@@ -273,8 +282,12 @@ def test_numeric_input() -> None:
 
 
 def _later(root: _Element) -> dict[str, str]:
+    """A question's `later` map with its sealed part opened (under the data's salt)."""
     (script,) = root.find_all(has_class("konum-later"))
+    (data,) = root.find_all(has_class("konum-data"))
     later: dict[str, str] = json.loads(script.text)
+    if "sealed" in later:
+        later.update(json.loads(seal.unseal(json.loads(data.text)["salt"], later.pop("sealed"))))
     return later
 
 
@@ -303,12 +316,16 @@ def test_computed_ships_every_variant_one_visible() -> None:
         data = json.loads(root.find_all(has_class("konum-data"))[0].text)
         assert len(data["variants"]) == len(concrete.variants)
         for entry, variant_ in zip(data["variants"], concrete.variants, strict=True):
-            assert entry["shown"] == variant_.shown_answer
+            salt = entry["salt"]
             if variant_.options:
-                assert entry["options"] == [o.correct for o in variant_.options]
+                right = [
+                    seal.answer_hash(salt, "o", i) in entry["right"] for i in range(entry["count"])
+                ]
+                assert right == [o.correct for o in variant_.options]
             else:
-                assert entry["answer"] == variant_.answer
-                assert entry["tolerance"] == variant_.tolerance
+                low, high = json.loads(seal.unseal(salt, entry["interval"]))
+                assert low <= variant_.answer - variant_.tolerance < variant_.answer
+                assert variant_.answer < variant_.answer + variant_.tolerance <= high
 
 
 def test_a_variant_shaped_unlike_the_first_ships_its_whole_form() -> None:
@@ -399,8 +416,8 @@ def test_data_cannot_break_out_of_the_json_script() -> None:
     (script,) = root.find_all(has_class("konum-data"))
     data = json.loads(script.text)
     assert "alert(1)" in _later(root)["answer"]  # the evil answer, escaped inside the JSON
-    assert data["blanks"][0]["answers"] == [evil]
-    assert data["blanks"][1]["regex"] == "a<b&c'd"
+    assert data["blanks"][0]["answers"] == [seal.answer_hash(data["salt"], "b", 0, evil)]
+    assert seal.unseal(data["salt"] + "\x1f1", data["blanks"][1]["regex"]) == "a<b&c'd"
     (title,) = root.find_all(has_class("konum-quiz-title"))
     assert title.text == evil and title.children == []
 
@@ -455,9 +472,9 @@ def test_numbers_shown_to_the_reader_have_a_real_minus_sign() -> None:
     shown = dataclasses.replace(numeric.question, answer=-abs(numeric.question.answer))
     html = render_quiz([dataclasses.replace(numeric, question=shown)], "q")
     data = json.loads(parse(html).find_all(has_class("konum-data"))[0].text)
-    assert data["shown"].startswith("-")  # what the reader types
-    later = json.loads(parse(html).find_all(has_class("konum-later"))[0].text)
-    assert "<p>\u2212" in later["answer"]
+    low, high = json.loads(seal.unseal(data["salt"], data["interval"]))
+    assert low < shown.answer < high < 0  # what the reader types is checked against it
+    assert "<p>\u2212" in _later(parse(html))["answer"]
 
 
 TEX_LEFTOVERS = re.compile(r"\\|mathrm|\^\(|_\{|\$|[{}]")
@@ -482,14 +499,17 @@ def test_no_matching_option_of_the_course_shows_tex() -> None:
 # --- static assets and the theme override ---------------------------------------------------
 
 
-def test_assets_fit_in_10_kb_gzipped() -> None:
+def test_assets_fit_in_13_kb_gzipped() -> None:
+    """Every quiz page's script and style, and exam mode's script on the pages with one."""
     js = (ASSETS / "quiz.js").read_bytes()
     css = (ASSETS / "quiz.css").read_bytes()
-    assert len(gzip.compress(js, 9)) + len(gzip.compress(css, 9)) <= 10 * 1024
+    assert len(gzip.compress(js, 9)) + len(gzip.compress(css, 9)) <= 13 * 1024
+    assert len(gzip.compress((ASSETS / "quiz-exam.js").read_bytes(), 9)) <= 3 * 1024
 
 
 def test_assets_make_no_requests() -> None:
     js = (ASSETS / "quiz.js").read_text(encoding="utf-8")
+    js += (ASSETS / "quiz-exam.js").read_text(encoding="utf-8")
     css = (ASSETS / "quiz.css").read_text(encoding="utf-8")
     for needle in ("fetch(", "XMLHttpRequest", "import(", "sendBeacon", "WebSocket", "http"):
         assert needle not in js, needle
@@ -498,7 +518,7 @@ def test_assets_make_no_requests() -> None:
 
 def test_inline_assets_cannot_end_their_elements() -> None:
     """The files go into pages inline: nothing in them may close their element early."""
-    for name in ("quiz.js", "flashcards.js", "overview.js", "progress.js"):
+    for name in ("quiz.js", "quiz-exam.js", "flashcards.js", "overview.js", "progress.js"):
         text = (ASSETS / name).read_text(encoding="utf-8").lower()
         assert "</script" not in text and "<!--" not in text, name
     for name in ("quiz.css", "flashcards.css", "overview.css", "progress.css"):

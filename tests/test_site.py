@@ -92,10 +92,18 @@ def test_every_bank_appears_on_a_page(built_site: Path) -> None:
 
 
 def test_pages_without_a_quiz_load_no_konum_quiz_assets(built_site: Path) -> None:
-    for page in ("index.html", "glossary.html", "summary.html"):
+    for page in ("index.html", "glossary.html"):
         html = (built_site / page).read_text(encoding="utf-8")
         assert 'data-konum-asset="quiz"' not in html and "konumQuiz" not in html, page
         assert html.count('data-konum-asset="progress"') == 1, page  # the nav's marks
+
+
+def test_the_summary_ends_with_an_exam_mode_review(built_site: Path) -> None:
+    for page in ("summary.html",):  # the Turkish site (mkdocs.tr.yml) shows the same block
+        html = (built_site / page).read_text(encoding="utf-8")
+        assert html.count('<section class="konum-quiz"') == 1 and 'data-mode="exam"' in html, page
+        assert 'data-draw="8"' in html and 'data-time-limit="900"' in html, page
+        assert "window.konumExam" in html, page  # quiz-exam.js, on this page only
 
 
 def test_site_needs_no_outside_host(built_site: Path) -> None:

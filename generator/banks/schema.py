@@ -18,6 +18,9 @@ COMMON_FIELDS = (
     "prompt",
     "explanation",
     "hint",
+    "hints",
+    "points",
+    "attempts",
     "tags",
     "difficulty",
     "flashcard",
@@ -41,10 +44,12 @@ TYPE_FIELDS: dict[QuestionType, tuple[str, ...]] = {
         "tolerance",
     ),
     "output": ("solution", "tolerance"),
+    "ordering": ("items",),
 }
 #: The fields only a formula question (``formula:`` instead of ``generator:``) has.
 FORMULA_ONLY_FIELDS = ("misconceptions", "unit", "tolerance")
 MISCONCEPTION_FIELDS = ("formula", "feedback")
+HINT_FIELDS = ("text", "cost")
 OPTION_FIELDS = ("text", "correct", "feedback", "pin")
 BLANK_FIELDS = ("answers", "answer", "regex", "case_sensitive")
 PAIR_FIELDS = ("left", "right")

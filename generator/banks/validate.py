@@ -32,6 +32,7 @@ from konum.banks.schema import (
     FIGURE_FIELDS,
     FLASHCARD_FIELDS,
     FORMULA_ONLY_FIELDS,
+    HINT_FIELDS,
     MISCONCEPTION_FIELDS,
     OPTION_FIELDS,
     PAIR_FIELDS,
@@ -596,6 +597,7 @@ class BankValidator:
         difficulty = self.integer(node, "difficulty", "", limits.DIFFICULTY)
         flashcard = self.boolean(node, "flashcard", "", True)
         figure = self.figure_ref(node)
+        points, hints, attempts = self.scoring(node)
         common: dict[str, Any] = {
             "id": ident or "",
             "bank": bank,
@@ -607,6 +609,9 @@ class BankValidator:
             "difficulty": difficulty,
             "flashcard": flashcard,
             "figure": figure,
+            "points": points,
+            "hints": hints,
+            "attempts": attempts,
         }
         built: model.Question | None = None
         if qtype == "choice":
@@ -621,7 +626,107 @@ class BankValidator:
             built = self.computed(node, common)
         elif qtype == "output":
             built = self.output(node, common)
+        elif qtype == "ordering":
+            built = self.ordering(node, common)
         return built if len(self.problems) == start else None
+
+    def scoring(self, node: YMap) -> tuple[float, tuple[model.Hint, ...], int | None]:
+        """A question's ``points`` (default 1), costed ``hints`` and ``attempts``."""
+        points = 1.0
+        value = node.get("points")
+        if value is not None:
+            number = self.number(value, "points")
+            if number is not None and not 0 < number <= limits.MAX_POINTS:
+                self.problem(
+                    value.mark,
+                    "points",
+                    "out of range",
+                    expected=f"a number above 0 and at most {limits.MAX_POINTS}",
+                    found=_written(value),
+                )
+            elif number is not None:
+                points = float(number)
+        attempts = self.integer(node, "attempts", "", limits.ATTEMPTS)
+        if "hint" in node.entries and "hints" in node.entries:
+            self.problem(
+                node.entries["hints"].key_mark,
+                "hints",
+                "give either 'hint' (one free hint) or 'hints' (a list), not both",
+            )
+        return points, self.hint_list(node), attempts
+
+    def hint_list(self, node: YMap) -> tuple[model.Hint, ...]:
+        seq = self.sequence(node, "hints", "", required=False)
+        hints: list[model.Hint] = []
+        for i, item in enumerate(seq.items if seq is not None else ()):
+            path = f"hints[{i}]"
+            if isinstance(item, YScalar):
+                text = self.as_text(item, path, markdown=True)
+                if text is not None:
+                    hints.append(model.Hint(text))
+                continue
+            if not isinstance(item, YMap):
+                self.problem(
+                    item.mark,
+                    path,
+                    "each hint must be text or a mapping such as '- {text: ..., cost: 0.25}'",
+                    expected="text or a mapping",
+                    found=describe(item),
+                )
+                continue
+            self.check_keys(item, path, HINT_FIELDS)
+            text = self.text(item, "text", path, required=True, markdown=True)
+            cost = 0.0
+            cost_node = item.get("cost")
+            if cost_node is not None:
+                number = self.number(cost_node, f"{path}.cost")
+                if number is not None and not 0 <= number <= 1:
+                    self.problem(
+                        cost_node.mark,
+                        f"{path}.cost",
+                        "a hint's cost is a share of the question's points",
+                        expected="a number from 0 to 1",
+                        found=_written(cost_node),
+                    )
+                elif number is not None:
+                    cost = float(number)
+            if text is not None:
+                hints.append(model.Hint(text, cost))
+        if seq is not None and not seq.items:
+            self.problem(
+                seq.mark,
+                "hints",
+                "no hints listed",
+                expected="at least one hint (or leave the field out)",
+                found="an empty list",
+            )
+        return tuple(hints)
+
+    def ordering(self, node: YMap, common: dict[str, Any]) -> model.OrderingQuestion | None:
+        """Items written in their right order, each different from the others."""
+        items = self.text_list(node, "items", "", required=True, markdown=True)
+        seq = node.get("items")
+        if items is None or not isinstance(seq, YSeq):
+            return None
+        first: dict[str, int] = {}
+        for j, text in enumerate(items):
+            earlier = first.setdefault(_norm(text), j)
+            if earlier != j and len(items) == len(seq.items):
+                self.problem(
+                    seq.items[j].mark,
+                    f"items[{j}]",
+                    f"duplicate item: the same as items[{earlier}] "
+                    f"(line {seq.items[earlier].mark.line}), so two orders would be right",
+                )
+        if len(seq.items) < limits.MIN_ITEMS:
+            self.problem(
+                seq.mark,
+                "items",
+                "too few items to order (with two, the starting order gives the answer away)",
+                expected=f"at least {limits.MIN_ITEMS}",
+                found=str(len(seq.items)),
+            )
+        return model.OrderingQuestion(**common, items=items)
 
     def question_type(self, node: YMap) -> model.QuestionType | None:
         value = node.get("type")

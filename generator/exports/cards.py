@@ -13,8 +13,10 @@ Conventions:
   :class:`konum.model.Concrete` (:func:`konum.variants.option_order`: keyed by the seed and
   the question id, pinned options in place, ``shuffle: false`` kept as written), so the
   right answer is not always "A" and the same seed gives the same card on every export.
-  Computed cards depend on the seed too; matching pairs, fill-ins, numbers and facts never
-  do. A changed order changes a note's fields, not its identity: Anki updates it in place.
+  Computed cards and an ordering card's front (the quiz's starting order, its back the
+  right order) depend on the seed too; matching pairs, fill-ins, numbers and facts never
+  do. Points, hints' costs, attempts, pools and exam mode belong to the page: cards have
+  none of them. A changed order changes a note's fields, not its identity: Anki updates it in place.
 * ``front`` and ``back`` are HTML from :func:`konum.markup.render_markdown` with the
   ``math`` mode asked for: ``"anki"`` (MathJax delimiters ``\\( \\)`` / ``\\[ \\]``) for the
   Anki and text exports, ``"mathml"`` for the study page.
@@ -47,7 +49,7 @@ from konum.formatting import format_number
 from konum.markup import render_markdown
 from konum.messages import message
 from konum.programs import code_block
-from konum.variants import option_order
+from konum.variants import item_order, option_order
 
 CardKind = Literal["basic", "cloze"]
 MathMode = Literal["anki", "mathml"]
@@ -291,6 +293,17 @@ def _variant_card(
     )
 
 
+def _ordering_card(
+    bank: model.Bank, q: model.OrderingQuestion, order: Sequence[int], math: MathMode
+) -> Card:
+    """The items on the front in the quiz's starting order, the right order on the back."""
+    shown = "".join(f"<li>{_render(q.items[i], math, inline=True)}</li>" for i in order)
+    front = _render(q.prompt, math) + f'<ul class="konum-order-items">{shown}</ul>'
+    right = "".join(f"<li>{_render(item, math, inline=True)}</li>" for item in q.items)
+    back = f'<ol class="konum-order">{right}</ol>' + _explanation(q.explanation, math)
+    return Card(f"question:{q.id}", bank.id, bank.title, "basic", front, back, _tags(bank, q.tags))
+
+
 def _flashcard(bank: model.Bank, fc: model.Flashcard, math: MathMode) -> Card:
     return Card(
         f"flashcard:{bank.id}:{fc.id}",
@@ -382,6 +395,10 @@ def build_card_sets(
                 bare.append(_numeric_card(bank, q, math, language))
             elif isinstance(q, model.OutputQuestion):
                 bare.append(_output_card(bank, q, math, language))
+            elif isinstance(q, model.OrderingQuestion):
+                start = by_id.get(q.id)
+                order = start.item_order if start and start.item_order else item_order(q, 0)
+                bare.append(_ordering_card(bank, q, order, math))
             else:
                 concrete = by_id.get(q.id)
                 if concrete is None or not concrete.variants:

@@ -165,6 +165,8 @@ def gift_problem(q: model.Question) -> str | None:
         return "it shows an image, and GIFT files carry no images (Moodle XML carries them)"
     if isinstance(q, model.OutputQuestion):
         return OUTPUT_PROBLEM
+    if isinstance(q, model.OrderingQuestion):
+        return "GIFT has no ordering questions"
     if isinstance(q, model.ChoiceQuestion):
         if not q.shuffle or any(o.pin for o in q.options):
             return (

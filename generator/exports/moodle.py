@@ -685,6 +685,11 @@ def _problem(q: model.Question) -> str | None:
         return _matching_problem(q)
     if isinstance(q, model.OutputQuestion):
         return OUTPUT_PROBLEM
+    if isinstance(q, model.OrderingQuestion):
+        return (
+            "an ordering question: Moodle's ordering type is not in every Moodle, and konum "
+            "writes only the types every Moodle reads"
+        )
     return None
 
 

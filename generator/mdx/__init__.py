@@ -54,10 +54,12 @@ def _asset(name: str) -> str:
     return (TEMPLATES_DIR / "assets" / name).read_text(encoding="utf-8")
 
 
-def assets_html(widget: str) -> str:
-    """The inline ``<style>`` and ``<script>`` of ``widget`` (``quiz`` or ``flashcards``)."""
+def assets_html(widget: str, *, exam: bool = False) -> str:
+    """The inline ``<style>`` and ``<script>`` of ``widget`` (``quiz`` or ``flashcards``);
+    with ``exam``, ``quiz-exam.js`` before the quiz's script (which calls it)."""
     css, js = _asset(f"{widget}.css"), _asset(f"{widget}.js")
-    return f'<style data-konum-asset="{widget}">{css}</style>\n<script>{js}</script>\n'
+    before = f"<script>{_asset('quiz-exam.js')}</script>\n" if exam else ""
+    return f'<style data-konum-asset="{widget}">{css}</style>\n{before}<script>{js}</script>\n'
 
 
 class PageTreeprocessor(Treeprocessor):
@@ -77,6 +79,10 @@ def messages_html(language: str, sections: list[str]) -> str:
 
     data = script_json(page_messages(language, sections))
     return f'<template data-konum-messages><script type="application/json">{data}</script></template>\n'
+
+
+#: What a quiz in exam mode carries (konum.render's wrapper): such a page gets quiz-exam.js.
+_EXAM_MARK = 'data-mode="exam"'
 
 
 class AssetsPostprocessor(Postprocessor):
@@ -101,6 +107,7 @@ class AssetsPostprocessor(Postprocessor):
             section
             for section, mark in (
                 ("quiz", "data-konum-quiz"),
+                ("exam", _EXAM_MARK),
                 ("study", "data-konum-study"),
                 ("overview", "data-konum-overview"),
                 ("explorer", "data-explorer="),
@@ -110,7 +117,7 @@ class AssetsPostprocessor(Postprocessor):
         # Every page gets the navigation's progress marks (progress.js, small).
         text += "\n" + messages_html(self.language, [*sections, "progress"])
         if "data-konum-quiz" in text:
-            text += assets_html("quiz")
+            text += assets_html("quiz", exam=_EXAM_MARK in text)
         if "data-konum-study" in text:
             text += "\n" + assets_html("flashcards")
         if "data-konum-overview" in text:
@@ -125,6 +132,7 @@ class AssetsPostprocessor(Postprocessor):
 # names its bank after a bar, the study block takes nothing (explorers: explorer.py).
 _BLOCK_START = re.compile(r"^ {0,3}///\s*(quiz|study|progress)\b")
 _WELL_FORMED = re.compile(r"^ {0,3}/// (?:quiz *\| *\S.*|study *|progress *)$")
+_QUIZ_START = re.compile(r"^ {0,3}/// quiz\b")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
@@ -135,6 +143,8 @@ class MalformedBlockPreprocessor(Preprocessor):
         from konum.mdx.explorer import check_header
 
         fence: str | None = None
+        quizzes: list[int] = []  # each quiz block's line, for its errors (konum.mdx.quiz)
+        self.md.konum_quiz_lines = quizzes  # type: ignore[attr-defined]
         for number, line in enumerate(lines, start=1):
             opened = _FENCE.match(line)
             if opened:
@@ -144,6 +154,8 @@ class MalformedBlockPreprocessor(Preprocessor):
                 elif mark.startswith(fence[0]) and len(mark) >= len(fence):
                     fence = None
                 continue
+            if fence is None and _QUIZ_START.match(line) and _WELL_FORMED.match(line):
+                quizzes.append(number)
             if fence is None and _BLOCK_START.match(line) and not _WELL_FORMED.match(line):
                 from konum.mdx.quiz import QuizError
 

@@ -19,6 +19,11 @@
  * script through): data attributes, ids, tags and direct children. Everything it adds
  * carries data-konum-made; a copy of a mounted page (instant navigation) is cleaned first.
  *
+ * No answer is in the page in clear (konum.seal): checks compare salted hashes, and what
+ * they or "Show answer" must read is sealed; hashOf() and unseal() are the browser's half.
+ * Scoring, pools (data-draw) and the "konum:submit" event follow the rules of the
+ * authoring page; exam mode (data-mode="exam") is quiz-exam.js's.
+ *
  * Progress lives in localStorage under "konum:<page path>:<quiz id>:<question id>". Reset
  * asks first, and its Undo puts the answers back until the page is left. Enter in a text
  * box checks the question. Safe to load twice (Material's instant navigation re-runs
@@ -43,8 +48,50 @@
     var text = texts[key] || key, forms = text.split("|");
     if (forms.length > 1) text = fields && fields.n === 1 ? forms[0] : forms[1];
     return text.replace(/\{(\w+)\}/g, function (all, name) {
-      return fields && name in fields ? String(fields[name]) : all;
+      if (!fields || !(name in fields)) return all;
+      return typeof fields[name] === "number" ? fmt(fields[name]) : String(fields[name]);
     });
+  }
+
+  /* cyrb53 (bryc, public domain) over UTF-16 code units: konum.seal.cyrb53. */
+  function cyrb53(str) {
+    var h1 = 0xdeadbeef, h2 = 0x41c6ce57;
+    for (var i = 0; i < str.length; i++) {
+      var ch = str.charCodeAt(i);
+      h1 = Math.imul(h1 ^ ch, 2654435761);
+      h2 = Math.imul(h2 ^ ch, 1597334677);
+    }
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
+    h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
+    h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+  }
+  function hashOf(salt, parts) { return cyrb53([salt].concat(parts).join("\x1f")).toString(16); }
+  /* mulberry32: a 32-bit generator whose state is a counter (konum.seal._keystream). */
+  function mulberry(a) {
+    return function () {
+      a = (a + 0x6D2B79F5) | 0;
+      var x = Math.imul(a ^ (a >>> 15), 1 | a);
+      x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+      return (x ^ (x >>> 14)) >>> 0;
+    };
+  }
+  function unseal(salt, text) {
+    var next = mulberry(cyrb53(salt + "\x1fseal") % 4294967296), bin = atob(text);
+    var out = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i) ^ (next() & 255);
+    return new TextDecoder().decode(out);
+  }
+  /* A typed answer as konum.seal.normal_text normalises it. */
+  /* The page's language decides case ("IŞIK" is "ışık" in Turkish, not "işik"). */
+  function normal(text, caseSensitive) {
+    var v = String(text).normalize("NFC").trim();
+    return caseSensitive ? v : v.toLocaleLowerCase(document.documentElement.lang || "en");
+  }
+  function fmt(x) {
+    var lang = document.documentElement.lang || "en";
+    return (Math.round(x * 100) / 100).toLocaleString(lang, { maximumFractionDigits: 2 });
   }
 
   function $$(root, sel) { return Array.prototype.slice.call(root.querySelectorAll(sel)); }
@@ -131,19 +178,15 @@
     return parseFloat(s.replace(",", "."));
   }
 
-  function matchesBlank(spec, value) {
-    // The page's language decides case ("IŞIK" is "ışık" in Turkish, not "işik").
-    var v = value.trim(), lang = document.documentElement.lang || undefined;
+  function matchesBlank(spec, value, salt, i) {
     if (spec.regex) {
-      try { return new RegExp("^(?:" + spec.regex + ")$", spec.case_sensitive ? "" : "i").test(v); }
-      catch (e) { return false; }
+      try {
+        var re = new RegExp("^(?:" + unseal(salt + "\x1f" + i, spec.regex) + ")$", spec.case_sensitive ? "" : "i");
+        return re.test(value.trim());
+      } catch (e) { return false; }
     }
-    return spec.answers.some(function (a) {
-      return spec.case_sensitive ? a.trim() === v
-        : a.trim().toLocaleLowerCase(lang) === v.toLocaleLowerCase(lang);
-    });
+    return spec.answers.indexOf(hashOf(salt, ["b", i, normal(value, spec.case_sensitive)])) >= 0;
   }
-
 
   /* Mark a control's row (its parent: the option's <li>, the matching row, the numeric
    * line) right, wrong or neither; the mark is made on first use, after the option's label. */
@@ -163,32 +206,37 @@
     }
   }
 
-  /* Graders: (scope element, spec) -> [ok, message, nothing entered]; they also mark
-   * controls. With nothing entered the check counts for nothing and reveals nothing. */
-  function gradeChoice(scope, spec) {
-    var inputs = $$(scope, "input"), wrong = 0, missing = 0, any = false, noted = false;
+  /* Graders: (scope element, spec, salt) -> [ok, message, nothing entered, share of the
+   * points]; they also mark controls. With nothing entered the check counts for nothing
+   * and reveals nothing. */
+  function gradeChoice(scope, spec, salt) {
+    var inputs = $$(scope, "input"), wrong = 0, missing = 0, ticked = 0, any = false, noted = false;
+    var rights = 0;
     inputs.forEach(function (inp, i) {
-      var li = inp.parentElement, right = spec.options[i];
+      var li = inp.parentElement, right = spec.right.indexOf(hashOf(salt, ["o", i])) >= 0;
       var fb = li.konumNote || (inp.checked && noteBox(li, spec.notes + "note-" + i));
       any = any || inp.checked;
+      if (right) rights++;
       if (inp.checked && !right) wrong++;
+      if (inp.checked && right) ticked++;
       if (!inp.checked && right) missing++;
       mark(inp, inp.checked ? right : null);
       show(fb, inp.checked);
       noted = noted || (inp.checked && !!fb);
     });
     if (!any) return [false, t("quiz.choose_first"), true];
-    if (!wrong && !missing) return [true, t("quiz.correct")];
+    if (!wrong && !missing) return [true, t("quiz.correct"), false, 1];
     if (!spec.multiple) {
-      return [false, t(noted ? "quiz.wrong_noted" : "quiz.wrong_try")];
+      return [false, t(noted ? "quiz.wrong_noted" : "quiz.wrong_try"), false, 0];
     }
     var parts = [];
     if (wrong) parts.push(t("quiz.choices_wrong", { n: wrong }));
     if (missing) parts.push(t("quiz.options_missing", { n: missing }));
-    return [false, t("quiz.wrong_parts", { parts: parts.join(t("quiz.list_separator")) })];
+    return [false, t("quiz.wrong_parts", { parts: parts.join(t("quiz.list_separator")) }), false,
+      Math.max(0, (ticked - wrong) / rights)];
   }
 
-  function gradeFill(scope, spec) {
+  function gradeFill(scope, spec, salt) {
     var bad = [], blanks = $$(scope, "input");
     if (blanks.every(function (inp) { return !inp.value.trim(); })) {
       blanks.forEach(function (inp) {
@@ -198,32 +246,33 @@
       return [false, t("quiz.fill_first"), true];
     }
     blanks.forEach(function (inp, i) {
-      var ok = matchesBlank(spec.blanks[i], inp.value);
+      var ok = matchesBlank(spec.blanks[i], inp.value, salt, i);
       inp.classList.toggle("is-right", ok);
       inp.classList.toggle("is-wrong", !ok);
       inp.setAttribute("aria-invalid", ok ? "false" : "true");
       if (!ok) bad.push(i + 1);
     });
-    if (!bad.length) return [true, t("quiz.correct")];
-    return [false, t("quiz.blanks_wrong", { n: bad.length, list: bad.join(t("quiz.list_separator")) })];
+    var share = 1 - bad.length / blanks.length;
+    if (!bad.length) return [true, t("quiz.correct"), false, 1];
+    return [false, t("quiz.blanks_wrong", { n: bad.length, list: bad.join(t("quiz.list_separator")) }), false, share];
   }
 
-  function gradeMatching(scope, spec) {
+  function gradeMatching(scope, spec, salt) {
     var right = 0, sel = $$(scope, "select");
     if (sel.every(function (s) { return s.value === ""; })) {
       sel.forEach(function (s) { mark(s, null); });
       return [false, t("quiz.match_first"), true];
     }
     sel.forEach(function (s, i) {
-      var ok = s.value !== "" && Number(s.value) === spec.answers[i];
+      var ok = s.value !== "" && hashOf(salt, ["m", i, s.value]) === spec.rows[i];
       if (ok) right++;
       mark(s, ok);
     });
-    if (right === sel.length) return [true, t("quiz.match_all", { n: sel.length })];
-    return [false, t("quiz.match_some", { right: right, n: sel.length })];
+    if (right === sel.length) return [true, t("quiz.match_all", { n: sel.length }), false, 1];
+    return [false, t("quiz.match_some", { right: right, n: sel.length }), false, right / sel.length];
   }
 
-  function gradeNumeric(scope, spec) {
+  function gradeNumeric(scope, spec, salt) {
     var inp = scope.querySelector("input"), x = parseNumber(inp.value);
     if (!inp.value.trim()) {
       mark(inp, null);
@@ -231,13 +280,13 @@
     }
     if (isNaN(x)) {
       mark(inp, false);
-      return [false, t("quiz.number_bad")];
+      return [false, t("quiz.number_bad"), false, 0];
     }
-    var tol = spec.relative ? spec.tolerance * Math.abs(spec.answer) : spec.tolerance;
-    var ok = Math.abs(x - spec.answer) <= tol + 1e-9 * Math.max(1, Math.abs(spec.answer));
+    var range = JSON.parse(unseal(salt, spec.interval));
+    var ok = range[0] <= x && x <= range[1];
     mark(inp, ok);
-    if (ok) return [true, t("quiz.correct")];
-    return [false, t(x > spec.answer ? "quiz.too_high" : "quiz.too_low", { value: inp.value.trim() })];
+    if (ok) return [true, t("quiz.correct"), false, 1];
+    return [false, t(x > range[1] ? "quiz.too_high" : "quiz.too_low", { value: inp.value.trim() }), false, 0];
   }
 
   /* Output questions: the reader's program's output against the example's, line by line
@@ -268,13 +317,13 @@
     return got.length > want.length ? say("long", { line: n, found: got.slice(k).join(" ") }) : null;
   }
 
-  function gradeOutput(scope, spec) {
+  function gradeOutput(scope, spec, salt) {
     var box = scope.querySelector("textarea"), problem = null;
     if (!box.value.trim()) {
       mark(box, null);
       return [false, t("quiz.output_empty"), true];
     }
-    var want = outputLines(spec.expected), got = outputLines(box.value);
+    var want = outputLines(unseal(salt, spec.expected)), got = outputLines(box.value);
     for (var i = 0; i < want.length && !problem; i++) {
       problem = i < got.length ? lineDifference(i + 1, want[i].tokens, got[i].tokens, spec.tolerance)
         : say("missing", { line: i + 1, expected: want[i].text });
@@ -284,8 +333,78 @@
     return problem ? [false, problem] : [true, t("quiz.output_right")];
   }
 
-  var GRADERS = { choice: gradeChoice, fill: gradeFill, matching: gradeMatching, numeric: gradeNumeric };
-  GRADERS.output = gradeOutput;
+
+  /* Items in the reader's order: their places in the starting order (data-item). */
+  function orderOf(scope) {
+    return $$(scope, "li[data-item]").map(function (li) { return Number(li.getAttribute("data-item")); });
+  }
+
+  function gradeOrdering(scope, spec, salt) {
+    var items = $$(scope, "li[data-item]"), right = 0;
+    if (orderOf(scope).every(function (k, p) { return k === p; })) {
+      items.forEach(function (li) { mark(li.firstElementChild, null); });
+      return [false, t("quiz.order_first"), true];
+    }
+    items.forEach(function (li, p) {
+      var ok = hashOf(salt, ["p", p, li.getAttribute("data-item")]) === spec.positions[p];
+      if (ok) right++;
+      mark(li.firstElementChild, ok);
+    });
+    if (right === items.length) return [true, t("quiz.order_all", { n: right }), false, 1];
+    return [false, t("quiz.order_some", { right: right, n: items.length }), false, right / items.length];
+  }
+
+  var GRADERS = {
+    choice: gradeChoice, fill: gradeFill, matching: gradeMatching, numeric: gradeNumeric,
+    ordering: gradeOrdering, output: gradeOutput
+  };
+
+  /* Move up / Move down: a move keeps the focus on the item and is announced in `status`. */
+  function mountOrdering(list, status, onMove) {
+    function text(li) { return spoken(li.querySelector(":scope > .konum-order-text")); }
+    function refresh() {
+      var items = $$(list, ":scope > li");
+      items.forEach(function (li, p) {
+        li.konumUp.disabled = p === 0;
+        li.konumDown.disabled = p === items.length - 1;
+      });
+    }
+    $$(list, ":scope > li").forEach(function (li) {
+      var up = button("konum-move konum-move-up", "\u2191", { "aria-label": t("quiz.move_up", { item: text(li) }) });
+      var down = button("konum-move konum-move-down", "\u2193", { "aria-label": t("quiz.move_down", { item: text(li) }) });
+      var box = make("span", { "class": "konum-move-buttons" });
+      box.appendChild(up);
+      box.appendChild(down);
+      li.appendChild(box);
+      li.konumUp = up;
+      li.konumDown = down;
+    });
+    list.addEventListener("click", function (ev) {
+      var b = ev.target.closest("button.konum-move"), li = b && b.closest("li");
+      if (!li || b.disabled) return;
+      var other = b === li.konumUp ? li.previousElementSibling : li.nextElementSibling;
+      if (!other) return;
+      if (b === li.konumUp) other.before(li); else other.after(li);
+      refresh();
+      (b.disabled ? (b === li.konumUp ? li.konumDown : li.konumUp) : b).focus();
+      var items = $$(list, ":scope > li");
+      status.textContent = t("quiz.moved", { item: text(li), place: items.indexOf(li) + 1, total: items.length });
+      onMove();
+    });
+    refresh();
+    return {
+      set: function (order) {
+        var byItem = {};
+        $$(list, ":scope > li").forEach(function (li) { byItem[li.getAttribute("data-item")] = li; });
+        order.forEach(function (k) { if (byItem[k]) list.appendChild(byItem[k]); });
+        refresh();
+      },
+      disable: function (on) {
+        $$(list, "button").forEach(function (b) { b.disabled = on; });
+        if (!on) refresh();
+      }
+    };
+  }
 
   /* Chromium leaves MathML out of accessible names ("whatever  and  are", or nothing for a
    * label that is all math): name such controls with the math's alttext in its place. */
@@ -293,12 +412,15 @@
     $$(el, "label").forEach(function (label) {
       var control = label.htmlFor && document.getElementById(label.htmlFor);
       if (!control || control.hasAttribute("aria-label") || !label.querySelector("math")) return;
-      var copy = label.cloneNode(true);
-      $$(copy, "math").forEach(function (m) {
-        m.replaceWith(" " + (m.getAttribute("alttext") || m.textContent).replace(/\\/g, "") + " ");
-      });
-      control.setAttribute("aria-label", copy.textContent.replace(/\s+/g, " ").trim());
+      control.setAttribute("aria-label", spoken(label));
     });
+  }
+  function spoken(node) {
+    var copy = node.cloneNode(true);
+    $$(copy, "math").forEach(function (m) {
+      m.replaceWith(" " + (m.getAttribute("alttext") || m.textContent).replace(/\\/g, "") + " ");
+    });
+    return copy.textContent.replace(/\s+/g, " ").trim();
   }
 
   /* A question's script of its own (inside its <template>), parsed as JSON. */
@@ -310,7 +432,15 @@
 
   /* The HTML shown later, parsed when first needed (most questions never need it). */
   function laterOf(q) {
-    if (!q.konumLater) q.konumLater = scriptData(q, "konum-later") || {};
+    if (!q.konumLater) {
+      var later = scriptData(q, "konum-later") || {};
+      if (later.sealed) {
+        var open = JSON.parse(unseal(q.konumSalt, later.sealed));
+        Object.keys(open).forEach(function (k) { later[k] = open[k]; });
+        delete later.sealed;
+      }
+      q.konumLater = later;
+    }
     return q.konumLater;
   }
 
@@ -329,52 +459,80 @@
     return wrap;
   }
 
-  function mountQuestion(el, onChange) {
+  /* opts: onChange(), onCheck(api) after a reader's check, attempts (the quiz's), exam. */
+  function mountQuestion(el, opts) {
     if (el.konum) return el.konum;
+    opts = opts || {};
     var data = scriptData(el, "konum-data");
     $$(el, "[data-konum-made]").forEach(function (n) { n.remove(); });  /* a copy's chrome */
-    var id = el.id, computed = data.type === "computed";
+    el.konumSalt = data.salt;
+    var id = el.id, computed = data.type === "computed", ordering = data.type === "ordering";
     var count = computed ? data.variants.length : 1;
     var forms = computed ? [el.querySelector(':scope > [data-variant="0"]')] : [el];
     var answers = computed ? [variantAnswers(id, 0)] : [{ konumAnswer: lazyBox("konum-answer", "answer", id + "-answer") }];
+    var points = data.worth || 1, costs = data.hint_shares || [], limit = opts.exam ? 0 : data.attempts || opts.attempts || 0;
 
     var row = make("div", { "class": "konum-buttons" });
     var checkBtn = row.appendChild(button("konum-check", t("quiz.check")));
     var showBtn = row.appendChild(button("konum-show", t("quiz.show_answer"), { "aria-expanded": "false", "aria-controls": answers[0].konumAnswer.id }));
-    var hintBtn = data.hint && row.appendChild(button("konum-hint-button", t("quiz.hint"), { "aria-expanded": "false", "aria-controls": id + "-hint" }));
+    var hintBtn = costs.length && row.appendChild(button("konum-hint-button", t("quiz.hint"), { "aria-expanded": "false", "aria-controls": id + "-hint" }));
     var newBtn = count > 1 && row.appendChild(button("konum-new", t("quiz.new_numbers")));
     var feedback = make("div", { "class": "konum-feedback", id: id + "-feedback", "aria-live": "polite" });
-    var hint = data.hint && lazyBox("konum-hint", "hint", id + "-hint");
+    var hint = costs.length && make("div", { "class": "konum-hints", id: id + "-hint" });
     var explanation = data.explanation && lazyBox("konum-explanation", "explanation");
+    if (opts.exam) row.hidden = true;
     [row, feedback, hint, computed ? answers[0] : answers[0].konumAnswer, explanation].forEach(function (p) {
       if (p) el.appendChild(p);
     });
+    if (hint) hint.hidden = true;
+    var order = null;
+    if (ordering) {
+      var moved = el.appendChild(make("div", { "class": "konum-order-status", "aria-live": "polite" }));
+      order = mountOrdering(el.querySelector("ol[id$='-order']"), moved, function () {
+        clearMarks();
+        save();
+      });
+    }
     nameMath(el);
 
     var quiz = el.closest("[data-konum-quiz]");
     var key = "konum:" + location.pathname + ":" + (quiz ? quiz.getAttribute("data-quiz-id") : "") +
       ":" + el.getAttribute("data-question-id");
-    var api = { ok: false, checked: false, revealed: false, variant: 0, key: key };
+    /* best: the best share of a check; hints: how many were taken; tries: checks made. */
+    var api = { ok: false, checked: false, revealed: false, variant: 0, key: key, best: null, hints: 0, tries: 0, max: points };
 
     function scope() { return forms[api.variant]; }
     function answerBox() { return answers[api.variant].konumAnswer; }
     function controls() { return $$(scope(), "input, select, textarea"); }
     function spec() {
-      if (data.type === "choice") return ["choice", { options: data.options, multiple: data.multiple, notes: "" }];
-      if (!computed) return [data.type, data];
+      if (!computed) return [data.type, data.type === "choice" ? Object.assign({ notes: "" }, data) : data, data.salt];
       var v = data.variants[api.variant];
-      return [v.form, v.form === "choice" ? { options: v.options, multiple: v.multiple, notes: api.variant + "-" } : v];
+      return [v.form, v.form === "choice" ? Object.assign({ notes: api.variant + "-" }, v) : v, v.salt];
     }
+    function hintCost() {
+      return costs.slice(0, api.hints).reduce(function (a, c) { return a + c; }, 0) * points;
+    }
+    api.score = function () { return Math.max(0, (api.best || 0) * points - hintCost()); };
+    api.hintsTook = function () { return (api.best || 0) * points - api.score(); };
+    api.answer = function () {
+      if (ordering) return orderOf(el);
+      return controls().map(function (c) { return c.type === "radio" || c.type === "checkbox" ? c.checked : c.value; });
+    };
+    api.answered = function () {
+      return ordering ? orderOf(el).some(function (k, p) { return k !== p; }) : controls().some(function (c) {
+        return c.type === "radio" || c.type === "checkbox" ? c.checked : c.value.trim() !== "";
+      });
+    };
 
     function save() {
       store.set(key, {
-        v: api.variant, c: api.checked, r: api.revealed,
-        a: controls().map(function (c) { return c.type === "radio" || c.type === "checkbox" ? c.checked : c.value; })
+        v: api.variant, c: api.checked, r: api.revealed, a: api.answer(),
+        b: api.best, h: api.hints, n: api.tries
       });
     }
 
     function clearMarks() {
-      $$(el, "input, select, textarea").forEach(function (c) {
+      $$(el, "input, select, textarea, li[data-item] > span").forEach(function (c) {
         c.classList.remove("is-right", "is-wrong");
         c.removeAttribute("aria-invalid");
         var item = c.parentElement;
@@ -400,19 +558,49 @@
       if (computed) show(answers[api.variant].konumSolution, done);
     }
 
+    /* The hint button takes the next hint (its cost in its name), then hides and shows. */
+    function hintLabel() {
+      if (!hintBtn) return;
+      var next = hint.hidden ? api.hints === 0 : api.hints < costs.length;
+      var label = next && costs.length > 1 ? t("quiz.hint_number", { number: api.hints + 1, total: costs.length }) : t("quiz.hint");
+      var cost = next ? costs[api.hints] * points : 0;
+      hintBtn.textContent = cost > 0 ? t("quiz.hint_costs", { label: label, n: cost }) : label;
+    }
+    function showHints(taken, open) {
+      for (var i = hint.children.length; i < taken; i++) hint.appendChild(lazyBox("konum-hint", "hint-" + i));
+      $$(hint, ":scope > div").forEach(function (box) { show(box, open); });
+      hint.hidden = !open;
+      hintBtn.setAttribute("aria-expanded", open ? "true" : "false");
+      hintLabel();
+    }
+
+    function locked() { return limit && api.tries >= limit; }
+
     function check(restoring) {
-      var s = spec(), result = GRADERS[s[0]](scope(), s[1]);
-      feedback.textContent = result[1];
+      if (!restoring && locked()) return;
+      var s = spec(), result = GRADERS[s[0]](scope(), s[1], s[2]);
+      var share = result[3] || 0, text = result[1];
       if (result[2]) {  /* nothing entered yet: no attempt, nothing revealed or saved */
+        feedback.textContent = text;
         feedback.className = "konum-feedback is-wrong";
         return;
       }
+      if (!restoring) api.tries++;
+      if (restoring ? api.best === null : !api.revealed) api.best = Math.max(api.best || 0, share);
       api.checked = true;
       api.ok = result[0];
+      if (share > 0 && share < 1) text += t("quiz.credit", { score: share * points, n: points });
+      if (limit && !api.ok && !opts.exam) {
+        text += " " + (locked() ? t("quiz.attempts_over") : t("quiz.attempts_left", { n: limit - api.tries }));
+      }
+      feedback.textContent = text;
       feedback.className = "konum-feedback " + (api.ok ? "is-right" : "is-wrong");
+      checkBtn.disabled = !!locked() && !opts.exam;
+      if (locked() && !api.ok && !api.revealed) setRevealed(true);
       afterAnswer();
       if (!restoring) save();
-      if (onChange) onChange();
+      if (opts.onChange) opts.onChange();
+      if (!restoring && opts.onCheck) opts.onCheck(api);
     }
 
     /* Variant k's form and answer boxes, made the first time it is shown (hidden). */
@@ -439,35 +627,55 @@
       $$(el, "input, select, textarea").forEach(function (c) {
         if (c.type === "radio" || c.type === "checkbox") c.checked = false; else c.value = "";
       });
+      if (order) order.set(orderOf(el).slice().sort(function (x, y) { return x - y; }));
       api.checked = api.ok = false;
+      api.best = null;
+      api.hints = api.tries = 0;
+      checkBtn.disabled = false;
       if (count > 1) setVariant(0);
       setRevealed(false);
-      show(hint, false);
-      if (hintBtn) hintBtn.setAttribute("aria-expanded", "false");
+      if (hint) showHints(0, false);
       if (!keepStore) store.del(key);
-      if (onChange) onChange();
+      if (opts.onChange) opts.onChange();
     }
 
     function restore(saved) {
       if (!saved) return;
       if (saved.v > 0 && saved.v < count) setVariant(saved.v);
-      controls().forEach(function (c, i) {
+      if (order && saved.a) order.set(saved.a);
+      else controls().forEach(function (c, i) {
         var v = saved.a && saved.a[i];
         if (v === undefined || v === null) return;
         if (c.type === "radio" || c.type === "checkbox") c.checked = !!v; else c.value = v;
       });
+      api.best = saved.b === undefined ? null : saved.b;
+      api.tries = saved.n || 0;
+      api.hints = saved.h || 0;
+      if (hint && api.hints) showHints(api.hints, true);
       if (saved.c) check(true);
       if (saved.r) setRevealed(true);
     }
+
+    /* Exam mode: grade (feedback and the answer shown), then nothing can change. */
+    api.grade = function (restoring) {
+      check(restoring);
+      if (!api.checked) { api.checked = true; api.best = api.best || 0; }
+      setRevealed(true);
+      $$(el, "input, select").forEach(function (c) { c.disabled = true; });
+      if (order) order.disable(true);
+      if (!restoring) save();
+    };
 
     el.addEventListener("click", function (ev) {
       var b = ev.target.closest("button");
       if (b === checkBtn) check(false);
       else if (b === showBtn) { setRevealed(!api.revealed); save(); }
       else if (b === hintBtn) {
-        var open = hint.hidden;
-        show(hint, open);
-        b.setAttribute("aria-expanded", open ? "true" : "false");
+        var open = !hint.hidden;
+        if (open ? api.hints < costs.length : api.hints === 0) showHints(++api.hints, true);
+        else showHints(api.hints, !open);
+        save();
+        if (opts.onChange) opts.onChange();
       } else if (b === newBtn) {
         var next = (api.variant + 1) % count;
         reset(true);
@@ -479,11 +687,12 @@
       var target = ev.target;
       if (ev.key === "Enter" && !ev.isComposing && target.matches("input[type=text]") && el.contains(target)) {
         ev.preventDefault();
-        check(false);
+        if (!opts.exam) check(false);
       }
     });
     el.addEventListener("change", save);
 
+    hintLabel();
     restore(store.get(key));
     api.reset = reset;
     api.restore = restore;
@@ -492,23 +701,76 @@
     return api;
   }
 
-  /* The score line and Reset, which asks first and can be undone until the page is left. */
+  /* The questions a pool shows: `draw` of `total`, from `seed` (kept in page order). */
+  function drawFrom(seed, total, draw) {
+    var next = mulberry(seed), idx = [];
+    for (var i = 0; i < total; i++) idx.push(i);
+    for (var j = total - 1; j > 0; j--) {
+      var k = next() % (j + 1), x = idx[j];
+      idx[j] = idx[k];
+      idx[k] = x;
+    }
+    return idx.slice(0, draw).sort(function (a, b) { return a - b; });
+  }
+
+  /* The score line and Reset, which asks first and can be undone until the page is left;
+   * "New questions" for a pool; quiz-exam.js takes over the head of an exam. */
   function mountQuiz(quiz) {
     if (quiz.konum) return;
     var head = quiz.querySelector(":scope > .konum-quiz-head");
     if (!head) head = quiz.insertBefore(make("div", { "class": "konum-quiz-head" }), quiz.firstChild);
+    $$(quiz, ":scope > [data-konum-made]").forEach(function (n) { n.remove(); });
     $$(head, "[data-konum-made]").forEach(function (n) { n.remove(); });
     var els = $$(quiz, ":scope > [data-question-id]");
+    var exam = quiz.getAttribute("data-mode") === "exam" && window.konumExam;
+    var quizId = quiz.getAttribute("data-quiz-id");
+    var draw = Math.min(Number(quiz.getAttribute("data-draw")) || 0, els.length);
+    var drawKey = "konum:draw:" + location.pathname + ":" + quizId;
     var line = head.appendChild(make("p", { "class": "konum-score" }));
-    var score = line.appendChild(make("span", { "class": "konum-score-value" }, "0"));
-    line.appendChild(document.createTextNode(t("quiz.score_total", { total: els.length })));
     var resetBtn = head.appendChild(button("konum-reset", t("quiz.reset")));
+    var againBtn = draw && head.appendChild(button("konum-again", t("quiz.new_questions")));
     var ask = head.appendChild(make("span", { "class": "konum-confirm", role: "group", "aria-label": t("quiz.reset") }));
     var status = head.appendChild(make("span", { "class": "konum-reset-status", role: "status" }));
-    var questions = [], snapshot = null;
+    var drawn = draw && head.appendChild(make("p", { "class": "konum-drawn" }, t("quiz.drawn", { n: draw, total: els.length })));
+    var questions = [], active = [], snapshot = null, hooks = {};
     function update() {
-      score.textContent = String(questions.filter(function (q) { return q.checked && q.ok; }).length);
-      quiz.dispatchEvent(new CustomEvent("konum:quiz", { bubbles: true, detail: questions.map(function (q) { return { key: q.key, ok: q.checked && q.ok, checked: q.checked }; }) }));
+      var total = 0, got = 0, hints = 0;
+      active.forEach(function (q) {
+        total += q.max;
+        got += q.score();
+        hints += q.hintsTook();
+      });
+      line.textContent = t("quiz.score_points", { score: got, total: total }) + (hints > 0 ? t("quiz.score_hints", { cost: hints }) : "");
+      if (draw) active.forEach(function (q, j) {
+        $$(q.el, ".konum-legend > .konum-number").forEach(function (n) {
+          n.textContent = t("quiz.question_number", { number: j + 1, total: active.length });
+        });
+      });
+    }
+    /* "konum:submit" from the quiz: who answered what, and the points (practice: after
+     * each check, for that question; exam: once, for every question). */
+    function emit(list, mode) {
+      var detail = {
+        quiz: quizId, page: location.pathname, mode: mode,
+        questions: list.map(function (q) {
+          return { id: q.el.getAttribute("data-question-id"), type: q.el.getAttribute("data-type"),
+            answer: q.answer(), correct: q.ok, points: q.score(), max: q.max, hints: q.hints, attempts: q.tries };
+        }),
+        score: active.reduce(function (a, q) { return a + q.score(); }, 0),
+        total: active.reduce(function (a, q) { return a + q.max; }, 0)
+      };
+      quiz.dispatchEvent(new CustomEvent("konum:submit", { bubbles: true, detail: detail }));
+    }
+    function applyDraw(fresh) {
+      if (!draw) { active = questions.slice(); return; }
+      var seed = fresh ? null : store.get(drawKey);
+      if (typeof seed !== "number") {
+        seed = crypto.getRandomValues(new Uint32Array(1))[0];
+        store.set(drawKey, seed);
+      }
+      var pick = drawFrom(seed, questions.length, draw);
+      active = pick.map(function (i) { return questions[i]; });
+      questions.forEach(function (q, i) { q.el.hidden = pick.indexOf(i) < 0; });
     }
     function offer(text, buttons, focus) {
       ask.textContent = "";
@@ -520,7 +782,16 @@
     }
     var yes = button("konum-reset-yes", t("quiz.reset_yes")), no = button("konum-reset-no", t("quiz.reset_no"));
     var undo = button("konum-undo", t("quiz.undo"));
-    els.forEach(function (el) { questions.push(mountQuestion(el, update)); });
+    var attempts = Number(quiz.getAttribute("data-attempts")) || 0;
+    els.forEach(function (el) {
+      var api = mountQuestion(el, {
+        onChange: update, attempts: attempts, exam: !!exam,
+        onCheck: exam ? null : function (q) { emit([q], "practice"); }
+      });
+      api.el = el;
+      questions.push(api);
+    });
+    applyDraw(false);
     quiz.addEventListener("click", function (ev) {
       var b = ev.target.closest("button");
       if (b === resetBtn) {
@@ -530,6 +801,8 @@
         offer("", [], resetBtn);
       } else if (b === yes) {
         snapshot = questions.map(function (q) { return store.get(q.key); });
+        snapshot.hooks = hooks.save ? hooks.save() : null;
+        if (hooks.reset) hooks.reset();
         questions.forEach(function (q) { q.reset(false); });
         status.textContent = t("quiz.cleared");
         offer("", [undo], undo);
@@ -540,20 +813,33 @@
           if (snapshot[i]) store.set(q.key, snapshot[i]);
           q.restore(snapshot[i]);
         });
+        if (hooks.restore) hooks.restore(snapshot.hooks);
         snapshot = null;
         update();
         status.textContent = t("quiz.restored");
         offer("", [], resetBtn);
+      } else if (b === againBtn) {
+        if (hooks.reset) hooks.reset();
+        questions.forEach(function (q) { q.reset(false); });
+        applyDraw(true);
+        if (hooks.layout) hooks.layout();
+        update();
+        status.textContent = t("quiz.drawn", { n: draw, total: els.length });
       }
     });
     offer("", [], null);
     quiz.konum = true;
+    if (exam) hooks = exam.mount(quiz, { head: head, questions: function () { return active; }, update: update, emit: emit, t: t, make: make, button: button, store: store, fmt: fmt }) || {};
     update();
+    if (drawn) drawn.hidden = false;
   }
 
   function mountAll(root) { $$(root, "[data-konum-quiz]").forEach(mountQuiz); }
 
-  window.konumQuiz = { mountAll: mountAll, mountQuestion: mountQuestion, parseNumber: parseNumber };
+  window.konumQuiz = {
+    mountAll: mountAll, mountQuestion: mountQuestion, parseNumber: parseNumber,
+    hashOf: hashOf, unseal: unseal, normal: normal
+  };
 
   /* Mount now, and again on each of Material's page changes (document$). Not only through
    * document$: from file:// Material (9.x, navigation.instant) completes it without a value. */

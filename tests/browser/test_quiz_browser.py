@@ -59,7 +59,7 @@ def test_check_with_nothing_entered_asks_and_reveals_nothing(quiz: Any) -> None:
     """An empty Check is no attempt: it asks for an answer, and shows no explanation, no
     worked solution, no marks; the score and the saved progress do not change."""
     page = quiz.open()
-    total = len(samples.all_samples())
+    total = f"{samples.total_points():g}"
     for concrete in samples.all_samples():
         qid = concrete.question.id
         check(page, qid)
@@ -68,7 +68,7 @@ def test_check_with_nothing_entered_asks_and_reveals_nothing(quiz: Any) -> None:
         for part in (".konum-explanation", ".konum-solution", ".konum-answer"):
             expect(q.locator(part)).to_be_hidden()
         expect(q.locator(".is-wrong:not(.konum-feedback), .konum-mark")).to_have_count(0)
-    expect(score(page)).to_have_text(f"0 / {total} correct")
+    expect(score(page)).to_have_text(f"0 / {total} points")
     assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('konum:'))") == []
 
 
@@ -91,7 +91,7 @@ def test_choice_single(quiz: Any) -> None:
     assert shown[wrong].feedback is not None
     expect(item.locator(".konum-option-feedback")).to_have_text(shown[wrong].feedback)
     expect(question(page, qid).locator(".konum-explanation")).to_be_visible()
-    expect(score(page)).to_have_text(f"0 / {len(samples.all_samples())} correct")
+    expect(score(page)).to_have_text(f"0 / {samples.total_points():g} points")
     options.nth(right).check()
     check(page, qid)
     expect(feedback(page, qid)).to_have_text("Correct.")
@@ -99,7 +99,7 @@ def test_choice_single(quiz: Any) -> None:
     expect(question(page, qid).locator("li.konum-option").nth(right)).to_have_class(
         "konum-option is-right"
     )
-    expect(score(page)).to_have_text(f"1 / {len(samples.all_samples())} correct")
+    expect(score(page)).to_have_text(f"1 / {samples.total_points():g} points")
 
 
 def test_choice_multiple(quiz: Any) -> None:
@@ -110,7 +110,9 @@ def test_choice_multiple(quiz: Any) -> None:
     correct = [i for i, o in enumerate(choice_options(concrete)) if o.correct]
     boxes.nth(correct[0]).check()
     check(page, qid)
-    expect(feedback(page, qid)).to_have_text("Not quite: 1 correct option not selected.")
+    expect(feedback(page, qid)).to_have_text(
+        "Not quite: 1 correct option not selected. (0.5 of 1 point)"
+    )
     for i in correct[1:]:
         boxes.nth(i).check()
     check(page, qid)
@@ -126,7 +128,9 @@ def test_fill(quiz: Any) -> None:
     blanks.nth(0).fill("  COSINE ")  # trimmed, case-insensitive
     blanks.nth(1).fill("3")
     check(page, qid)
-    expect(feedback(page, qid)).to_have_text("Not quite: blank 2 is not right yet.")
+    expect(feedback(page, qid)).to_have_text(
+        "Not quite: blank 2 is not right yet. (0.5 of 1 point)"
+    )
     expect(blanks.nth(1)).to_have_attribute("aria-invalid", "true")
     blanks.nth(1).fill("2")
     check(page, qid)
@@ -134,24 +138,24 @@ def test_fill(quiz: Any) -> None:
 
 
 def test_fill_regex_and_case(quiz: Any) -> None:
+    """A regular expression (sealed in the page) and a case-sensitive answer (hashed)."""
+    from konum.render import render_quiz
+
     page = quiz.open()
-    spec = {
-        "type": "fill",
-        "blanks": [
-            {"answers": [], "regex": r"0?\.5", "case_sensitive": True},
-            {"answers": ["PE"], "regex": None, "case_sensitive": True},
-        ],
-    }
+    q = model.FillQuestion(
+        id="t-regex", bank="t", prompt="Type ____ and ____.", explanation="", source=samples.SRC,
+        blanks=(
+            model.Blank(answers=(".5",), regex=r"0?\.5", case_sensitive=True),
+            model.Blank(answers=("PE",), case_sensitive=True),
+        ),
+    )  # fmt: skip
+    html = render_quiz([model.Concrete(q, 1)], "regex")
     result = page.evaluate(
-        """spec => {
+        """html => {
         const el = document.createElement('div');
-        el.innerHTML = `<div data-question-id="t" data-type="fill">
-          <script type="application/json" class="konum-data"></script>
-          <input class="konum-blank" aria-label="a"><input class="konum-blank" aria-label="b">
-          </div>`;
-        el.querySelector('script').textContent = JSON.stringify(spec);
+        el.innerHTML = html;
         document.body.appendChild(el);
-        const q = el.firstElementChild, api = window.konumQuiz.mountQuestion(q);
+        const q = el.querySelector('[data-question-id]'), api = window.konumQuiz.mountQuestion(q);
         const [a, b] = q.querySelectorAll('input'), out = [];
         for (const [x, y] of [['.5', 'PE'], ['0.5', 'pe'], ['0.55', 'PE'], [' 0.5 ', 'PE']]) {
           a.value = x; b.value = y; q.querySelector('button.konum-check').click();
@@ -160,7 +164,7 @@ def test_fill_regex_and_case(quiz: Any) -> None:
         el.remove();
         return out;
     }""",
-        spec,
+        html,
     )
     assert result == [True, False, False, True]
 
@@ -175,7 +179,10 @@ def test_matching(quiz: Any) -> None:
     selects.nth(0).select_option(str(answers[0]))
     selects.nth(1).select_option(str(answers[0]))
     check(page, q.id)
-    expect(feedback(page, q.id)).to_have_text(f"Not quite: 1 of {len(q.pairs)} pairs are right.")
+    share = f"{1 / len(q.pairs):.2f}".rstrip("0").rstrip(".")
+    expect(feedback(page, q.id)).to_have_text(
+        f"Not quite: 1 of {len(q.pairs)} pairs are right. ({share} of 1 point)"
+    )
     rows = question(page, q.id).locator(".konum-match-row")
     expect(rows.nth(0).locator(".konum-mark")).to_have_text("Right")
     expect(rows.nth(1).locator(".konum-mark")).to_have_text("Wrong")
@@ -391,10 +398,14 @@ def test_bank_html_with_konums_own_class_names_changes_nothing(browser: Any) -> 
 
     concretes = samples.all_samples()
     html = render_quiz(concretes, samples.QUIZ_ID, title="Decoys")
-    html = re.sub(r'(<label for="[^"]+">|<div class="konum-prompt"[^>]*>)', r"\1" + DECOY, html)
-    title = '<p class=\\"konum-explanation-title\\">'  # inside the JSON of what shows later
+    html = re.sub(
+        r'(<label for="[^"]+">|<div class="konum-prompt"[^>]*>|<span class="konum-order-text">)',
+        r"\1" + DECOY,
+        html,
+    )
+    title = '<p class=\\"konum-hint-title\\">'  # inside the JSON of what shows later
     html = html.replace(title, DECOY.replace('"', '\\"') + "<p>")
-    assert html.count("decoy") >= 3 * len(concretes)
+    assert html.count("decoy") >= 2 * len(concretes)
     script = (ASSETS / "quiz.js").read_text(encoding="utf-8")
     page = browser.new_page()
     errors: list[str] = []
@@ -426,12 +437,12 @@ def test_bank_html_with_konums_own_class_names_changes_nothing(browser: Any) -> 
         cq.get_by_role("button", name="Check").click()
         expect(cq.locator("[data-konum-made].konum-feedback")).to_have_text("Correct.")
         expect(page.locator("[data-konum-made].konum-score")).to_have_text(
-            f"2 / {len(concretes)} correct"
+            f"2 / {samples.total_points():g} points"
         )
         page.get_by_role("button", name="Reset").click()
         page.get_by_role("button", name="Clear answers").click()
         expect(page.locator("[data-konum-made].konum-score")).to_have_text(
-            f"0 / {len(concretes)} correct"
+            f"0 / {samples.total_points():g} points"
         )
         decoys = page.locator("span.konum-buttons")
         assert decoys.count() >= 2 * len(concretes)
@@ -595,7 +606,7 @@ def test_show_answer_and_hint(quiz: Any) -> None:
 
 def test_progress_survives_reload_and_reset_clears_it(quiz: Any) -> None:
     page = quiz.open()
-    total = len(samples.all_samples())
+    total = f"{samples.total_points():g}"
     fill_id = samples.fill().question.id
     num = samples.computed_numeric()
     question(page, fill_id).locator("input.konum-blank").nth(0).fill("cos")
@@ -606,10 +617,10 @@ def test_progress_survives_reload_and_reset_clears_it(quiz: Any) -> None:
         num.variants[1].shown_answer
     )
     check(page, num.question.id)
-    expect(score(page)).to_have_text(f"2 / {total} correct")
+    expect(score(page)).to_have_text(f"2 / {total} points")
     prompt = _prompt(page, num.question.id).inner_text()
     page.reload()
-    expect(score(page)).to_have_text(f"2 / {total} correct")
+    expect(score(page)).to_have_text(f"2 / {total} points")
     expect(question(page, fill_id).locator("input.konum-blank").nth(1)).to_have_value("2")
     expect(feedback(page, fill_id)).to_have_text("Correct.")
     assert _prompt(page, num.question.id).inner_text() == prompt
@@ -617,12 +628,12 @@ def test_progress_survives_reload_and_reset_clears_it(quiz: Any) -> None:
     keys = page.evaluate("Object.keys(localStorage)")
     assert f"konum:/index.html:{samples.QUIZ_ID}:{fill_id}" in keys
     page.get_by_role("button", name="Reset").click()
-    expect(score(page)).to_have_text(f"2 / {total} correct")  # it asks first
+    expect(score(page)).to_have_text(f"2 / {total} points")  # it asks first
     page.get_by_role("button", name="Clear answers").click()
-    expect(score(page)).to_have_text(f"0 / {total} correct")
+    expect(score(page)).to_have_text(f"0 / {total} points")
     expect(feedback(page, fill_id)).to_have_text("")
     page.reload()
-    expect(score(page)).to_have_text(f"0 / {total} correct")
+    expect(score(page)).to_have_text(f"0 / {total} points")
     expect(question(page, fill_id).locator("input.konum-blank").nth(1)).to_have_value("")
     assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('konum:'))") == []
 
@@ -632,7 +643,7 @@ def test_reset_asks_first_and_undo_puts_every_answer_back(quiz: Any) -> None:
     Undo brings back the answers, marks, feedback and score, and saves them again. Both
     work from the keyboard, and focus goes where the next step is."""
     page = quiz.open()
-    total = len(samples.all_samples())
+    total = f"{samples.total_points():g}"
     fill_id, num = samples.fill().question.id, samples.numeric()
     blanks = question(page, fill_id).locator("input.konum-blank")
     blanks.nth(0).fill("cos")
@@ -640,7 +651,7 @@ def test_reset_asks_first_and_undo_puts_every_answer_back(quiz: Any) -> None:
     check(page, fill_id)
     question(page, num.question.id).locator("input").fill("7")
     check(page, num.question.id)
-    expect(score(page)).to_have_text(f"1 / {total} correct")
+    expect(score(page)).to_have_text(f"1 / {total} points")
     stored = page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('konum:')).length")
     assert stored == 2
 
@@ -654,25 +665,25 @@ def test_reset_asks_first_and_undo_puts_every_answer_back(quiz: Any) -> None:
     page.keyboard.press("Enter")
     expect(group).to_be_hidden()
     expect(reset).to_be_focused()
-    expect(score(page)).to_have_text(f"1 / {total} correct")
+    expect(score(page)).to_have_text(f"1 / {total} points")
     expect(blanks.nth(1)).to_have_value("2")
 
     reset.click()
     page.get_by_role("button", name="Clear answers").click()
-    expect(score(page)).to_have_text(f"0 / {total} correct")
+    expect(score(page)).to_have_text(f"0 / {total} points")
     expect(blanks.nth(1)).to_have_value("")
     expect(page.get_by_role("status").filter(has_text="Answers cleared.")).to_have_count(1)
     assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('konum:'))") == []
     undo = page.get_by_role("button", name="Undo")
     expect(undo).to_be_focused()
     page.keyboard.press("Enter")
-    expect(score(page)).to_have_text(f"1 / {total} correct")
+    expect(score(page)).to_have_text(f"1 / {total} points")
     expect(blanks.nth(1)).to_have_value("2")
     expect(feedback(page, fill_id)).to_have_text("Correct.")
     expect(feedback(page, num.question.id)).to_contain_text("Not quite: 7 is too")
     expect(undo).to_be_hidden()
     page.reload()  # restored answers are saved again
-    expect(score(page)).to_have_text(f"1 / {total} correct")
+    expect(score(page)).to_have_text(f"1 / {total} points")
     expect(question(page, num.question.id).locator("input")).to_have_value("7")
 
 
@@ -684,7 +695,9 @@ def test_enter_in_a_text_box_checks_the_answer(quiz: Any) -> None:
     blanks = question(page, fill_id).locator("input.konum-blank")
     blanks.nth(0).fill("cos")
     blanks.nth(0).press("Enter")
-    expect(feedback(page, fill_id)).to_have_text("Not quite: blank 2 is not right yet.")
+    expect(feedback(page, fill_id)).to_have_text(
+        "Not quite: blank 2 is not right yet. (0.5 of 1 point)"
+    )
     blanks.nth(1).fill("2")
     blanks.nth(1).press("Enter")
     expect(feedback(page, fill_id)).to_have_text("Correct.")
@@ -701,7 +714,7 @@ def test_enter_in_a_text_box_checks_the_answer(quiz: Any) -> None:
     field.fill(computed.variants[0].shown_answer)
     field.press("Enter")
     expect(feedback(page, computed.question.id)).to_have_text("Correct.")
-    expect(score(page)).to_have_text(f"3 / {len(samples.all_samples())} correct")
+    expect(score(page)).to_have_text(f"3 / {samples.total_points():g} points")
     assert page.url.endswith("index.html")  # no form was submitted
 
 
@@ -780,11 +793,26 @@ def test_whole_quiz_by_keyboard(quiz: Any) -> None:
             else:
                 _tab_to(page, f"{sel} input")
                 page.keyboard.type(variant.shown_answer)
+        elif isinstance(q, model.OrderingQuestion):  # Move up, from the first place down
+            current = list(range(len(q.items)))  # data-item (starting place) of each place
+            for place in range(len(q.items)):
+                item = concrete.item_order.index(place)
+                steps = current.index(item) - place
+                if steps:
+                    _tab_to(page, f'{sel} li[data-item="{item}"] button.konum-move-up')
+                    for _ in range(steps):
+                        page.keyboard.press("Enter")
+                    current.insert(place, current.pop(current.index(item)))
+                    moved = re.compile(rf": now {place + 1} of {len(q.items)}\.$")
+                    expect(question(page, q.id).locator(".konum-order-status")).to_have_text(moved)
         _press_button(page, q.id, "check")
-        expect(feedback(page, q.id)).to_have_text(
-            "Correct." if q.type != "matching" else f"Correct: all {len(q.pairs)} pairs match."
-        )
-    expect(score(page)).to_have_text(f"{len(all_)} / {len(all_)} correct")
+        expected = {
+            "matching": f"Correct: all {len(getattr(q, 'pairs', ()))} pairs match.",
+            "ordering": f"Correct: all {len(getattr(q, 'items', ()))} items are in place.",
+        }
+        expect(feedback(page, q.id)).to_have_text(expected.get(q.type, "Correct."))
+    total = f"{samples.total_points():g}"
+    expect(score(page)).to_have_text(f"{total} / {total} points")
 
 
 def test_focus_is_visible(quiz: Any) -> None:

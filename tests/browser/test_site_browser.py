@@ -33,6 +33,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from html import unescape
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -167,31 +168,94 @@ def scope_of(q: Locator, data: dict[str, Any]) -> tuple[Locator, dict[str, Any]]
     return q.locator(f'.konum-variant[data-variant="{k}"]'), data["variants"][k]
 
 
+def _later_of(q: Locator, data: dict[str, Any]) -> dict[str, Any]:
+    """The question's later map with its sealed part opened by the page's own unseal()."""
+    later: dict[str, Any] = json.loads(
+        q.locator("template.konum-data-box").evaluate(
+            "t => t.content.querySelector('script.konum-later').textContent"
+        )
+    )
+    if "sealed" in later:
+        opened = q.evaluate(
+            "(el, a) => window.konumQuiz.unseal(a[0], a[1])", [data["salt"], later["sealed"]]
+        )
+        later.update(json.loads(opened))
+    return later
+
+
 def answer_right(q: Locator) -> None:
-    """Fill in the right answer from the page's own data (the visible variant if computed)."""
+    """Fill in the right answer from the page's own data, found as a determined reader
+    would: hashing each choice with the page's hashOf(), unsealing with its unseal() (the
+    visible variant if computed)."""
     data = data_of(q)
     scope, spec = scope_of(q, data)
     form = spec.get("form", data["type"])
+    salt = spec.get("salt", data["salt"])
+
+    def hashed(*parts: object) -> str:
+        return str(
+            q.evaluate("(el, a) => window.konumQuiz.hashOf(a[0], a[1])", [salt, list(parts)])
+        )
+
     if form == "choice":
         boxes = scope.locator("input.konum-choice")
-        for i, right in enumerate(spec["options"]):
-            if right:
+        for i in range(spec["count"]):
+            if hashed("o", i) in spec["right"]:
                 boxes.nth(i).check()
             elif spec["multiple"]:
                 boxes.nth(i).uncheck()
     elif form == "fill":
-        blanks = scope.locator("input.konum-blank")
-        for i, blank in enumerate(spec["blanks"]):
-            assert blank["answers"], "a regex-only blank: pick a lesson without one"
-            blanks.nth(i).fill(blank["answers"][0])
+        answer = _later_of(q, data)["answer"]
+        shown = re.findall(r"<li><code>(.*?)</code></li>", answer)
+        assert len(shown) == len(spec["blanks"]), "a regex-only blank: pick a lesson without one"
+        for i, text in enumerate(shown):
+            scope.locator("input.konum-blank").nth(i).fill(unescape(text))
     elif form == "matching":
-        for i, right in enumerate(spec["answers"]):
-            scope.locator("select.konum-select").nth(i).select_option(str(right))
+        selects = scope.locator("select.konum-select")
+        choices = selects.first.locator("option").count() - 1
+        for i, row in enumerate(spec["rows"]):
+            right = next(v for v in range(choices) if hashed("m", i, v) == row)
+            selects.nth(i).select_option(str(right))
+    elif form == "ordering":
+        items = len(spec["positions"])
+        order = [
+            next(k for k in range(items) if hashed("p", p, k) == spec["positions"][p])
+            for p in range(items)
+        ]
+        q.evaluate(
+            "(el, order) => { const ol = el.querySelector('ol[id$=\"-order\"]');"
+            ' order.forEach(k => ol.appendChild(ol.querySelector(`li[data-item="${k}"]`))); }',
+            order,
+        )
     elif form == "output":
-        scope.locator("textarea.konum-output-input").fill(spec["expected"])
+        expected = q.evaluate(
+            "(el, a) => window.konumQuiz.unseal(a[0], a[1])", [salt, spec["expected"]]
+        )
+        scope.locator("textarea.konum-output-input").fill(expected)
     else:
-        scope.locator("input.konum-number-input").fill(spec["shown"])
+        low, high = json.loads(
+            q.evaluate("(el, a) => window.konumQuiz.unseal(a[0], a[1])", [salt, spec["interval"]])
+        )
+        scope.locator("input.konum-number-input").fill(repr((low + high) / 2))
     q.get_by_role("button", name="Check").click()
+
+
+def _range(q: Locator, spec: dict[str, Any]) -> tuple[float, float]:
+    """The numbers a numeric spec accepts, unsealed by the page."""
+    found = q.evaluate(
+        "(el, a) => window.konumQuiz.unseal(a[0], a[1])", [spec["salt"], spec["interval"]]
+    )
+    low, high = json.loads(found)
+    return float(low), float(high)
+
+
+def points_of(page: Page) -> str:
+    """What the page's questions are worth in all, as the score line writes it."""
+    total = page.locator("[data-question-id]").evaluate_all(
+        "qs => qs.reduce((a, q) => a + JSON.parse(q.querySelector('template')"
+        ".content.querySelector('script.konum-data').textContent).worth, 0)"
+    )
+    return f"{total:g}"
 
 
 def mounted_page(s: Session, path: str) -> Page:
@@ -205,10 +269,10 @@ def mounted_page(s: Session, path: str) -> Page:
 
 
 def test_every_lesson_mounts_every_question(session: Session, real: tuple[Path, str]) -> None:
-    """Each lesson: every question mounted, all five types, the score line; then with every
-    question answered or revealed, axe-core (all rules but colour contrast, see below) finds
-    nothing in the quiz. konum's files are inline: nothing of ours is fetched, and every
-    request goes to 127.0.0.1."""
+    """Each lesson: every question mounted, all five types (and ordering where a lesson has
+    it), the score line in points; then with every question answered or revealed, axe-core
+    (all rules but colour contrast, see below) finds nothing in the quiz. konum's files are
+    inline: nothing of ours is fetched, and every request goes to 127.0.0.1."""
     root, _ = real
     found: dict[str, Any] = {}
     for path in lessons(root):
@@ -217,10 +281,10 @@ def test_every_lesson_mounts_every_question(session: Session, real: tuple[Path, 
         total = questions.count()
         assert total >= 8, path
         expect(page.locator(MOUNTED)).to_have_count(total)
-        expect(page.locator(".konum-score")).to_have_text(f"0 / {total} correct")
+        expect(page.locator(".konum-score")).to_have_text(f"0 / {points_of(page)} points")
         types = set(questions.evaluate_all("qs => qs.map(q => q.dataset.type)"))
         assert {"choice", "fill", "matching", "numeric", "computed"} <= types, path
-        assert types <= {"choice", "fill", "matching", "numeric", "computed", "output"}, path
+        assert types <= {"choice", "fill", "matching", "numeric", "computed", "output", "ordering"}, path
         _answer_everything(page)
         if violations := _axe(page, contrast=False):
             found[path] = violations
@@ -261,7 +325,7 @@ def test_instant_navigation(session: Session) -> None:
     numeric.locator("input").fill("1")
     numeric.get_by_role("button", name="Check").click()
     expect(feedback(numeric)).to_have_text("Not quite: 1 is too low.")
-    expect(page.locator(".konum-score")).to_have_text(f"1 / {total} correct")
+    expect(page.locator(".konum-score")).to_have_text(f"1 / {points_of(page)} points")
 
     _nav(page, OTHER, '[data-question-id^="learned-"]')
     expect(page.locator(MOUNTED)).to_have_count(page.locator("[data-question-id]").count())
@@ -269,7 +333,7 @@ def test_instant_navigation(session: Session) -> None:
     expect(page.locator(MOUNTED)).to_have_count(total)
     assert page.evaluate("window.__sameDocument") is True
     # Progress restored, mounted once: one Check click is one feedback update.
-    expect(page.locator(".konum-score")).to_have_text(f"1 / {total} correct")
+    expect(page.locator(".konum-score")).to_have_text(f"1 / {points_of(page)} points")
     expect(feedback(choice)).to_have_text("Correct.")
     expect(numeric.locator("input")).to_have_value("1")
     updates = numeric.locator(".konum-feedback").evaluate(
@@ -367,7 +431,7 @@ def test_file_url_quiz_and_progress(browser: Any, real: tuple[Path, str]) -> Non
         expect(q.locator(".konum-solution:visible")).to_have_count(1)
         page.reload()
         expect(page.locator(MOUNTED)).to_have_count(total)
-        expect(page.locator(".konum-score")).to_have_text(f"1 / {total} correct")
+        expect(page.locator(".konum-score")).to_have_text(f"1 / {points_of(page)} points")
         expect(feedback(q)).to_have_text("Correct.")
     finally:
         context.close()
@@ -381,12 +445,12 @@ def test_file_url_quiz_and_progress(browser: Any, real: tuple[Path, str]) -> Non
 def test_whole_quiz_right_then_new_numbers(session: Session) -> None:
     page = mounted_page(session, LESSON)
     ids = page.locator("[data-question-id]").evaluate_all("qs => qs.map(q => q.dataset.questionId)")
-    total = len(ids)
+    total = float(points_of(page))  # every question is worth 1 but the ordering one
     for qid in ids:
         q = question(page, qid)
         answer_right(q)
         expect(feedback(q)).to_contain_text("Correct")
-    expect(page.locator(".konum-score")).to_have_text(f"{total} / {total} correct")
+    expect(page.locator(".konum-score")).to_have_text(f"{total:g} / {total:g} points")
 
     computed = [qid for qid in ids if question(page, qid).get_attribute("data-type") == "computed"]
     assert len(computed) >= 3
@@ -397,17 +461,20 @@ def test_whole_quiz_right_then_new_numbers(session: Session) -> None:
         prompt = old_scope.locator(".konum-prompt").inner_text()
         q.get_by_role("button", name="New numbers").click()
         expect(feedback(q)).to_have_text("")
-        expect(page.locator(".konum-score")).to_have_text(f"{total - 1} / {total} correct")
+        expect(page.locator(".konum-score")).to_have_text(f"{total - 1:g} / {total:g} points")
         new_scope, new_spec = scope_of(q, data)
         assert new_spec is not old_spec
         assert new_scope.locator(".konum-prompt").inner_text() != prompt, qid
-        if new_spec.get("form") == "numeric" and new_spec["shown"] != old_spec["shown"]:
-            new_scope.locator("input").fill(old_spec["shown"])  # the old answer no longer fits
+        old_range = _range(q, old_spec) if old_spec.get("form") == "numeric" else None
+        new_range = _range(q, new_spec) if new_spec.get("form") == "numeric" else None
+        if old_range and new_range and not new_range[0] <= sum(old_range) / 2 <= new_range[1]:
+            # the old answer no longer fits
+            new_scope.locator("input").fill(repr(sum(old_range) / 2))
             q.get_by_role("button", name="Check").click()
             expect(feedback(q)).to_contain_text("Not quite")
         answer_right(q)
         expect(feedback(q)).to_have_text("Correct.")
-        expect(page.locator(".konum-score")).to_have_text(f"{total} / {total} correct")
+        expect(page.locator(".konum-score")).to_have_text(f"{total:g} / {total:g} points")
 
 
 # --- (5) axe-core on every quiz, light and dark -----------------------------------------------

@@ -1,0 +1,113 @@
+"""The ``/// quiz`` block's options for teachers: several banks, tags, draw, attempts, exam
+mode and its time limit; each mistake is one error naming the page's line."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import markdown
+import pytest
+
+from konum import model
+from konum.mdx.quiz import QuizError
+
+BANK = """bank: {name}
+title: {title}
+questions:
+  - id: {name}-one
+    type: numeric
+    prompt: One?
+    answer: 1
+    explanation: One.
+    tags: [easy]
+  - id: {name}-two
+    type: numeric
+    prompt: Two?
+    answer: 2
+    explanation: Two.
+  - id: {name}-order
+    type: ordering
+    prompt: Order.
+    items: [a, b, c]
+    explanation: Alphabet.
+    tags: [easy]
+"""
+
+
+@pytest.fixture
+def banks(tmp_path: Path) -> Path:
+    for name, title in (("alpha", "Alpha"), ("beta", "Beta")):
+        (tmp_path / f"{name}.yml").write_text(BANK.format(name=name, title=title), "utf-8")
+    return tmp_path
+
+
+def convert(banks: Path, text: str) -> str:
+    md = markdown.Markdown(extensions=["konum"], extension_configs={"konum": {"banks": str(banks)}})
+    return md.convert(text)
+
+
+def ids(html: str) -> list[str]:
+    return re.findall(r'<div class="konum-question[^"]*"[^>]* data-question-id="([^"]+)"', html)
+
+
+def test_several_banks_tags_and_a_draw(banks: Path) -> None:
+    html = convert(banks, "/// quiz | alpha, beta\n    tags: easy\n    draw: 3\n///\n")
+    assert ids(html) == ["alpha-one", "alpha-order", "beta-one", "beta-order"]  # all in the page
+    assert 'data-quiz-id="alpha-beta"' in html and 'data-draw="3"' in html
+    assert '<p class="konum-quiz-title">Alpha · Beta</p>' in html
+    assert "New questions" in html  # the catalogue's texts for quiz.js
+
+
+def test_exam_mode_time_limit_and_attempts_reach_the_page(banks: Path) -> None:
+    html = convert(banks, "/// quiz | alpha\n    mode: exam\n    time_limit: 90 s\n///\n")
+    assert 'data-mode="exam"' in html and 'data-time-limit="90"' in html
+    assert "window.konumExam" in html and "Submit answers" in html  # quiz-exam.js and exam.*
+    assert html.index("window.konumExam = ") < html.index("window.konumQuiz = ")
+    minutes = convert(banks, "/// quiz | alpha\n    mode: exam\n    time_limit: 20\n///\n")
+    assert 'data-time-limit="1200"' in minutes
+    practice = convert(banks, "/// quiz | alpha\n    attempts: 2\n///\n")
+    assert 'data-attempts="2"' in practice and "window.konumExam = " not in practice
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ("    draw: 4", "line 3: /// quiz | alpha: draw: expected at most 3 (the questions to"),
+        ("    draw: 0", "draw: expected a whole number from 1 to 200, found 0"),
+        ("    tags: hard", "no question has the tags hard"),
+        ("    mode: test", "mode: expected practice or exam, found 'test'"),
+        ("    mode: exam\n    time_limit: soon", "time_limit: expected a time such as '90 s'"),
+        ("    time_limit: 10 min", "time_limit: only an exam has one (add 'mode: exam')"),
+        ("    attempts: 0", "attempts: expected a whole number from 1 to 20, found 0"),
+        ("    questions: alpha-three", "no question 'alpha-three' in that bank"),
+    ],
+)  # fmt: skip
+def test_mistakes_name_the_line_and_the_option(banks: Path, options: str, message: str) -> None:
+    text = f"# Page\n\n/// quiz | alpha\n{options}\n///\n"
+    with pytest.raises(QuizError, match=re.escape(message)):
+        convert(banks, text)
+
+
+def test_the_line_is_the_blocks_own(banks: Path) -> None:
+    text = "/// quiz | alpha\n///\n\ntext\n\n/// quiz | beta\n    draw: 9\n///\n"
+    with pytest.raises(QuizError, match=r"^line 6: /// quiz \| beta: draw"):
+        convert(banks, text)
+
+
+def test_an_exam_refuses_a_type_it_cannot_score(
+    banks: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every type konum has can be scored; one that could not (EXAM_TYPES without it) is
+    refused in an exam, by question id and type, and still works in practice."""
+    monkeypatch.setattr(model, "EXAM_TYPES", model.EXAM_TYPES - {"ordering"})
+    with pytest.raises(
+        QuizError,
+        match=r"expected questions that can be scored, found 'alpha-order' \(type ordering\)",
+    ):
+        convert(banks, "/// quiz | alpha\n    mode: exam\n///\n")
+    assert "alpha-order" in convert(banks, "/// quiz | alpha\n///\n")
+    assert (
+        tuple(t for t in model.QUESTION_TYPES if t in model.EXAM_TYPES | {"ordering"})
+        == model.QUESTION_TYPES
+    )

@@ -65,8 +65,8 @@ _WORD = re.compile(r"\b[a-z]{3,}\b")
 def english_fields(item: model.Question | model.Flashcard) -> dict[str, object]:
     """The English text fields a translation of ``item`` gives, by field path.
 
-    Paths are those of the bank (``options[1].feedback``); ``blanks[i].answers`` (a list)
-    are the only optional ones. Empty or absent English fields are not listed.
+    Paths are those of the bank (``options[1].feedback``), but a hint is ``hints[i]`` (its
+    text: a cost is not translated); ``blanks[i].answers`` (a list) are the only optional ones. Empty or absent English fields are not listed.
     """
     fields: dict[str, object] = {}
 
@@ -80,6 +80,11 @@ def english_fields(item: model.Question | model.Flashcard) -> dict[str, object]:
         return fields
     put("prompt", item.prompt)
     put("hint", item.hint)
+    for i, hint in enumerate(item.hints):
+        put(f"hints[{i}]", hint.text)
+    if isinstance(item, model.OrderingQuestion):
+        for i, text in enumerate(item.items):
+            put(f"items[{i}]", text)
     if isinstance(item, model.ChoiceQuestion):
         for i, option in enumerate(item.options):
             put(f"options[{i}].text", option.text)
@@ -349,7 +354,12 @@ def _apply(item: model.Question, texts: Mapping[str, object]) -> model.Question:
         "prompt": get("prompt", item.prompt),
         "explanation": get("explanation", item.explanation),
         "hint": opt("hint", item.hint),
+        "hints": tuple(
+            replace(h, text=get(f"hints[{i}]", h.text)) for i, h in enumerate(item.hints)
+        ),
     }
+    if isinstance(item, model.OrderingQuestion):
+        changes["items"] = tuple(get(f"items[{i}]", t) for i, t in enumerate(item.items))
     if item.figure is not None:
         changes["figure"] = replace(
             item.figure,

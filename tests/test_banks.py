@@ -1002,7 +1002,7 @@ def test_real_computed_validator(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     if not hasattr(computed, "validate_computed"):
         pytest.skip("konum.computed.validate_computed does not exist yet")
     monkeypatch.undo()  # the real validator, not the fake
-    assert len(load_bank(VALID).questions) == 11
+    assert len(load_bank(VALID).questions) == 12
     good = computed_bank(
         tmp_path,
         """    generator: sinusoidal_entry

@@ -20,7 +20,7 @@ from anki.collection import Collection
 from test_exports import import_apkg, import_text, notes_by_guid
 from test_render import has_class, parse
 
-from konum import model
+from konum import model, seal
 from konum.banks import BankError, load_bank
 from konum.computed.registry import active
 from konum.course import Course
@@ -152,8 +152,8 @@ def test_a_solution_that_runs_too_long_or_reaches_out_is_refused(
         (
             bank_text().replace("    solution: |\n", "    code: |\n"),
             "7:5 [prog-shape] code: unknown key 'code': expected one of id, type, prompt, "
-            "explanation, hint, tags, difficulty, flashcard, figure, solution, tolerance, found "
-            "'code'",
+            "explanation, hint, hints, points, attempts, tags, difficulty, flashcard, figure, "
+            "solution, tolerance, found 'code'",
         ),
         (
             bank_text("print('x')\n" * 400),
@@ -187,13 +187,16 @@ def test_the_quiz_shows_the_task_and_a_labelled_box(question: model.OutputQuesti
     assert label.attrs["for"] == box.attrs["id"] == "konum-q-prog-shape-output"
     assert box.attrs["spellcheck"] == "false" and box.attrs["rows"] == "3"
     data, later = (json.loads(s.text) for s in el.find_all(lambda e: e.tag == "script"))
-    assert data == {
-        "type": "output",
-        "expected": question.expected,
-        "tolerance": 0.01,
-        "hint": False,
-        "explanation": True,
-    }
+    assert (data["type"], data["tolerance"], data["hint"], data["explanation"]) == (
+        "output",
+        0.01,
+        False,
+        True,
+    )
+    assert question.expected not in json.dumps(data)  # sealed: only a check unseals it
+    assert seal.unseal(data["salt"], data["expected"]) == question.expected
+    if "sealed" in later:
+        later.update(json.loads(seal.unseal(data["salt"], later.pop("sealed"))))
     answer = later["answer"]
     assert html.escape(question.expected, quote=False) in answer
     assert '<div class="highlight">' in answer and "np</span>" in answer  # the code, highlighted

@@ -579,7 +579,7 @@
     function check(restoring) {
       if (!restoring && locked()) return;
       var s = spec(), result = GRADERS[s[0]](scope(), s[1], s[2]);
-      var share = result[3] || 0, text = result[1];
+      var share = result[3] !== undefined ? result[3] : result[0] ? 1 : 0, text = result[1];
       if (result[2]) {  /* nothing entered yet: no attempt, nothing revealed or saved */
         feedback.textContent = text;
         feedback.className = "konum-feedback is-wrong";
@@ -746,6 +746,10 @@
           n.textContent = t("quiz.question_number", { number: j + 1, total: active.length });
         });
       });
+      /* For the progress marks (progress.js): each question's last result. */
+      quiz.dispatchEvent(new CustomEvent("konum:quiz", { bubbles: true, detail: questions.map(function (q) {
+        return { key: q.key, ok: q.checked && q.ok, checked: q.checked };
+      }) }));
     }
     /* "konum:submit" from the quiz: who answered what, and the points (practice: after
      * each check, for that question; exam: once, for every question). */

@@ -19,6 +19,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from konum import model
 from konum.banks import load_banks
+from konum.mdx import messages_html
 from konum.render import render_quiz
 
 pytestmark = pytest.mark.browser
@@ -49,6 +50,7 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     for name in ("quiz.js", "quiz.css"):
         shutil.copy(ASSETS / name, root / "assets" / "konum" / name)
     quiz = render_quiz([model.Concrete(exercise(), 1)], "sinusoidal", title="Check yourself")
+    quiz += messages_html("en", ["quiz"])  # as the extension adds them to a quiz's page
     script = '<script src="assets/konum/quiz.js"></script>'
     (root / "index.html").write_text(
         PAGE.format(material=material, head=NO_ICON, quiz=quiz, scripts=script), encoding="utf-8"
@@ -88,7 +90,7 @@ def test_the_example_output_and_the_same_with_other_spacing_are_right(
 ) -> None:
     assert expected.split("\n")[0] == "(4, 6)"
     expect(answer(page, expected)).to_have_text("Correct: every line matches.")
-    expect(page.locator(".konum-score")).to_have_text("1 / 1 correct")
+    expect(page.locator(".konum-score")).to_have_text("1 / 1 points")
     expect(page.locator(".konum-output .konum-mark")).to_have_text("Right")
     expect(box(page)).to_have_attribute("aria-invalid", "false")
     # Another program's print: other spacing, 0 for 0., blank lines, Windows line ends.
@@ -143,7 +145,7 @@ def test_a_wrong_output_is_told_which_line_differs_and_how(
     expect(feedback).to_have_text(message)
     expect(page.locator(".konum-output .konum-mark")).to_have_text("Wrong")
     expect(box(page)).to_have_attribute("aria-invalid", "true")
-    expect(page.locator(".konum-score")).to_have_text("0 / 1 correct")
+    expect(page.locator(".konum-score")).to_have_text("0 / 1 points")
     expect(page.locator(".konum-explanation")).to_be_visible()
 
 

@@ -31,12 +31,9 @@ from konum.render import render_quiz
 
 GOLDEN = Path(__file__).parent / "golden"
 TEXT = re.compile(r"<text\b[^>]*>(.*?)</text>", re.S)
-CASES = sorted(
-    {(name, repr(sorted(p.items()))): (name, p) for name, p in [
-        *[(name, {}) for name in FIGURES], *lesson_calls()
-    ]}.values(),
-    key=repr,
-)  # fmt: skip
+#: Every figure with its defaults, and with each lesson's parameters, once each.
+_CALLS = [(name, {}) for name in FIGURES] + lesson_calls()
+CASES = sorted({repr((n, sorted(p.items()))): (n, p) for n, p in _CALLS}.values(), key=repr)
 IDS = [f"{name}{sorted(p.items())}" for name, p in CASES]
 
 

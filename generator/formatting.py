@@ -26,6 +26,8 @@ BLANK_TOKEN_RE = re.compile(r"KONUMBLANK(\d+)X")
 
 #: The decimal mark of each language's prose (code and the numbers in data keep the dot).
 DECIMAL_MARKS = {"en": ".", "tr": ","}
+#: The digit-group separator of each language's prose (``786.432`` in Turkish).
+THOUSANDS_MARKS = {"en": ",", "tr": "."}
 
 
 def format_number(

@@ -154,13 +154,14 @@ def _legend_html(html: Markup) -> Markup | None:
     return Markup(match.group("inner")) if match else None
 
 
-def _figure(ref: model.FigureRef | None) -> Markup | None:
-    """A question's figure as inline SVG (drawn from the core, cached per figure)."""
+def _figure(ref: model.FigureRef | None, language: str) -> Markup | None:
+    """A question's figure as inline SVG, its words in ``language`` (drawn from the core,
+    cached per figure)."""
     if ref is None:
         return None
     from konum.figures import render_svg
 
-    return Markup(render_svg(ref.name, ref.alt, ref.caption, **ref.params))
+    return Markup(render_svg(ref.name, ref.alt, ref.caption, language=language, **ref.params))
 
 
 # --- plain text, for places that cannot hold markup ----------------------------------------
@@ -592,7 +593,7 @@ def _question(
         "total": total,
         "salt": salt,
         "hints": [_markdown(h.text) for h in q.all_hints],
-        "figure": _figure(q.figure),
+        "figure": _figure(q.figure, language),
         "explanation": _optional_markdown(q.explanation),
         "scoring": {
             "salt": salt,

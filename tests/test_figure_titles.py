@@ -1,5 +1,6 @@
 """No figure's title sits on its data: every title, grown by :data:`MARGIN`, stays clear of
-every plotted line, image, patch and collection, in every figure the lessons draw.
+every plotted line, image, patch and collection, in every figure the lessons draw, in every
+language (the words change, the layout does not); and no text runs off its figure.
 
 Extents come from matplotlib's renderer (``get_window_extent``). The margin stands for the
 page's font, which replaces matplotlib's in the SVG and has other metrics. A line is tested
@@ -26,6 +27,7 @@ from matplotlib.transforms import Bbox
 
 from konum.figures import FIGURES
 from konum.figures.style import new_figure, style
+from konum.messages import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Clearance asked around a title, in points.
@@ -119,10 +121,34 @@ def overlaps(fig: Figure) -> list[str]:
     return found
 
 
+def off_the_figure(fig: Figure) -> list[str]:
+    """The texts of ``fig`` with words that reach past its edges (tick labels outside the axes'
+    limits, which are not drawn, aside)."""
+    canvas = FigureCanvasAgg(fig)
+    fig.draw_without_rendering()
+    renderer = canvas.get_renderer()
+    edge = fig.bbox.padded(1.0)
+    found = []
+    for text in fig.findobj(Text):
+        if text.get_visible() and re.search(r"[^\W\d_]{2}", text.get_text()):
+            box = text.get_window_extent(renderer)
+            if not (edge.contains(box.x0, box.y0) and edge.contains(box.x1, box.y1)):
+                found.append(text.get_text())
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize(("name", "params"), CASES, ids=[f"{n}{p}" for n, p in CASES])
-def test_no_title_overlaps_the_data(name: str, params: str) -> None:
+def test_no_title_overlaps_the_data(name: str, params: str, language: str) -> None:
     given = dict(ast.literal_eval(params))
-    assert overlaps(FIGURES[name](**given)) == []
+    assert overlaps(FIGURES[name](language=language, **given)) == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(("name", "params"), CASES, ids=[f"{n}{p}" for n, p in CASES])
+def test_no_text_runs_off_the_figure(name: str, params: str, language: str) -> None:
+    given = dict(ast.literal_eval(params))
+    assert off_the_figure(FIGURES[name](language=language, **given)) == []
 
 
 def test_the_lessons_figures_are_among_the_cases() -> None:
@@ -146,3 +172,12 @@ def test_a_title_on_a_curve_or_a_heatmap_is_reported() -> None:
     assert "title 'on the peaks' overlaps line 'sine'" in found
     assert "title 'on the cells' overlaps AxesImage" in found
     assert not [f for f in found if f.startswith("title 'clear'")]
+
+
+def test_a_text_off_the_figure_is_reported() -> None:
+    with style():
+        fig = new_figure(2.0, 1.5)
+        ax = fig.add_subplot()
+        ax.set_title("a title far too long for a figure this narrow", loc="left")
+        ax.set_xlabel("fits")
+    assert off_the_figure(fig) == ["a title far too long for a figure this narrow"]

@@ -415,7 +415,13 @@ def test_rope_frequencies_scaled_curves_come_from_the_core() -> None:
     for line, curve in zip(drawn, curves, strict=True):
         np.testing.assert_allclose(line, curve)
     (legend,) = fig.legends  # below the axes, where it hides no curve
-    assert [t.get_text() for t in legend.get_texts()] == list(data["wavelengths"])
+    assert list(data["wavelengths"]) == ["none", "linear", "dynamic", "llama3"]
+    assert [t.get_text() for t in legend.get_texts()] == [
+        "no scaling",
+        "linear (positions ÷ 4)",
+        "dynamic NTK (at 8,192 tokens)",
+        "Llama 3 (low 1, high 4)",
+    ]
 
 
 def test_alibi_matrices_are_the_biases_of_the_chosen_heads() -> None:

@@ -417,7 +417,9 @@ def build_card_sets(
     for form in forms:
         cards = [_carry_images(card, form) for card in bare]
         if figures:
-            cards = [_with_figure(card, figures, as_file=form == "files") for card in cards]
+            cards = [
+                _with_figure(card, figures, language, as_file=form == "files") for card in cards
+            ]
         sets.append(cards)
     return sets
 
@@ -427,15 +429,16 @@ FIGURE_DIR = Path(tempfile.gettempdir()) / "konum-figures"
 _QUESTION_KEY = re.compile(r"question:(?P<id>[^:]+)")
 
 
-def figure_svg_file(ref: model.FigureRef) -> Path:
-    """A question's figure as a standalone SVG file named after its content.
+def figure_svg_file(ref: model.FigureRef, language: str = "en") -> Path:
+    """A question's figure as a standalone SVG file named after its content, its words in
+    ``language``.
 
     In a card the image is shown through ``<img>``, where the page's text colour does not
     reach, so ``currentColor`` becomes a mid grey that reads on light and dark card themes.
     """
     from konum.figures import render_svg
 
-    markup = render_svg(ref.name, ref.alt, ref.caption, **ref.params)
+    markup = render_svg(ref.name, ref.alt, ref.caption, language=language, **ref.params)
     svg = markup[markup.index("<svg") : markup.rindex("</svg>") + len("</svg>")]
     if "xmlns=" not in svg[: svg.index(">")]:
         svg = svg.replace("<svg", '<svg xmlns="http://www.w3.org/2000/svg"', 1)
@@ -447,23 +450,25 @@ def figure_svg_file(ref: model.FigureRef) -> Path:
     return path
 
 
-def _with_figure(card: Card, figures: dict[str, model.FigureRef], *, as_file: bool) -> Card:
-    """Put the card's question figure above its front: a media file for Anki packages,
-    inline SVG elsewhere (text, CSV and the study page carry no media files; a figure is
-    drawn by konum, so it needs none)."""
+def _with_figure(
+    card: Card, figures: dict[str, model.FigureRef], language: str, *, as_file: bool
+) -> Card:
+    """Put the card's question figure, its words in ``language``, above its front: a media
+    file for Anki packages, inline SVG elsewhere (text, CSV and the study page carry no media
+    files; a figure is drawn by konum, so it needs none)."""
     m = _QUESTION_KEY.match(card.key)
     ref = figures.get(m.group("id")) if m else None
     if ref is None:
         return card
     if as_file:
-        path = figure_svg_file(ref)
+        path = figure_svg_file(ref, language)
         alt = html.escape(ref.alt, quote=True)
         shown = f'<div class="konum-card-figure"><img src="{path.name}" alt="{alt}"></div>'
         media = (*card.media, MediaFile(path.name, path.read_bytes()))
     else:
         from konum.figures import render_svg
 
-        shown = render_svg(ref.name, ref.alt, ref.caption, **ref.params)
+        shown = render_svg(ref.name, ref.alt, ref.caption, language=language, **ref.params)
         media = card.media
     return replace(card, front=shown + card.front, media=media)
 

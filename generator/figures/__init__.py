@@ -28,7 +28,7 @@ import numpy as np
 from konum.figures.base import Data, FigureError
 from konum.figures.catalogue import FIGURES
 from konum.figures.style import INK, PALETTE
-from konum.figures.svg import clean_svg, svg_text
+from konum.figures.svg import clean_svg, localize_text, svg_text
 from konum.formatting import did_you_mean
 
 __all__ = [
@@ -87,30 +87,40 @@ def _freeze(value: object) -> object:
 
 @functools.lru_cache(maxsize=128)
 def _render_cached(
-    name: str, alt: str, caption: str | None, frozen: tuple[tuple[str, object], ...]
+    name: str,
+    alt: str,
+    caption: str | None,
+    frozen: tuple[tuple[str, object], ...],
+    language: str,
 ) -> str:
     # Cached: pages, cards and exports show the same figures, and matplotlib is slow.
     salt = "konum:" + hashlib.blake2b(repr((name, frozen)).encode(), digest_size=6).hexdigest()
-    svg = clean_svg(svg_text(FIGURES[name](**dict(frozen)), salt), alt)
+    drawn = FIGURES[name](language=language, **dict(frozen))
+    svg = localize_text(clean_svg(svg_text(drawn, salt), alt), language)
     caption_html = (
         f"<figcaption>{html.escape(caption, quote=False)}</figcaption>" if caption else ""
     )
     return f'<figure class="konum-figure">{svg}{caption_html}</figure>'
 
 
-def render_svg(name: str, alt: str, caption: str | None = None, **params: object) -> str:
+def render_svg(
+    name: str, alt: str, caption: str | None = None, *, language: str = "en", **params: object
+) -> str:
     """Render figure ``name`` as ``<figure class="konum-figure"><svg role="img" ...>``.
 
     The SVG has no XML prolog, a ``<title>`` and ``aria-label`` from ``alt``, a ``viewBox``,
     no width or height attributes but a CSS width of its natural size (1 pt = 4/3 px) capped
     at the column width (``max-width: 100%``), so it shrinks on a phone; text and axes in
     ``currentColor`` and a transparent background. ``caption`` (plain text, escaped) becomes
-    the ``<figcaption>``. Results are cached: the same call returns the same string.
+    the ``<figcaption>``. The figure's own words (axis labels, titles, legends) and the marks
+    of its numbers are ``language``'s, as are, by the caller, ``alt`` and ``caption``. Results
+    are cached: the same call returns the same string.
 
     Args:
         name: A key of :data:`FIGURES`.
         alt: Text alternative for screen readers: what the figure shows. Required.
         caption: Optional visible caption, plain text.
+        language: The page's language, one of :data:`konum.messages.LANGUAGES`.
         **params: The figure's parameters (see :func:`figure_params`); lists may be given for
             tuple parameters.
 
@@ -118,13 +128,13 @@ def render_svg(name: str, alt: str, caption: str | None = None, **params: object
         One line of HTML.
 
     Raises:
-        FigureError: unknown figure, empty ``alt`` or a bad parameter.
+        FigureError: unknown figure or language, empty ``alt`` or a bad parameter.
     """
-    _known(name)
+    FIGURES[_known(name)].labels(language)  # checks the language
     if not isinstance(alt, str) or not alt.strip():
         raise FigureError(f"figure {name!r}: alt text is required (describe what it shows)")
     if caption is not None and not isinstance(caption, str):
         raise FigureError(f"figure {name!r}: caption must be text, got {caption!r}")
     frozen = tuple(sorted((key, _freeze(value)) for key, value in params.items()))
     FIGURES[name].checked(dict(frozen))  # fail early, before the cache, with a clear message
-    return _render_cached(name, alt.strip(), caption, frozen)
+    return _render_cached(name, alt.strip(), caption, frozen, language)

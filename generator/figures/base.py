@@ -9,7 +9,7 @@ values (each checked against its spec) instead of one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from matplotlib.figure import Figure
@@ -17,10 +17,13 @@ from matplotlib.figure import Figure
 from konum.computed.base import ParamSpec, check_constraint, describe
 from konum.errors import KonumError
 from konum.formatting import did_you_mean
+from konum.messages import LANGUAGES, message
 from konum.model import Choices
 
 Params = dict[str, Any]
 Data = dict[str, Any]
+#: ``label(name, **fields)``: the catalogue text ``figures.<name>`` in a figure's language.
+Label = Callable[..., str]
 
 
 class FigureError(KonumError, ValueError):
@@ -32,7 +35,8 @@ class LessonFigure:
 
     Subclasses set :attr:`name` and :attr:`params` (and :attr:`lists`), and implement
     :meth:`data`, which returns exactly the arrays drawn (all from :mod:`konum.pe`), and
-    :meth:`draw`. Calling the object with parameters returns the matplotlib figure.
+    :meth:`draw`. Calling the object with parameters (and ``language``, English by default)
+    returns the matplotlib figure.
     """
 
     name: ClassVar[str]
@@ -44,12 +48,29 @@ class LessonFigure:
         """The arrays drawn for the checked parameters ``p``."""
         raise NotImplementedError
 
-    def draw(self, p: Params, data: Data) -> Figure:
-        """The figure for ``p`` and its :meth:`data`."""
+    def draw(self, p: Params, data: Data, label: Label) -> Figure:
+        """The figure for ``p`` and its :meth:`data`, its words from ``label``."""
         raise NotImplementedError
 
-    def __call__(self, **given: object) -> Figure:
-        return self.draw(*self.compute(given))
+    def __call__(self, *, language: str = "en", **given: object) -> Figure:
+        return self.draw(*self.compute(given), self.labels(language))
+
+    def labels(self, language: str) -> Label:
+        """The :data:`Label` of ``language`` (one of :data:`konum.messages.LANGUAGES`).
+
+        Raises:
+            FigureError: an unknown language.
+        """
+        if language not in LANGUAGES:
+            raise FigureError(
+                f"figure {self.name!r}: language: expected one of {', '.join(LANGUAGES)}, "
+                f"found {language!r}"
+            )
+
+        def label(name: str, **fields: object) -> str:
+            return message(language, f"figures.{name}", **fields)
+
+        return label
 
     def defaults(self) -> Params:
         """Every parameter's default (a tuple for list parameters)."""

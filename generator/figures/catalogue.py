@@ -4,7 +4,8 @@ Every number drawn comes from :mod:`konum.pe`; :meth:`LessonFigure.data` returns
 the arrays a figure draws, so tests can compare them with the core. All figures are
 :data:`~konum.figures.style.WIDTH` inches wide (shaw_clipping, a square grid, a little
 narrower). Heatmaps are embedded as unsampled PNG (``interpolation="none"``) and text stays
-text (``svg.fonttype: none``), so each SVG stays well under 60 KB.
+text (``svg.fonttype: none``), so each SVG stays well under 60 KB. A figure's words are
+``label(key, **fields)`` texts of the ``figures`` catalogue section, in the figure's language.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator
 
 from konum import pe
 from konum.computed.base import base_param, param, specs
-from konum.figures.base import Data, LessonFigure, Params
+from konum.figures.base import Data, Label, LessonFigure, Params
 from konum.figures.style import (
     FONT,
     INK,
@@ -56,13 +57,13 @@ class PEHeatmap(LessonFigure):
     def data(self, p: Params) -> Data:
         return {"pe": pe.sinusoidal(p["n"], p["d"], base=p["base"])}
 
-    def draw(self, p: Params, data: Data) -> Figure:
+    def draw(self, p: Params, data: Data, label: Label) -> Figure:
         with style():
             fig = new_figure(WIDTH, 3.9)
             ax = fig.add_subplot()
             image = heat(ax, data["pe"], "coolwarm", -1.0, 1.0)
-            ax.set_xlabel("dimension j")
-            ax.set_ylabel("position p")
+            ax.set_xlabel(label("dimension_j"))
+            ax.set_ylabel(label("position_p"))
             int_ticks(ax)
             bar = fig.colorbar(image, ax=ax, label="PE[p, j]", shrink=0.9, pad=0.03, aspect=25)
             bar.set_ticks([-1.0, -0.5, 0.0, 0.5, 1.0])
@@ -109,8 +110,9 @@ class SineWaves(LessonFigure):
             "wavelengths": wavelengths[np.array(columns) // 2],
         }
 
-    def draw(self, p: Params, data: Data) -> Figure:
+    def draw(self, p: Params, data: Data, label: Label) -> Figure:
         columns = [int(j) for j in data["columns"]]
+        wavelengths = [float(w) for w in data["wavelengths"]]
         with style():
             fig = new_figure(WIDTH, 0.75 + 1.15 * len(columns))
             axes = fig.subplots(len(columns), 1, sharex=True, squeeze=False)[:, 0]
@@ -125,12 +127,12 @@ class SineWaves(LessonFigure):
                 ax.grid(axis="y")
                 kind = "sin" if j % 2 == 0 else "cos"
                 ax.set_title(
-                    f"j = {j} ({kind}, pair {j // 2}): wavelength {data['wavelengths'][i]:,.1f}",
+                    label("sine_panel", j=j, kind=kind, pair=j // 2, wavelength=wavelengths[i]),
                     loc="left",
                     fontsize=SMALL,
                 )
             fig.supylabel("PE[p, j]", fontsize=FONT)
-            axes[-1].set_xlabel("position p")
+            axes[-1].set_xlabel(label("position_p"))
             axes[-1].xaxis.set_major_locator(MaxNLocator(6, integer=True))
             axes[-1].set_xlim(-0.5, p["n"] - 0.5)
         return fig
@@ -156,7 +158,7 @@ class DotVsDistance(LessonFigure):
         table = pe.sinusoidal(n, d)
         return {"positions": np.arange(n), "dots": table @ table[anchor]}
 
-    def draw(self, p: Params, data: Data) -> Figure:
+    def draw(self, p: Params, data: Data, label: Label) -> Figure:
         anchor, d = p["anchor"], p["d"]
         with style():
             fig = new_figure(WIDTH, 3.5)
@@ -174,7 +176,7 @@ class DotVsDistance(LessonFigure):
                 ha="left" if right else "right",
                 fontsize=SMALL,
             )
-            ax.set_xlabel("position p")
+            ax.set_xlabel(label("position_p"))
             ax.set_ylabel(f"PE[{anchor}] · PE[p]")
             ax.grid(axis="y")
             ax.set_xlim(-0.5, p["n"] - 0.5)
@@ -182,7 +184,7 @@ class DotVsDistance(LessonFigure):
             ax.yaxis.set_major_locator(MaxNLocator(5))
             top = ax.secondary_xaxis("top", functions=(lambda x: x - anchor, lambda x: x + anchor))
             top.xaxis.set_major_locator(MaxNLocator(6, integer=True))
-            top.set_xlabel(f"offset p − {anchor}")
+            top.set_xlabel(label("offset", anchor=anchor))
             ax.set_ylim(top=d / 2 * 1.08)
         return fig
 
@@ -203,7 +205,7 @@ class Fingerprint(LessonFigure):
     def data(self, p: Params) -> Data:
         return {"pe": pe.sinusoidal(p["n"], p["d"])}
 
-    def draw(self, p: Params, data: Data) -> Figure:
+    def draw(self, p: Params, data: Data, label: Label) -> Figure:
         n, d = p["n"], p["d"]
         table = data["pe"]
         with style():
@@ -225,8 +227,8 @@ class Fingerprint(LessonFigure):
             ax.tick_params(axis="y", length=0)
             for side in ("left", "bottom"):
                 ax.spines[side].set_visible(False)
-            ax.set_xlabel("dimension j")
-            ax.set_ylabel("position p")
+            ax.set_xlabel(label("dimension_j"))
+            ax.set_ylabel(label("position_p"))
             assert image is not None
             below(fig, image, [ax], "PE[p, j]")
         return fig
@@ -265,7 +267,7 @@ class RopeRotation(LessonFigure):
             "angles": m_values * theta,
         }
 
-    def draw(self, p: Params, data: Data) -> Figure:
+    def draw(self, p: Params, data: Data, label: Label) -> Figure:
         k, theta = p["k"], data["theta"]
         rows = math.ceil(len(data["m_values"]) / 2)
         with style():
@@ -313,11 +315,9 @@ class RopeRotation(LessonFigure):
             ax.set_ylim(-1.25, 1.25)
             ax.set_xticks([-1, 0, 1])
             ax.set_yticks([-1, 0, 1])
-            ax.set_xlabel(f"1st coordinate of pair {k}")
-            ax.set_ylabel(f"2nd coordinate of pair {k}")
-            ax.set_title(
-                f"d = {p['d']}, pair k = {k}: θ = {theta:.4g} rad per step", fontsize=SMALL
-            )
+            ax.set_xlabel(label("pair_first", k=k))
+            ax.set_ylabel(label("pair_second", k=k))
+            ax.set_title(label("rotation_title", d=p["d"], k=k, theta=theta), fontsize=SMALL)
             fig.legend(
                 handles,
                 labels,
@@ -325,30 +325,39 @@ class RopeRotation(LessonFigure):
                 ncols=2,
                 handlelength=1.2,
                 columnspacing=1.2,
-                title="rotation by m·θ",
+                title=label("rotation_legend"),
             )
         return fig
 
 
-def _rope_scalings(p: Params) -> dict[str, dict[str, object] | None]:
+def _rope_scalings(p: Params) -> dict[str, tuple[dict[str, object], dict[str, object] | None]]:
+    """The scalings drawn, by kind: the fields of its label (``figures.scaling_<kind>``) and
+    its ``scaling`` argument of :func:`konum.pe.rope_frequencies`."""
     factor, original = p["factor"], p["original_max"]
     seq_len = round(factor * original)
+    low, high = 1.0, 4.0
     return {
-        "no scaling": None,
-        f"linear (positions ÷ {factor:g})": {"rope_type": "linear", "factor": factor},
-        f"dynamic NTK (at {seq_len:,} tokens)": {
-            "rope_type": "dynamic",
-            "factor": factor,
-            "max_position_embeddings": original,
-            "seq_len": seq_len,
-        },
-        "Llama 3 (low 1, high 4)": {
-            "rope_type": "llama3",
-            "factor": factor,
-            "low_freq_factor": 1.0,
-            "high_freq_factor": 4.0,
-            "original_max_position_embeddings": original,
-        },
+        "none": ({}, None),
+        "linear": ({"factor": factor}, {"rope_type": "linear", "factor": factor}),
+        "dynamic": (
+            {"seq_len": seq_len},
+            {
+                "rope_type": "dynamic",
+                "factor": factor,
+                "max_position_embeddings": original,
+                "seq_len": seq_len,
+            },
+        ),
+        "llama3": (
+            {"low": low, "high": high},
+            {
+                "rope_type": "llama3",
+                "factor": factor,
+                "low_freq_factor": low,
+                "high_freq_factor": high,
+                "original_max_position_embeddings": original,
+            },
+        ),
     }
 
 
@@ -363,10 +372,11 @@ def _short_count(value: float, _position: object = None) -> str:
 class RopeFrequenciesScaled(LessonFigure):
     """Wavelength of each RoPE pair, unscaled and under linear, dynamic NTK and Llama 3 scaling.
 
-    Wavelength ``2π / inv_freq[k]`` from ``pe.rope_frequencies`` on a log scale; the dynamic
-    curve is evaluated at ``seq_len = factor · original_max``; Llama 3 uses low/high frequency
-    factors 1 and 4. A horizontal line marks the original context. The legend sits below the
-    axes, where it hides no curve.
+    Wavelength ``2π / inv_freq[k]`` from ``pe.rope_frequencies`` on a log scale, by kind of
+    scaling (``none``, ``linear``, ``dynamic``, ``llama3``, the keys of the data's
+    ``wavelengths``); the dynamic curve is evaluated at ``seq_len = factor · original_max``;
+    Llama 3 uses low/high frequency factors 1 and 4. A horizontal line marks the original
+    context. The legend sits below the axes, where it hides no curve.
     """
 
     name = "rope_frequencies_scaled"
@@ -380,26 +390,31 @@ class RopeFrequenciesScaled(LessonFigure):
     def data(self, p: Params) -> Data:
         d, base = p["d"], p["base"]
         curves = {
-            label: 2 * np.pi / pe.rope_frequencies(d, base=base, scaling=scaling)
-            for label, scaling in _rope_scalings(p).items()
+            kind: 2 * np.pi / pe.rope_frequencies(d, base=base, scaling=scaling)
+            for kind, (_, scaling) in _rope_scalings(p).items()
         }
         return {"pairs": np.arange(d // 2), "wavelengths": curves}
 
-    def draw(self, p: Params, data: Data) -> Figure:
+    def draw(self, p: Params, data: Data, label: Label) -> Figure:
         styles = ["-", "--", "-.", ":"]
         with style():
             fig = new_figure(WIDTH, 4.6)
             ax = fig.add_subplot()
-            for i, (label, wavelengths) in enumerate(data["wavelengths"].items()):
+            fields = {kind: given for kind, (given, _) in _rope_scalings(p).items()}
+            for i, (kind, wavelengths) in enumerate(data["wavelengths"].items()):
                 ax.plot(
-                    data["pairs"], wavelengths, ls=styles[i], lw=2.0 if i == 0 else 1.6, label=label
+                    data["pairs"],
+                    wavelengths,
+                    ls=styles[i],
+                    lw=2.0 if i == 0 else 1.6,
+                    label=label(f"scaling_{kind}", **fields[kind]),
                 )
             ax.set_yscale("log")
             ax.yaxis.set_major_locator(LogLocator(base=10, numticks=6))
             ax.yaxis.set_major_formatter(FuncFormatter(_short_count))
             ax.axhline(p["original_max"], color=INK, alpha=0.5, lw=0.8)
             ax.annotate(
-                f"original context {p['original_max']:,}",
+                label("original_context", n=p["original_max"]),
                 xy=(p["d"] // 2 - 1, p["original_max"]),
                 xytext=(0, -3),
                 textcoords="offset points",
@@ -407,8 +422,8 @@ class RopeFrequenciesScaled(LessonFigure):
                 ha="right",
                 va="top",
             )
-            ax.set_xlabel("pair index k (0 = fastest)")
-            ax.set_ylabel("wavelength (positions)")
+            ax.set_xlabel(label("pair_index"))
+            ax.set_ylabel(label("wavelength_positions"))
             ax.grid(axis="y", which="major")
             ax.set_xlim(0, p["d"] // 2 - 1)
             ax.xaxis.set_major_locator(MaxNLocator(6, integer=True))
@@ -454,7 +469,7 @@ class AlibiMatrices(LessonFigure):
             "bias": pe.alibi_bias(n, num_heads)[index],
         }
 
-    def draw(self, p: Params, data: Data) -> Figure:
+    def draw(self, p: Params, data: Data, label: Label) -> Figure:
         bias = data["bias"]
         finite = bias[np.isfinite(bias)]
         low = float(finite.min()) if finite.min() < 0 else -1.0
@@ -470,12 +485,14 @@ class AlibiMatrices(LessonFigure):
                 image = heat(ax, masked, "viridis", low, 0.0)
                 image.set_extent((-0.5, p["n"] - 0.5, p["n"] - 0.5, -0.5))
                 ax.set_aspect("equal")
-                ax.set_title(f"head {head}\nm = {_fraction(float(slope))}", fontsize=SMALL)
-                ax.set_xlabel("key j")
+                ax.set_title(
+                    label("alibi_head", head=head, slope=_fraction(float(slope))), fontsize=SMALL
+                )
+                ax.set_xlabel(label("key_j"))
                 int_ticks(ax, 4)
-            axes[0].set_ylabel("query i")
+            axes[0].set_ylabel(label("query_i"))
             assert image is not None
-            below(fig, image, list(axes), "bias −m·(i − j); blank: masked")
+            below(fig, image, list(axes), label("alibi_bias"))
         return fig
 
 
@@ -502,17 +519,19 @@ class T5Buckets(LessonFigure):
             "causal": np.asarray(pe.t5_bucket(rel, bidirectional=False, **kwargs)),
         }
 
-    def draw(self, p: Params, data: Data) -> Figure:
+    def draw(self, p: Params, data: Data, label: Label) -> Figure:
         with style():
             fig = new_figure(WIDTH, 3.9)
             ax = fig.add_subplot()
-            ax.step(data["relative"], data["bidirectional"], where="mid", label="bidirectional")
+            ax.step(
+                data["relative"], data["bidirectional"], where="mid", label=label("bidirectional")
+            )
             ax.step(
                 data["relative"],
                 data["causal"],
                 where="mid",
                 ls="--",
-                label="causal (future keys → 0)",
+                label=label("causal"),
             )
             for x in (-p["max_distance"], p["max_distance"]):
                 if x <= p["span"]:
@@ -527,8 +546,8 @@ class T5Buckets(LessonFigure):
                     va="center",
                     fontsize=SMALL,
                 )
-            ax.set_xlabel("relative position (key − query)")
-            ax.set_ylabel("bucket")
+            ax.set_xlabel(label("relative_position"))
+            ax.set_ylabel(label("bucket"))
             ax.xaxis.set_major_locator(MaxNLocator(6, integer=True, symmetric=True))
             ax.yaxis.set_major_locator(MaxNLocator(5, integer=True))
             ax.set_ylim(-0.8, p["num_buckets"] - 0.2)
@@ -553,7 +572,7 @@ class ShawClipping(LessonFigure):
     def data(self, p: Params) -> Data:
         return {"index": pe.relative_index(p["n"], p["n"], p["max_distance"])}
 
-    def draw(self, p: Params, data: Data) -> Figure:
+    def draw(self, p: Params, data: Data, label: Label) -> Figure:
         k = p["max_distance"]
         index = data["index"]
         with style():
@@ -563,9 +582,9 @@ class ShawClipping(LessonFigure):
             image = heat(ax, index, cmap, -0.5, 2 * k + 0.5)
             ax.set_aspect("equal")
             annotate(ax, image, index, "{:d}", SMALL if p["n"] <= 10 else 8)
-            ax.set_xlabel("key j")
-            ax.set_ylabel("query i")
-            ax.set_title(f"index = clip(j − i, −{k}, {k}) + {k}")
+            ax.set_xlabel(label("key_j"))
+            ax.set_ylabel(label("query_i"))
+            ax.set_title(label("shaw_index", k=k))
             step = 1 if p["n"] <= 10 else 2
             ax.set_xticks(range(0, p["n"], step))
             ax.set_yticks(range(0, p["n"], step))
@@ -598,7 +617,7 @@ class Grid2D(LessonFigure):
         sims = np.stack([(unit @ unit[r * grid + c]).reshape(grid, grid) for r, c in refs])
         return {"refs": np.array(refs), "similarity": sims}
 
-    def draw(self, p: Params, data: Data) -> Figure:
+    def draw(self, p: Params, data: Data, label: Label) -> Figure:
         sims = data["similarity"]
         grid = p["grid"]
         with style():
@@ -610,14 +629,14 @@ class Grid2D(LessonFigure):
                 image = heat(ax, sim, "viridis", low, 1.0)
                 ax.set_aspect("equal")
                 ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, fill=False, ec="#e11d48", lw=1.6))
-                ax.set_title(f"patch\nrow {r}, col {c}", fontsize=SMALL)
-                ax.set_xlabel("column")
+                ax.set_title(label("patch", row=r, col=c), fontsize=SMALL)
+                ax.set_xlabel(label("column"))
                 int_ticks(ax, 4)
                 ax.set_xlim(-0.5, grid - 0.5)
                 ax.set_ylim(grid - 0.5, -0.5)
-            axes[0].set_ylabel("row")
+            axes[0].set_ylabel(label("row"))
             assert image is not None
-            below(fig, image, list(axes), "cosine similarity to the outlined patch")
+            below(fig, image, list(axes), label("cosine_similarity"))
         return fig
 
 
@@ -656,19 +675,13 @@ class AttentionPermutation(LessonFigure):
             "gap_with_pe": float(np.max(np.abs(outputs["with_pe"] - outputs["with_pe_reversed"]))),
         }
 
-    def draw(self, p: Params, data: Data) -> Figure:
+    def draw(self, p: Params, data: Data, label: Label) -> Figure:
         n = p["n"]
         panels = [
-            ("no_pe", "no PE: original order"),
-            (
-                "no_pe_reversed",
-                f"no PE: reversed, rows put back (max diff {data['gap_no_pe']:.3f})",
-            ),
-            ("with_pe", "with PE: original order"),
-            (
-                "with_pe_reversed",
-                f"with PE: reversed, rows put back (max diff {data['gap_with_pe']:.3f})",
-            ),
+            ("no_pe", label("no_pe")),
+            ("no_pe_reversed", label("no_pe_reversed", gap=data["gap_no_pe"])),
+            ("with_pe", label("with_pe")),
+            ("with_pe_reversed", label("with_pe_reversed", gap=data["gap_with_pe"])),
         ]
         vmax = max(float(np.max(np.abs(data[key]))) for key, _ in panels)
         with style():
@@ -681,8 +694,8 @@ class AttentionPermutation(LessonFigure):
                 ax.set_yticks(range(n))
                 ax.set_xticks(range(p["d"]))
                 ax.tick_params(length=0)
-            fig.supylabel("token", fontsize=FONT)
-            axes[-1].set_xlabel("output dimension")
+            fig.supylabel(label("token"), fontsize=FONT)
+            axes[-1].set_xlabel(label("output_dimension"))
         return fig
 
 
@@ -702,23 +715,24 @@ class LearnedTable(LessonFigure):
     def data(self, p: Params) -> Data:
         return {"learned": pe.learned(p["n"], p["d"]), "sinusoidal": pe.sinusoidal(p["n"], p["d"])}
 
-    def draw(self, p: Params, data: Data) -> Figure:
-        spread = 3 * 0.02
+    def draw(self, p: Params, data: Data, label: Label) -> Figure:
+        std = 0.02  # pe.learned's default
+        spread = 3 * std
         with style():
             fig = new_figure(WIDTH, 3.6)
             axes = fig.subplots(1, 2, sharey=True)
             left = heat(axes[0], data["learned"], "coolwarm", -spread, spread)
             right = heat(axes[1], data["sinusoidal"], "coolwarm", -1.0, 1.0)
-            axes[0].set_title("learned, at init\n(normal, std 0.02)", fontsize=SMALL)
-            axes[1].set_title("sinusoidal\n(fixed formula)", fontsize=SMALL)
+            axes[0].set_title(label("learned_init", std=std), fontsize=SMALL)
+            axes[1].set_title(label("sinusoidal_fixed"), fontsize=SMALL)
             for ax, image, top in ((axes[0], left, 0.05), (axes[1], right, 1.0)):
-                ax.set_xlabel("dimension j")
+                ax.set_xlabel(label("dimension_j"))
                 int_ticks(ax, 4)
                 bar = fig.colorbar(
                     image, ax=ax, orientation="horizontal", shrink=0.9, aspect=15, pad=0.03
                 )
                 bar.set_ticks([-top, 0.0, top])
-            axes[0].set_ylabel("position p")
+            axes[0].set_ylabel(label("position_p"))
         return fig
 
 

@@ -7,6 +7,9 @@ attributes something refers to (``figure_1``, ``axes_1``, ... would clash betwee
 on one page); rounds coordinates to 1/100 pt; flattens matplotlib's bare ``<g>`` nesting;
 and gives the root a ``viewBox``, ``role="img"``, an ``aria-label`` and ``<title>`` from the
 alt text, and a CSS width of its natural size capped at the column.
+
+:func:`localize_text` writes the numbers of a figure's text (ticks, labels, cell values) in a
+page language's marks: with ``svg.fonttype: none`` every text is a real ``<text>``.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import re
 from matplotlib.figure import Figure
 
 from konum.figures.style import INK, style
+from konum.formatting import DECIMAL_MARKS, THOUSANDS_MARKS
 
 _XML_HEAD = re.compile(r"\A.*?(?=<svg\b)", re.S)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
@@ -36,6 +40,10 @@ _USE_RUN = re.compile(r'(?:<use [^>]*? style="([^"]*)"/>)(?:<use [^>]*? style="\
 _USE_STYLE = re.compile(r' style="[^"]*"')
 _ROOT = re.compile(r"<svg\b[^>]*>")
 _VIEWBOX = re.compile(r'viewBox="([^"]+)"')
+_TEXT = re.compile(r"(<text\b[^>]*>)(.*?)(</text>)", re.S)
+_TAG = re.compile(r"(<[^>]*>)")
+#: A mark between digits: Python's decimal point or digit-group comma.
+_NUMBER_MARK = re.compile(r"(?<=\d)[.,](?=\d)")
 
 
 def _short_number(match: re.Match[str]) -> str:
@@ -115,3 +123,26 @@ def clean_svg(svg: str, alt: str) -> str:
         f"<title>{html.escape(alt, quote=False)}</title>"
     )
     return svg[: root.start()] + new_root + svg[root.end() :].strip()
+
+
+def localize_text(svg: str, language: str) -> str:
+    """``svg`` with the numbers in its ``<text>`` written in ``language``'s marks.
+
+    The figures print numbers in Python's form (``0.5``, ``8,192``); in Turkish these become
+    ``0,5`` and ``8.192`` (:data:`~konum.formatting.DECIMAL_MARKS`,
+    :data:`~konum.formatting.THOUSANDS_MARKS`). Only text between tags changes, never an
+    attribute. English is returned as is.
+    """
+    marks = {".": DECIMAL_MARKS.get(language, "."), ",": THOUSANDS_MARKS.get(language, ",")}
+    if marks == {".": ".", ",": ","}:
+        return svg
+
+    def number(match: re.Match[str]) -> str:
+        return marks[match.group(0)]
+
+    def text(match: re.Match[str]) -> str:
+        parts = _TAG.split(match.group(2))
+        parts[::2] = [_NUMBER_MARK.sub(number, part) for part in parts[::2]]
+        return match.group(1) + "".join(parts) + match.group(3)
+
+    return _TEXT.sub(text, svg)

@@ -371,7 +371,7 @@ def render_explorer(
     if explorer.figure is not None:
         figure_name, figure_params, alt_key, alt_fields = explorer.figure(values)
         alt = alt or message(language, f"explorer.{alt_key}", **alt_fields)
-        svg = Markup(render_svg(figure_name, alt, caption, **figure_params))
+        svg = Markup(render_svg(figure_name, alt, caption, language=language, **figure_params))
     elif explorer.table is not None:
         table = explorer.table(values)
     data = {

@@ -46,7 +46,7 @@ import numpy as np
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
-from konum.formatting import DECIMAL_MARKS, format_number
+from konum.formatting import DECIMAL_MARKS, THOUSANDS_MARKS, format_number
 from konum.sandbox import (
     FunctionSet,
     Sandbox,
@@ -289,8 +289,6 @@ NUMBER, GROUPED, END = "\ue000", "\ue001", "\ue002"
 #: mark (math): the spans :func:`localize_values` tells apart, code first.
 _SPANS = re.compile(r"(```.*?```|`[^`\n]*`|\$\$.*?\$\$|\$[^$\n]*\$)", re.DOTALL)
 _MARKED = re.compile(f"([{NUMBER}{GROUPED}])([^{END}]*){END}")
-#: The digit-group separator of each language's prose (``786.432`` in Turkish).
-THOUSANDS_MARKS = {"en": ",", "tr": "."}
 
 
 def _marked(function: Callable[..., str], mark: str) -> Callable[..., str]:
@@ -379,7 +377,9 @@ class ValuesPreprocessor(Preprocessor):
     def figure(self, name: str, alt: str, caption: str | None = None, **params: Any) -> str:
         from konum.figures import render_svg
 
-        return self.md.htmlStash.store(render_svg(name, alt, caption, **params))
+        return self.md.htmlStash.store(
+            render_svg(name, alt, caption, language=self.language, **params)
+        )
 
     def run(self, lines: list[str]) -> list[str]:
         source = "\n".join(lines)

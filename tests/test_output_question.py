@@ -187,12 +187,7 @@ def test_the_quiz_shows_the_task_and_a_labelled_box(question: model.OutputQuesti
     assert label.attrs["for"] == box.attrs["id"] == "konum-q-prog-shape-output"
     assert box.attrs["spellcheck"] == "false" and box.attrs["rows"] == "3"
     data, later = (json.loads(s.text) for s in el.find_all(lambda e: e.tag == "script"))
-    assert (data["type"], data["tolerance"], data["hint"], data["explanation"]) == (
-        "output",
-        0.01,
-        False,
-        True,
-    )
+    assert (data["type"], data["tolerance"], data["explanation"]) == ("output", 0.01, True)
     assert question.expected not in json.dumps(data)  # sealed: only a check unseals it
     assert seal.unseal(data["salt"], data["expected"]) == question.expected
     if "sealed" in later:

@@ -183,7 +183,7 @@ def _later_of(q: Locator, data: dict[str, Any]) -> dict[str, Any]:
     return later
 
 
-def answer_right(q: Locator) -> None:
+def answer_right(q: Locator, check: str = "Check") -> None:
     """Fill in the right answer from the page's own data, found as a determined reader
     would: hashing each choice with the page's hashOf(), unsealing with its unseal() (the
     visible variant if computed)."""
@@ -237,7 +237,7 @@ def answer_right(q: Locator) -> None:
             q.evaluate("(el, a) => window.konumQuiz.unseal(a[0], a[1])", [salt, spec["interval"]])
         )
         scope.locator("input.konum-number-input").fill(repr((low + high) / 2))
-    q.get_by_role("button", name="Check").click()
+    q.get_by_role("button", name=check).click()
 
 
 def _range(q: Locator, spec: dict[str, Any]) -> tuple[float, float]:
@@ -517,10 +517,10 @@ def _axe(page: Page, contrast: bool) -> list[dict[str, Any]]:
     return found
 
 
-def _answer_everything(page: Page) -> None:
+def _answer_everything(page: Page, check: str = "Check") -> None:
     """The first question right, then Check, Show answer and Hint everywhere: right and wrong
     feedback, marks, answers, hints, explanations and solutions are all on screen."""
-    answer_right(page.locator("[data-question-id]").first)
+    answer_right(page.locator("[data-question-id]").first, check)
     page.evaluate(
         """() => document.querySelectorAll(
         '[data-konum-quiz] .konum-check, [data-konum-quiz] .konum-show,'
@@ -707,4 +707,29 @@ def test_inline_math_keeps_the_punctuation_after_it(browser: Any, real: tuple[Pa
                     found[f"{path} at {width}"] = stray
     finally:
         context.close()
+    assert found == {}
+
+
+TURKISH_LESSON = "tr/lessons/02-sinusoidal.html"
+
+
+@pytest.mark.slow
+def test_a_turkish_lesson_is_axe_clean_in_light_and_dark(session: Session) -> None:
+    """The Turkish edition (site/tr of the same build): a lesson's quiz answered right in
+    Turkish ("Denetle"), then everything shown; every axe rule, colour contrast included, in
+    both colour schemes."""
+    page = session.page
+    found: dict[str, Any] = {}
+    for scheme in ("default", "slate"):
+        mounted_page(session, TURKISH_LESSON)
+        expect(page.locator("html")).to_have_attribute("lang", "tr")
+        expect(page.locator("body")).to_have_attribute("data-md-color-scheme", scheme)
+        _answer_everything(page, check="Denetle")
+        expect(page.locator(".konum-feedback.is-right").first).to_have_text(re.compile("^Doğru"))
+        for contrast in (False, True):
+            if violations := _axe(page, contrast=contrast):
+                found[f"{scheme} contrast={contrast}"] = violations
+        if scheme == "default":
+            page.locator("form[data-md-component=palette] label:visible").click()
+            expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")
     assert found == {}

@@ -172,6 +172,23 @@ def test_zensical_builds_the_same_config(tmp_path: Path) -> None:
     )
     html = page.read_text(encoding="utf-8")
     assert "data-konum-quiz" in html and "<math" in html
+    # The Turkish edition: its own nav only (Zensical's INHERIT appends inherited lists, so
+    # the lists an edition sets live in its own file), Turkish texts for the quiz's script.
+    result = subprocess.run(
+        [zensical, "build", "--clean", "-f", "mkdocs.tr.yml"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    turkish = next((project / "site" / "tr").rglob("02-sinusoidal*.html")).read_text(
+        encoding="utf-8"
+    )
+    assert "data-konum-quiz" in turkish and "Yeni sayılar" in turkish
+    assert '<html lang="tr"' in turkish
+    assert "Use konum in your own site" not in turkish and "Sinüs kodlaması" in turkish
 
 
 def test_every_computed_question_gets_new_numbers_with_a_new_seed() -> None:

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import node_tool
 
 from konum.banks.errors import BankError
 from konum.banks.load import load_banks
@@ -38,19 +38,8 @@ LIVE = re.compile(r"\s(href|style|class|id|data-(?!mjx-)[\w-]+|on\w+)=", re.IGNO
 @pytest.fixture(scope="session")
 def mathjax(tmp_path_factory: pytest.TempPathFactory):
     """``mathjax(fields)``: for each HTML field, the MathML of every formula MathJax finds."""
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if node is None or npm is None:
-        pytest.fail("the card math tests render with MathJax: install Node.js and npm")
     folder = tmp_path_factory.mktemp("mathjax")
-    for name in ("package.json", "package-lock.json", "render.js"):
-        shutil.copy(READER / name, folder / name)
-    subprocess.run(
-        [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"],
-        cwd=folder,
-        check=True,
-        timeout=300,
-        capture_output=True,
-    )
+    node = node_tool(READER, ("render.js",), folder)
 
     def render(fields: list[str]) -> list[list[str]]:
         result = subprocess.run(

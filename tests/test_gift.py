@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import node_tool
 
 from konum import model
 from konum.build import read_site_config
@@ -39,19 +39,8 @@ Parse = Callable[[str], list[dict[str, Any]]]
 @pytest.fixture(scope="session")
 def gift_parse(tmp_path_factory: pytest.TempPathFactory) -> Parse:
     """gift-pegjs's ``parse``, through ``node tests/gift/read.js``."""
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if node is None or npm is None:
-        pytest.fail("the GIFT tests read the export with gift-pegjs: install Node.js and npm")
     folder = tmp_path_factory.mktemp("gift-reader")
-    for name in ("package.json", "package-lock.json", "read.js"):
-        shutil.copy(READER / name, folder / name)
-    subprocess.run(
-        [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"],
-        cwd=folder,
-        check=True,
-        timeout=300,
-        capture_output=True,
-    )
+    node = node_tool(READER, ("read.js",), folder)
 
     def parse(text: str) -> list[dict[str, Any]]:
         result = subprocess.run(

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -37,22 +36,3 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if result.returncode != 0:
         pytest.fail(f"konum build of the real site failed:\n{result.stderr}")
     return site
-
-
-def node_tool(source: Path, files: tuple[str, ...], folder: Path) -> str:
-    """Node.js's path, with the npm package of ``source`` (its ``package.json`` and lock file,
-    and ``files``) installed from the npm registry into ``folder``: the GIFT reader and
-    MathJax, which no PyPI package replaces."""
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if node is None or npm is None:
-        pytest.fail(f"the tests of {source.name} run with Node.js: install Node.js and npm")
-    for name in ("package.json", "package-lock.json", *files):
-        shutil.copy(source / name, folder / name)
-    subprocess.run(
-        [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"],
-        cwd=folder,
-        check=True,
-        timeout=300,
-        capture_output=True,
-    )
-    return node

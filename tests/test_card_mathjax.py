@@ -18,7 +18,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import node_tool
 
 from konum.banks.errors import BankError
 from konum.banks.load import load_banks
@@ -26,6 +25,7 @@ from konum.build import read_site_config
 from konum.course import course_for
 from konum.exports.cards import build_cards
 from konum.variants import make_concrete
+from tests.nodetools import node_tool
 
 REPO = Path(__file__).resolve().parent.parent
 READER = Path(__file__).resolve().parent / "mathjax"

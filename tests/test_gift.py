@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import node_tool
 
 from konum import model
 from konum.build import read_site_config
@@ -27,6 +26,7 @@ from konum.formatting import BLANK
 from konum.markup import render_markdown
 from konum.render import plain_text
 from konum.variants import make_concrete
+from tests.nodetools import node_tool
 
 REPO = Path(__file__).resolve().parent.parent
 PHYSICS = REPO / "examples" / "physics"

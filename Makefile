@@ -31,8 +31,9 @@ $(DEV_STAMP): $(TEST_STAMP)
 site: $(SITE_STAMP)
 	$(BIN)/konum build
 
-# Two workers; tests that share a module's built site stay on one worker. The tests marked
-# slow (whole builds, installing a wheel, Zensical) run in `make test-slow`; CI runs both.
+# Two workers; tests that share a module's fixtures stay on one worker. The tests marked slow
+# (whole builds, installing a wheel, Zensical, sweeps of every page and axe-core runs in
+# Chromium) run in `make test-slow`; CI runs both.
 test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -n 2 --dist loadscope -m "not slow"
 
@@ -41,7 +42,8 @@ test-slow: $(TEST_STAMP)
 
 # The oldest Python that pyproject.toml allows, in a virtualenv of its own: the suite
 # without the browser tests (those check the front end, the same on every Python) and
-# without the slow whole builds (the same code paths as the fast tests, on the newest Python).
+# without the slow whole builds (the same code paths as the fast tests, on the newest Python)
+# and without the external readers (Node.js, Chromium's printer: the same on every Python).
 OLDEST ?= python3.10
 OLDEST_VENV := .venv-oldest
 OLDEST_STAMP := $(OLDEST_VENV)/.installed
@@ -53,7 +55,7 @@ $(OLDEST_STAMP): pyproject.toml
 	touch $(OLDEST_STAMP)
 
 test-oldest: $(OLDEST_STAMP)
-	$(OLDEST_VENV)/bin/python -m pytest -q -n 2 --dist loadscope --ignore=tests/browser -m "not slow"
+	$(OLDEST_VENV)/bin/python -m pytest -q -n 2 --dist loadscope --ignore=tests/browser -m "not slow and not external"
 
 serve: $(SITE_STAMP)
 	$(BIN)/konum serve

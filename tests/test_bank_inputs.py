@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from konum import model
-from konum.computed.variants import computed_variants
 from konum.banks import BankProblem, check_banks, discover, format_json, format_text, load_bank
 from konum.banks.htmlcheck import scan, scan_generated, url_scheme
+from konum.computed.variants import computed_variants
 from konum.markup import MAX_NESTING, MarkupError, render_markdown
 from konum.mdx.math import MathError
 from konum.render import render_quiz

@@ -60,6 +60,8 @@ def _fields(cards) -> list[str]:
     return [text for card in cards for text in (card.front, card.back)]
 
 
+@pytest.mark.external
+@pytest.mark.slow
 def test_the_detector_sees_a_live_link(mathjax) -> None:
     """The check below can fail: raw payloads do come out live."""
     found = mathjax([r"<p>\(\href{javascript:alert(1)}{x}\)</p>", r"\[\style{top:0}{y}\]"])
@@ -67,6 +69,8 @@ def test_the_detector_sees_a_live_link(mathjax) -> None:
     assert sum(map(len, found)) == 2
 
 
+@pytest.mark.external
+@pytest.mark.slow
 @pytest.mark.parametrize("config", ["mkdocs.yml", "examples/physics/mkdocs.yml"])
 def test_every_card_of_the_courses_renders_in_mathjax_without_live_markup(
     mathjax, config: str
@@ -110,6 +114,8 @@ PAYLOADS = [
 ]
 
 
+@pytest.mark.external
+@pytest.mark.slow
 @pytest.mark.parametrize("payload", PAYLOADS)
 def test_a_payload_is_refused_at_its_line_or_harmless_on_the_card(
     mathjax, tmp_path: Path, payload: str
@@ -125,9 +131,9 @@ def test_a_payload_is_refused_at_its_line_or_harmless_on_the_card(
     try:
         banks = load_banks(bank)
     except BankError as exc:
-        assert any(
-            p.line is not None and p.file.endswith("hostile.yml") for p in exc.problems
-        ), exc.problems
+        assert any(p.line is not None and p.file.endswith("hostile.yml") for p in exc.problems), (
+            exc.problems
+        )
         return
     concretes = [make_concrete(q, 42, 1) for b in banks for q in b.questions]
     cards = build_cards(banks, concretes, math="anki")

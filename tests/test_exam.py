@@ -90,6 +90,8 @@ def letter(index: int) -> str:
     return chr(ord("A") + index)
 
 
+@pytest.mark.external
+@pytest.mark.slow
 def test_each_version_shows_its_numbers_and_its_key_the_answers(
     printed: Path, course: Course
 ) -> None:
@@ -153,6 +155,8 @@ def test_each_version_shows_its_numbers_and_its_key_the_answers(
     assert prompts_by_version[0] != prompts_by_version[1]  # other numbers
 
 
+@pytest.mark.external
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_pdfs_text(printed: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
     result = konum("exam", "--seed", str(SEED), "--versions", "2", "-o", str(again))
@@ -172,6 +176,8 @@ def test_the_same_seed_gives_the_same_pdfs_text(printed: Path, tmp_path: Path) -
     assert "Version 1" in cover and "Name" in cover and "Question 1" not in cover
 
 
+@pytest.mark.external
+@pytest.mark.slow
 def test_pages_are_print_ready(printed: Path) -> None:
     page = (printed / "version-1.html").read_text(encoding="utf-8")
     for control in ("<input", "<button", "<select", "<textarea", "<script", "<form"):

@@ -29,6 +29,9 @@ from konum.figures import FIGURES
 from konum.figures.style import new_figure, style
 from konum.messages import LANGUAGES
 
+# A sweep of every figure in every language, drawn by matplotlib: with the slow tests.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 #: Clearance asked around a title, in points.
 MARGIN = 2.0
@@ -139,16 +142,14 @@ def off_the_figure(fig: Figure) -> list[str]:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize(("name", "params"), CASES, ids=[f"{n}{p}" for n, p in CASES])
-def test_no_title_overlaps_the_data(name: str, params: str, language: str) -> None:
-    given = dict(ast.literal_eval(params))
-    assert overlaps(FIGURES[name](language=language, **given)) == []
-
-
-@pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize(("name", "params"), CASES, ids=[f"{n}{p}" for n, p in CASES])
-def test_no_text_runs_off_the_figure(name: str, params: str, language: str) -> None:
-    given = dict(ast.literal_eval(params))
-    assert off_the_figure(FIGURES[name](language=language, **given)) == []
+def test_no_title_overlaps_the_data_and_no_text_runs_off(
+    name: str, params: str, language: str
+) -> None:
+    fig = FIGURES[name](language=language, **dict(ast.literal_eval(params)))
+    assert {"overlaps": overlaps(fig), "off the figure": off_the_figure(fig)} == {
+        "overlaps": [],
+        "off the figure": [],
+    }
 
 
 def test_the_lessons_figures_are_among_the_cases() -> None:

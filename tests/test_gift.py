@@ -205,11 +205,13 @@ def check_course(course: Course, deck: str, gift_parse: Parse) -> None:
             check_question(q, item)
 
 
+@pytest.mark.external
 def test_physics_reads_back(gift_parse: Parse) -> None:
     settings = read_site_config(PHYSICS / "mkdocs.yml")
     check_course(course_for(settings.options), settings.deck, gift_parse)
 
 
+@pytest.mark.external
 def test_own_course_reads_back(gift_parse: Parse) -> None:
     settings = read_site_config(REPO / "mkdocs.yml")
     course = course_for(settings.options)
@@ -217,6 +219,7 @@ def test_own_course_reads_back(gift_parse: Parse) -> None:
     check_course(course, settings.deck, gift_parse)
 
 
+@pytest.mark.external
 def test_special_characters_survive(gift_parse: Parse) -> None:
     tricky = "a ~ b = c # d {e} f: g \\ h -> i % j `k::l` $\\frac{1}{2}$"
     questions: tuple[model.Question, ...] = (

@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
-
 import pytest
 import yaml
 

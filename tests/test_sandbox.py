@@ -423,7 +423,10 @@ def test_a_lesson_escape_fails_mkdocs_and_konum_builds_at_its_line(tmp_path: Pat
 def test_a_namespace_carries_values_but_cannot_grow_past_the_bounds() -> None:
     """Lessons carry sums out of loops in a namespace; a loop doubling what it holds is
     stopped by the size bound, quickly, with its line."""
-    ok = "{% set ns = namespace(total=0) %}{% for k in range(4) %}{% set ns.total = ns.total + k %}{% endfor %}{{ ns.total }}"
+    ok = (
+        "{% set ns = namespace(total=0) %}{% for k in range(4) %}"
+        "{% set ns.total = ns.total + k %}{% endfor %}{{ ns.total }}"
+    )
     assert convert(ok).strip().endswith("6</p>")
     doubling = (
         "{% set ns = namespace(s='ab') %}\n"

@@ -302,7 +302,11 @@ CHECKS: dict[str, Callable[[Page], None]] = {
 }
 
 
-@pytest.mark.parametrize("name", list(CHECKS))
+@pytest.mark.parametrize(
+    "name",
+    # One explorer in the quick suite, the others (whole grids) with the slow tests.
+    [n if n == "shift-rotation" else pytest.param(n, marks=pytest.mark.slow) for n in CHECKS],
+)
 def test_numbers_match_the_core(opened: Callable[..., Page], name: str) -> None:
     page = mounted(opened(LESSON[name]))
     CHECKS[name](page)
@@ -382,6 +386,7 @@ def test_hovering_the_heatmap_picks_a_cell(opened: Callable[..., Page]) -> None:
 # --- accessibility, phone width, no JavaScript ------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 def test_axe_finds_nothing_in_light_and_dark(opened: Callable[..., Page], scheme: str) -> None:
     from axe_playwright_python.sync_playwright import Axe
@@ -403,6 +408,7 @@ def test_axe_finds_nothing_in_light_and_dark(opened: Callable[..., Page], scheme
     assert found == {}
 
 
+@pytest.mark.slow
 def test_phone_width(opened: Callable[..., Page]) -> None:
     """At 390 px every explorer fits the column (nothing in it scrolls sideways), its controls
     wrap inside it, and the text of its drawings is at least 10 px high and inside it. (Some display
@@ -431,6 +437,7 @@ def test_phone_width(opened: Callable[..., Page]) -> None:
             assert box["labels"] == [], (path, box)
 
 
+@pytest.mark.slow
 def test_without_javascript_the_lessons_show_the_cores_figure(
     opened: Callable[..., Page],
 ) -> None:

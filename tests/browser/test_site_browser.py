@@ -268,6 +268,7 @@ def mounted_page(s: Session, path: str) -> Page:
 # --- (1) every lesson, and (5) axe-core ----------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_lesson_mounts_every_question(session: Session, real: tuple[Path, str]) -> None:
     """Each lesson: every question mounted, all five types (and ordering where a lesson has
     it), the score line in points; then with every question answered or revealed, axe-core
@@ -284,7 +285,8 @@ def test_every_lesson_mounts_every_question(session: Session, real: tuple[Path, 
         expect(page.locator(".konum-score")).to_have_text(f"0 / {points_of(page)} points")
         types = set(questions.evaluate_all("qs => qs.map(q => q.dataset.type)"))
         assert {"choice", "fill", "matching", "numeric", "computed"} <= types, path
-        assert types <= {"choice", "fill", "matching", "numeric", "computed", "output", "ordering"}, path
+        known = {"choice", "fill", "matching", "numeric", "computed", "output", "ordering"}
+        assert types <= known, path
         _answer_everything(page)
         if violations := _axe(page, contrast=False):
             found[path] = violations
@@ -360,6 +362,7 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@pytest.mark.slow
 def test_instant_navigation_under_konum_serve_on_any_port(browser: Any) -> None:
     """``konum serve -a 127.0.0.1:PORT`` on a random port: its sitemap lists the pages at
     that address, so a click in the nav swaps the page in place (no reload), with no help
@@ -544,6 +547,7 @@ def test_quiz_code_has_no_copy_button_before_its_blanks(session: Session) -> Non
     assert page.evaluate("document.activeElement.id") == blank.get_attribute("id")
 
 
+@pytest.mark.slow
 def test_axe_contrast_light_and_dark(session: Session) -> None:
     """Colour contrast (the same CSS on every lesson, so one lesson) in light and in dark,
     switched with Material's palette toggle; every other rule runs on every lesson in
@@ -653,6 +657,7 @@ def _pages(root: Path) -> list[str]:
     return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.html"))
 
 
+@pytest.mark.slow
 def test_on_a_phone_nothing_is_wider_than_the_screen(browser: Any, real: tuple[Path, str]) -> None:
     """Every page of the course at 390 x 844, before and after every question is checked
     and shown (answers, worked solutions, explanations, hints): the page is never wider
@@ -689,6 +694,7 @@ def test_on_a_phone_nothing_is_wider_than_the_screen(browser: Any, real: tuple[P
     assert s.problems == []
 
 
+@pytest.mark.slow
 def test_inline_math_keeps_the_punctuation_after_it(browser: Any, real: tuple[Path, str]) -> None:
     """No line starts with the comma or full stop that follows a formula: at phone widths
     (each breaks lines somewhere else) on every lesson, with every answer shown."""

@@ -415,6 +415,7 @@ def _axe(page: Page) -> list[dict[str, Any]]:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 def test_axe_finds_nothing_in_ordering_pools_and_exams(page: Page, scheme: str) -> None:
     def scheme_on() -> None:

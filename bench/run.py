@@ -254,7 +254,8 @@ def fig_build(report: Report, reps: Reps) -> None:
         " build` for each edition (its pages keep konum's values and math, so the `konum`"
         " extension stays in the configuration).",
         f"- `konum build -d DIR` (validate, build strict, flashcard downloads, swap): {k.text()}",
-        f"- `mkdocs build` of the same pages without konum's blocks, edition by edition: {p.text()}",
+        "- `mkdocs build` of the same pages without konum's blocks, edition by edition:"
+        f" {p.text()}",
         f"- ratio konum / plain: {ratio:.2f}x (median of the rounds' ratios;"
         f" of the medians {k.median / p.median:.2f}x); before: {PREVIOUS['build_ratio']}x",
         f"- CPU (user and system), medians: konum {k_cpu.median:.2f} s, plain"
@@ -840,12 +841,12 @@ def study_page(folder: Path, cards: int) -> Path:
 
 
 def study_weights() -> dict[str, int]:
-    """Gzipped bytes: flashcards.js (+ its CSS) on the study page, and the progress marks'
-    script and style that every page carries."""
-    from konum.render import TEMPLATES_DIR
+    """Gzipped bytes, as pages carry them (minified): flashcards.js (+ its CSS) on the study
+    page, and the progress marks' script and style that every page carries."""
+    from konum.mdx import asset
 
     def size(name: str) -> int:
-        return common.gzip_size((TEMPLATES_DIR / "assets" / name).read_bytes())
+        return common.gzip_size(asset(name).encode("utf-8"))
 
     return {
         "flashcards.js": size("flashcards.js"),

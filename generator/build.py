@@ -12,8 +12,9 @@ leaves the old site in ``.site-old-*``, and the next build puts it back before a
 
 A site may have **editions** (a translation): every configuration in the config's folder
 that inherits it, or the base it inherits, and publishes inside its ``site_dir``
-(``mkdocs.tr.yml``: ``INHERIT: mkdocs.base.yml``, ``site_dir: site/tr``). The editions are built into the same staging folder,
-each at its place (``site/tr`` is staged as ``.site-tmp-*/tr``), each with its own downloads,
+(``mkdocs.tr.yml``: ``INHERIT: mkdocs.base.yml``, ``site_dir: site/tr``). The editions are
+built into the same staging folder, each at its place (``site/tr`` is staged as
+``.site-tmp-*/tr``), each with its own downloads,
 so one swap publishes them all: a failure or a kill in any edition leaves every edition as it
 was. Each edition builds alone as well (``mkdocs build -f mkdocs.tr.yml``); under ``konum
 build`` its ``site_url`` is the main one's with its folder appended, as it is served there.

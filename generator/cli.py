@@ -120,9 +120,7 @@ def check(
         problems += [*translated.problems, *translated.stale]
         files += translated.files
     elif update_hashes:
-        raise KonumError(
-            f"{config_file}: the konum extension has no translations folder to update"
-        )
+        raise KonumError(f"{config_file}: the konum extension has no translations folder to update")
     counts = {"files": len(report.files), "questions": report.questions}
     if output_format == "json":
         click.echo(format_json(problems, **counts))

@@ -1,8 +1,9 @@
 """The interface's words in each language: one catalogue per language, for templates and scripts.
 
 The catalogues are ``templates/messages/<language>/<section>.yml`` (``quiz``, ``study``, ...):
-``name: text`` entries, known by the key ``section.name``. A text may name fields in braces (``{total}``), filled in by
-the code, and may give a singular and a plural form as ``one|other``, chosen by the field ``n``
+``name: text`` entries, known by the key ``section.name``. A text may name fields in braces
+(``{total}``), filled in by the code, and may give a singular and a plural form as
+``one|other``, chosen by the field ``n``
 (English counts with both; Turkish keeps the singular after a number). Templates call
 :func:`message` (as ``t``); the page's scripts get the sections they use as JSON
 (:func:`page_messages`) and fill fields the same way.

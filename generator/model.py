@@ -17,9 +17,7 @@ from typing import Literal
 
 from konum.formatting import BLANK_PATTERN as BLANK_PATTERN  # re-exported: a blank's rule
 
-QuestionType = Literal[
-    "choice", "fill", "matching", "numeric", "computed", "output", "ordering"
-]
+QuestionType = Literal["choice", "fill", "matching", "numeric", "computed", "output", "ordering"]
 QUESTION_TYPES: tuple[QuestionType, ...] = (
     "choice",
     "fill",

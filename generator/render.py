@@ -699,9 +699,7 @@ def render_study(course: Any, language: str = "en") -> str:
     from konum.exports.cards import build_cards
     from konum.exports.text import cards_json
 
-    cards = build_cards(
-        course.banks, course.concretes(), math="mathml", language=course.language
-    )
+    cards = build_cards(course.banks, course.concretes(), math="mathml", language=course.language)
     data = script_json(cards_json(cards))
     template = environment(language).get_template("quiz/study.html.j2")
     return template.render(data=data).strip() + "\n"

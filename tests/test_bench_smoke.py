@@ -21,10 +21,10 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
 def _shipped_asset(name: str) -> bytes:
-    """One of the CSS and JS files konum ships (``templates/assets/``)."""
-    from konum.render import TEMPLATES_DIR
+    """One of the CSS and JS files konum ships (``templates/assets/``), as pages carry it."""
+    from konum.mdx import asset
 
-    return (TEMPLATES_DIR / "assets" / name).read_bytes()
+    return asset(name).encode("utf-8")
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -287,7 +287,9 @@ def test_the_browser_figure_says_whether_quiz_js_changed(monkeypatch: pytest.Mon
     import hashlib
 
     run = importlib.import_module("run")
-    digest = hashlib.sha256(_shipped_asset("quiz.js")).hexdigest()
+    from konum.render import TEMPLATES_DIR
+
+    digest = hashlib.sha256((TEMPLATES_DIR / "assets" / "quiz.js").read_bytes()).hexdigest()
     monkeypatch.setitem(run.PREVIOUS, "quiz_js_sha256", digest)
     assert "byte for byte" in run.quiz_js_then()
     monkeypatch.setitem(run.PREVIOUS, "quiz_js_sha256", "0" * 64)

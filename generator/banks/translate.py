@@ -66,7 +66,8 @@ def english_fields(item: model.Question | model.Flashcard) -> dict[str, object]:
     """The English text fields a translation of ``item`` gives, by field path.
 
     Paths are those of the bank (``options[1].feedback``), but a hint is ``hints[i]`` (its
-    text: a cost is not translated); ``blanks[i].answers`` (a list) are the only optional ones. Empty or absent English fields are not listed.
+    text: a cost is not translated); ``blanks[i].answers`` (a list) are the only optional
+    ones. Empty or absent English fields are not listed.
     """
     fields: dict[str, object] = {}
 

@@ -233,9 +233,7 @@ def _numeric_card(bank: model.Bank, q: model.NumericQuestion, math: MathMode, la
     )
 
 
-def _output_card(
-    bank: model.Bank, q: model.OutputQuestion, math: MathMode, language: str
-) -> Card:
+def _output_card(bank: model.Bank, q: model.OutputQuestion, math: MathMode, language: str) -> Card:
     """The task on the front; the example solution, what it prints and the explanation on
     the back."""
     printed = html.escape(q.expected, quote=False)

@@ -48,17 +48,23 @@ MATH_FONTS = (
 
 
 @lru_cache(maxsize=32)
-def _asset(name: str) -> str:
+def asset(name: str) -> str:
+    """``templates/assets/NAME`` as pages carry it: minified (comments and spaces out), since
+    it travels inline in every page that uses it and is not cached between pages."""
+    import rcssmin
+    import rjsmin
+
     from konum.render import TEMPLATES_DIR
 
-    return (TEMPLATES_DIR / "assets" / name).read_text(encoding="utf-8")
+    text = (TEMPLATES_DIR / "assets" / name).read_text(encoding="utf-8")
+    return rjsmin.jsmin(text) if name.endswith(".js") else rcssmin.cssmin(text)
 
 
 def assets_html(widget: str, *, exam: bool = False) -> str:
     """The inline ``<style>`` and ``<script>`` of ``widget`` (``quiz`` or ``flashcards``);
     with ``exam``, ``quiz-exam.js`` before the quiz's script (which calls it)."""
-    css, js = _asset(f"{widget}.css"), _asset(f"{widget}.js")
-    before = f"<script>{_asset('quiz-exam.js')}</script>\n" if exam else ""
+    css, js = asset(f"{widget}.css"), asset(f"{widget}.js")
+    before = f"<script>{asset('quiz-exam.js')}</script>\n" if exam else ""
     return f'<style data-konum-asset="{widget}">{css}</style>\n{before}<script>{js}</script>\n'
 
 
@@ -78,7 +84,8 @@ def messages_html(language: str, sections: list[str]) -> str:
     from konum.render import script_json
 
     data = script_json(page_messages(language, sections))
-    return f'<template data-konum-messages><script type="application/json">{data}</script></template>\n'
+    script = f'<script type="application/json">{data}</script>'
+    return f"<template data-konum-messages>{script}</template>\n"
 
 
 #: What a quiz in exam mode carries (konum.render's wrapper): such a page gets quiz-exam.js.
@@ -124,7 +131,7 @@ class AssetsPostprocessor(Postprocessor):
             text += "\n" + assets_html("overview")
         text += "\n" + assets_html("progress")
         if "data-explorer=" in text:
-            text += "\n" + explorer_assets(text, _asset)
+            text += "\n" + explorer_assets(text, asset)
         return text
 
 

@@ -513,7 +513,7 @@ def test_minifying_keeps_every_string_and_drops_the_comments() -> None:
     """The minifier only takes out comments and spaces: every string literal of the source
     is still in what pages carry (a mangled regex or template literal would lose one)."""
     literal = re.compile(r"'(?:[^'\\\n]|\\.)*'" + r'|"(?:[^"\\\n]|\\.)*"')
-    for name in sorted(p.name for p in ASSETS.glob("*.js")):
+    for name in sorted(p.relative_to(ASSETS).as_posix() for p in ASSETS.rglob("*.js")):
         source, shipped = (ASSETS / name).read_text(encoding="utf-8"), asset(name)
         code = re.sub(r"/\*.*?\*/", "", source, flags=re.DOTALL)
         code = "\n".join(line for line in code.split("\n") if not line.lstrip().startswith("//"))

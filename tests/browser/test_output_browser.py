@@ -189,6 +189,7 @@ def test_the_pasted_output_is_kept_across_a_reload(page: Page, expected: str) ->
     expect(page.locator(".konum-feedback")).to_have_text("Correct: every line matches.")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 def test_axe_finds_nothing_wrong_or_right(page: Page, expected: str, scheme: str) -> None:
     from axe_playwright_python.sync_playwright import Axe

@@ -33,9 +33,11 @@ site: $(SITE_STAMP)
 
 # Two workers; tests that share a module's fixtures stay on one worker. The tests marked slow
 # (whole builds, installing a wheel, Zensical, sweeps of every page and axe-core runs in
-# Chromium) run in `make test-slow`; CI runs both.
+# Chromium) run in `make test-slow`. CI runs both in one pytest run, `make test
+# TESTS=all`, so that what they share (the real site, built once) is made once.
+TESTS ?= not slow
 test: $(TEST_STAMP)
-	$(BIN)/python -m pytest -q -n 2 --dist loadscope -m "not slow"
+	$(BIN)/python -m pytest -q -n 2 --dist loadscope $(if $(filter all,$(TESTS)),,-m "$(TESTS)")
 
 test-slow: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -n 2 --dist loadscope -m slow
@@ -43,7 +45,8 @@ test-slow: $(TEST_STAMP)
 # The oldest Python that pyproject.toml allows, in a virtualenv of its own: the suite
 # without the browser tests (those check the front end, the same on every Python) and
 # without the slow whole builds (the same code paths as the fast tests, on the newest Python)
-# and without the external readers (Node.js, Chromium's printer: the same on every Python).
+# and without the external readers (Node.js, Chromium's printer) and the figures' drawing
+# tests (matplotlib's output; the real site's build on this Python draws every figure).
 OLDEST ?= python3.10
 OLDEST_VENV := .venv-oldest
 OLDEST_STAMP := $(OLDEST_VENV)/.installed
@@ -55,7 +58,8 @@ $(OLDEST_STAMP): pyproject.toml
 	touch $(OLDEST_STAMP)
 
 test-oldest: $(OLDEST_STAMP)
-	$(OLDEST_VENV)/bin/python -m pytest -q -n 2 --dist loadscope --ignore=tests/browser -m "not slow and not external"
+	$(OLDEST_VENV)/bin/python -m pytest -q -n 2 --dist loadscope --ignore=tests/browser \
+	  --ignore=tests/test_figures.py --ignore=tests/test_figures_language.py -m "not slow and not external"
 
 serve: $(SITE_STAMP)
 	$(BIN)/konum serve

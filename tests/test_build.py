@@ -20,13 +20,19 @@ pytestmark = pytest.mark.slow
 EPOCH = {"SOURCE_DATE_EPOCH": "1767225600"}
 
 
-@pytest.fixture
-def built(tmp_path: Path) -> Path:
-    """A mini project with a first site already built (seed 1)."""
-    project = make_project(tmp_path)
+@pytest.fixture(scope="module")
+def _built_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    project = make_project(tmp_path_factory.mktemp("built"))
     result = konum(project, "build", "--seed", "1", env=EPOCH)
     assert result.returncode == 0, result.stderr
     return project
+
+
+@pytest.fixture
+def built(_built_once: Path, tmp_path: Path) -> Path:
+    """A mini project with a first site already built (seed 1): a copy of one built once
+    for the module, each test's own."""
+    return Path(shutil.copytree(_built_once, tmp_path / "project", symlinks=True))
 
 
 def add_edition(project: Path) -> None:
@@ -48,14 +54,19 @@ def add_edition(project: Path) -> None:
     )
 
 
-@pytest.fixture
-def edition(tmp_path: Path) -> Path:
-    """A mini project with a Turkish edition, both built once (seed 1)."""
-    project = make_project(tmp_path)
+@pytest.fixture(scope="module")
+def _edition_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    project = make_project(tmp_path_factory.mktemp("edition"))
     add_edition(project)
     result = konum(project, "build", "--seed", "1", env=EPOCH)
     assert result.returncode == 0, result.stderr
     return project
+
+
+@pytest.fixture
+def edition(_edition_once: Path, tmp_path: Path) -> Path:
+    """A mini project with a Turkish edition, both built (seed 1): each test's own copy."""
+    return Path(shutil.copytree(_edition_once, tmp_path / "project", symlinks=True))
 
 
 def leftovers(project: Path) -> list[str]:

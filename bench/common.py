@@ -215,6 +215,10 @@ def page_weight(page: Path, site: Path) -> PageWeight:
     return PageWeight(gzip_size(page.read_bytes()), assets)
 
 
+#: A quiz in a page: the element that carries the attribute (the scripts every page carries
+#: name it in their selectors, so the bare string is no sign of a quiz).
+QUIZ_ELEMENT = re.compile(r"<[a-z]+\b[^<>]*\sdata-konum-quiz[\s>=]")
+
 #: konum's inline assets: ``<style data-konum-asset="WIDGET">`` and the ``<script>`` after it.
 KONUM_INLINE = re.compile(
     r'<style data-konum-asset="(?P<widget>[a-z]+)">(?P<css>.*?)</style>\s*'

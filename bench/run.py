@@ -654,7 +654,7 @@ def fig_weight(report: Report) -> None:
     for page in sorted(site.rglob("*.html")):
         text = page.read_text(encoding="utf-8")
         name = str(page.relative_to(site))
-        (quiz if "data-konum-quiz" in text else others)[name] = common.inline_weight(page)
+        (quiz if common.QUIZ_ELEMENT.search(text) else others)[name] = common.inline_weight(page)
         math_pages += "<style>math{font-family:" in text
     wrong = sorted(name for name, w in quiz.items() if w.widgets.count("quiz") != 1)
     added = [w.added for w in quiz.values()]

@@ -533,7 +533,14 @@ def test_assets_make_no_requests() -> None:
 
 def test_inline_assets_cannot_end_their_elements() -> None:
     """The files go into pages inline: nothing in them may close their element early."""
-    for name in ("quiz.js", "quiz-exam.js", "flashcards.js", "overview.js", "progress.js"):
+    for name in (
+        "quiz.js",
+        "quiz-exam.js",
+        "flashcards.js",
+        "overview.js",
+        "progress.js",
+        "messages.js",
+    ):
         for text in ((ASSETS / name).read_text(encoding="utf-8").lower(), asset(name).lower()):
             assert "</script" not in text and "<!--" not in text, name
     for name in ("quiz.css", "flashcards.css", "overview.css", "progress.css"):

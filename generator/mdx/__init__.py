@@ -79,13 +79,15 @@ class PageTreeprocessor(Treeprocessor):
 
 def messages_html(language: str, sections: list[str]) -> str:
     """The interface texts of ``sections`` for the page's scripts: JSON in a ``<template>``
-    (out of reach of instant navigation, like the quiz data), read by ``[data-konum-messages]``."""
+    (out of reach of instant navigation, like the quiz data), and ``messages.js``, which
+    reads them for every konum script after it (``window.konumText``)."""
     from konum.messages import page_messages
     from konum.render import script_json
 
     data = script_json(page_messages(language, sections))
     script = f'<script type="application/json">{data}</script>'
-    return f"<template data-konum-messages>{script}</template>\n"
+    reader = f"<script>{asset('messages.js')}</script>"
+    return f"<template data-konum-messages>{script}</template>\n{reader}\n"
 
 
 #: What a quiz in exam mode carries (konum.render's wrapper): such a page gets quiz-exam.js.

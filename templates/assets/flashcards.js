@@ -124,20 +124,8 @@
   var memory = null; // used when localStorage is unavailable
   var active = null; // the widget on the current page (for the keyboard)
 
-  /* The interface's texts in the page's language, as quiz.js reads them. */
-  var texts = null;
-  function t(key, fields) {
-    if (!texts) {
-      var box = document.querySelector("template[data-konum-messages]");
-      var script = box && box.content.querySelector("script");
-      texts = script ? JSON.parse(script.textContent) : {};
-    }
-    var text = texts["study." + key] || key, forms = text.split("|");
-    if (forms.length > 1) text = fields && fields.n === 1 ? forms[0] : forms[1];
-    return text.replace(/\{(\w+)\}/g, function (all, name) {
-      return fields && name in fields ? String(fields[name]) : all;
-    });
-  }
+  /* The interface's texts in the page's language (messages.js). */
+  function t(key, fields) { return window.konumText("study." + key, fields); }
 
   /* An interval in ms as "10 min", "3 d" (short) or "10 minutes" (long). */
   function span(ms, long) {

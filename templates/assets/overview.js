@@ -26,16 +26,8 @@
   var ANSWER = /^konum:(.*):([^:]*):([^:]*)$/;
   var views = [];
 
-  function t(key, fields) {
-    var box = document.querySelector("template[data-konum-messages]");
-    var script = box && box.content.querySelector("script");
-    var texts = script ? JSON.parse(script.textContent) : {};
-    var text = texts["overview." + key] || key, forms = text.split("|");
-    if (forms.length > 1) text = fields && fields.n === 1 ? forms[0] : forms[1];
-    return text.replace(/\{(\w+)\}/g, function (all, name) {
-      return fields && name in fields ? String(fields[name]) : all;
-    });
-  }
+  /* The interface's texts in the page's language (messages.js). */
+  function t(key, fields) { return window.konumText("overview." + key, fields); }
   function get(key) {
     try { return JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { return null; }
   }

@@ -32,12 +32,7 @@
   /* A page's path as quiz.js keys it, with a directory's index.html dropped. */
   function path(p) { return p.replace(/index\.html$/, ""); }
 
-  function text(key) {
-    var box = document.querySelector("template[data-konum-messages]");
-    var script = box && box.content.querySelector("script");
-    var texts = script ? JSON.parse(script.textContent) : {};
-    return texts["progress." + key] || key;
-  }
+  function text(key) { return window.konumText("progress." + key); }
 
   /* Checked questions per page path, from quiz.js's keys. */
   function answered() {

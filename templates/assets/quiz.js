@@ -36,22 +36,8 @@
     return;
   }
 
-  /* The interface's texts in the page's language (konum.messages, in the page as JSON):
-   * t(key, fields) fills {name} fields; a text "one|other" gives its form for fields.n. */
-  var texts = null;
-  function t(key, fields) {
-    if (!texts) {
-      var box = document.querySelector("template[data-konum-messages]");
-      var script = box && box.content.querySelector("script");
-      texts = script ? JSON.parse(script.textContent) : {};
-    }
-    var text = texts[key] || key, forms = text.split("|");
-    if (forms.length > 1) text = fields && fields.n === 1 ? forms[0] : forms[1];
-    return text.replace(/\{(\w+)\}/g, function (all, name) {
-      if (!fields || !(name in fields)) return all;
-      return typeof fields[name] === "number" ? fmt(fields[name]) : String(fields[name]);
-    });
-  }
+  /* The interface's texts in the page's language (messages.js), numbers in its digits. */
+  function t(key, fields) { return window.konumText(key, fields, fmt); }
 
   /* cyrb53 (bryc, public domain) over UTF-16 code units: konum.seal.cyrb53. */
   function cyrb53(str) {

@@ -21,21 +21,8 @@
   }
   var SVG = "http://www.w3.org/2000/svg", made = 0, K;
 
-  /* The interface's texts in the page's language: t(key, fields) fills {name} fields; a text
-   * "one|other" gives its form for fields.n (as quiz.js does). */
-  var texts = null;
-  function t(key, fields) {
-    if (!texts) {
-      var box = document.querySelector("template[data-konum-messages]");
-      var script = box && box.content.querySelector("script");
-      texts = script ? JSON.parse(script.textContent) : {};
-    }
-    var text = texts["explorer." + key] || key, forms = text.split("|");
-    if (forms.length > 1) text = fields && fields.n === 1 ? forms[0] : forms[1];
-    return text.replace(/\{(\w+)\}/g, function (all, name) {
-      return fields && name in fields ? String(fields[name]) : all;
-    });
-  }
+  /* The interface's texts in the page's language (messages.js). */
+  function t(key, fields) { return window.konumText("explorer." + key, fields); }
   function locale() { return t("number_locale") === "number_locale" ? "en-US" : t("number_locale"); }
   /* An exact number (a count, a base, a context length) in the page's digit grouping. */
   function num(x) { return x.toLocaleString(locale(), { maximumFractionDigits: 12 }); }

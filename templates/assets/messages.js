@@ -1,0 +1,29 @@
+/* konum's interface texts in the page's language, for every konum script of the page.
+ *
+ * konum.messages writes the sections a page uses as JSON into
+ * <template data-konum-messages>, just before the scripts. konumText(key, fields, number)
+ * returns the text of "section.name" with its {name} fields filled in (numbers through
+ * `number` when it is given) and, for a text "one|other", the form fields.n asks for.
+ * The texts are read again when instant navigation brings another page's template, so a
+ * page with other sections (an exam, the study page) never reads the first page's.
+ */
+(function () {
+  "use strict";
+  if (window.konumText) return;
+  var source = null, texts = {};
+  window.konumText = function (key, fields, number) {
+    var box = document.querySelector("template[data-konum-messages]");
+    var script = box && box.content.querySelector("script");
+    if (script !== source) {
+      source = script;
+      texts = script ? JSON.parse(script.textContent) : {};
+    }
+    var text = texts[key] || key, forms = text.split("|");
+    if (forms.length > 1) text = fields && fields.n === 1 ? forms[0] : forms[1];
+    return text.replace(/\{(\w+)\}/g, function (all, name) {
+      if (!fields || !(name in fields)) return all;
+      var value = fields[name];
+      return number && typeof value === "number" ? number(value) : String(value);
+    });
+  };
+})();

@@ -172,6 +172,7 @@ class BankValidator:
         self.file = file
         self.stem = stem
         self.project = (project or Path.cwd()).absolute()
+        self.folder = Path(file).absolute().parent  # where the bank's image paths start
         self.lines = text.split("\n")
         self.problems: list[BankProblem] = []
         self.ids: list[IdUse] = []
@@ -265,8 +266,7 @@ class BankValidator:
         """Report what the renderer would drop or refuse in ``text``, and each image that
         cannot be used; return ``text`` with its images' paths replaced by references to
         the checked images (:func:`konum.banks.imagerefs.localise`)."""
-        folder = Path(self.file).absolute().parent
-        localised, image_problems = imagerefs.localise(text, path, folder, self.project)
+        localised, image_problems = imagerefs.localise(text, path, self.folder, self.project)
         for issue in [*htmlcheck.scan(text), *image_problems]:
             line, column = node.mark.line, node.mark.column
             if node.style == "|":

@@ -75,9 +75,11 @@
     var v = String(text).normalize("NFC").trim();
     return caseSensitive ? v : v.toLocaleLowerCase(document.documentElement.lang || "en");
   }
+  var formats = {};  /* one Intl.NumberFormat per language: making one is slow */
   function fmt(x) {
     var lang = document.documentElement.lang || "en";
-    return (Math.round(x * 100) / 100).toLocaleString(lang, { maximumFractionDigits: 2 });
+    if (!formats[lang]) formats[lang] = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
+    return formats[lang].format(Math.round(x * 100) / 100);
   }
 
   function $$(root, sel) { return Array.prototype.slice.call(root.querySelectorAll(sel)); }
@@ -396,8 +398,9 @@
    * label that is all math): name such controls with the math's alttext in its place. */
   function nameMath(el) {
     $$(el, "label").forEach(function (label) {
-      var control = label.htmlFor && document.getElementById(label.htmlFor);
-      if (!control || control.hasAttribute("aria-label") || !label.querySelector("math")) return;
+      if (!label.querySelector("math")) return;
+      var control = label.htmlFor && label.control;
+      if (!control || control.hasAttribute("aria-label")) return;
       control.setAttribute("aria-label", spoken(label));
     });
   }

@@ -10,12 +10,13 @@
 (function () {
   "use strict";
   if (window.konumText) return;
-  var source = null, texts = {};
+  var box = null, texts = {};
   window.konumText = function (key, fields, number) {
-    var box = document.querySelector("template[data-konum-messages]");
-    var script = box && box.content.querySelector("script");
-    if (script !== source) {
-      source = script;
+    /* Looked for again only once instant navigation has taken the page's template away:
+     * a query per text would walk the whole page each time. */
+    if (!box || !box.isConnected) {
+      box = document.querySelector("template[data-konum-messages]");
+      var script = box && box.content.querySelector("script");
       texts = script ? JSON.parse(script.textContent) : {};
     }
     var text = texts[key] || key, forms = text.split("|");

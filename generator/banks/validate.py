@@ -45,6 +45,7 @@ from konum.banks.schema import (
 )
 from konum.banks.yamlsource import Mark, YMap, YNode, YScalar, YSeq
 from konum.formatting import BLANK, did_you_mean
+from konum.markup import Spot
 from konum.programs import MAX_CHARS as MAX_PROGRAM_CHARS
 from konum.programs import ProgramError
 
@@ -267,7 +268,8 @@ class BankValidator:
         cannot be used; return ``text`` with its images' paths replaced by references to
         the checked images (:func:`konum.banks.imagerefs.localise`)."""
         localised, image_problems = imagerefs.localise(text, path, self.folder, self.project)
-        for issue in [*htmlcheck.scan(text), *image_problems]:
+        issues: list[htmlcheck.HtmlIssue | Spot] = [*htmlcheck.scan(text), *image_problems]
+        for issue in issues:
             line, column = node.mark.line, node.mark.column
             if node.style == "|":
                 line = node.mark.line + issue.line

@@ -57,7 +57,7 @@ def asset(name: str) -> str:
     from konum.render import TEMPLATES_DIR
 
     text = (TEMPLATES_DIR / "assets" / name).read_text(encoding="utf-8")
-    return rjsmin.jsmin(text) if name.endswith(".js") else rcssmin.cssmin(text)
+    return str(rjsmin.jsmin(text) if name.endswith(".js") else rcssmin.cssmin(text))
 
 
 def assets_html(widget: str, *, exam: bool = False) -> str:

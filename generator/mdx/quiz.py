@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from markdown import Markdown
 from pymdownx.blocks import BlocksExtension, BlocksProcessor
@@ -64,6 +64,15 @@ except ImportError:  # pragma: no cover - without MkDocs
 class QuizError(_Base):
     """A quiz block that is malformed, names a bank or question that does not exist, or
     shows banks that have problems."""
+
+
+class _Settings(TypedDict):
+    """A quiz block's options as :func:`konum.render.render_quiz` takes them."""
+
+    draw: int | None
+    mode: str
+    time_limit: int | None
+    attempts: int | None
 
 
 def _course(options: Options) -> Course:
@@ -187,7 +196,12 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
                 )
         attempts = _whole(where, "attempts", self.options["attempts"], *limits.ATTEMPTS)
         self.course, self.banks, self.pool, self.ids = course, banks, pool, ids
-        self.settings = {"draw": draw, "mode": mode, "time_limit": time_limit, "attempts": attempts}
+        self.settings: _Settings = {
+            "draw": draw,
+            "mode": mode,
+            "time_limit": time_limit,
+            "attempts": attempts,
+        }
         base = "-".join(bank_ids)
         counts[base] = counts.get(base, 0) + 1
         self.quiz_id = base if counts[base] == 1 else f"{base}-{counts[base]}"

@@ -175,7 +175,8 @@ def _figure(ref: model.FigureRef | None) -> Markup | None:
         return None
     from konum.figures import render_svg
 
-    return Markup(render_svg(ref.name, ref.alt, ref.caption, **ref.params))
+    # The exam is printed in English (no figure has a parameter named ``language``).
+    return Markup(render_svg(ref.name, ref.alt, ref.caption, language="en", **ref.params))
 
 
 def tolerance_text(tolerance: float) -> str:

@@ -23,6 +23,7 @@ import unicodedata
 from collections.abc import Iterable
 
 import numpy as np
+import numpy.typing as npt
 
 _MASK = 0xFFFFFFFF
 
@@ -70,7 +71,7 @@ def hashes(salt: str, answers: Iterable[object]) -> list[str]:
     return sorted({answer_hash(salt, a) for a in answers})
 
 
-def _keystream(salt: str, length: int) -> np.ndarray:
+def _keystream(salt: str, length: int) -> npt.NDArray[np.uint8]:
     """``length`` bytes of mulberry32 (its low byte per call), seeded from ``salt``."""
     seed = cyrb53(salt + "\x1fseal") % 2**32
     k = np.arange(1, length + 1, dtype=np.uint64)
@@ -79,7 +80,9 @@ def _keystream(salt: str, length: int) -> np.ndarray:
     t = ((t + (((t ^ (t >> np.uint64(7))) * (t | np.uint64(61))) & np.uint64(_MASK)))
          & np.uint64(_MASK)) ^ t  # fmt: skip
     out = t ^ (t >> np.uint64(14))
-    return (out & np.uint64(0xFF)).astype(np.uint8)
+    # numpy >= 2.3's stubs import typing.Self, which python_version 3.10 (mypy's target)
+    # lacks, so there np.uint64(...) and all computed from it are Any.
+    return (out & np.uint64(0xFF)).astype(np.uint8)  # type: ignore[no-any-return]
 
 
 def seal(salt: str, text: str) -> str:

@@ -351,32 +351,37 @@ def _apply(item: model.Question, texts: Mapping[str, object]) -> model.Question:
     def opt(path: str, default: str | None) -> str | None:
         return default if default is None else get(path, default)
 
-    changes: dict[str, object] = {
-        "prompt": get("prompt", item.prompt),
-        "explanation": get("explanation", item.explanation),
-        "hint": opt("hint", item.hint),
-        "hints": tuple(
-            replace(h, text=get(f"hints[{i}]", h.text)) for i, h in enumerate(item.hints)
-        ),
-    }
-    if isinstance(item, model.OrderingQuestion):
-        changes["items"] = tuple(get(f"items[{i}]", t) for i, t in enumerate(item.items))
-    if item.figure is not None:
-        changes["figure"] = replace(
+    # The fields every question has first, then the type's own: one replace() per step, so
+    # that each call's keywords are checked against the type the isinstance() narrowed to.
+    item = replace(
+        item,
+        prompt=get("prompt", item.prompt),
+        explanation=get("explanation", item.explanation),
+        hint=opt("hint", item.hint),
+        hints=tuple(replace(h, text=get(f"hints[{i}]", h.text)) for i, h in enumerate(item.hints)),
+        figure=None
+        if item.figure is None
+        else replace(
             item.figure,
             alt=get("figure.alt", item.figure.alt),
             caption=opt("figure.caption", item.figure.caption),
-        )
+        ),
+    )
+    if isinstance(item, model.OrderingQuestion):
+        return replace(item, items=tuple(get(f"items[{i}]", t) for i, t in enumerate(item.items)))
     if isinstance(item, model.ChoiceQuestion):
-        changes["options"] = tuple(
-            replace(
-                o,
-                text=get(f"options[{i}].text", o.text),
-                feedback=opt(f"options[{i}].feedback", o.feedback),
-            )
-            for i, o in enumerate(item.options)
+        return replace(
+            item,
+            options=tuple(
+                replace(
+                    o,
+                    text=get(f"options[{i}].text", o.text),
+                    feedback=opt(f"options[{i}].feedback", o.feedback),
+                )
+                for i, o in enumerate(item.options)
+            ),
         )
-    elif isinstance(item, model.FillQuestion):
+    if isinstance(item, model.FillQuestion):
         blanks = []
         for i, blank in enumerate(item.blanks):
             answers = texts.get(f"blanks[{i}].answers")
@@ -385,23 +390,28 @@ def _apply(item: model.Question, texts: Mapping[str, object]) -> model.Question:
                 merged = tuple(dict.fromkeys([*map(str, answers), *blank.answers]))
                 blank = replace(blank, answers=merged)
             blanks.append(blank)
-        changes["blanks"] = tuple(blanks)
-    elif isinstance(item, model.MatchingQuestion):
-        changes["pairs"] = tuple(
-            model.Pair(get(f"pairs[{i}].left", p.left), get(f"pairs[{i}].right", p.right))
-            for i, p in enumerate(item.pairs)
+        return replace(item, blanks=tuple(blanks))
+    if isinstance(item, model.MatchingQuestion):
+        return replace(
+            item,
+            pairs=tuple(
+                model.Pair(get(f"pairs[{i}].left", p.left), get(f"pairs[{i}].right", p.right))
+                for i, p in enumerate(item.pairs)
+            ),
+            distractors=tuple(get(f"distractors[{i}]", d) for i, d in enumerate(item.distractors)),
         )
-        changes["distractors"] = tuple(
-            get(f"distractors[{i}]", d) for i, d in enumerate(item.distractors)
-        )
-    if isinstance(item, (model.NumericQuestion, model.ComputedQuestion)):
-        changes["unit"] = opt("unit", item.unit)
+    if isinstance(item, model.NumericQuestion):
+        return replace(item, unit=opt("unit", item.unit))
     if isinstance(item, model.ComputedQuestion):
-        changes["misconceptions"] = tuple(
-            replace(m, feedback=get(f"misconceptions[{i}].feedback", m.feedback))
-            for i, m in enumerate(item.misconceptions)
+        return replace(
+            item,
+            unit=opt("unit", item.unit),
+            misconceptions=tuple(
+                replace(m, feedback=get(f"misconceptions[{i}].feedback", m.feedback))
+                for i, m in enumerate(item.misconceptions)
+            ),
         )
-    return replace(item, **changes)
+    return item
 
 
 def _translate_bank(
@@ -435,10 +445,10 @@ def _translate_bank(
             ]
         return None, problems
     reader.problems.extend(problems)
-    for key, entry in root.entries.items():
+    for key, top in root.entries.items():
         if key not in TOP_KEYS:
             reader.problem(
-                entry.key_mark,
+                top.key_mark,
                 f"unknown key '{key}' (keys: {', '.join(TOP_KEYS)})",
                 field=key,
                 expected=", ".join(TOP_KEYS),
@@ -612,7 +622,9 @@ def update_hashes(banks: Sequence[model.Bank], folder: Path) -> list[str]:
         for section in ("questions", "flashcards"):
             seq = root.get(section)
             for item in seq.items if isinstance(seq, yamlsource.YSeq) else ():
-                ident = item.get("id") if isinstance(item, yamlsource.YMap) else None
+                if not isinstance(item, yamlsource.YMap):
+                    continue
+                ident = item.get("id")
                 if isinstance(ident, yamlsource.YScalar) and str(ident.value) in items:
                     value = source_hash(english_fields(items[str(ident.value)]))
                     edits.append((ident.mark.line, str(ident.value), item, value))

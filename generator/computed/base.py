@@ -122,6 +122,20 @@ class Generator(Protocol):
     ) -> Generated: ...
 
 
+class SpeakingGenerator(Generator, Protocol):
+    """A :class:`Generator` whose ``generate`` also takes a ``language`` to word the question
+    in (the course's generators, by :class:`BaseGenerator`; a user's generator written
+    before languages existed is a plain :class:`Generator` and speaks English)."""
+
+    def generate(
+        self,
+        rng: np.random.Generator,
+        constraints: Mapping[str, ParamConstraint],
+        decimals: int | None = None,
+        language: str = "en",
+    ) -> Generated: ...
+
+
 # --- numbers as text ---------------------------------------------------------------------------
 
 

@@ -53,6 +53,8 @@ MAX_DEPTH = 64
 #: Most nodes (numbers, names, operations) in one formula.
 MAX_NODES = 400
 
+# numpy >= 2.3's stubs import typing.Self, which python_version 3.10 (mypy's target) lacks,
+# so there Value(...) is Any; the ignore[no-any-return] comments below are for that.
 Value = np.float64
 Env = Mapping[str, Value]
 Compiled = Callable[[Env], Value]
@@ -75,7 +77,8 @@ class FormulaError(ValueError):
 def _round(x: Value, places: Value | None = None) -> Value:
     """Halves away from zero, as people round (numpy and Python round halves to even)."""
     scale = 10.0 ** int(places or 0)
-    return Value(np.sign(x) * np.floor(np.abs(x) * scale + 0.5) / scale)
+    rounded = np.sign(x) * np.floor(np.abs(x) * scale + 0.5) / scale
+    return Value(rounded)  # type: ignore[no-any-return]  # see Value
 
 
 # --- LaTeX --------------------------------------------------------------------------------
@@ -400,7 +403,7 @@ def _compile(text: str, node: ast.AST, params: frozenset[str], used: dict[str, N
         def apply(env: Env) -> Value:
             a, b = left(env), right(env)
             try:
-                return Value(operation(a, b))
+                return Value(operation(a, b))  # type: ignore[no-any-return]  # see Value
             except (FloatingPointError, ZeroDivisionError, OverflowError) as exc:
                 raise _failure(text, binary, exc) from None
 
@@ -452,7 +455,7 @@ def _compile_call(
     def apply(env: Env) -> Value:
         values = [arg(env) for arg in args]
         try:
-            return Value(call(*values))
+            return Value(call(*values))  # type: ignore[no-any-return]  # see Value
         except (FloatingPointError, ZeroDivisionError, OverflowError) as exc:
             raise _failure(text, node, exc) from None
 

@@ -87,6 +87,7 @@ def _integral(value: object) -> bool:
 def param_kind(constraint: ParamConstraint) -> Kind:
     """``int`` for a range of whole numbers with a whole step (or none), or a list of
     whole numbers; ``float`` otherwise."""
+    parts: list[object]
     if isinstance(constraint, Range):
         parts = [constraint.low, constraint.high, constraint.step or 1]
     else:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, TypeGuard
 
 import numpy as np
 
@@ -25,6 +25,7 @@ from konum.computed.base import (
     Generated,
     Generator,
     GeneratorError,
+    SpeakingGenerator,
 )
 from konum.computed.formula import generator_for
 from konum.formatting import format_number, localize_numbers
@@ -119,7 +120,7 @@ def draw_variant(
     return generated, tuple([choices[i] for i in order.tolist()])
 
 
-def speaks(generator: Generator) -> bool:
+def speaks(generator: Generator) -> TypeGuard[SpeakingGenerator]:
     """True when ``generator.generate`` takes a ``language`` (the course's generators do;
     a user's generator written before languages existed words everything in English)."""
     try:

@@ -146,13 +146,13 @@ def build_package(cards: Sequence[Card], deck: str) -> genanki.Package:
     decks: dict[str, genanki.Deck] = {}
     names = deck_names(cards, deck)
     for card in cards:
-        deck = decks.get(card.bank)
-        if deck is None:
-            deck = decks[card.bank] = genanki.Deck(
+        subdeck = decks.get(card.bank)
+        if subdeck is None:
+            subdeck = decks[card.bank] = genanki.Deck(
                 deck_id(card.bank, card.language), names[card.bank]
             )
         is_cloze = card.kind == "cloze"
-        deck.add_note(
+        subdeck.add_note(
             genanki.Note(
                 model=CLOZE_MODEL if is_cloze else BASIC_MODEL,
                 fields=[card.front, card.back],

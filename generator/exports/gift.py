@@ -228,6 +228,7 @@ def build_gift(
             elif isinstance(q, model.MatchingQuestion):
                 blocks.append(_matching(q))
             else:
+                assert isinstance(q, model.NumericQuestion)  # gift_problem() refuses the rest
                 blocks.append(_numeric(q))
             items += 1
         for q, concrete in later:

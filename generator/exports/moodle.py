@@ -492,7 +492,7 @@ _FUNCTIONS = {
 }
 
 
-def moodle_formula(formula: str, params: Sequence[str]) -> str:
+def moodle_formula(formula: str, params: frozenset[str] | set[str] | tuple[str, ...]) -> str:
     """A konum formula in the syntax of Moodle's calculated questions.
 
     Parameters become wildcards (``m`` is ``{m}``); every operation is bracketed, so
@@ -604,7 +604,7 @@ def _calculated(
     doc: _Document, q: model.ComputedQuestion, concrete: model.Concrete, text: str
 ) -> None:
     assert q.formula is not None
-    names = list(q.params)
+    names = tuple(q.params)
     variants = concrete.variants
     multi = q.answer == "choice"
     decimals = variants[0].decimals
@@ -736,6 +736,7 @@ def build_moodle(
             elif isinstance(q, model.NumericQuestion):
                 _numeric(doc, q)
             else:
+                assert isinstance(q, model.ComputedQuestion)  # _problem() refuses the rest
                 text = calculated_form(q, concrete)
                 if text is not None:
                     _calculated(doc, q, concrete, text)

@@ -324,17 +324,17 @@ def explorer_values(name: str, given: Mapping[str, Any]) -> Values:
         assert isinstance(default, Choices)
         values[key] = default.values[0]
     for key, value in given.items():
-        spec = explorer.params.get(key)
-        if spec is None:
+        given_spec = explorer.params.get(key)
+        if given_spec is None:
             known = [*explorer.params, *TEXT_OPTIONS]
             raise ExplorerError(
                 f"{where}: unknown option {key!r}{did_you_mean(key, known)} "
                 f"(options: {', '.join(known)})"
             )
-        problem = check_constraint(spec, Choices((value,)))
+        problem = check_constraint(given_spec, Choices((value,)))
         if problem:
             raise ExplorerError(f"{where}: option {key!r}: {problem}")
-        values[key] = _plain(spec, value)
+        values[key] = _plain(given_spec, value)
     problem = explorer.check(values)
     if problem:
         raise ExplorerError(f"{where}: {problem}")
@@ -426,7 +426,8 @@ def check_header(lines: list[str], index: int) -> None:
             f"(explorers: {', '.join(EXPLORERS)})"
         )
     known = [*explorer.params, *TEXT_OPTIONS]
-    block, keys = [], {}
+    block: list[str] = []
+    keys: dict[str, int] = {}  # option name -> its line number in the page
     for line in lines[index + 1 :]:
         if not line.startswith("    ") or not line.strip():
             break
@@ -443,8 +444,10 @@ def check_header(lines: list[str], index: int) -> None:
     try:
         given = yaml.safe_load("\n".join(block)) if block else {}
     except yaml.YAMLError as exc:
+        # Only a MarkedYAMLError has a problem; a ReaderError (a control character) has not.
+        problem = exc.problem if isinstance(exc, yaml.MarkedYAMLError) else str(exc)
         raise ExplorerError(
-            f"line {number + 1}: {where}: the options are not YAML ({exc.problem})"
+            f"line {number + 1}: {where}: the options are not YAML ({problem})"
         ) from None
     if not isinstance(given, dict):
         raise ExplorerError(
@@ -463,8 +466,8 @@ def check_header(lines: list[str], index: int) -> None:
             for key in keys
             if (found := re.search(rf"(?<!\w){re.escape(key)}(?!\w)", str(exc)))
         ]
-        line = keys[min(named)[1]] if named else number
-        raise ExplorerError(f"line {line}: {exc}") from None
+        at = keys[min(named)[1]] if named else number
+        raise ExplorerError(f"line {at}: {exc}") from None
 
 
 class ExplorerBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints

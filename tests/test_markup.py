@@ -157,6 +157,21 @@ def test_a_minus_after_an_operator_is_a_sign(tex: str, forms: list[str]) -> None
 
 
 @pytest.mark.parametrize(
+    ("tex", "numbers"),
+    [
+        (r"\omega_1 = 0{,}1000", ["1", "0,1000"]),  # Turkish: one number, no list spacing
+        (r"-0{,}5 + 12{,}25", ["0,5", "12,25"]),
+        (r"(0, 1)", ["0", "1"]),  # a comma between numbers, not braced: a list's comma
+        (r"x_{0,1}", ["0", "1"]),
+        (r"0{,}", ["0"]),  # no digit after it: nothing to join
+    ],
+)
+def test_a_braced_comma_between_digits_is_a_decimal_comma(tex: str, numbers: list[str]) -> None:
+    html = tex_to_html(tex, display=False)
+    assert re.findall(r"<mn>([^<]*)</mn>", html) == numbers
+
+
+@pytest.mark.parametrize(
     ("text", "html"),
     [
         ("-0.9538", "<p>-0.9538</p>"),  # a computed option: a sign and a number start no list

@@ -119,7 +119,13 @@ def _signs(mathml: str) -> str:
     return _SIGN_AFTER.sub(mark, mathml)
 
 
+# A decimal comma: TeX's 0{,}841 (a braced comma takes no space), which latex2mathml writes
+# as a separate operator that browsers space like a list's comma ("0, 841"). One number.
+_DECIMAL_COMMA = re.compile(r"<mn>(\d+)</mn><mrow><mo>&#x0002C;</mo></mrow><mn>(\d+)</mn>")
+
+
 def _polish(mathml: str) -> str:
+    mathml = _DECIMAL_COMMA.sub(r"<mn>\1,\2</mn>", mathml)
     mathml = _FUNCTION_THEN_ARGUMENT.sub(r'\1<mspace width="0.1667em"></mspace>', mathml)
     mathml = _absolute_value_bars(mathml)
     mathml = _signs(mathml)

@@ -20,6 +20,10 @@ What differs between versions, every choice seeded by ``S`` and stable:
 ``--questions`` picks banks or tags (default: every question); ``--count K`` draws ``K`` of
 them (``rng_for(S, "exam", "pick")``), the same questions in every version.
 
+The pages are in the course's language (``course.language``): their words come from the
+``print`` section of konum's interface catalogue (:mod:`konum.messages`), their numbers have
+its decimal mark (code keeps the dot), and the figures are drawn in it.
+
 The pages are print-ready HTML: a print stylesheet, a page break after the cover, no page
 break inside a question, no form controls and no scripts; math is MathML and figures are
 inline SVG. The PDF engine is headless Chromium's print-to-PDF, chosen because Chromium
@@ -41,15 +45,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from konum import limits, model
 from konum.course import Course
 from konum.errors import ExportError, KonumError
 from konum.exports.lms import plain_number, write_atomically
 from konum.exports.moodle import absolute_tolerance
-from konum.formatting import BLANK, did_you_mean, format_number
+from konum.formatting import BLANK, did_you_mean, format_number, localize_numbers
 from konum.markup import render_markdown
+from konum.messages import catalogue
 from konum.programs import code_block
 from konum.render import TEMPLATES_DIR, environment
 from konum.seeding import derive_seed, rng_for
@@ -94,11 +99,13 @@ class PrintedQuestion:
 
 @dataclass(frozen=True)
 class ExamVersion:
-    """One version: its number (from 1), its seed and its questions in order."""
+    """One version: its number (from 1), its seed, its questions in order and the language
+    they are written in (the pages' words and numbers follow it)."""
 
     number: int
     seed: int
     questions: tuple[PrintedQuestion, ...]
+    language: str = "en"
 
 
 @dataclass(frozen=True)
@@ -170,25 +177,31 @@ def _letter(index: int) -> str:
     return chr(ord("A") + index)
 
 
-def _figure(ref: model.FigureRef | None) -> Markup | None:
+def _say(language: str, key: str, **fields: Markup) -> Markup:
+    """The catalogue text of ``key`` in ``language`` as HTML: its words escaped, the fields
+    (HTML) filled in as they are. For texts with no plural forms."""
+    return escape(catalogue(language)[key]).format(**fields)
+
+
+def _figure(ref: model.FigureRef | None, language: str) -> Markup | None:
     if ref is None:
         return None
     from konum.figures import render_svg
 
-    # The exam is printed in English (no figure has a parameter named ``language``).
-    return Markup(render_svg(ref.name, ref.alt, ref.caption, language="en", **ref.params))
+    return Markup(render_svg(ref.name, ref.alt, ref.caption, language=language, **ref.params))
 
 
-def tolerance_text(tolerance: float) -> str:
-    """A tolerance for the key: two significant digits, positional (``0.0055``)."""
-    return plain_number(float(f"{tolerance:.2g}"))
+def tolerance_text(tolerance: float, language: str = "en") -> str:
+    """A tolerance for the key: two significant digits, positional, with ``language``'s
+    decimal mark (``0.0055``, in Turkish ``0,0055``)."""
+    return localize_numbers(plain_number(float(f"{tolerance:.2g}")), language)
 
 
 def _with_unit(text: str, unit: str | None) -> str:
     return f"{text} {unit}" if unit else text
 
 
-def _choice(q: model.ChoiceQuestion, number: int, seed: int) -> PrintedQuestion:
+def _choice(q: model.ChoiceQuestion, number: int, seed: int, language: str) -> PrintedQuestion:
     order = option_order(q, seed)
     options = tuple(_md(q.options[i].text, inline=True) for i in order)
     right = [
@@ -202,50 +215,55 @@ def _choice(q: model.ChoiceQuestion, number: int, seed: int) -> PrintedQuestion:
         "choice",
         _md(q.prompt),
         Markup("; ").join(right),
-        figure=_figure(q.figure),
+        figure=_figure(q.figure, language),
         options=options,
         multiple=q.multiple,
         explanation=_optional(q.explanation),
     )
 
 
-def _blank_answer(index: int, blank: model.Blank) -> Markup:
-    parts = [Markup("<strong>({})</strong> ").format(index + 1)]
+def _blank_answer(index: int, blank: model.Blank, language: str) -> Markup:
+    """Blank ``index``'s accepted answers as code, as written (no decimal mark changed)."""
+    words = []
     if blank.answers:
-        parts.append(Markup("<code>{}</code>").format(blank.answers[0]))
+        words.append(Markup("<code>{}</code>").format(blank.answers[0]))
         if len(blank.answers) > 1:
             others = Markup(", ").join(
                 Markup("<code>{}</code>").format(a) for a in blank.answers[1:]
             )
-            parts.append(Markup(" (also {})").format(others))
+            words.append(_say(language, "print.also", answers=others))
     if blank.regex is not None:
-        lead = " or any answer" if blank.answers else "any answer"
-        parts.append(Markup("{} matching <code>{}</code>").format(lead, blank.regex))
+        pattern = Markup("<code>{}</code>").format(blank.regex)
+        if blank.answers:
+            words.append(_say(language, "print.or_matching", pattern=pattern))
+        else:
+            words.append(_say(language, "print.matching", pattern=pattern))
+    answer = Markup(" ").join(words)
     if blank.case_sensitive:
-        parts.append(Markup(", case matters"))
-    return Markup("").join(parts)
+        answer = Markup(", ").join([answer, _say(language, "print.case_matters")])
+    return Markup("<strong>({})</strong> {}").format(index + 1, answer)
 
 
-def _fill(q: model.FillQuestion, number: int) -> PrintedQuestion:
+def _fill(q: model.FillQuestion, number: int, language: str) -> PrintedQuestion:
     tokens = iter(range(len(q.blanks)))
     source = BLANK.sub(lambda _m: _BLANK_TOKEN.format(next(tokens)), q.prompt)
     prompt = str(_md(source))
     for i in range(len(q.blanks)):
         gap = f'<span class="konum-exam-gap">({i + 1})</span>'
         prompt = prompt.replace(_BLANK_TOKEN.format(i), gap, 1)
-    answers = Markup("<br>").join(_blank_answer(i, b) for i, b in enumerate(q.blanks))
+    answers = Markup("<br>").join(_blank_answer(i, b, language) for i, b in enumerate(q.blanks))
     return PrintedQuestion(
         number,
         q.id,
         "fill",
         Markup(prompt),
         answers,
-        figure=_figure(q.figure),
+        figure=_figure(q.figure, language),
         explanation=_optional(q.explanation),
     )
 
 
-def _matching(q: model.MatchingQuestion, number: int, seed: int) -> PrintedQuestion:
+def _matching(q: model.MatchingQuestion, number: int, seed: int, language: str) -> PrintedQuestion:
     items = right_items(q, seed)
     rights = tuple(_md(item, inline=True) for item in items)
     lefts = tuple(_md(p.left, inline=True) for p in q.pairs)
@@ -261,14 +279,14 @@ def _matching(q: model.MatchingQuestion, number: int, seed: int) -> PrintedQuest
         "matching",
         _md(q.prompt),
         Markup("<br>").join(rows),
-        figure=_figure(q.figure),
+        figure=_figure(q.figure, language),
         lefts=lefts,
         rights=rights,
         explanation=_optional(q.explanation),
     )
 
 
-def _ordering(q: model.OrderingQuestion, number: int, seed: int) -> PrintedQuestion:
+def _ordering(q: model.OrderingQuestion, number: int, seed: int, language: str) -> PrintedQuestion:
     """The items lettered in the version's starting order; the key gives the letters in
     the right order."""
     order = item_order(q, seed)
@@ -281,16 +299,16 @@ def _ordering(q: model.OrderingQuestion, number: int, seed: int) -> PrintedQuest
         "ordering",
         _md(q.prompt),
         answer,
-        figure=_figure(q.figure),
+        figure=_figure(q.figure, language),
         options=options,
         explanation=_optional(q.explanation),
     )
 
 
-def _numeric(q: model.NumericQuestion, number: int) -> PrintedQuestion:
-    shown = _with_unit(format_number(q.answer, q.decimals), q.unit)
+def _numeric(q: model.NumericQuestion, number: int, language: str) -> PrintedQuestion:
+    shown = _with_unit(format_number(q.answer, q.decimals, language=language), q.unit)
     answer = Markup("<strong>{}</strong> (± {})").format(
-        shown, tolerance_text(absolute_tolerance(q))
+        shown, tolerance_text(absolute_tolerance(q), language)
     )
     return PrintedQuestion(
         number,
@@ -298,13 +316,13 @@ def _numeric(q: model.NumericQuestion, number: int) -> PrintedQuestion:
         "numeric",
         _md(q.prompt),
         answer,
-        figure=_figure(q.figure),
+        figure=_figure(q.figure, language),
         unit=q.unit,
         explanation=_optional(q.explanation),
     )
 
 
-def _output(q: model.OutputQuestion, number: int) -> PrintedQuestion:
+def _output(q: model.OutputQuestion, number: int, language: str) -> PrintedQuestion:
     """A program to write: the task on the exam; what the example prints, line by line, and
     the example itself in the key."""
     lines = Markup("<br>").join(
@@ -315,16 +333,20 @@ def _output(q: model.OutputQuestion, number: int) -> PrintedQuestion:
         q.id,
         "output",
         _md(q.prompt),
-        Markup("<strong>It prints</strong><br>{}").format(lines),
-        figure=_figure(q.figure),
+        Markup("<strong>{}</strong><br>{}").format(_say(language, "print.prints"), lines),
+        figure=_figure(q.figure, language),
         solution=_md(code_block(q.solution)),
         explanation=_optional(q.explanation),
     )
 
 
-def _computed(q: model.ComputedQuestion, variant: model.Variant, number: int) -> PrintedQuestion:
+def _computed(
+    q: model.ComputedQuestion, variant: model.Variant, number: int, language: str
+) -> PrintedQuestion:
+    """A computed question's variant, drawn in ``language`` (its prompt, solution, options and
+    shown answer already have the language's decimal mark)."""
     shown = _with_unit(variant.shown_answer, variant.unit)
-    prompt, figure = _md(variant.prompt), _figure(q.figure)
+    prompt, figure = _md(variant.prompt), _figure(q.figure, language)
     solution, explanation = _md(variant.solution), _optional(q.explanation)
     if variant.options:
         options = tuple(_md(o.text, inline=True) for o in variant.options)
@@ -341,7 +363,8 @@ def _computed(q: model.ComputedQuestion, variant: model.Variant, number: int) ->
             solution=solution,
             explanation=explanation,
         )
-    answer = Markup("<strong>{}</strong> (± {})").format(shown, tolerance_text(variant.tolerance))
+    tolerance = tolerance_text(variant.tolerance, language)
+    answer = Markup("<strong>{}</strong> (± {})").format(shown, tolerance)
     return PrintedQuestion(
         number,
         q.id,
@@ -358,7 +381,8 @@ def _computed(q: model.ComputedQuestion, variant: model.Variant, number: int) ->
 def build_versions(
     course: Course, questions: Sequence[model.Question], *, seed: int, versions: int
 ) -> list[ExamVersion]:
-    """The ``versions`` versions of an exam of ``questions`` for ``seed``.
+    """The ``versions`` versions of an exam of ``questions`` for ``seed``, in the course's
+    language.
 
     Raises:
         ExamError: ``versions`` is outside :data:`konum.limits.VARIANTS`.
@@ -369,9 +393,10 @@ def build_versions(
         raise ExamError(f"--versions: expected {low} to {high}, found {versions}")
     from konum.computed.registry import use_generators
 
+    language = course.language
     with use_generators(course.generators):
         drawn = {
-            q.id: make_concrete(q, seed, versions)
+            q.id: make_concrete(q, seed, versions, language)
             for q in questions
             if isinstance(q, model.ComputedQuestion)
         }
@@ -383,20 +408,21 @@ def build_versions(
         for number, index in enumerate(order.tolist(), start=1):
             q = questions[index]
             if isinstance(q, model.ChoiceQuestion):
-                printed.append(_choice(q, number, version_seed))
+                printed.append(_choice(q, number, version_seed, language))
             elif isinstance(q, model.FillQuestion):
-                printed.append(_fill(q, number))
+                printed.append(_fill(q, number, language))
             elif isinstance(q, model.MatchingQuestion):
-                printed.append(_matching(q, number, version_seed))
+                printed.append(_matching(q, number, version_seed, language))
             elif isinstance(q, model.NumericQuestion):
-                printed.append(_numeric(q, number))
+                printed.append(_numeric(q, number, language))
             elif isinstance(q, model.OutputQuestion):
-                printed.append(_output(q, number))
+                printed.append(_output(q, number, language))
             elif isinstance(q, model.OrderingQuestion):
-                printed.append(_ordering(q, number, version_seed))
+                printed.append(_ordering(q, number, version_seed, language))
             else:
-                printed.append(_computed(q, drawn[q.id].variants[version - 1], number))
-        out.append(ExamVersion(version, seed, tuple(printed)))
+                variant = drawn[q.id].variants[version - 1]
+                printed.append(_computed(q, variant, number, language))
+        out.append(ExamVersion(version, seed, tuple(printed), language))
     return out
 
 
@@ -412,8 +438,8 @@ def _stylesheet() -> Markup:
 
 
 def render_pages(version: ExamVersion, *, title: str) -> tuple[str, str]:
-    """The exam page and the key page of ``version``, HTML."""
-    env = environment()
+    """The exam page and the key page of ``version``, HTML in ``version.language``."""
+    env = environment(version.language)
     context = {"version": version, "title": title, "style": _stylesheet()}
     exam = env.get_template("exam/exam.html.j2").render(context)
     key = env.get_template("exam/key.html.j2").render(context)

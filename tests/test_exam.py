@@ -1,5 +1,6 @@
 """Printable exams: pdftotext of the PDFs shows each version's own numbers and its key's
-answers as konum computes them; the same seed gives the same text; bad input is one line.
+answers as konum computes them; the same seed gives the same text; bad input is one line;
+the Turkish edition's exam is Turkish throughout (its words, numbers and figures).
 
 The PDFs come from ``konum exam`` run on the physics example (formula and generator
 questions, choice, fill, matching and numeric); the expected numbers come from konum's
@@ -14,16 +15,20 @@ import re
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from markupsafe import escape
 
 from konum import model
 from konum.build import read_site_config
 from konum.computed.registry import use_generators
 from konum.config import override
 from konum.course import Course, course_for
-from konum.exam import ExamError, select_questions
+from konum.exam import ExamError, build_versions, render_pages, select_questions, write_exam
+from konum.formatting import format_number
+from konum.messages import catalogue, message
 from konum.seeding import derive_seed
 from konum.variants import make_concrete, option_order
 
@@ -211,6 +216,7 @@ def test_without_chromium_the_html_is_still_written(tmp_path: Path) -> None:
     assert sorted(p.name for p in out.iterdir()) == ["version-1-key.html", "version-1.html"]
     page = (out / "version-1.html").read_text(encoding="utf-8")
     assert "<svg" in page  # the alibi bank's figure, inline
+    assert '<html lang="en">' in page
 
 
 @pytest.mark.parametrize(
@@ -257,7 +263,6 @@ def test_questions_by_tag() -> None:
 
 
 def test_an_ordering_question_prints_lettered_items_and_its_key_the_order() -> None:
-    from konum.exam import build_versions, render_pages
     from konum.variants import item_order
 
     own = course_for(read_site_config(REPO / "mkdocs.yml").options)
@@ -272,3 +277,182 @@ def test_an_ordering_question_prints_lettered_items_and_its_key_the_order() -> N
     )
     exam, key = render_pages(version, title="Course")
     assert "Order (letters, first to last)" in exam and str(printed.answer) in key
+
+
+# --- the Turkish edition ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def turkish_course() -> Course:
+    return course_for(override(read_site_config(REPO / "mkdocs.tr.yml").options, seed=SEED))
+
+
+@pytest.fixture(scope="module")
+def turkish(turkish_course: Course, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """Version 1 of an exam of every question of the Turkish edition: the exam page and the
+    key page, as ``konum exam -f mkdocs.tr.yml`` writes them (HTML only)."""
+    out = tmp_path_factory.mktemp("turkish")
+    write_exam(turkish_course, out, seed=SEED, versions=1, title="konum")
+    exam, key = (out / f"version-1{end}.html" for end in ("", "-key"))
+    return exam.read_text(encoding="utf-8"), key.read_text(encoding="utf-8")
+
+
+def by_question(page: str) -> dict[str, str]:
+    """A key page's questions by id: each one's section, HTML."""
+    found = {}
+    for section in page.split('<section class="konum-exam-question"')[1:]:
+        match = re.search(r'<span class="konum-exam-id">([^<]+)</span>', section)
+        assert match, section[:200]
+        found[match.group(1)] = section
+    return found
+
+
+def visible(page: str) -> str:
+    """The words a reader sees on ``page`` (its <title> too), without its math and code,
+    which are the same in every language."""
+    page = re.sub(r"<(style|math|code|pre)\b.*?</\1>", " ", page, flags=re.S)
+    return flat(re.sub(r"<[^>]+>", " ", page))
+
+
+def test_a_turkish_exam_is_worded_from_the_turkish_catalogue(
+    turkish: tuple[str, str], turkish_course: Course
+) -> None:
+    exam, key = turkish
+    count = turkish_course.questions
+
+    def tr(name: str, **fields: object) -> str:
+        return str(escape(message("tr", f"print.{name}", **fields)))
+
+    assert exam.startswith('<!DOCTYPE html>\n<html lang="tr">')
+    assert key.startswith('<!DOCTYPE html>\n<html lang="tr">')
+    assert f"<title>{tr('exam_title', course='konum', number=1)}</title>" in exam
+    assert f"<title>{tr('key_title', course='konum', number=1)}</title>" in key
+    for text in (
+        f"<h1>{tr('exam')}</h1>",
+        f">{tr('version', number=1)}</p>",
+        f"<dt>{tr('name')}</dt>",
+        f"<dt>{tr('student_number')}</dt>",
+        f"<dt>{tr('date')}</dt>",
+        f"{tr('questions', n=count)}.",
+        tr("instructions"),
+        f">{tr('seed_version', seed=SEED, number=1)}</p>",
+        f"<h2>{tr('question', number=1)}</h2>",
+        f">{tr('choose_all')}</p>",
+        f">{tr('order')} <span",
+        f">{tr('answer')} <span",
+    ):
+        assert text in exam, text
+    for text in (
+        f"<h1>{tr('key', number=1)}</h1>",
+        f">{tr('key_meta', seed=SEED, number=1, n=count)}</p>",
+        f"<h2>{tr('question', number=1)} <span",
+        f"<strong>{tr('worked_solution')}</strong>",
+        f"<strong>{tr('prints')}</strong>",
+        f", {tr('case_matters')}",
+        message("tr", "print.also", answers="<code>1</code>"),
+    ):
+        assert text in key, text
+    # Every text of the section shows somewhere (print.matching: see the next test).
+    shown = exam + key
+    for name, text in catalogue("tr").items():
+        if name.startswith("print.") and name != "print.matching":
+            for piece in re.split(r"\{\w+\}", text):
+                assert str(escape(piece.strip())) in shown, (name, piece)
+
+
+def test_a_turkish_key_words_every_kind_of_blank(turkish_course: Course) -> None:
+    fill = next(
+        q
+        for b in turkish_course.banks
+        for q in b.questions
+        if isinstance(q, model.FillQuestion) and len(q.blanks) == 1
+    )
+    blanks = (
+        model.Blank(("a", "b"), regex="a+", case_sensitive=True),
+        model.Blank((), regex="[0-9]+"),
+    )
+    prompt = "____ ve ____"
+    q = replace(fill, prompt=prompt, blanks=blanks)
+    (version,) = build_versions(turkish_course, [q], seed=SEED, versions=1)
+    _, key = render_pages(version, title="konum")
+    first = "<strong>(1)</strong> <code>a</code> {} {}, {}".format(
+        message("tr", "print.also", answers="<code>b</code>"),
+        message("tr", "print.or_matching", pattern="<code>a+</code>"),
+        message("tr", "print.case_matters"),
+    )
+    second = "<strong>(2)</strong> " + message(
+        "tr", "print.matching", pattern="<code>[0-9]+</code>"
+    )
+    assert f"{first}<br>{second}" in key
+
+
+def test_a_turkish_key_writes_numbers_with_a_decimal_comma(
+    turkish: tuple[str, str], turkish_course: Course
+) -> None:
+    from konum.exam import tolerance_text
+
+    assert tolerance_text(0.0055) == "0.0055" and tolerance_text(6e-05) == "0.00006"
+    assert tolerance_text(0.0055, "tr") == "0,0055"
+    _, key = turkish
+    sections = by_question(key)
+    english = course_for(override(read_site_config(REPO / "mkdocs.yml").options, seed=SEED))
+    checked = []
+    with use_generators(english.generators):
+        for bank in english.banks:
+            for q in bank.questions:
+                if isinstance(q, model.NumericQuestion) and q.decimals:
+                    value, decimals, tolerance = q.answer, q.decimals, q.tolerance
+                elif isinstance(q, model.ComputedQuestion):
+                    (variant,) = make_concrete(q, SEED, 1).variants
+                    if variant.options or not variant.decimals:
+                        continue
+                    value, decimals = variant.answer, variant.decimals
+                    tolerance = variant.tolerance
+                else:
+                    continue
+                point = format_number(value, decimals)
+                comma = format_number(value, decimals, language="tr")
+                assert "," in comma and "." not in comma
+                answer = re.search(r'<p class="konum-exam-key-answer">(.*?)</p>', sections[q.id])
+                assert answer, q.id
+                assert answer.group(1).startswith(f"<strong>{comma}"), (q.id, answer.group(1))
+                assert point not in answer.group(1), q.id
+                if isinstance(q, model.ComputedQuestion):
+                    assert f"(± {tolerance_text(tolerance, 'tr')})" in answer.group(1), q.id
+                checked.append(q.id)
+    assert len(checked) > 5
+
+
+def test_a_turkish_exam_has_no_english_interface_words(turkish: tuple[str, str]) -> None:
+    turkish_texts = " ".join(catalogue("tr").values())
+    english = {"Question", "Version", "Answer key", "Student number", "Seed"}
+    for name, text in catalogue("en").items():
+        if name.startswith("print."):
+            for form in text.split("|"):
+                for piece in re.split(r"\{\w+\}", form):
+                    piece = piece.strip(" .,:;()")
+                    if re.search(r"[A-Za-z]{3}", piece) and piece not in turkish_texts:
+                        english.add(piece)
+    assert {"Exam", "Worked solution", "case matters"} <= english
+    for page in turkish:
+        text = visible(page)
+        assert "Soru 1" in text
+        for piece in sorted(english):
+            assert not re.search(rf"(?<![\w-]){re.escape(piece)}(?![\w-])", text), piece
+
+
+def test_a_turkish_exam_draws_its_figures_in_turkish(
+    turkish: tuple[str, str], turkish_course: Course
+) -> None:
+    from konum.figures import render_svg
+
+    exam, _ = turkish
+    refs = [q.figure for b in turkish_course.banks for q in b.questions if q.figure]
+    assert refs
+    for ref in refs:
+        drawn = {
+            language: render_svg(ref.name, ref.alt, ref.caption, language=language, **ref.params)
+            for language in ("tr", "en")
+        }
+        assert drawn["tr"] != drawn["en"]
+        assert drawn["tr"] in exam and drawn["en"] not in exam

@@ -1,16 +1,24 @@
 """The interface's message catalogues: every language has every key, with the same fields,
-and a Turkish page's quiz carries Turkish texts only."""
+every key the templates and the code name exists, and a Turkish page's quiz carries Turkish
+texts only."""
 
 from __future__ import annotations
 
 import re
 import string
+from pathlib import Path
 
 import pytest
 
 from konum.config import options_from
 from konum.errors import ConfigError
 from konum.messages import LANGUAGES, catalogue, message, page_messages
+from konum.render import TEMPLATES_DIR
+
+#: A key written out where a text is asked for: ``t("quiz.answer")`` in a template,
+#: ``message(language, "cards.answer")`` in the code (``_say`` is the exam's HTML form).
+#: The scripts build some of their keys (``"quiz.output_" + kind``), so they are left out.
+_KEY_USED = re.compile(r"""\b(?:t|message|_say)\(\s*(?:\w+,\s*)?["']([a-z_]+\.[a-z_]+)["']""")
 
 
 def _fields(text: str) -> set[str]:
@@ -24,6 +32,17 @@ def test_every_language_has_the_english_keys_and_fields(language: str) -> None:
     for key, text in english.items():
         assert _fields(other[key]) == _fields(text), key
         assert other[key].strip(), key
+
+
+def test_every_key_the_templates_and_the_code_name_exists() -> None:
+    package = Path(__file__).resolve().parent.parent / "generator"
+    used: dict[str, str] = {}
+    for path in [*TEMPLATES_DIR.rglob("*.j2"), *package.rglob("*.py")]:
+        for match in _KEY_USED.finditer(path.read_text(encoding="utf-8")):
+            used.setdefault(match.group(1), path.name)
+    assert {"print.question", "print.also", "cards.answer", "explorer.layouts_caption"} <= set(used)
+    missing = {key: name for key, name in used.items() if key not in catalogue("en")}
+    assert missing == {}
 
 
 def test_plural_forms_follow_n() -> None:

@@ -56,7 +56,7 @@ from konum.formatting import BLANK, did_you_mean, format_number, localize_number
 from konum.markup import render_markdown
 from konum.messages import catalogue
 from konum.programs import code_block
-from konum.render import TEMPLATES_DIR, environment
+from konum.render import TEMPLATES_DIR, environment, typeset_number
 from konum.seeding import derive_seed, rng_for
 from konum.variants import item_order, make_concrete, option_order, right_items
 
@@ -306,7 +306,7 @@ def _ordering(q: model.OrderingQuestion, number: int, seed: int, language: str) 
 
 
 def _numeric(q: model.NumericQuestion, number: int, language: str) -> PrintedQuestion:
-    shown = _with_unit(format_number(q.answer, q.decimals, language=language), q.unit)
+    shown = typeset_number(format_number(q.answer, q.decimals, q.unit, language=language))
     answer = Markup("<strong>{}</strong> (± {})").format(
         shown, tolerance_text(absolute_tolerance(q), language)
     )
@@ -345,11 +345,11 @@ def _computed(
 ) -> PrintedQuestion:
     """A computed question's variant, drawn in ``language`` (its prompt, solution, options and
     shown answer already have the language's decimal mark)."""
-    shown = _with_unit(variant.shown_answer, variant.unit)
+    shown = typeset_number(_with_unit(variant.shown_answer, variant.unit))
     prompt, figure = _md(variant.prompt), _figure(q.figure, language)
     solution, explanation = _md(variant.solution), _optional(q.explanation)
     if variant.options:
-        options = tuple(_md(o.text, inline=True) for o in variant.options)
+        options = tuple(Markup(typeset_number(_md(o.text, inline=True))) for o in variant.options)
         letter = next(_letter(k) for k, o in enumerate(variant.options) if o.correct)
         answer = Markup("<strong>{}</strong> {}").format(letter, shown)
         return PrintedQuestion(

@@ -29,6 +29,7 @@ from konum.course import Course, course_for
 from konum.exam import ExamError, build_versions, render_pages, select_questions, write_exam
 from konum.formatting import format_number
 from konum.messages import catalogue, message
+from konum.render import typeset_number
 from konum.seeding import derive_seed
 from konum.variants import make_concrete, option_order
 
@@ -130,14 +131,15 @@ def test_each_version_shows_its_numbers_and_its_key_the_answers(
                 opening = flat(prompt.split("$")[0])  # the numbers come before any math
                 assert opening in exam_body, (version, q.id)
                 prompts[q.id] = opening
-                shown = (
+                shown = typeset_number(  # a real minus sign, as the quiz pages show it
                     f"{variant.shown_answer} {variant.unit}"
                     if variant.unit
                     else variant.shown_answer
                 )
                 if variant.options:
                     right = next(i for i, o in enumerate(variant.options) if o.correct)
-                    assert f"{letter(right)}. {variant.options[right].text}" in exam_body
+                    text = typeset_number(variant.options[right].text)
+                    assert f"{letter(right)}. {text}" in exam_body
                     assert key_body.startswith(f"{q.id} {letter(right)} {shown}")
                 else:
                     assert key_body.startswith(f"{q.id} {shown} (± ")
@@ -411,8 +413,8 @@ def test_a_turkish_key_writes_numbers_with_a_decimal_comma(
                 else:
                     continue
                 point = format_number(value, decimals)
-                comma = format_number(value, decimals, language="tr")
-                assert "," in comma and "." not in comma
+                comma = typeset_number(format_number(value, decimals, language="tr"))
+                assert "," in comma and "." not in comma and "-" not in comma
                 answer = re.search(r'<p class="konum-exam-key-answer">(.*?)</p>', sections[q.id])
                 assert answer, q.id
                 assert answer.group(1).startswith(f"<strong>{comma}"), (q.id, answer.group(1))
@@ -421,6 +423,16 @@ def test_a_turkish_key_writes_numbers_with_a_decimal_comma(
                     assert f"(± {tolerance_text(tolerance, 'tr')})" in answer.group(1), q.id
                 checked.append(q.id)
     assert len(checked) > 5
+
+
+def test_a_key_writes_negative_numbers_with_a_minus_sign(course: Course) -> None:
+    """A negative answer in the key has U+2212, as the quiz pages show it, not a hyphen."""
+    q = next(q for b in course.banks for q in b.questions if isinstance(q, model.NumericQuestion))
+    for answer, shown in ((-0.25, "\u22120.25"), (0.25, "0.25")):
+        negative = replace(q, answer=answer, decimals=2, unit=None)
+        (version,) = build_versions(course, [negative], seed=SEED, versions=1)
+        (printed,) = version.questions
+        assert printed.answer.startswith(f"<strong>{shown}</strong> (± "), printed.answer
 
 
 def test_a_turkish_exam_has_no_english_interface_words(turkish: tuple[str, str]) -> None:

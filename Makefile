@@ -35,11 +35,15 @@ site: $(SITE_STAMP)
 # (whole builds, installing a wheel, Zensical, sweeps of every page and axe-core runs in
 # Chromium) run in `make test-slow`. CI runs both in one pytest run, `make test
 # TESTS=all`, so that what they share (the real site, built once) is made once.
+# konum is compiled to bytecode first: with PYTHONDONTWRITEBYTECODE (above) every konum
+# process the tests start would otherwise compile the package from source again.
 TESTS ?= not slow
 test: $(TEST_STAMP)
+	$(BIN)/python -m compileall -q generator
 	$(BIN)/python -m pytest -q -n 2 --dist loadscope $(if $(filter all,$(TESTS)),,-m "$(TESTS)")
 
 test-slow: $(TEST_STAMP)
+	$(BIN)/python -m compileall -q generator
 	$(BIN)/python -m pytest -q -n 2 --dist loadscope -m slow
 
 # The oldest Python that pyproject.toml allows, in a virtualenv of its own: the suite
@@ -58,6 +62,7 @@ $(OLDEST_STAMP): pyproject.toml
 	touch $(OLDEST_STAMP)
 
 test-oldest: $(OLDEST_STAMP)
+	$(OLDEST_VENV)/bin/python -m compileall -q generator
 	$(OLDEST_VENV)/bin/python -m pytest -q -n 2 --dist loadscope --ignore=tests/browser \
 	  --ignore=tests/test_figures.py --ignore=tests/test_figures_language.py -m "not slow and not external"
 

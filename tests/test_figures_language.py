@@ -75,6 +75,7 @@ def test_a_turkish_figure_shows_no_english_label(
     assert found == []
 
 
+@pytest.mark.slow  # draws every case of every figure
 @pytest.mark.parametrize("language", ["en", "tr"])
 def test_figure_texts_match_the_golden(language: str) -> None:
     shown = {

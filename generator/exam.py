@@ -54,7 +54,7 @@ from konum.exports.lms import plain_number, write_atomically
 from konum.exports.moodle import absolute_tolerance
 from konum.formatting import BLANK, did_you_mean, format_number, localize_numbers
 from konum.markup import render_markdown
-from konum.messages import catalogue
+from konum.messages import message
 from konum.programs import code_block
 from konum.render import TEMPLATES_DIR, environment, typeset_number
 from konum.seeding import derive_seed, rng_for
@@ -180,7 +180,7 @@ def _letter(index: int) -> str:
 def _say(language: str, key: str, **fields: Markup) -> Markup:
     """The catalogue text of ``key`` in ``language`` as HTML: its words escaped, the fields
     (HTML) filled in as they are. For texts with no plural forms."""
-    return escape(catalogue(language)[key]).format(**fields)
+    return escape(message(language, key)).format(**fields)
 
 
 def _figure(ref: model.FigureRef | None, language: str) -> Markup | None:

@@ -39,11 +39,11 @@ site: $(SITE_STAMP)
 # process the tests start would otherwise compile the package from source again.
 TESTS ?= not slow
 test: $(TEST_STAMP)
-	$(BIN)/python -m compileall -q generator
+	$(BIN)/python -m compileall -q generator/konum
 	$(BIN)/python -m pytest -q -n 2 --dist loadscope $(if $(filter all,$(TESTS)),,-m "$(TESTS)")
 
 test-slow: $(TEST_STAMP)
-	$(BIN)/python -m compileall -q generator
+	$(BIN)/python -m compileall -q generator/konum
 	$(BIN)/python -m pytest -q -n 2 --dist loadscope -m slow
 
 # The oldest Python that pyproject.toml allows, in a virtualenv of its own: the suite
@@ -62,7 +62,7 @@ $(OLDEST_STAMP): pyproject.toml
 	touch $(OLDEST_STAMP)
 
 test-oldest: $(OLDEST_STAMP)
-	$(OLDEST_VENV)/bin/python -m compileall -q generator
+	$(OLDEST_VENV)/bin/python -m compileall -q generator/konum
 	$(OLDEST_VENV)/bin/python -m pytest -q -n 2 --dist loadscope --ignore=tests/browser \
 	  --ignore=tests/test_figures.py --ignore=tests/test_figures_language.py -m "not slow and not external"
 
@@ -72,9 +72,7 @@ serve: $(SITE_STAMP)
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check generator tests bench
 	$(BIN)/ruff format --check generator tests bench
-	@# mypy reads the package by its import name: generator/ seen as konum/.
-	mkdir -p $(VENV)/mypy-src && ln -sfn ../../generator $(VENV)/mypy-src/konum
-	MYPYPATH=$(VENV)/mypy-src $(BIN)/mypy -p konum
+	MYPYPATH=generator $(BIN)/mypy -p konum
 
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/run.py

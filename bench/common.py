@@ -85,7 +85,7 @@ def compile_konum() -> None:
     by pip when they were installed.
     """
     subprocess.run(
-        [str(VENV_PYTHON), "-m", "compileall", "-q", str(REPO / "generator")],
+        [str(VENV_PYTHON), "-m", "compileall", "-q", str(REPO / "generator" / "konum")],
         check=True,
         capture_output=True,
     )

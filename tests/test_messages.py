@@ -35,7 +35,7 @@ def test_every_language_has_the_english_keys_and_fields(language: str) -> None:
 
 
 def test_every_key_the_templates_and_the_code_name_exists() -> None:
-    package = Path(__file__).resolve().parent.parent / "generator"
+    package = Path(__file__).resolve().parent.parent / "generator" / "konum"
     used: dict[str, str] = {}
     for path in [*TEMPLATES_DIR.rglob("*.j2"), *package.rglob("*.py")]:
         for match in _KEY_USED.finditer(path.read_text(encoding="utf-8")):

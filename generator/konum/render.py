@@ -55,7 +55,7 @@ __all__ = [
 
 _HERE = Path(__file__).resolve().parent
 #: The Jinja templates: inside the installed package, or beside the source folder.
-TEMPLATES_DIR = next(p for p in (_HERE / "templates", _HERE.parent / "templates") if p.is_dir())
+TEMPLATES_DIR = next(p for p in (_HERE / "templates", _HERE.parents[1] / "templates") if p.is_dir())
 
 _SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 # Placeholder for blank number N: plain ASCII letters and digits survive Markdown, the HTML

@@ -888,12 +888,12 @@ def test_drawn_numbers_are_pinned(name: str) -> None:
         )
         for v in variants
     ]
-    assert got == PINNED_SEED_42[name]
-    # Exactly, not approximately: same float bits and same value types.
-    for (answer, _, values), (pinned, _, pinned_values) in zip(
-        got, PINNED_SEED_42[name], strict=True
-    ):
-        assert answer.hex() == pinned.hex()
+    # What a reader sees, and the drawn parameters with their types, exactly; the answer
+    # within a relative tolerance (another CPU's numpy may round its last bit otherwise).
+    pinned = PINNED_SEED_42[name]
+    assert [(shown, values) for _, shown, values in got] == [(s, v) for _, s, v in pinned]
+    assert [a for a, _, _ in got] == pytest.approx([a for a, _, _ in pinned], rel=1e-12, abs=1e-15)
+    for (_, _, values), (_, _, pinned_values) in zip(got, pinned, strict=True):
         assert [type(x) for x in values.values()] == [type(x) for x in pinned_values.values()]
 
 

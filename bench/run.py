@@ -285,19 +285,22 @@ def fig_build(report: Report, reps: Reps) -> None:
 def worker_stages(project: Path) -> dict[str, Any]:
     """In a fresh process: the CPU time (``time.process_time``) of loading, variants and
     rendering of every bank in ``project``."""
-    from konum.banks import load_banks
+    from konum.check import load_banks
+    from konum.plugins import load_plugins
     from konum.render import render_quiz
-    from konum.variants import make_concrete
+    from konum.types import Draw
 
     folder = project / "content" / "banks"
+    plugins = load_plugins(["pe"], project)
     t0 = time.process_time()
-    banks = load_banks(folder)
+    banks = load_banks(folder, plugins=plugins)
     t1 = time.process_time()
-    concretes = [[make_concrete(q, 42, 5) for q in bank.questions] for bank in banks]
+    draw = Draw(42, 5, "en", plugins)
+    concretes = [[q.concrete(draw) for q in bank.questions] for bank in banks]
     t2 = time.process_time()
     size = 0
     for bank, items in zip(banks, concretes, strict=True):
-        size += len(render_quiz(items, bank.id, title=bank.title))
+        size += len(render_quiz(items, bank.id, title=bank.title, plugins=plugins))
     t3 = time.process_time()
     return {
         "questions": sum(len(b.questions) for b in banks),
@@ -740,7 +743,7 @@ def as_files(site: Path, page: str) -> str:
 
 def quiz_js_then() -> str:
     """Whether quiz.js is the file the previous figures were measured with."""
-    from konum.render import TEMPLATES_DIR
+    from konum.paths import TEMPLATES_DIR
 
     digest = hashlib.sha256((TEMPLATES_DIR / "assets" / "quiz.js").read_bytes()).hexdigest()
     if digest == PREVIOUS["quiz_js_sha256"]:
@@ -816,7 +819,7 @@ def study_page(folder: Path, cards: int) -> Path:
     its texts, flashcards.js and the progress marks inline): ``folder/study-<cards>.html``."""
     from konum.exports.cards import Card
     from konum.exports.text import cards_json
-    from konum.mdx import assets_html, messages_html
+    from konum.quiz import assets_html, messages_html
     from konum.render import environment, script_json
 
     made = [
@@ -843,7 +846,7 @@ def study_page(folder: Path, cards: int) -> Path:
 def study_weights() -> dict[str, int]:
     """Gzipped bytes, as pages carry them (minified): flashcards.js (+ its CSS) on the study
     page, and the progress marks' script and style that every page carries."""
-    from konum.mdx import asset
+    from konum.render import asset
 
     def size(name: str) -> int:
         return common.gzip_size(asset(name).encode("utf-8"))
@@ -924,16 +927,19 @@ def cards_for(questions: int, variants: int = 5) -> int:
 
 def worker_exports(folder: Path, out: Path) -> dict[str, Any]:
     """In a fresh process: build concretes, then time each export."""
-    from konum.banks import load_banks
+    from konum.check import load_banks
     from konum.exports import export
-    from konum.variants import concretes_for
+    from konum.plugins import load_plugins
+    from konum.types import Draw
 
-    banks = load_banks(folder)
-    concretes = list(concretes_for(banks, 42, 5).values())
+    plugins = load_plugins(["pe"], folder)
+    banks = load_banks(folder, plugins=plugins)
+    draw = Draw(42, 5, "en", plugins)
+    concretes = [q.concrete(draw) for bank in banks for q in bank.questions]
     result: dict[str, Any] = {}
     for kind, name in (("anki", "cards.apkg"), ("text", "cards.txt")):
         start = time.perf_counter()
-        cards = export(kind, banks, concretes, out / name, timestamp=0)  # type: ignore[arg-type]
+        cards = export(kind, banks, concretes, out / name, timestamp=0, plugins=plugins)  # type: ignore[arg-type]
         result[kind] = time.perf_counter() - start
         result["cards"] = len(cards)
         result[f"{kind}_bytes"] = (out / name).stat().st_size
@@ -1004,7 +1010,7 @@ def naive_sinusoidal(n: int, d: int, base: float = 10000.0) -> Any:
 def fig_pe(report: Report, repeat: int) -> None:
     import numpy as np
 
-    from konum import pe
+    from konum_pe import pe
 
     n, d = 8192, 1024
     same = np.allclose(pe.sinusoidal(n, d), naive_sinusoidal(n, d), atol=1e-9)

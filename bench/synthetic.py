@@ -162,6 +162,7 @@ plugins:
 markdown_extensions:
   - konum:
       banks: content/banks
+      plugins: [pe]
       seed: 42
       variants: 5
   - admonition

@@ -10,7 +10,20 @@ from __future__ import annotations
 import math
 
 from konum import model
-from konum.variants import make_concrete
+from konum.types import (
+    Blank,
+    ChoiceQuestion,
+    ComputedQuestion,
+    Concrete,
+    FillQuestion,
+    MatchingQuestion,
+    NumericQuestion,
+    Option,
+    OrderingQuestion,
+    OutputQuestion,
+    Pair,
+)
+from tests.helpers import make_concrete
 
 SRC = model.Source("tests/quiz_samples.py", 1, 1)
 QUIZ_ID = "sample"
@@ -22,8 +35,8 @@ def sin_entry(pos: int, j: int, d: int, base: float = 10000.0) -> float:
     return math.sin(angle) if j % 2 == 0 else math.cos(angle)
 
 
-def choice() -> model.Concrete:
-    q = model.ChoiceQuestion(
+def choice() -> Concrete:
+    q = ChoiceQuestion(
         id="s-why-pairs",
         bank="sample",
         prompt="Why does each frequency get both a sine and a cosine?",
@@ -31,21 +44,21 @@ def choice() -> model.Concrete:
         source=SRC,
         hint="Think about what a fixed offset $k$ does to the angle.",
         options=(
-            model.Option("So that a fixed rotation maps $PE_p$ to $PE_{p+k}$", True),
-            model.Option(
+            Option("So that a fixed rotation maps $PE_p$ to $PE_{p+k}$", True),
+            Option(
                 "Sines are for even positions, cosines for odd ones",
                 False,
                 feedback="Every position gets both; the pair is what makes the shift linear.",
             ),
-            model.Option("To double the width of `d_model`", False),
-            model.Option("None of the above", False, pin=True),
+            Option("To double the width of `d_model`", False),
+            Option("None of the above", False, pin=True),
         ),
     )
-    return model.Concrete(q, seed=42, option_order=(2, 0, 1, 3))
+    return Concrete(q, seed=42, option_order=(2, 0, 1, 3))
 
 
-def choice_multiple() -> model.Concrete:
-    q = model.ChoiceQuestion(
+def choice_multiple() -> Concrete:
+    q = ChoiceQuestion(
         id="s-which-fast",
         bank="sample",
         prompt="Which columns of $PE$ (with $d = 8$) share the wavelength $2\\pi$?\n\n"
@@ -53,17 +66,17 @@ def choice_multiple() -> model.Concrete:
         explanation="Columns 0 and 1 form pair $i = 0$, whose frequency is 1.",
         source=SRC,
         options=(
-            model.Option("column 0", True),
-            model.Option("column 1", True),
-            model.Option("column 7", False, feedback="Column 7 is the slowest cosine."),
+            Option("column 0", True),
+            Option("column 1", True),
+            Option("column 7", False, feedback="Column 7 is the slowest cosine."),
         ),
         shuffle=False,
     )
-    return model.Concrete(q, seed=42, option_order=(0, 1, 2))
+    return Concrete(q, seed=42, option_order=(0, 1, 2))
 
 
-def fill() -> model.Concrete:
-    q = model.FillQuestion(
+def fill() -> Concrete:
+    q = FillQuestion(
         id="s-fill-even",
         bank="sample",
         prompt="Put the sines in the even columns, then name the function for the odd ones "
@@ -71,32 +84,32 @@ def fill() -> model.Concrete:
         explanation="`0::2` takes every second column from 0; odd columns use `np.cos`.",
         source=SRC,
         blanks=(
-            model.Blank(answers=("cos", "cosine", "np.cos")),
-            model.Blank(answers=("2",)),
+            Blank(answers=("cos", "cosine", "np.cos")),
+            Blank(answers=("2",)),
         ),
     )
-    return model.Concrete(q, seed=42)
+    return Concrete(q, seed=42)
 
 
-def matching() -> model.Concrete:
-    q = model.MatchingQuestion(
+def matching() -> Concrete:
+    q = MatchingQuestion(
         id="s-match",
         bank="sample",
         prompt="Match each slice of $PE$ at position 0 with its values.",
         explanation="At position 0 every angle is 0, so sines are 0 and cosines are 1.",
         source=SRC,
         pairs=(
-            model.Pair("`PE[0, 0::2]`", "all 0 ($\\sin 0$)"),
-            model.Pair("`PE[0, 1::2]`", "all 1 ($\\cos 0$)"),
+            Pair("`PE[0, 0::2]`", "all 0 ($\\sin 0$)"),
+            Pair("`PE[0, 1::2]`", "all 1 ($\\cos 0$)"),
         ),
         distractors=("all $-1$",),
     )
     right = ("all 1 ($\\cos 0$)", "all $-1$", "all 0 ($\\sin 0$)")
-    return model.Concrete(q, seed=42, right_items=right)
+    return Concrete(q, seed=42, right_items=right)
 
 
-def numeric() -> model.Concrete:
-    q = model.NumericQuestion(
+def numeric() -> Concrete:
+    q = NumericQuestion(
         id="s-num-sin1",
         bank="sample",
         prompt="What is $\\sin(1)$, to 2 decimals?",
@@ -107,10 +120,10 @@ def numeric() -> model.Concrete:
         decimals=2,
         unit="(no unit)",
     )
-    return model.Concrete(q, seed=42)
+    return Concrete(q, seed=42)
 
 
-def computed_numeric(count: int = 3) -> model.Concrete:
+def computed_numeric(count: int = 3) -> Concrete:
     variants = []
     for k in range(count):
         pos, j, d = 1 + 2 * k, k % 4, 8
@@ -131,7 +144,7 @@ def computed_numeric(count: int = 3) -> model.Concrete:
                 f"$$\\theta = {pos} \\cdot \\omega_{{{j // 2}}}$$",
             )
         )
-    q = model.ComputedQuestion(
+    q = ComputedQuestion(
         id="s-entry",
         bank="sample",
         prompt="",
@@ -139,10 +152,10 @@ def computed_numeric(count: int = 3) -> model.Concrete:
         source=SRC,
         generator="sinusoidal_entry",
     )
-    return model.Concrete(q, seed=42, variants=tuple(variants))
+    return Concrete(q, seed=42, variants=tuple(variants))
 
 
-def computed_choice(count: int = 3) -> model.Concrete:
+def computed_choice(count: int = 3) -> Concrete:
     variants = []
     for k in range(count):
         pos = 2 + k
@@ -178,7 +191,7 @@ def computed_choice(count: int = 3) -> model.Concrete:
                 options=tuple(options[i] for i in order),
             )
         )
-    q = model.ComputedQuestion(
+    q = ComputedQuestion(
         id="s-angle",
         bank="sample",
         prompt="",
@@ -188,12 +201,12 @@ def computed_choice(count: int = 3) -> model.Concrete:
         answer="choice",
         options=3,
     )
-    return model.Concrete(q, seed=42, variants=tuple(variants))
+    return Concrete(q, seed=42, variants=tuple(variants))
 
 
-def output() -> model.Concrete:
+def output() -> Concrete:
     """An output question; ``expected`` is what its solution prints (the loader runs it)."""
-    q = model.OutputQuestion(
+    q = OutputQuestion(
         id="s-print-shape",
         bank="sample",
         prompt="Print the shape of `np.zeros((4, 6))`, then $1/3$ to three decimals.",
@@ -204,12 +217,12 @@ def output() -> model.Concrete:
         expected="(4, 6)\n0.333",
         tolerance=0.001,
     )
-    return model.Concrete(q, seed=42)
+    return Concrete(q, seed=42)
 
 
-def ordering() -> model.Concrete:
+def ordering() -> Concrete:
     """The steps of one sinusoidal entry; it starts in the order the seed gives."""
-    q = model.OrderingQuestion(
+    q = OrderingQuestion(
         id="s-order-entry",
         bank="sample",
         prompt="Put the steps of computing $PE[p, 2i]$ in order.",
@@ -230,7 +243,7 @@ def ordering() -> model.Concrete:
     return make_concrete(q, 42)
 
 
-def all_samples() -> list[model.Concrete]:
+def all_samples() -> list[Concrete]:
     """One quiz's worth: every type, computed in both forms."""
     return [
         choice(),

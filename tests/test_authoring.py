@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from konum.banks import BankError, load_banks
 from konum.computed.base import describe
-from konum.mdx.explorer import EXPLORERS, TEXT_OPTIONS, check_header
+from konum.explorers import TEXT_OPTIONS
+from konum.problems import BankError
 from konum.programs import MEMORY, OUTPUT, SECONDS
+from tests.helpers import EXPLORERS, PE, check_header, load_banks
 
 REPO = Path(__file__).resolve().parents[1]
 GUIDE = REPO / "content" / "authoring.md"
@@ -82,7 +83,7 @@ def test_the_output_section_error_is_what_check_says(tmp_path: Path) -> None:
     assert bank.count(marker) == 1
     (tmp_path / "sinusoidal.yml").write_text(bank.replace(marker, "    solution: |\n"))
     with pytest.raises(BankError) as caught:
-        load_banks(tmp_path)
+        load_banks(tmp_path, plugins=PE, run_programs=True)
     [problem] = caught.value.problems
     got = f"{problem.line}:{problem.column}: [{problem.question_id}] {problem.field}: "
     assert shown == f"content/banks/sinusoidal.yml:{got}{problem.message}"

@@ -4,7 +4,7 @@ dropped, refused or bounded when the build renders it.
 The corpus in tests/banks/broken/hostile/ holds one bank per class (styles, reserved
 classes, math that reaches outside a formula, disguised link schemes, nesting, broken LaTeX,
 escape codes); the other tests try variants of each class against the checker
-(:func:`konum.banks.htmlcheck.scan`), the renderer (:func:`konum.markup.render_markdown`,
+(:func:`konum.htmlcheck.scan`), the renderer (:func:`konum.markup.render_markdown`,
 also through a whole quiz), the reports and the discovery of bank files.
 """
 
@@ -18,14 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from konum import model
-from konum.banks import BankProblem, check_banks, discover, format_json, format_text, load_bank
-from konum.banks.htmlcheck import scan, scan_generated, url_scheme
-from konum.computed.variants import computed_variants
+from konum.htmlcheck import scan, scan_generated, url_scheme
+from konum.load import discover
 from konum.markup import MAX_NESTING, MarkupError, render_markdown
-from konum.mdx.math import MathError
-from konum.render import render_quiz
-from konum.variants import make_concrete
+from konum.math import MathError
+from konum.problems import BankProblem, format_json, format_text
+from konum.types import ComputedQuestion
+from tests.helpers import check_banks, computed_variants, load_bank, make_concrete, render_quiz
 
 HERE = Path(__file__).parent
 HOSTILE = HERE / "banks" / "broken" / "hostile"
@@ -99,7 +98,7 @@ def test_style_attributes_are_reported_and_dropped(text: str) -> None:
 
 def test_markup_a_template_assembles_is_reported_and_dropped_from_the_quiz() -> None:
     bank = load_bank(CONTENT / "sinusoidal.yml")
-    question = next(q for q in bank.questions if isinstance(q, model.ComputedQuestion))
+    question = next(q for q in bank.questions if isinstance(q, ComputedQuestion))
     tricks = {
         "{{ '\\x3ctable\\x3e\\x3ctr\\x3e\\x3ctd st' ~ 'yle=position:fixed\\x3ex' }}": "style",
         "{{ '\\x3cspan cl' ~ 'ass=konum-feedback\\x3ex\\x3c/span\\x3e' }}": "class:konum-feedback",

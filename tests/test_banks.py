@@ -1,71 +1,72 @@
 """Tests for konum.banks: the valid bank round trip, the broken-bank corpus, reports.
 
-Fixtures: ``fake_computed`` (autouse) replaces the computed-generator check with a small fake
-so these tests do not depend on generator/computed; ``test_real_computed_validator`` runs
-against the real one once it exists. Broken banks live in tests/banks/broken/, one file per
-kind of mistake, each named after its bank id.
+Banks are checked with the course's plugin and a generator that explodes (``PLUGINS``).
+Broken banks live in tests/banks/broken/, one file per kind of mistake, each named after its
+bank id.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
-from konum import model
-from konum.banks import (
-    BankError,
-    BankProblem,
-    check_banks,
-    discover,
-    format_json,
-    format_text,
-    htmlcheck,
-    load_bank,
-    load_banks,
-    validate,
-    yamlsource,
+from konum import check, htmlcheck, model, yamlsource
+from konum.computed import BaseGenerator, param, specs
+from konum.load import discover, load_file
+from konum.model import Range
+from konum.plugins import Plugins
+from konum.problems import BankError, BankProblem, format_json, format_text
+from konum.types import (
+    TYPES,
+    Bank,
+    Blank,
+    ChoiceQuestion,
+    ComputedQuestion,
+    FillQuestion,
+    MatchingQuestion,
+    NumericQuestion,
+    Option,
+    OrderingQuestion,
+    OutputQuestion,
+    Pair,
 )
+from tests.helpers import PE
 
 HERE = Path(__file__).parent / "banks"
 VALID = HERE / "valid" / "everything.yml"
 BROKEN = HERE / "broken"
 
 
-class FakeComputed:
-    """Stands in for konum.computed.validate_computed and records its calls."""
+class Boom(BaseGenerator):
+    """A plugin's generator with a bug: its draw raises."""
 
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, Mapping[str, model.ParamConstraint], str, int | None, int]] = []
+    name = "boom"
+    title = "Boom"
+    params = specs(param("x", "int", 1, Range(1, 9), "x"))
+    misconceptions: ClassVar[dict[str, str]] = {"none": "no misconception"}
 
-    def __call__(
-        self,
-        generator: str,
-        params: Mapping[str, model.ParamConstraint],
-        answer: str,
-        decimals: int | None,
-        options: int,
-    ) -> list[tuple[str, str]]:
-        self.calls.append((generator, params, answer, decimals, options))
-        problems = []
-        if generator == "boom":
-            raise RuntimeError("generator exploded")
-        if generator not in {"rope_angle", "sinusoidal_entry", "learned_params"}:
-            problems.append(("generator", f"unknown generator '{generator}'"))
-        d = params.get("d")
-        if isinstance(d, model.Choices) and any(v % 2 for v in d.values if isinstance(v, int)):
-            problems.append(("params.d", "expected an even int in 2..4096, found 7"))
-        return problems
+    def build(self, v: dict[str, object], decimals: int) -> None:
+        raise RuntimeError("generator exploded")
 
 
-@pytest.fixture(autouse=True)
-def fake_computed(monkeypatch: pytest.MonkeyPatch) -> FakeComputed:
-    fake = FakeComputed()
-    monkeypatch.setattr(validate, "computed_validator", lambda: fake)
-    return fake
+#: The course's plugin, and a generator that explodes.
+PLUGINS = Plugins({**PE.generators, "boom": Boom()}, PE.figures)
+
+
+def load_bank(path: Path, **options: object) -> Bank:
+    return check.load_bank(path, plugins=PLUGINS, **options)
+
+
+def load_banks(path: object, **options: object) -> tuple[Bank, ...]:
+    return check.load_banks(path, plugins=PLUGINS, **options)  # type: ignore[arg-type]
+
+
+def check_banks(*args: object, **options: object) -> check.CheckReport:
+    return check.check_banks(*args, plugins=PLUGINS, **options)  # type: ignore[arg-type]
 
 
 def write(tmp_path: Path, stem: str, text: str) -> Path:
@@ -95,11 +96,11 @@ questions:
 
 
 @pytest.fixture
-def bank(fake_computed: FakeComputed) -> model.Bank:
+def bank() -> Bank:
     return load_bank(VALID)
 
 
-def test_valid_bank_header(bank: model.Bank) -> None:
+def test_valid_bank_header(bank: Bank) -> None:
     assert bank.id == "everything"
     assert bank.title == "Every question type"
     assert bank.path == str(VALID)
@@ -117,13 +118,13 @@ def test_valid_bank_header(bank: model.Bank) -> None:
         "output-all-fields",
         "ordering-all-fields",
     ]
-    assert {q.type for q in bank.questions} == set(model.QUESTION_TYPES)
+    assert {q.type for q in bank.questions} == set(TYPES)
     assert all(q.bank == "everything" for q in bank.questions)
 
 
-def test_valid_choice_every_field(bank: model.Bank) -> None:
+def test_valid_choice_every_field(bank: Bank) -> None:
     q = bank.question("choice-all-fields")
-    assert isinstance(q, model.ChoiceQuestion)
+    assert isinstance(q, ChoiceQuestion)
     assert q.prompt == "Why does each frequency get both a sine and a cosine?"
     assert q.explanation == r"The pair $(\sin, \cos)$ of one angle rotates as a unit."
     assert q.hint == "Think of a point on a circle."
@@ -133,27 +134,27 @@ def test_valid_choice_every_field(bank: model.Bank) -> None:
     assert q.shuffle is False
     assert q.source == model.Source(str(VALID), 5, 5)
     assert q.options == (
-        model.Option(
+        Option(
             "So that a fixed rotation maps $PE_p$ to $PE_{p+k}$",
             True,
             "Yes, the pair turns a shift into a rotation.",
             False,
         ),
-        model.Option(
+        Option(
             "Sines encode even positions, cosines odd positions",
             False,
             "Every position gets both.",
             False,
         ),
-        model.Option("No", False, None, False),  # YAML's `No` stays the word, not false
-        model.Option("All of the above", False, None, True),
+        Option("No", False, None, False),  # YAML's `No` stays the word, not false
+        Option("All of the above", False, None, True),
     )
     assert not q.multiple
 
 
-def test_valid_choice_defaults_and_turkish(bank: model.Bank) -> None:
+def test_valid_choice_defaults_and_turkish(bank: Bank) -> None:
     q = bank.question("choice-minimal")
-    assert isinstance(q, model.ChoiceQuestion)
+    assert isinstance(q, ChoiceQuestion)
     assert q.prompt == "Konum kodlaması neden gerekir? <sub>(Türkçe)</sub>"
     assert q.explanation == "Öz-dikkat permütasyona eşdeğişkendir; şğüöçı İ."
     assert (q.hint, q.tags, q.difficulty, q.flashcard, q.shuffle) == (None, (), None, True, True)
@@ -162,33 +163,33 @@ def test_valid_choice_defaults_and_turkish(bank: model.Bank) -> None:
     assert q.multiple
 
 
-def test_valid_fill(bank: model.Bank) -> None:
+def test_valid_fill(bank: Bank) -> None:
     q = bank.question("fill-all-fields")
-    assert isinstance(q, model.FillQuestion)
+    assert isinstance(q, FillQuestion)
     assert "PE[:, 0::____] = np.sin(angle)" in q.prompt
     assert q.blanks == (
-        model.Blank(("2", "two"), None, True),
-        model.Blank((), "10_?000", False),
+        Blank(("2", "two"), None, True),
+        Blank((), "10_?000", False),
     )
     short = bank.question("fill-shorthand")
-    assert isinstance(short, model.FillQuestion)
-    assert short.blanks == (model.Blank(("0",), r"0(\.0*)?", False),)
+    assert isinstance(short, FillQuestion)
+    assert short.blanks == (Blank(("0",), r"0(\.0*)?", False),)
 
 
-def test_valid_matching(bank: model.Bank) -> None:
+def test_valid_matching(bank: Bank) -> None:
     q = bank.question("matching-all-fields")
-    assert isinstance(q, model.MatchingQuestion)
+    assert isinstance(q, MatchingQuestion)
     assert q.pairs == (
-        model.Pair("`PE[0, 0::2]`", r"all 0 ($\sin 0$)"),
-        model.Pair("`PE[0, 1::2]`", r"all 1 ($\cos 0$)"),
+        Pair("`PE[0, 0::2]`", r"all 0 ($\sin 0$)"),
+        Pair("`PE[0, 1::2]`", r"all 1 ($\cos 0$)"),
     )
     assert q.distractors == ("all $-1$", "alternating 0 and 1")
     assert q.shuffle is False
 
 
-def test_valid_numeric(bank: model.Bank) -> None:
+def test_valid_numeric(bank: Bank) -> None:
     q = bank.question("numeric-absolute")
-    assert isinstance(q, model.NumericQuestion)
+    assert isinstance(q, NumericQuestion)
     assert (q.answer, q.tolerance, q.relative, q.decimals, q.unit) == (
         32.0,
         0.0,
@@ -198,11 +199,11 @@ def test_valid_numeric(bank: model.Bank) -> None:
     )
     assert isinstance(q.answer, float)
     rel = bank.question("numeric-relative")
-    assert isinstance(rel, model.NumericQuestion)
+    assert isinstance(rel, NumericQuestion)
     assert rel.answer == pytest.approx(math.sin(1), abs=1e-10)
     assert (rel.tolerance, rel.relative, rel.decimals, rel.unit) == (1e-3, True, 3, None)
     default = bank.question("numeric-default-tolerance")
-    assert isinstance(default, model.NumericQuestion)
+    assert isinstance(default, NumericQuestion)
     assert (default.answer, default.tolerance, default.relative, default.decimals) == (
         1024.0,
         0.0,
@@ -211,9 +212,9 @@ def test_valid_numeric(bank: model.Bank) -> None:
     )
 
 
-def test_valid_computed(bank: model.Bank, fake_computed: FakeComputed) -> None:
+def test_valid_computed(bank: Bank) -> None:
     q = bank.question("computed-all-fields")
-    assert isinstance(q, model.ComputedQuestion)
+    assert isinstance(q, ComputedQuestion)
     assert q.generator == "sinusoidal_entry"
     assert dict(q.params) == {
         "pos": model.Range(1, 50, None),
@@ -225,7 +226,7 @@ def test_valid_computed(bank: model.Bank, fake_computed: FakeComputed) -> None:
     assert q.prompt == "What is $PE[{{ pos }}, {{ j }}]$ for $d = {{ d }}$?"
     assert (q.hint, q.tags, q.difficulty) == ("The angle is in radians.", ("computed",), 3)
     minimal = bank.question("computed-minimal")
-    assert isinstance(minimal, model.ComputedQuestion)
+    assert isinstance(minimal, ComputedQuestion)
     assert (
         minimal.prompt,
         minimal.explanation,
@@ -234,23 +235,21 @@ def test_valid_computed(bank: model.Bank, fake_computed: FakeComputed) -> None:
         minimal.options,
         minimal.decimals,
     ) == ("", "", {}, "numeric", 4, None)
-    assert [call[0] for call in fake_computed.calls] == ["sinusoidal_entry", "learned_params"]
-    assert fake_computed.calls[0][1:] == (q.params, "choice", 3, 5)
 
 
-def test_valid_output_every_field(bank: model.Bank) -> None:
+def test_valid_output_every_field(bank: Bank) -> None:
     """The example solution was run: what it printed is the expected output."""
     q = bank.question("output-all-fields")
-    assert isinstance(q, model.OutputQuestion)
+    assert isinstance(q, OutputQuestion)
     assert q.solution.startswith("import numpy as np\n\nprint(") and q.solution.endswith(")\n")
     assert q.expected == f"(4, 6)\n{1 / 3}"
     assert q.tolerance == 0.001
     assert (q.hint, q.tags, q.difficulty) == ("`.shape`", ("output",), 1)
 
 
-def test_valid_ordering_points_hints_attempts(bank: model.Bank) -> None:
+def test_valid_ordering_points_hints_attempts(bank: Bank) -> None:
     q = bank.question("ordering-all-fields")
-    assert isinstance(q, model.OrderingQuestion)
+    assert isinstance(q, OrderingQuestion)
     assert q.items[0] == "The exponent $2i/d$" and len(q.items) == 4
     assert (q.points, q.attempts) == (2.0, 3)
     assert q.hints == (
@@ -263,18 +262,18 @@ def test_valid_ordering_points_hints_attempts(bank: model.Bank) -> None:
     assert plain.all_hints == (model.Hint(plain.hint or ""),)  # `hint:` is one free hint
 
 
-def test_valid_flashcards(bank: model.Bank) -> None:
+def test_valid_flashcards(bank: Bank) -> None:
     assert bank.flashcards == (
         model.Flashcard(
             "fc-base-10000",
             "everything",
             "What is the 10000 in the sinusoidal formula?",
             "A hyperparameter that sets the longest wavelength.",
-            model.Source(str(VALID), 131, 5),
+            model.Source(str(VALID), 136, 5),
             ("sinusoidal",),
         ),
         model.Flashcard(
-            "fc-minimal", "everything", "Ön yüz", "Arka yüz", model.Source(str(VALID), 135, 5), ()
+            "fc-minimal", "everything", "Ön yüz", "Arka yüz", model.Source(str(VALID), 140, 5), ()
         ),
     )
 
@@ -723,7 +722,6 @@ def test_numbers_up_to_the_limit_are_accepted(tmp_path: Path) -> None:
 
 def test_decimals_have_one_range_for_numeric_and_computed_questions(tmp_path: Path) -> None:
     from konum import limits
-    from konum.computed import validate_computed
 
     low, high = limits.DECIMALS
     numeric = QUESTION.format(stem="dec").replace(
@@ -735,9 +733,6 @@ def test_decimals_have_one_range_for_numeric_and_computed_questions(tmp_path: Pa
     computed = computed_bank(tmp_path, f"    generator: rope_angle\n    decimals: {high + 1}\n")
     (problem,) = problems_of(computed)
     assert (problem.field, problem.expected) == ("decimals", f"a whole number from {low} to {high}")
-    # The generators' own check agrees (it runs for callers other than the bank loader).
-    assert validate_computed("rope_angle", {}, "numeric", high, 4) == []
-    assert validate_computed("rope_angle", {}, "numeric", high + 1, 4)[0][0] == "decimals"
 
 
 def test_unicode_forms_are_one_text_everywhere_duplicates_are_checked(tmp_path: Path) -> None:
@@ -874,7 +869,7 @@ def test_plain_exponent_numbers_are_numbers_but_quoted_ones_are_not(tmp_path: Pa
         QUESTION.format(stem="exp").replace("answer: 2", "answer: 2.5e-3\n    tolerance: 1e-4"),
     )
     q = load_bank(path).questions[0]
-    assert isinstance(q, model.NumericQuestion)
+    assert isinstance(q, NumericQuestion)
     assert (q.answer, q.tolerance) == (0.0025, 0.0001)
     quoted = write(
         tmp_path,
@@ -941,10 +936,10 @@ def test_computed_unknown_generator_reported_at_generator(tmp_path: Path) -> Non
     path = computed_bank(tmp_path, "    generator: rope_angel\n")
     (problem,) = problems_of(path)
     assert (problem.line, problem.column, problem.field) == (6, 16, "generator")
-    assert problem.message == "unknown generator 'rope_angel'"
+    assert problem.message.startswith("unknown generator 'rope_angel'; did you mean 'rope_angle'?")
 
 
-def test_computed_params_forms(tmp_path: Path, fake_computed: FakeComputed) -> None:
+def test_computed_params_forms(tmp_path: Path) -> None:
     path = computed_bank(
         tmp_path,
         """    generator: rope_angle
@@ -956,8 +951,9 @@ def test_computed_params_forms(tmp_path: Path, fake_computed: FakeComputed) -> N
       base: 1.5e4
 """,
     )
-    q = load_bank(path).questions[0]
-    assert isinstance(q, model.ComputedQuestion)
+    # The forms as loaded (the generator's check of its own params comes after).
+    q = load_file(path).bank.questions[0]  # type: ignore[union-attr]
+    assert isinstance(q, ComputedQuestion)
     assert dict(q.params) == {
         "m": model.Range(0, 10, 2),
         "k": model.Choices((0, 1, 2)),
@@ -968,8 +964,8 @@ def test_computed_params_forms(tmp_path: Path, fake_computed: FakeComputed) -> N
     quoted = computed_bank(
         tmp_path, "    generator: rope_angle\n    params:\n      layout: '1e4'\n"
     )
-    q = load_bank(quoted).questions[0]
-    assert isinstance(q, model.ComputedQuestion)
+    q = load_file(quoted).bank.questions[0]  # type: ignore[union-attr]
+    assert isinstance(q, ComputedQuestion)
     assert q.params["layout"] == model.Choices(("1e4",))
 
 
@@ -988,20 +984,16 @@ def test_computed_validator_crash_is_a_problem_not_a_traceback(tmp_path: Path) -
     assert "the generator check failed (RuntimeError: generator exploded)" in problem.message
 
 
-def test_computed_without_generator_package(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(validate, "computed_validator", lambda: None)
+def test_a_generator_no_plugin_gives_is_a_problem(tmp_path: Path) -> None:
     path = computed_bank(tmp_path, "    generator: anything\n")
-    assert load_bank(path).questions[0].id == "c1"
+    with pytest.raises(BankError) as caught:
+        check.load_bank(path)
+    (problem,) = caught.value.problems
+    assert (problem.field, problem.line) == ("generator", 6)
+    assert "known: none: the site names no plugin" in problem.message
 
 
-def test_real_computed_validator(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Runs once generator/computed provides validate_computed (skipped until then)."""
-    computed = pytest.importorskip("konum.computed")
-    if not hasattr(computed, "validate_computed"):
-        pytest.skip("konum.computed.validate_computed does not exist yet")
-    monkeypatch.undo()  # the real validator, not the fake
+def test_real_generators(tmp_path: Path) -> None:
     assert len(load_bank(VALID).questions) == 12
     good = computed_bank(
         tmp_path,
@@ -1227,12 +1219,12 @@ def test_authoring_page_examples_load(tmp_path: Path) -> None:
     examples = _authoring_examples()
     questions = [e for e in examples if e.startswith("  - id:")]
     cards = [e for e in examples if e.startswith("flashcards:")]
-    assert len(questions) == len(model.QUESTION_TYPES) and len(cards) == 1
+    assert len(questions) == len(TYPES) and len(cards) == 1
     path = write(
         tmp_path, "docs", "bank: docs\ntitle: Docs\nquestions:\n" + "".join(questions) + cards[0]
     )
-    bank = load_bank(path)
-    assert [q.type for q in bank.questions] == list(model.QUESTION_TYPES)
+    bank = load_bank(path, run_programs=True)  # the page's output example has no recording
+    assert [q.type for q in bank.questions] == list(TYPES)
     assert [c.id for c in bank.flashcards] == ["fc-base-10000"]
 
 

@@ -22,7 +22,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 def _shipped_asset(name: str) -> bytes:
     """One of the CSS and JS files konum ships (``templates/assets/``), as pages carry it."""
-    from konum.mdx import asset
+    from konum.render import asset
 
     return asset(name).encode("utf-8")
 
@@ -41,8 +41,8 @@ def test_bench_modules_import(name: str) -> None:
 
 
 def test_synthetic_bank_loads_through_konum(tmp_path: Path) -> None:
-    from konum.banks import load_banks
-    from konum.model import ComputedQuestion
+    from konum.types import ComputedQuestion
+    from tests.helpers import load_banks
 
     synthetic = importlib.import_module("synthetic")
     ids = synthetic.write_banks(tmp_path, 30, per_page=12)
@@ -66,7 +66,7 @@ def test_synthetic_project_has_one_quiz_page_per_bank(tmp_path: Path) -> None:
     assert "/// quiz | bank-002" in pages[-1].read_text(encoding="utf-8")
     config = yaml.safe_load((project / "mkdocs.yml").read_text(encoding="utf-8"))
     assert config["markdown_extensions"][0] == {
-        "konum": {"banks": "content/banks", "seed": 42, "variants": 5}
+        "konum": {"banks": "content/banks", "plugins": ["pe"], "seed": 42, "variants": 5}
     }
     assert "custom_dir" not in config["theme"]
     assert not (project / "templates").exists()  # nothing is copied into a project
@@ -114,7 +114,7 @@ def test_inline_weight_is_the_page_with_less_the_page_without(tmp_path: Path) ->
 
 
 def test_shared_questions_say_the_same_to_both_tools(tmp_path: Path) -> None:
-    from konum.banks import load_banks
+    from tests.helpers import load_banks
 
     peer = importlib.import_module("peer")
     konum, other = peer.write_pair(tmp_path, 6, per_page=4)
@@ -158,7 +158,7 @@ def test_page_weight_counts_each_local_asset_once(tmp_path: Path) -> None:
 def test_naive_sinusoidal_matches_the_core() -> None:
     import numpy as np
 
-    from konum import pe
+    from konum_pe import pe
 
     run = importlib.import_module("run")
     assert np.allclose(run.naive_sinusoidal(16, 8), pe.sinusoidal(16, 8))
@@ -287,7 +287,7 @@ def test_the_browser_figure_says_whether_quiz_js_changed(monkeypatch: pytest.Mon
     import hashlib
 
     run = importlib.import_module("run")
-    from konum.render import TEMPLATES_DIR
+    from konum.paths import TEMPLATES_DIR
 
     digest = hashlib.sha256((TEMPLATES_DIR / "assets" / "quiz.js").read_bytes()).hexdigest()
     monkeypatch.setitem(run.PREVIOUS, "quiz_js_sha256", digest)

@@ -48,7 +48,8 @@ def add_edition(project: Path) -> None:
     (project / "mkdocs.tr.yml").write_text(
         "INHERIT: mkdocs.yml\nsite_name: konum mini tr\ndocs_dir: content/tr\n"
         "site_dir: site/tr\ntheme:\n  language: tr\nmarkdown_extensions:\n  - konum:\n"
-        "      banks: content/banks\n      seed: 42\n      variants: 3\n      language: tr\n"
+        "      banks: content/banks\n      plugins: [pe]\n      seed: 42\n      variants: 3\n"
+        "      language: tr\n"
         "  - admonition\n  - pymdownx.details\n  - pymdownx.superfences\n",
         encoding="utf-8",
     )
@@ -380,21 +381,21 @@ def test_a_course_is_loaded_once_and_again_when_a_bank_file_changes(
     """Every quiz block of a build shares one course; konum serve rebuilds in one process, so
     an edit of the same size (only its modification time differs), a new bank file and a
     removed one each make the next block load the folder again."""
-    import konum.banks
+    import konum.course
     from konum.config import options_from
     from konum.course import course_for
 
     project = make_project(tmp_path)
     folder = project / "content" / "banks"
-    options = options_from({"banks": "content/banks"}, root=project)
+    options = options_from({"banks": "content/banks", "plugins": ["pe"]}, root=project)
     loads: list[Path] = []
-    real = konum.banks.load_banks
+    real = konum.course.check_banks
 
     def counted(path: Any, **options: Any) -> Any:
         loads.append(path)
         return real(path, **options)
 
-    monkeypatch.setattr(konum.banks, "load_banks", counted)
+    monkeypatch.setattr(konum.course, "check_banks", counted)
     first = course_for(options)
     assert course_for(options) is first and len(loads) == 1  # nothing changed: the same
 

@@ -19,12 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from konum.banks.errors import BankError
-from konum.banks.load import load_banks
 from konum.build import read_site_config
 from konum.course import course_for
-from konum.exports.cards import build_cards
-from konum.variants import make_concrete
+from konum.problems import BankError
+from tests.helpers import build_cards, load_banks, make_concrete
 from tests.nodetools import node_tool
 
 REPO = Path(__file__).resolve().parent.parent

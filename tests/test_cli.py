@@ -165,7 +165,7 @@ def test_serve_with_a_seed_inherits_the_config_with_the_seed_changed(config: str
     from konum.cli import _with_seed
 
     repo = Path(__file__).resolve().parent.parent
-    written = _with_seed(repo / config, 7)
+    written = _with_seed(repo / config, "konum", 7)
     assert written["INHERIT"] == config
     options = written["markdown_extensions"]
     assert isinstance(options, dict)

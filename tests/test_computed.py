@@ -10,6 +10,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -17,24 +18,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from konum import pe
-from konum.computed import (
-    GENERATORS,
-    MISCONCEPTIONS,
-    GeneratorError,
-    PromptTemplateError,
-    UnknownGeneratorError,
-    computed_variants,
-    format_number,
-    format_preview,
-    get_generator,
-    tolerance_for,
-    validate_computed,
-)
+from konum.computed import GeneratorError, PromptTemplateError, tolerance_for
 from konum.computed.base import Distractor, Generated
 from konum.computed.variants import apart, pick_distractors
-from konum.model import Bank, Choices, ComputedQuestion, ParamConstraint, Range, Source
+from konum.formatting import format_number
+from konum.model import Choices, ParamConstraint, Range, Source
+from konum.plugins import UnknownGeneratorError
 from konum.seeding import rng_for
+from konum.types import Bank, ComputedQuestion
+from konum_pe import pe
+from konum_pe.misconceptions import MISCONCEPTIONS
+from tests.helpers import (
+    GENERATORS,
+    PE,
+    check_banks,
+    computed_variants,
+    format_preview,
+    validate_computed,
+)
 
 SEEDS = range(200)
 RENDER_SEEDS = range(12)
@@ -289,7 +290,7 @@ def test_catalogue_names_and_params_are_the_fixed_ones() -> None:
     for name, params in CATALOGUE.items():
         assert name in GENERATORS, name
         assert set(GENERATORS[name].params) == params, name
-        assert get_generator(name).name == name
+        assert PE.generator(name).name == name
     assert set(RECOMPUTE) == set(GENERATORS)
 
 
@@ -312,7 +313,7 @@ def test_every_default_constraint_passes_its_own_check() -> None:
 
 def test_unknown_generator_suggests_a_name() -> None:
     with pytest.raises(UnknownGeneratorError, match="did you mean 'alibi_slope'"):
-        get_generator("alibi_slop")
+        PE.generator("alibi_slop")
 
 
 # --- every generator, many seeds ---------------------------------------------------------------
@@ -509,7 +510,7 @@ def _numbers(variants: tuple[Any, ...]) -> list[tuple[object, ...]]:
 
 
 def test_numbers_depend_only_on_seed_id_and_variant() -> None:
-    from konum.variants import concretes_for
+    from tests.helpers import concretes_for
 
     q1 = question("sinusoidal_entry", qid="sin-entry", answer="choice")
     q2 = question("rope_score", qid="rope-score")
@@ -639,15 +640,24 @@ def test_validate_constraint_errors(
     assert fragment in got[f"params.{param}"], got
 
 
-def test_validate_answer_decimals_and_options() -> None:
-    assert "answer" in _messages(validate_computed("alibi_slope", {}, "text", None, 4))
-    for decimals in (9, -1, True):
-        got = _messages(validate_computed("alibi_slope", {}, "numeric", decimals, 4))  # type: ignore[arg-type]
-        assert "0..8" in got["decimals"]
+def test_validate_answer_decimals_and_options(tmp_path: Path) -> None:
+    def problems(fields: str) -> dict[str, str]:
+        bank = tmp_path / "b.yml"
+        bank.write_text(
+            "bank: b\ntitle: B\nquestions:\n  - id: q\n    type: computed\n"
+            f"    generator: alibi_slope\n{fields}",
+            encoding="utf-8",
+        )
+        report = check_banks(bank, plugins=PE)
+        return {p.field or "": p.message for p in report.problems}
+
+    assert "expected numeric or choice" in problems("    answer: text\n")["answer"]
+    for decimals in (9, -1, "true"):
+        assert "from 0 to 8" in problems(f"    decimals: {decimals}\n")["decimals"]
     for options in (1, 7):
-        got = _messages(validate_computed("alibi_slope", {}, "choice", None, options))
-        assert "2..6" in got["options"]
-    assert validate_computed("alibi_slope", {}, "choice", 6, 6) == []
+        got = problems(f"    answer: choice\n    options: {options}\n")
+        assert "from 2 to 6" in got["options"]
+    assert problems("    answer: choice\n    options: 6\n    decimals: 6\n") == {}
 
 
 def test_validate_huge_numbers_without_overflow() -> None:
@@ -657,13 +667,12 @@ def test_validate_huge_numbers_without_overflow() -> None:
         "pos": Range(0, huge),
         "base": Choices((1e300,)),
     }
-    got = _messages(validate_computed("sinusoidal_entry", params, "numeric", huge, huge))
+    got = _messages(validate_computed("sinusoidal_entry", params, "numeric", None, 4))
     assert (
         got["params.d"] == "expected an even int in 2..4096, found 100000000000... (401 characters)"
     )
     assert "found max 100000000000..." in got["params.pos"]
     assert "expected a number in 1.5..1000000000" in got["params.base"]
-    assert "0..8" in got["decimals"] and "2..6" in got["options"]
 
 
 def test_validate_choice_needs_enough_distractors() -> None:
@@ -980,7 +989,7 @@ def test_probe_outcomes_are_pinned() -> None:
     assert check("t5_bucket", rejected, "numeric", None, 4) == [
         (
             "params",
-            "the PE core rejects values these params allow: max_distance must be an integer "
+            "the generator rejects values these params allow: max_distance must be an integer "
             "greater than the 16 exact buckets, got 8",
         )
     ]
@@ -1035,8 +1044,9 @@ PINNED_ORDERS = {
 
 @pytest.mark.parametrize("seed", sorted(PINNED_ORDERS))
 def test_option_and_matching_orders_are_pinned(seed: int) -> None:
-    from konum.model import ChoiceQuestion, MatchingQuestion, Option, Pair
-    from konum.variants import option_order, right_items
+    from konum.types import ChoiceQuestion, MatchingQuestion, Option, Pair
+    from konum.types.choice import option_order
+    from konum.types.matching import right_items
 
     src = Source("x", 1, 1)
     options = tuple(Option(str(i), i == 0, pin=i == 5) for i in range(6))

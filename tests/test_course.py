@@ -16,9 +16,8 @@ from pathlib import Path
 import pytest
 from test_lesson_code import fenced_blocks, rendered
 
-from konum.banks import load_banks
 from konum.computed.variants import MIN_RELATIVE_GAP
-from konum.model import (
+from konum.types import (
     Bank,
     ChoiceQuestion,
     ComputedQuestion,
@@ -27,7 +26,7 @@ from konum.model import (
     OutputQuestion,
     Question,
 )
-from konum.variants import make_concrete
+from tests.helpers import load_banks, make_concrete
 
 REPO = Path(__file__).resolve().parent.parent
 LESSONS = REPO / "content" / "lessons"
@@ -163,7 +162,7 @@ def test_every_lesson_ends_with_further_reading(lesson: Path) -> None:
     ("lesson", "count"), [("02-sinusoidal.md", 1), ("04-relative.md", 1), ("05-rope.md", 1)]
 )
 def test_lessons_where_a_sequence_is_the_point_ask_for_an_order(lesson: str, count: int) -> None:
-    from konum.model import OrderingQuestion
+    from konum.types import OrderingQuestion
 
     found = [q for q in _questions_on(lesson) if isinstance(q, OrderingQuestion)]
     assert len(found) == count and all(len(q.items) >= 4 and q.hints for q in found)
@@ -171,8 +170,8 @@ def test_lessons_where_a_sequence_is_the_point_ask_for_an_order(lesson: str, cou
 
 def test_the_t5_bucket_order_is_the_cores() -> None:
     """The offsets of the bucket-ordering question are in the order pe.t5_bucket gives."""
-    from konum import pe
-    from konum.model import OrderingQuestion
+    from konum.types import OrderingQuestion
+    from konum_pe import pe
 
     [question] = [q for q in _questions_on("04-relative.md") if isinstance(q, OrderingQuestion)]
     offsets = [int(item.strip("$").replace("+", "")) for item in question.items]

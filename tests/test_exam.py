@@ -21,17 +21,24 @@ from pathlib import Path
 import pytest
 from markupsafe import escape
 
-from konum import model
 from konum.build import read_site_config
-from konum.computed.registry import use_generators
 from konum.config import override
 from konum.course import Course, course_for
 from konum.exam import ExamError, build_versions, render_pages, select_questions, write_exam
-from konum.formatting import format_number
+from konum.formatting import format_number, typeset_number
 from konum.messages import catalogue, message
-from konum.render import typeset_number
 from konum.seeding import derive_seed
-from konum.variants import make_concrete, option_order
+from konum.types import (
+    Blank,
+    ChoiceQuestion,
+    ComputedQuestion,
+    FillQuestion,
+    MatchingQuestion,
+    NumericQuestion,
+    OrderingQuestion,
+)
+from konum.types.choice import option_order
+from tests.helpers import PE, make_concrete
 
 REPO = Path(__file__).resolve().parent.parent
 PHYSICS = REPO / "examples" / "physics"
@@ -102,12 +109,9 @@ def test_each_version_shows_its_numbers_and_its_key_the_answers(
     printed: Path, course: Course
 ) -> None:
     questions = [q for bank in course.banks for q in bank.questions]
-    with use_generators(course.generators):
-        drawn = {
-            q.id: make_concrete(q, SEED, 2)
-            for q in questions
-            if isinstance(q, model.ComputedQuestion)
-        }
+    drawn = {
+        q.id: q.concrete(course.draw(SEED, 2)) for q in questions if isinstance(q, ComputedQuestion)
+    }
     prompts_by_version = []
     for version in (1, 2):
         exam = sections(pdf_text(printed / f"version-{version}.pdf"))
@@ -122,7 +126,7 @@ def test_each_version_shows_its_numbers_and_its_key_the_answers(
         for q in questions:
             number = number_of[q.id]
             exam_body, key_body = exam[number], key[number]
-            if isinstance(q, model.ComputedQuestion):
+            if isinstance(q, ComputedQuestion):
                 variant = drawn[q.id].variants[version - 1]
                 prompt = variant.prompt
                 if "konum-image/" in prompt:  # an image prints as its drawing
@@ -144,18 +148,18 @@ def test_each_version_shows_its_numbers_and_its_key_the_answers(
                 else:
                     assert key_body.startswith(f"{q.id} {shown} (± ")
                 assert "Worked solution" in key_body
-            elif isinstance(q, model.ChoiceQuestion):
+            elif isinstance(q, ChoiceQuestion):
                 order = option_order(q, derive_seed(SEED, "exam", version))
                 right = [k for k, i in enumerate(order) if q.options[i].correct]
                 for k, i in enumerate(order):
                     assert f"{letter(k)}. {flat(q.options[i].text)}" in exam_body
                 assert key_body.startswith(f"{q.id} {letter(right[0])} ")
-            elif isinstance(q, model.NumericQuestion):
+            elif isinstance(q, NumericQuestion):
                 assert key_body.startswith(f"{q.id} {q.answer:g} (± 0)")
-            elif isinstance(q, model.FillQuestion):
+            elif isinstance(q, FillQuestion):
                 assert "(1)" in exam_body
                 assert key_body.startswith(f"{q.id} (1) {q.blanks[0].answers[0]} (also ")
-            elif isinstance(q, model.MatchingQuestion):
+            elif isinstance(q, MatchingQuestion):
                 for k, pair in enumerate(q.pairs, start=1):
                     assert re.search(rf"{k} → [A-D] {pair.right}", key_body), (k, pair.right)
         prompts_by_version.append(prompts)
@@ -265,10 +269,10 @@ def test_questions_by_tag() -> None:
 
 
 def test_an_ordering_question_prints_lettered_items_and_its_key_the_order() -> None:
-    from konum.variants import item_order
+    from konum.types.ordering import item_order
 
     own = course_for(read_site_config(REPO / "mkdocs.yml").options)
-    q = next(q for b in own.banks for q in b.questions if isinstance(q, model.OrderingQuestion))
+    q = next(q for b in own.banks for q in b.questions if isinstance(q, OrderingQuestion))
     (version,) = build_versions(own, [q], seed=SEED, versions=1)
     (printed,) = version.questions
     order = item_order(q, derive_seed(SEED, "exam", 1))
@@ -356,7 +360,7 @@ def test_a_turkish_exam_is_worded_from_the_turkish_catalogue(
         assert text in key, text
     # Every text of the section shows somewhere (print.matching: see the next test).
     shown = exam + key
-    for name, text in catalogue("tr").items():
+    for name, text in catalogue("tr", PE.messages).items():
         if name.startswith("print.") and name != "print.matching":
             for piece in re.split(r"\{\w+\}", text):
                 assert str(escape(piece.strip())) in shown, (name, piece)
@@ -367,11 +371,11 @@ def test_a_turkish_key_words_every_kind_of_blank(turkish_course: Course) -> None
         q
         for b in turkish_course.banks
         for q in b.questions
-        if isinstance(q, model.FillQuestion) and len(q.blanks) == 1
+        if isinstance(q, FillQuestion) and len(q.blanks) == 1
     )
     blanks = (
-        model.Blank(("a", "b"), regex="a+", case_sensitive=True),
-        model.Blank((), regex="[0-9]+"),
+        Blank(("a", "b"), regex="a+", case_sensitive=True),
+        Blank((), regex="[0-9]+"),
     )
     prompt = "____ ve ____"
     q = replace(fill, prompt=prompt, blanks=blanks)
@@ -391,7 +395,7 @@ def test_a_turkish_key_words_every_kind_of_blank(turkish_course: Course) -> None
 def test_a_turkish_key_writes_numbers_with_a_decimal_comma(
     turkish: tuple[str, str], turkish_course: Course
 ) -> None:
-    from konum.exam import tolerance_text
+    from konum.types.numeric import tolerance_text
 
     assert tolerance_text(0.0055) == "0.0055" and tolerance_text(6e-05) == "0.00006"
     assert tolerance_text(0.0055, "tr") == "0,0055"
@@ -399,35 +403,34 @@ def test_a_turkish_key_writes_numbers_with_a_decimal_comma(
     sections = by_question(key)
     english = course_for(override(read_site_config(REPO / "mkdocs.yml").options, seed=SEED))
     checked = []
-    with use_generators(english.generators):
-        for bank in english.banks:
-            for q in bank.questions:
-                if isinstance(q, model.NumericQuestion) and q.decimals:
-                    value, decimals, tolerance = q.answer, q.decimals, q.tolerance
-                elif isinstance(q, model.ComputedQuestion):
-                    (variant,) = make_concrete(q, SEED, 1).variants
-                    if variant.options or not variant.decimals:
-                        continue
-                    value, decimals = variant.answer, variant.decimals
-                    tolerance = variant.tolerance
-                else:
+    for bank in english.banks:
+        for q in bank.questions:
+            if isinstance(q, NumericQuestion) and q.decimals:
+                value, decimals, tolerance = q.answer, q.decimals, q.tolerance
+            elif isinstance(q, ComputedQuestion):
+                (variant,) = make_concrete(q, SEED, 1).variants
+                if variant.options or not variant.decimals:
                     continue
-                point = format_number(value, decimals)
-                comma = typeset_number(format_number(value, decimals, language="tr"))
-                assert "," in comma and "." not in comma and "-" not in comma
-                answer = re.search(r'<p class="konum-exam-key-answer">(.*?)</p>', sections[q.id])
-                assert answer, q.id
-                assert answer.group(1).startswith(f"<strong>{comma}"), (q.id, answer.group(1))
-                assert point not in answer.group(1), q.id
-                if isinstance(q, model.ComputedQuestion):
-                    assert f"(± {tolerance_text(tolerance, 'tr')})" in answer.group(1), q.id
-                checked.append(q.id)
+                value, decimals = variant.answer, variant.decimals
+                tolerance = variant.tolerance
+            else:
+                continue
+            point = format_number(value, decimals)
+            comma = typeset_number(format_number(value, decimals, language="tr"))
+            assert "," in comma and "." not in comma and "-" not in comma
+            answer = re.search(r'<p class="konum-exam-key-answer">(.*?)</p>', sections[q.id])
+            assert answer, q.id
+            assert answer.group(1).startswith(f"<strong>{comma}"), (q.id, answer.group(1))
+            assert point not in answer.group(1), q.id
+            if isinstance(q, ComputedQuestion):
+                assert f"(± {tolerance_text(tolerance, 'tr')})" in answer.group(1), q.id
+            checked.append(q.id)
     assert len(checked) > 5
 
 
 def test_a_key_writes_negative_numbers_with_a_minus_sign(course: Course) -> None:
     """A negative answer in the key has U+2212, as the quiz pages show it, not a hyphen."""
-    q = next(q for b in course.banks for q in b.questions if isinstance(q, model.NumericQuestion))
+    q = next(q for b in course.banks for q in b.questions if isinstance(q, NumericQuestion))
     for answer, shown in ((-0.25, "\u22120.25"), (0.25, "0.25")):
         negative = replace(q, answer=answer, decimals=2, unit=None)
         (version,) = build_versions(course, [negative], seed=SEED, versions=1)
@@ -436,9 +439,9 @@ def test_a_key_writes_negative_numbers_with_a_minus_sign(course: Course) -> None
 
 
 def test_a_turkish_exam_has_no_english_interface_words(turkish: tuple[str, str]) -> None:
-    turkish_texts = " ".join(catalogue("tr").values())
+    turkish_texts = " ".join(catalogue("tr", PE.messages).values())
     english = {"Question", "Version", "Answer key", "Student number", "Seed"}
-    for name, text in catalogue("en").items():
+    for name, text in catalogue("en", PE.messages).items():
         if name.startswith("print."):
             for form in text.split("|"):
                 for piece in re.split(r"\{\w+\}", form):
@@ -456,7 +459,7 @@ def test_a_turkish_exam_has_no_english_interface_words(turkish: tuple[str, str])
 def test_a_turkish_exam_draws_its_figures_in_turkish(
     turkish: tuple[str, str], turkish_course: Course
 ) -> None:
-    from konum.figures import render_svg
+    from tests.helpers import render_svg
 
     exam, _ = turkish
     refs = [q.figure for b in turkish_course.banks for q in b.questions if q.figure]

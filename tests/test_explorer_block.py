@@ -12,20 +12,23 @@ import html
 import json
 import re
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import markdown
 import pytest
 
-from konum import pe
-from konum.figures import render_svg
-from konum.mdx import AssetsPostprocessor, KonumExtension
-from konum.mdx.explorer import EXPLORERS, ExplorerError, explorer_values
-from konum.render import TEMPLATES_DIR
+from konum.explorer import explorer_assets
+from konum.explorers import ExplorerError
+from konum.paths import TEMPLATES_DIR
+from konum_pe import pe
+from tests.helpers import EXPLORERS, PE, explorer_values, message, render_svg
 
 REPO = Path(__file__).resolve().parent.parent
-EXPLORER_ASSETS = TEMPLATES_DIR / "assets" / "explorers"
+#: konum's shared explorer files, and the course's explorers' scripts.
+COURSE_ASSETS = REPO / "generator" / "konum_pe" / "assets"
+EXPLORER_FILES = sorted(
+    [*(TEMPLATES_DIR / "assets" / "explorers").iterdir(), *COURSE_ASSETS.glob("*.js")]
+)
 CONTAINER = re.compile(
     r"<div class=\"konum-explorer\" data-explorer=\"(?P<name>[a-z0-9-]+)\" "
     r"data-explorer-params='(?P<params>[^']*)'>"
@@ -41,16 +44,14 @@ LESSON_EXPLORERS = {
 
 
 def convert(text: str, language: str = "en") -> str:
-    md = markdown.Markdown(
-        extensions=[KonumExtension(banks=str(REPO / "content" / "banks"), language=language)]
+    config = {"banks": str(REPO / "content" / "banks"), "language": language, "plugins": ["pe"]}
+    return markdown.Markdown(extensions=["konum"], extension_configs={"konum": config}).convert(
+        text
     )
-    return md.convert(text)
 
 
 def fallback_alt(name: str, values: dict[str, Any], language: str = "en") -> str:
     """The fallback figure's alt text of explorer ``name``: its catalogue text, filled in."""
-    from konum.messages import message
-
     figure = EXPLORERS[name].figure
     assert figure is not None
     _, _, key, fields = figure(values)
@@ -125,15 +126,17 @@ def test_a_turkish_page_gets_the_fallback_in_turkish(name: str) -> None:
     [(_, params)] = blocks(page)
     if EXPLORERS[name].figure is None:
         for key in ("layouts_col_interleaved", "layouts_col_half", "layouts_col_pair"):
-            assert f">{catalogue('tr')[f'explorer.{key}']}</th>" in page
-        caption = catalogue("tr")["explorer.layouts_caption"].format(d=params["values"]["d"])
+            assert f">{catalogue('tr', PE.messages)[f'explorer.{key}']}</th>" in page
+        caption = catalogue("tr", PE.messages)["explorer.layouts_caption"].format(
+            d=params["values"]["d"]
+        )
         assert f"<caption>{caption}</caption>" in page
     else:
         alt = fallback_alt(name, params["values"], "tr")
         assert alt != fallback_alt(name, params["values"], "en")
         assert f'aria-label="{alt}"' in page
     assert '"explorer.number_locale":"tr-TR"' in page
-    assert f'"explorer.settings":"{catalogue("tr")["explorer.settings"]}"' in page
+    assert f'"explorer.settings":"{catalogue("tr", PE.messages)["explorer.settings"]}"' in page
 
 
 def test_alt_and_caption_replace_the_fallback_text() -> None:
@@ -256,8 +259,10 @@ def test_a_block_inside_an_admonition_works_and_is_checked() -> None:
     checks its options (the message then has no line)."""
 
     def admonition(text: str) -> str:
-        extension = KonumExtension(banks=str(REPO / "content" / "banks"))
-        return markdown.Markdown(extensions=[extension, "admonition"]).convert(text)
+        config = {"banks": str(REPO / "content" / "banks"), "plugins": ["pe"]}
+        return markdown.Markdown(
+            extensions=["konum", "admonition"], extension_configs={"konum": config}
+        ).convert(text)
 
     page = admonition("!!! note\n\n    /// explorer | alibi\n        head: 3\n    ///\n")
     [(name, params)] = blocks(page)
@@ -300,7 +305,7 @@ def _assets(page: str) -> list[str]:
 def test_pages_get_the_explorer_files_they_use_once(content: str, expected: list[str]) -> None:
     """The shared CSS and JS once, then each explorer's own script once; nothing of the
     explorers on a page without one, and no quiz files either."""
-    page = AssetsPostprocessor(SimpleNamespace(konum_page=True)).run(content)  # type: ignore[arg-type]
+    page = content + explorer_assets(EXPLORERS, content)
     assert _assets(page) == expected
     assert 'data-konum-asset="quiz"' not in page
     for name in EXPLORERS:
@@ -309,14 +314,13 @@ def test_pages_get_the_explorer_files_they_use_once(content: str, expected: list
 
 
 def test_each_explorer_script_fits_in_4_kb_gzipped() -> None:
-    for path in sorted(EXPLORER_ASSETS.iterdir()):
+    for path in EXPLORER_FILES:
         assert len(gzip.compress(path.read_bytes(), 9)) <= 4 * 1024, path.name
-    names = {p.stem for p in EXPLORER_ASSETS.glob("*.js")} - {"explorers"}
-    assert names == set(EXPLORERS)
+    assert {explorer.script for explorer in EXPLORERS.values()} == set(COURSE_ASSETS.glob("*.js"))
 
 
 def test_explorer_files_make_no_requests_and_cannot_end_their_element() -> None:
-    for path in sorted(EXPLORER_ASSETS.iterdir()):
+    for path in EXPLORER_FILES:
         text = path.read_text(encoding="utf-8")
         for needle in ("fetch(", "XMLHttpRequest", "import(", "sendBeacon", "WebSocket", "</"):
             assert needle not in text, (path.name, needle)

@@ -25,9 +25,9 @@ from matplotlib.path import Path as MplPath
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
-from konum.figures import FIGURES
 from konum.figures.style import new_figure, style
 from konum.messages import LANGUAGES
+from tests.helpers import FIGURES
 
 # A sweep of every figure in every language, drawn by matplotlib: with the slow tests.
 pytestmark = pytest.mark.slow

@@ -18,8 +18,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from konum import figures, pe
-from konum.figures import FIGURES, SIZE_BUDGET, figure_data, render_svg
+from konum import figures
+from konum.figures import SIZE_BUDGET
+from konum_pe import pe
+from tests.helpers import FIGURES, figure_data, figure_params, render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 NAMES = sorted(FIGURES)
@@ -61,7 +63,7 @@ def rendered() -> dict[str, str]:
 def test_catalogue_matches_the_spec() -> None:
     assert set(FIGURES) == set(SPEC_DEFAULTS)
     for name, defaults in SPEC_DEFAULTS.items():
-        params = figures.figure_params(name)
+        params = figure_params(name)
         for key, value in defaults.items():
             assert key in params, (name, key)
             assert params[key][0] == value, (name, key)
@@ -167,7 +169,7 @@ def test_render_is_identical_in_another_process() -> None:
     """No per-process state (hash seeds, dates, counters) leaks into the SVG."""
     code = (
         "import sys, hashlib\n"
-        "from konum.figures import render_svg\n"
+        "from tests.helpers import render_svg\n"
         "assert 'matplotlib.pyplot' not in sys.modules\n"
         "svg = render_svg('rope_rotation', 'Arrows', caption='c')\n"
         "print(hashlib.sha256(svg.encode()).hexdigest())\n"

@@ -22,12 +22,11 @@ import pytest
 from test_figure_titles import lesson_calls
 
 from konum import figures, model
-from konum.exports import export
-from konum.figures import FIGURES, FigureError, render_svg
+from konum.figures import FigureError
 from konum.figures.svg import localize_text
-from konum.mdx.explorer import render_explorer
 from konum.messages import catalogue
-from konum.render import render_quiz
+from konum.types import Bank, Concrete, NumericQuestion
+from tests.helpers import FIGURES, PE, export, render_explorer, render_quiz, render_svg
 
 GOLDEN = Path(__file__).parent / "golden"
 TEXT = re.compile(r"<text\b[^>]*>(.*?)</text>", re.S)
@@ -45,9 +44,11 @@ def texts(svg: str) -> list[str]:
 def english_words() -> list[str]:
     """The English ``figures`` texts as pieces between their fields and line breaks, those with
     a word in them, minus any the Turkish catalogue also uses (``Llama 3``)."""
-    turkish = " ".join(v for k, v in catalogue("tr").items() if k.startswith("figures."))
+    turkish = " ".join(
+        v for k, v in catalogue("tr", PE.messages).items() if k.startswith("figures.")
+    )
     pieces = set()
-    for key, text in catalogue("en").items():
+    for key, text in catalogue("en", PE.messages).items():
         if key.startswith("figures."):
             for piece in re.split(r"\{[^}]*\}|\n", text):
                 piece = piece.strip(" .,:;()")
@@ -136,7 +137,9 @@ def test_localize_text_rewrites_text_only() -> None:
 def test_a_turkish_lesson_page_shows_turkish_labels() -> None:
     md = markdown.Markdown(
         extensions=["konum"],
-        extension_configs={"konum": {"banks": "content/banks", "language": "tr"}},
+        extension_configs={
+            "konum": {"banks": "content/banks", "language": "tr", "plugins": ["pe"]}
+        },
     )
     page = md.convert('{{ figure("t5_buckets", alt="Kovalar", span=40) }}\n')
     shown = texts(page)
@@ -144,8 +147,8 @@ def test_a_turkish_lesson_page_shows_turkish_labels() -> None:
     assert "bidirectional" not in shown
 
 
-def _figure_question() -> model.NumericQuestion:
-    return model.NumericQuestion(
+def _figure_question() -> NumericQuestion:
+    return NumericQuestion(
         id="fig-slope",
         bank="fig",
         prompt="1. kafanın eğimi nedir?",
@@ -159,13 +162,13 @@ def _figure_question() -> model.NumericQuestion:
 
 @pytest.mark.parametrize(("language", "label"), [("en", "key j"), ("tr", "anahtar j")])
 def test_a_quiz_figure_is_in_the_quiz_language(language: str, label: str) -> None:
-    quiz = render_quiz([model.Concrete(_figure_question(), 1)], "fig", language=language)
+    quiz = render_quiz([Concrete(_figure_question(), 1)], "fig", language=language)
     assert label in texts(quiz)
 
 
 def test_a_turkish_card_export_draws_the_turkish_figure(tmp_path: Path) -> None:
-    bank = model.Bank("fig", "Şekiller", "fig.yml", (_figure_question(),))
-    (card,) = export("text", [bank], [], tmp_path / "fig.txt", language="tr")
+    bank = Bank("fig", "Şekiller", "fig.yml", (_figure_question(),))
+    (card,) = export("text", [bank], [], tmp_path / "fig.txt", language="tr", plugins=PE)
     assert "anahtar j" in texts(card.front) and "key j" not in texts(card.front)
 
 

@@ -19,12 +19,19 @@ from pathlib import Path
 import pytest
 
 from konum import model
-from konum.banks import check_banks, load_bank
-from konum.computed import computed_variants, format_preview, sig
+from konum.computed import sig
 from konum.computed.expression import MAX_DEPTH, MAX_LENGTH, FormulaError, parse
-from konum.computed.formula import PROBES, FormulaGenerator, probe_values
-from konum.render import render_quiz
-from konum.variants import make_concrete
+from konum.computed.formula import PROBES, probe_values
+from konum.types import ComputedQuestion
+from tests.helpers import (
+    PE,
+    check_banks,
+    computed_variants,
+    format_preview,
+    load_bank,
+    make_concrete,
+    render_quiz,
+)
 
 # --- the evaluator ---------------------------------------------------------------------------
 
@@ -178,9 +185,9 @@ def bank_file(tmp_path: Path, text: str, stem: str = "phys") -> Path:
     return path
 
 
-def question_of(tmp_path: Path, text: str = NEWTON) -> model.ComputedQuestion:
+def question_of(tmp_path: Path, text: str = NEWTON) -> ComputedQuestion:
     question = load_bank(bank_file(tmp_path, text)).questions[0]
-    assert isinstance(question, model.ComputedQuestion)
+    assert isinstance(question, ComputedQuestion)
     return question
 
 
@@ -276,13 +283,13 @@ def test_a_formula_question_renders_and_previews(tmp_path: Path) -> None:
 
 def test_probes_cover_every_combination_when_there_are_few(tmp_path: Path) -> None:
     q = question_of(tmp_path)  # 17 masses x 8 accelerations
-    drawings = probe_values(FormulaGenerator(q))
+    drawings = probe_values(q.recipe(PE).generator)
     assert len(drawings) == 17 * 8 <= PROBES
     assert {(d["m"], d["a"]) for d in drawings} == {
         (m, 1.5 + k / 2) for m in range(4, 21) for k in range(8)
     }
     wide = question_of(tmp_path, NEWTON.replace("max: 20}", "max: 2000}"))
-    drawings = probe_values(FormulaGenerator(wide))
+    drawings = probe_values(wide.recipe(PE).generator)
     assert len(drawings) == PROBES
     assert {"m": 4, "a": 1.5} in drawings and {"m": 2000, "a": 5} in drawings
 
@@ -477,7 +484,7 @@ def test_the_authoring_pages_formula_example_passes_the_checks(tmp_path: Path) -
     report = check_banks([path])
     assert report.ok, report.problems
     (question,) = report.banks[0].questions
-    assert isinstance(question, model.ComputedQuestion) and question.formula == "m * a"
+    assert isinstance(question, ComputedQuestion) and question.formula == "m * a"
 
 
 def test_the_authoring_page_lists_every_function_a_formula_may_call() -> None:

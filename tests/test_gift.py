@@ -21,11 +21,27 @@ import pytest
 from konum import model
 from konum.build import read_site_config
 from konum.course import Course, course_for
-from konum.exports.gift import build_gift, escape
+from konum.exports.gift import build_gift
 from konum.formatting import BLANK
+from konum.lms import escape
 from konum.markup import render_markdown
-from konum.render import plain_text
-from konum.variants import make_concrete
+from konum.spoken import plain_text
+from konum.types import (
+    Bank,
+    Blank,
+    ChoiceQuestion,
+    ComputedQuestion,
+    Concrete,
+    FillQuestion,
+    MatchingQuestion,
+    NumericQuestion,
+    Option,
+    OrderingQuestion,
+    OutputQuestion,
+    Pair,
+    Question,
+)
+from tests.helpers import make_concrete
 from tests.nodetools import node_tool
 
 REPO = Path(__file__).resolve().parent.parent
@@ -93,12 +109,12 @@ def text_of(part: dict[str, Any] | None) -> str:
     return "[" + text[5:] if text.startswith("&#91;") else text
 
 
-def _gift_cannot(q: model.Question) -> bool:
-    if q.figure is not None or "konum-image/" in repr(q) or isinstance(q, model.OutputQuestion):
+def _gift_cannot(q: Question) -> bool:
+    if q.figure is not None or "konum-image/" in repr(q) or isinstance(q, OutputQuestion):
         return True
-    if isinstance(q, model.ChoiceQuestion):
+    if isinstance(q, ChoiceQuestion):
         return not q.shuffle or any(o.pin for o in q.options)
-    if isinstance(q, model.FillQuestion):
+    if isinstance(q, FillQuestion):
         blank = q.blanks[0]
         return (
             len(q.blanks) != 1
@@ -106,9 +122,9 @@ def _gift_cannot(q: model.Question) -> bool:
             or blank.case_sensitive
             or any(a.startswith("[") for a in blank.answers)
         )
-    if isinstance(q, model.MatchingQuestion):
+    if isinstance(q, MatchingQuestion):
         return len(q.pairs) + len(q.distractors) < 3
-    return isinstance(q, model.OrderingQuestion)
+    return isinstance(q, OrderingQuestion)
 
 
 def expected_skips(course: Course) -> set[str]:
@@ -116,9 +132,9 @@ def expected_skips(course: Course) -> set[str]:
     return {q.id for bank in course.banks for q in bank.questions if _gift_cannot(q)}
 
 
-def check_question(q: model.Question, item: dict[str, Any]) -> None:
+def check_question(q: Question, item: dict[str, Any]) -> None:
     explanation = html_of(q.explanation) if q.explanation.strip() else ""
-    if isinstance(q, model.ChoiceQuestion):
+    if isinstance(q, ChoiceQuestion):
         assert item["type"] == "MC"
         assert item["stem"] == {"format": "html", "text": html_of(q.prompt)}
         right = sum(o.correct for o in q.options)
@@ -136,7 +152,7 @@ def check_question(q: model.Question, item: dict[str, Any]) -> None:
             else:
                 assert choice["weight"] == pytest.approx(-100 / wrong, abs=1e-4)
                 assert choice["weight"] >= -100
-    elif isinstance(q, model.FillQuestion):
+    elif isinstance(q, FillQuestion):
         assert item["type"] == "Short"
         # Moodle puts "_____" where the answers were; gift-pegjs also spaces it off.
         token = "KONUMBLANK0X"
@@ -145,14 +161,14 @@ def check_question(q: model.Question, item: dict[str, Any]) -> None:
         answers = [c["text"]["text"] for c in item["choices"]]
         assert answers == [a.replace("*", "\\*") for a in q.blanks[0].answers]
         assert all(c["isCorrect"] for c in item["choices"])
-    elif isinstance(q, model.MatchingQuestion):
+    elif isinstance(q, MatchingQuestion):
         assert item["type"] == "Matching"
         pairs = [
             (p["subquestion"]["text"], moodle_post(p["subanswer"])) for p in item["matchPairs"]
         ]
         expected = [(html_of(p.left, inline=True), plain_text(p.right)) for p in q.pairs]
         assert pairs == expected + [("", plain_text(d)) for d in q.distractors]
-    elif isinstance(q, model.NumericQuestion):
+    elif isinstance(q, NumericQuestion):
         assert item["type"] == "Numerical"
         tolerance = abs(q.answer) * q.tolerance if q.relative else q.tolerance
         assert item["choices"]["number"] == q.answer
@@ -161,7 +177,7 @@ def check_question(q: model.Question, item: dict[str, Any]) -> None:
 
 
 def check_variants(
-    q: model.ComputedQuestion, concrete: model.Concrete, found: dict[str, Any], path: str
+    q: ComputedQuestion, concrete: Concrete, found: dict[str, Any], path: str
 ) -> None:
     explanation = html_of(q.explanation) if q.explanation.strip() else ""
     for variant in concrete.variants:
@@ -196,7 +212,7 @@ def check_course(course: Course, deck: str, gift_parse: Parse) -> None:
                 assert q.id not in found and f"{q.id} #1" not in found
                 continue
             concrete = course.concrete(q)
-            if isinstance(q, model.ComputedQuestion):
+            if isinstance(q, ComputedQuestion):
                 path = f"$course$/top/{deck}/{bank.title}/{q.id}"
                 check_variants(q, concrete, found, path)
                 continue
@@ -222,38 +238,38 @@ def test_own_course_reads_back(gift_parse: Parse) -> None:
 @pytest.mark.external
 def test_special_characters_survive(gift_parse: Parse) -> None:
     tricky = "a ~ b = c # d {e} f: g \\ h -> i % j `k::l` $\\frac{1}{2}$"
-    questions: tuple[model.Question, ...] = (
-        model.ChoiceQuestion(
+    questions: tuple[Question, ...] = (
+        ChoiceQuestion(
             id="tricky-choice",
             bank="demo",
             prompt=f"{tricky}\n\n```python\nx = {{1: 2}}  # ~\n\n\ny\n```",
             explanation=tricky,
             source=SRC,
             options=(
-                model.Option(tricky, True, feedback=tricky),
-                model.Option("%50% not a weight", True),
-                model.Option("= ~ #", False, feedback="#"),
-                model.Option("[plain] not a format", False),
+                Option(tricky, True, feedback=tricky),
+                Option("%50% not a weight", True),
+                Option("= ~ #", False, feedback="#"),
+                Option("[plain] not a format", False),
             ),
         ),
-        model.FillQuestion(
+        FillQuestion(
             id="tricky-fill",
             bank="demo",
             prompt=f"{tricky} ____ {tricky}",
             explanation="",
             source=SRC,
-            blanks=(model.Blank(("a=b", "c~d", "e#f", "g{h}", "i:j", "2*3")),),
+            blanks=(Blank(("a=b", "c~d", "e#f", "g{h}", "i:j", "2*3")),),
         ),
-        model.MatchingQuestion(
+        MatchingQuestion(
             id="tricky-match",
             bank="demo",
             prompt=tricky,
             explanation=tricky,
             source=SRC,
-            pairs=(model.Pair("x -> y", "= ~ # {} :"), model.Pair(tricky, "p -> q")),
+            pairs=(Pair("x -> y", "= ~ # {} :"), Pair(tricky, "p -> q")),
             distractors=("\\ backslash",),
         ),
-        model.NumericQuestion(
+        NumericQuestion(
             id="tricky-number",
             bank="demo",
             prompt=tricky,
@@ -263,7 +279,7 @@ def test_special_characters_survive(gift_parse: Parse) -> None:
             tolerance=0.00001,
         ),
     )
-    bank = model.Bank("demo", "Demo: a/b", "demo.yml", questions)
+    bank = Bank("demo", "Demo: a/b", "demo.yml", questions)
     concretes = {q.id: make_concrete(q, 1) for q in questions}
     export = build_gift([bank], concretes, deck="Course")
     assert export.skipped == ()
@@ -275,15 +291,15 @@ def test_special_characters_survive(gift_parse: Parse) -> None:
 
 
 def test_an_answer_that_looks_like_a_format_is_left_out() -> None:
-    q = model.FillQuestion(
+    q = FillQuestion(
         id="list-fill",
         bank="demo",
         prompt="The list: ____",
         explanation="",
         source=SRC,
-        blanks=(model.Blank(("[1, 2]",)),),
+        blanks=(Blank(("[1, 2]",)),),
     )
-    bank = model.Bank("demo", "Demo", "demo.yml", (q,))
+    bank = Bank("demo", "Demo", "demo.yml", (q,))
     export = build_gift([bank], {q.id: make_concrete(q, 1)})
     assert [s.question_id for s in export.skipped] == ["list-fill"]
     assert "list-fill" not in export.text
@@ -324,11 +340,11 @@ def test_cli_lists_the_questions_left_out(tmp_path: Path) -> None:
 
 
 def test_ordering_questions_are_left_out() -> None:
-    q = model.OrderingQuestion(
+    q = OrderingQuestion(
         id="order-steps", bank="demo", prompt="Order.", explanation="", source=SRC,
         items=("a", "b", "c"),
     )  # fmt: skip
-    bank = model.Bank("demo", "Demo", "demo.yml", (q,))
+    bank = Bank("demo", "Demo", "demo.yml", (q,))
     export = build_gift([bank], {q.id: make_concrete(q, 1)})
     assert [s.question_id for s in export.skipped] == ["order-steps"]
     assert export.skipped[0].reason == "GIFT has no ordering questions"

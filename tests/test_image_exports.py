@@ -23,13 +23,18 @@ from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPack
 from lxml import etree
 from PIL import Image as Pillow
 
-from konum import images, model
-from konum.banks import load_bank
-from konum.exports import build_cards, export, write_downloads
+from konum import images
 from konum.exports.gift import build_gift
-from konum.exports.moodle import build_moodle
 from konum.svgsafe import sanitise_svg
-from konum.variants import make_concrete
+from konum.types import Bank, Concrete
+from tests.helpers import (
+    build_cards,
+    build_moodle,
+    export,
+    load_bank,
+    make_concrete,
+    write_downloads,
+)
 
 T1 = 1_700_000_000
 BESIDE = (
@@ -75,7 +80,7 @@ flashcards:
 """  # noqa: E501
 
 
-Course = tuple[model.Bank, dict[str, model.Concrete], dict[str, images.Image]]
+Course = tuple[Bank, dict[str, Concrete], dict[str, images.Image]]
 
 
 def _png() -> bytes:
@@ -121,6 +126,11 @@ def collection(tmp_path: Path) -> Iterator[Collection]:
         col.close()
 
 
+def store(found: dict[str, images.Image]) -> dict[str, images.Image]:
+    """The images a course checked, by flat name."""
+    return {image.name: image for image in found.values()}
+
+
 def _import(col: Collection, path: Path) -> None:
     newer = import_export_pb2.IMPORT_ANKI_PACKAGE_UPDATE_CONDITION_IF_NEWER
     options = ImportAnkiPackageOptions(
@@ -138,7 +148,15 @@ def test_anki_imports_every_image_as_media_its_cards_reference(
 ) -> None:
     bank, concretes, found = course
     path = tmp_path / "wiring.apkg"
-    export("anki", [bank], list(concretes.values()), path, deck="Physics", timestamp=T1)
+    export(
+        "anki",
+        [bank],
+        list(concretes.values()),
+        path,
+        deck="Physics",
+        timestamp=T1,
+        images=store(found),
+    )
     _import(collection, path)
     media = Path(collection.media.dir())
     assert sorted(p.name for p in media.iterdir()) == sorted(i.name for i in found.values())
@@ -160,7 +178,9 @@ def test_text_and_csv_name_the_packages_files_with_the_alt_text(
     course: Course, tmp_path: Path
 ) -> None:
     bank, concretes, found = course
-    written = write_downloads([bank], list(concretes.values()), tmp_path / "dl", timestamp=T1)
+    written = write_downloads(
+        [bank], list(concretes.values()), tmp_path / "dl", timestamp=T1, images=store(found)
+    )
     lamp = found["banks/images/lamp.png"].name
     for kind in ("text", "csv"):
         text = written[kind].read_text(encoding="utf-8")
@@ -173,15 +193,16 @@ def test_text_and_csv_name_the_packages_files_with_the_alt_text(
 
 def test_the_study_pages_cards_carry_data_uris(course: Course) -> None:
     bank, concretes, found = course
-    cards = build_cards([bank], list(concretes.values()), math="mathml")
+    cards = build_cards([bank], list(concretes.values()), math="mathml", store=store(found))
     html = " ".join(card.front + card.back for card in cards)
     assert all(image.data_uri in html for image in found.values())
     assert "konum-image/" not in html and all(card.media == () for card in cards)
 
 
 def _moodle(course: Course) -> etree._Element:
-    bank, concretes, _ = course
-    return etree.fromstring(build_moodle([bank], concretes, deck="Physics").text.encode())
+    bank, concretes, found = course
+    text = build_moodle([bank], concretes, deck="Physics", images=store(found)).text
+    return etree.fromstring(text.encode())
 
 
 def test_moodle_carries_each_image_beside_the_text_that_shows_it(course: Course) -> None:

@@ -19,13 +19,14 @@ from pathlib import Path
 import pytest
 from PIL import Image as Pillow
 
-from konum import images, model
-from konum.banks import check_banks, format_text, load_bank
-from konum.banks.htmlcheck import scan
+from konum import images
+from konum.htmlcheck import scan
 from konum.markup import render_markdown
-from konum.render import render_quiz
+from konum.problems import format_text
+from konum.render import page_html
 from konum.svgsafe import SvgError, sanitise_svg
-from konum.variants import make_concrete
+from konum.types import ChoiceQuestion, MatchingQuestion
+from tests.helpers import check_banks, load_bank, make_concrete, render_quiz
 
 SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20" viewBox="0 0 40 20">'
@@ -180,7 +181,6 @@ def test_raster_images_are_read_by_their_bytes_not_their_names(
     assert image.mime == mime and image.data == path.read_bytes()
     assert re.fullmatch(rf"schaltplan-u-[0-9a-f]{{12}}\.{extension}", image.name)
     assert image.data_uri == f"data:{mime};base64," + base64.b64encode(image.data).decode()
-    assert images.stored(image.name) is image
 
 
 def test_an_svg_is_stored_as_sanitised() -> None:
@@ -243,12 +243,13 @@ def test_pages_inline_a_checked_image_and_exports_keep_its_reference(tmp_path: P
     (tmp_path / "dot.png").write_bytes(raster())
     image = images.read_image(tmp_path / "dot.png")  # as loading a bank does
     text = f'Look: ![A red dot]({image.reference} "Figure 1")'
-    page = render_markdown(text)
+    store = {image.name: image}  # the images a course checked
+    page = images.inline(render_markdown(text), store)
     assert f'src="{image.data_uri}"' in page and 'alt="A red dot"' in page
     assert 'title="Figure 1"' in page
-    refs = render_markdown(text, images="refs")
+    refs = render_markdown(text)
     assert f'src="{image.reference}"' in refs and "data:" not in refs
-    assert images.images_in(refs) == [image]
+    assert images.images_in(refs, store) == [image]
 
 
 @pytest.mark.parametrize(
@@ -262,9 +263,11 @@ def test_pages_inline_a_checked_image_and_exports_keep_its_reference(tmp_path: P
     ],
 )
 def test_an_image_konum_did_not_check_keeps_no_source(src: str) -> None:
+    """The sanitiser drops every source but a reference's, and a page shows a reference
+    only to an image its course checked (the alt text otherwise)."""
     for text in (f"![x]({src})", f'<img src="{src}" alt="x">'):
-        html = render_markdown(text)
-        assert "<img" in html and "src=" not in html, html
+        html = page_html(text, {})
+        assert "src=" not in html and "x" in html, html
 
 
 # --- the check: bank text to references, every problem at its line ------------------------------
@@ -323,7 +326,7 @@ def test_images_in_every_text_field_load_as_references(tmp_path: Path) -> None:
     )
     loaded = load_bank(bank, project=tmp_path)
     pick, pairs, force = loaded.questions
-    assert isinstance(pick, model.ChoiceQuestion) and isinstance(pairs, model.MatchingQuestion)
+    assert isinstance(pick, ChoiceQuestion) and isinstance(pairs, MatchingQuestion)
     texts = [pick.prompt, pick.hint, pick.options[0].text, pick.options[0].feedback]
     texts += [pick.explanation, pairs.pairs[0].left, pairs.pairs[1].left, force.prompt]
     texts.append(loaded.flashcards[0].front)
@@ -353,9 +356,10 @@ def test_every_variant_of_a_computed_question_shows_its_image(tmp_path: Path) ->
         """,  # noqa: E501
         {"banks/images/cart.png": raster(colour="green")},
     )
-    (question,) = load_bank(bank, project=tmp_path).questions
+    report = check_banks(bank, project=tmp_path)
+    (question,) = report.banks[0].questions
     concrete = make_concrete(question, 5, 4)
-    html = render_quiz([concrete], "demo")
+    html = render_quiz([concrete], "demo", images=report.images)
     uri = images.read_image(tmp_path / "banks" / "images" / "cart.png").data_uri
     # The first variant in the form, the others in the data "New numbers" swaps in.
     assert html.count(uri) == len(concrete.variants) == 4

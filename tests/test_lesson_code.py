@@ -16,7 +16,7 @@ The convention the lessons follow (content/authoring.md may point here):
   ``0.841`` does not match ``0.8415``); everything else must be equal.
 * The programs may import numpy and the standard library only; konum is not available to them.
 
-The page text is taken after konum's ``{{ ... }}`` pass (the ``konum.mdx.values`` extension,
+The page text is taken after konum's ``{{ ... }}`` pass (the ``konum.values`` extension,
 configured as in mkdocs.yml), which is what the built page shows.
 """
 
@@ -75,14 +75,14 @@ def _values_config() -> dict[str, object]:
     from mkdocs.config import load_config
 
     config = load_config(str(REPO / "mkdocs.yml"))
-    return dict(config["mdx_configs"].get("konum.mdx.values", {}))
+    return dict(config["mdx_configs"].get("konum", {}))
 
 
 def rendered(page: Path) -> str:
     """``page`` after the ``{{ ... }}`` pass, before any other Markdown processing."""
     md = markdown.Markdown(
-        extensions=["konum.mdx.values"],
-        extension_configs={"konum.mdx.values": _values_config()},
+        extensions=["konum.values"],
+        extension_configs={"konum.values": _values_config()},
     )
     capture = _Capture(md)
     md.preprocessors.register(capture, "capture_after_values", 28)

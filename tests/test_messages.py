@@ -13,12 +13,13 @@ import pytest
 from konum.config import options_from
 from konum.errors import ConfigError
 from konum.messages import LANGUAGES, catalogue, message, page_messages
-from konum.render import TEMPLATES_DIR
+from konum.paths import TEMPLATES_DIR
+from tests.helpers import PE
 
 #: A key written out where a text is asked for: ``t("quiz.answer")`` in a template,
 #: ``message(language, "cards.answer")`` in the code (``_say`` is the exam's HTML form).
 #: The scripts build some of their keys (``"quiz.output_" + kind``), so they are left out.
-_KEY_USED = re.compile(r"""\b(?:t|message|_say)\(\s*(?:\w+,\s*)?["']([a-z_]+\.[a-z_]+)["']""")
+_KEY_USED = re.compile(r"""\b(?:t|message|say)\(\s*(?:\w+,\s*)?["']([a-z_]+\.[a-z_]+)["']""")
 
 
 def _fields(text: str) -> set[str]:
@@ -27,7 +28,7 @@ def _fields(text: str) -> set[str]:
 
 @pytest.mark.parametrize("language", LANGUAGES[1:])
 def test_every_language_has_the_english_keys_and_fields(language: str) -> None:
-    english, other = catalogue("en"), catalogue(language)
+    english, other = catalogue("en", PE.messages), catalogue(language, PE.messages)
     assert set(other) == set(english)
     for key, text in english.items():
         assert _fields(other[key]) == _fields(text), key
@@ -35,13 +36,17 @@ def test_every_language_has_the_english_keys_and_fields(language: str) -> None:
 
 
 def test_every_key_the_templates_and_the_code_name_exists() -> None:
-    package = Path(__file__).resolve().parent.parent / "generator" / "konum"
+    source = Path(__file__).resolve().parent.parent / "generator"
     used: dict[str, str] = {}
-    for path in [*TEMPLATES_DIR.rglob("*.j2"), *package.rglob("*.py")]:
+    for path in [*TEMPLATES_DIR.rglob("*.j2"), *(source / "konum").rglob("*.py")]:
         for match in _KEY_USED.finditer(path.read_text(encoding="utf-8")):
             used.setdefault(match.group(1), path.name)
-    assert {"print.question", "print.also", "cards.answer", "explorer.layouts_caption"} <= set(used)
-    missing = {key: name for key, name in used.items() if key not in catalogue("en")}
+    # The course's own texts: say(language, "key") is the section generators.
+    for path in (source / "konum_pe").rglob("*.py"):
+        for match in _KEY_USED.finditer(path.read_text(encoding="utf-8")):
+            used.setdefault(f"generators.{match.group(1)}", path.name)
+    assert {"print.question", "print.also", "cards.answer", "quiz.blank_label"} <= set(used)
+    missing = {key: name for key, name in used.items() if key not in catalogue("en", PE.messages)}
     assert missing == {}
 
 
@@ -82,13 +87,19 @@ def test_a_turkish_quiz_has_no_english_interface_text(tmp_path) -> None:
     )
     md = markdown.Markdown(
         extensions=["konum"],
-        extension_configs={"konum": {"banks": str(bank.parent), "language": "tr"}},
+        extension_configs={
+            "konum": {"banks": str(bank.parent), "language": "tr", "plugins": ["pe"]}
+        },
     )
     html = md.convert("/// quiz | demo\n///\n")
-    english = [text for key, text in catalogue("en").items() if re.search(r"[A-Za-z]{3}", text)]
+    english = [
+        text
+        for key, text in catalogue("en", PE.messages).items()
+        if re.search(r"[A-Za-z]{3}", text)
+    ]
     page, _, assets = html.partition("<template data-konum-messages>")
     assert "<script>" in assets  # the quiz's script follows, with no English of its own
-    turkish = " ".join(catalogue("tr").values())
+    turkish = " ".join(catalogue("tr", PE.messages).values())
     visible = re.sub(r'class="[^"]*"|id="[^"]*"|data-[\w-]+(="[^"]*")?', "", page)
     for text in english:
         # Math and code are the same in every language (the page shows them as MathML).

@@ -31,12 +31,27 @@ from konum.computed.expression import parse
 from konum.config import override
 from konum.course import Course, course_for
 from konum.errors import ExportError
-from konum.exports.cards import figure_svg_file
-from konum.exports.moodle import build_moodle, moodle_formula, write_moodle
+from konum.exports.moodle import write_moodle
+from konum.figures import figure_file
 from konum.formatting import BLANK
+from konum.lms import moodle_formula
 from konum.markup import render_markdown
-from konum.render import plain_text
-from konum.variants import make_concrete
+from konum.model import Misconception
+from konum.spoken import plain_text
+from konum.types import (
+    Bank,
+    ChoiceQuestion,
+    ComputedQuestion,
+    Concrete,
+    FillQuestion,
+    MatchingQuestion,
+    NumericQuestion,
+    OrderingQuestion,
+    OutputQuestion,
+    Pair,
+    Question,
+)
+from tests.helpers import build_moodle, make_concrete
 
 REPO = Path(__file__).resolve().parent.parent
 PHYSICS = REPO / "examples" / "physics"
@@ -46,11 +61,15 @@ GRADES += [0.2, 0.1666667, 0.1428571, 0.125, 0.1111111, 0.1, 0.05, 0]
 GRADES += [-g for g in GRADES]
 
 
+#: The images of the courses the tests read (their fixtures add them).
+STORE: dict[str, images.Image] = {}
+
+
 def html_of(text: str, *, inline: bool = False) -> str:
     """konum's HTML of ``text`` as Moodle XML holds it: images as ``@@PLUGINFILE@@/NAME``."""
-    markup = render_markdown(text, inline=inline, math="anki", images="refs").strip()
+    markup = render_markdown(text, inline=inline, math="anki").strip()
     return images.substitute(
-        markup, lambda image, attrs: images.img_tag(f"@@PLUGINFILE@@/{image.name}", attrs)
+        markup, STORE, lambda image, attrs: images.img_tag(f"@@PLUGINFILE@@/{image.name}", attrs)
     )
 
 
@@ -185,18 +204,23 @@ def read_export(text: str) -> tuple[dict[str, Read], list[tuple[str, str]]]:
 @pytest.fixture(scope="module")
 def physics() -> tuple[Course, str]:
     settings = read_site_config(PHYSICS / "mkdocs.yml")
-    return course_for(settings.options), settings.deck
+    course = course_for(settings.options)
+    STORE.update(course.images)
+    return course, settings.deck
 
 
 @pytest.fixture(scope="module")
 def own_course() -> tuple[Course, str]:
     settings = read_site_config(REPO / "mkdocs.yml")
-    return course_for(settings.options), settings.deck
+    course = course_for(settings.options)
+    STORE.update(course.images)
+    return course, settings.deck
 
 
 def export_of(course: Course, deck: str) -> str:
+    concretes = {c.question.id: c for c in course.concretes()}
     return build_moodle(
-        course.banks, {c.question.id: c for c in course.concretes()}, deck=deck
+        course.banks, concretes, deck=deck, plugins=course.plugins, images=course.images
     ).text
 
 
@@ -210,7 +234,7 @@ def own_read(own_course: tuple[Course, str]) -> tuple[dict[str, Read], list[tupl
     return read_export(export_of(*own_course))
 
 
-def questions_of(course: Course) -> Iterator[tuple[model.Bank, model.Question]]:
+def questions_of(course: Course) -> Iterator[tuple[Bank, Question]]:
     for bank in course.banks:
         for q in bank.questions:
             yield bank, q
@@ -219,7 +243,7 @@ def questions_of(course: Course) -> Iterator[tuple[model.Bank, model.Question]]:
 # --- the checks, one per konum type ---------------------------------------------------------------
 
 
-def check_choice(read: Read, q: model.ChoiceQuestion) -> None:
+def check_choice(read: Read, q: ChoiceQuestion) -> None:
     assert read.kind == "multichoice"
     assert read.text("single") == ("false" if q.multiple else "true")
     right = sum(o.correct for o in q.options)
@@ -244,7 +268,7 @@ def check_choice(read: Read, q: model.ChoiceQuestion) -> None:
     assert read.text("shuffleanswers") == ("false" if fixed else "true")
 
 
-def check_fill(read: Read, q: model.FillQuestion) -> None:
+def check_fill(read: Read, q: FillQuestion) -> None:
     if len(q.blanks) == 1:
         assert read.kind == "shortanswer"
         assert read.text("questiontext/text") == html_of(q.prompt)
@@ -270,7 +294,7 @@ def check_fill(read: Read, q: model.FillQuestion) -> None:
     assert marked == expected
 
 
-def check_matching(read: Read, q: model.MatchingQuestion) -> None:
+def check_matching(read: Read, q: MatchingQuestion) -> None:
     assert read.kind == "matching"
     subs = [
         (s.findtext("text"), s.findtext("answer/text")) for s in read.element.findall("subquestion")
@@ -280,7 +304,7 @@ def check_matching(read: Read, q: model.MatchingQuestion) -> None:
     assert subs == expected
 
 
-def check_numeric(read: Read, q: model.NumericQuestion) -> None:
+def check_numeric(read: Read, q: NumericQuestion) -> None:
     assert read.kind == "numerical"
     (answer,) = read.answers
     assert float(answer.findtext("text")) == q.answer
@@ -289,7 +313,7 @@ def check_numeric(read: Read, q: model.NumericQuestion) -> None:
     assert read.element.findtext("units/unit/unit_name") == q.unit
 
 
-def check_calculated(read: Read, q: model.ComputedQuestion, concrete: model.Concrete) -> None:
+def check_calculated(read: Read, q: ComputedQuestion, concrete: Concrete) -> None:
     variants = concrete.variants
     assert read.kind == ("calculatedmulti" if q.answer == "choice" else "calculated")
     datasets = read.element.findall("dataset_definitions/dataset_definition")
@@ -353,7 +377,7 @@ def check_calculated(read: Read, q: model.ComputedQuestion, concrete: model.Conc
 
 
 def check_per_variant(
-    found: dict[str, Read], q: model.ComputedQuestion, concrete: model.Concrete, bank_title: str
+    found: dict[str, Read], q: ComputedQuestion, concrete: Concrete, bank_title: str
 ) -> None:
     for variant in concrete.variants:
         read = found[f"konum:{q.id}:{variant.index + 1}"]
@@ -390,7 +414,7 @@ def check_course(course: Course, found: dict[str, Read]) -> set[str]:
     for bank, q in questions_of(course):
         concrete = course.concrete(q)
         read = found.get(f"konum:{q.id}")
-        if isinstance(q, model.ComputedQuestion):
+        if isinstance(q, ComputedQuestion):
             if read is None:
                 check_per_variant(found, q, concrete, bank.title)
             else:
@@ -404,16 +428,16 @@ def check_course(course: Course, found: dict[str, Read]) -> set[str]:
         assert read.category.endswith(f"/{bank.title}")
         feedback = html_of(q.explanation) if q.explanation.strip() else ""
         assert read.text("generalfeedback/text") == feedback
-        if isinstance(q, model.ChoiceQuestion):
+        if isinstance(q, ChoiceQuestion):
             check_choice(read, q)
-        elif isinstance(q, model.FillQuestion):
+        elif isinstance(q, FillQuestion):
             check_fill(read, q)
-        elif isinstance(q, model.MatchingQuestion):
+        elif isinstance(q, MatchingQuestion):
             check_matching(read, q)
         else:
-            assert isinstance(q, model.NumericQuestion)
+            assert isinstance(q, NumericQuestion)
             check_numeric(read, q)
-        if q.figure is None and not isinstance(q, model.FillQuestion):
+        if q.figure is None and not isinstance(q, FillQuestion):
             assert read.text("questiontext/text") == html_of(q.prompt)
     return missing
 
@@ -451,8 +475,8 @@ def test_own_course_export_skips_regex_blanks_and_ordering(own_course, own_read)
     expected_missing = {
         q.id
         for _, q in questions_of(course)
-        if (isinstance(q, model.FillQuestion) and any(b.regex is not None for b in q.blanks))
-        or isinstance(q, (model.OutputQuestion, model.OrderingQuestion))
+        if (isinstance(q, FillQuestion) and any(b.regex is not None for b in q.blanks))
+        or isinstance(q, (OutputQuestion, OrderingQuestion))
     }
     assert expected_missing  # the course has some
     assert check_course(course, found) == expected_missing
@@ -466,11 +490,14 @@ def test_a_figure_travels_as_a_base64_file(own_course, own_read) -> None:
     assert with_figure
     for q in with_figure:
         read = found[f"konum:{q.id}"]
-        path = figure_svg_file(q.figure)
+        ref = q.figure
+        name, data = figure_file(
+            course.plugins.figure(ref.name), ref.alt, ref.caption, **ref.params
+        )
         file = read.element.find("questiontext/file")
-        assert file.get("name") == path.name and file.get("encoding") == "base64"
-        assert base64.b64decode(file.text) == path.read_bytes()
-        assert f'src="@@PLUGINFILE@@/{path.name}"' in read.text("questiontext/text")
+        assert file.get("name") == name and file.get("encoding") == "base64"
+        assert base64.b64decode(file.text) == data
+        assert f'src="@@PLUGINFILE@@/{name}"' in read.text("questiontext/text")
 
 
 def test_formulas_in_moodle_syntax_compute_what_konum_computes() -> None:
@@ -503,8 +530,8 @@ def test_formulas_in_moodle_syntax_compute_what_konum_computes() -> None:
     assert moodle_formula("m * a", ("m", "a")) == "({m} * {a})"
 
 
-def _formula_bank(**changes: object) -> model.Bank:
-    question = model.ComputedQuestion(
+def _formula_bank(**changes: object) -> Bank:
+    question = ComputedQuestion(
         id="twice",
         bank="demo",
         prompt="A {{ m }} kg mass and {{ a }} m/s². Literal braces: $\\frac{m}{a}$.",
@@ -512,15 +539,15 @@ def _formula_bank(**changes: object) -> model.Bank:
         source=model.Source("demo.yml", 1, 1),
         formula="m * a",
         params={"m": model.Range(2, 9), "a": model.Choices((1.5, 2.5))},
-        misconceptions=(model.FormulaMisconception("m / a", "Multiply, do not divide."),),
+        misconceptions=(Misconception("m / a", "Multiply, do not divide."),),
     )
-    return model.Bank("demo", "Demo", "demo.yml", (replace(question, **changes),))  # type: ignore[arg-type]
+    return Bank("demo", "Demo", "demo.yml", (replace(question, **changes),))  # type: ignore[arg-type]
 
 
-Exported = tuple[dict[str, Read], list[tuple[str, str]], dict[str, model.Concrete]]
+Exported = tuple[dict[str, Read], list[tuple[str, str]], dict[str, Concrete]]
 
 
-def _export(bank: model.Bank, seed: int = 3, variants: int = 4) -> Exported:
+def _export(bank: Bank, seed: int = 3, variants: int = 4) -> Exported:
     concretes = {q.id: make_concrete(q, seed, variants) for q in bank.questions}
     found, categories = read_export(build_moodle([bank], concretes, deck="Course").text)
     return found, categories, concretes
@@ -547,8 +574,8 @@ def test_prompts_moodle_cannot_reproduce_go_per_variant() -> None:
             answer="choice",
             options=2,
             misconceptions=(
-                model.FormulaMisconception("m / a", "Multiply."),
-                model.FormulaMisconception("m + a", "Multiply, do not add."),
+                Misconception("m / a", "Multiply."),
+                Misconception("m + a", "Multiply, do not add."),
             ),
         ),
     }
@@ -565,15 +592,15 @@ def test_prompts_moodle_cannot_reproduce_go_per_variant() -> None:
 
 def test_matching_with_two_answers_is_skipped_by_id() -> None:
     src = model.Source("demo.yml", 1, 1)
-    small = model.MatchingQuestion(
+    small = MatchingQuestion(
         id="two-pairs",
         bank="demo",
         prompt="Match.",
         explanation="",
         source=src,
-        pairs=(model.Pair("a", "1"), model.Pair("b", "2")),
+        pairs=(Pair("a", "1"), Pair("b", "2")),
     )
-    bank = model.Bank("demo", "Demo", "demo.yml", (small,))
+    bank = Bank("demo", "Demo", "demo.yml", (small,))
     export = build_moodle([bank], {"two-pairs": make_concrete(small, 1)})
     assert export.exported == ()
     assert [s.question_id for s in export.skipped] == ["two-pairs"]
@@ -600,7 +627,7 @@ def test_write_is_atomic(physics, tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     def fail(*args: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("konum.exports.lms.os.replace", fail)
+    monkeypatch.setattr("konum.lms.os.replace", fail)
     with pytest.raises(ExportError, match="cannot write"):
         write_moodle(course.banks, concretes, target, deck=deck)
     assert target.read_text(encoding="utf-8") == "old"
@@ -651,11 +678,11 @@ def test_cli_writes_and_lists_what_it_left_out(tmp_path: Path) -> None:
 
 def test_ordering_questions_are_listed_as_left_out() -> None:
     src = model.Source("demo.yml", 1, 1)
-    q = model.OrderingQuestion(
+    q = OrderingQuestion(
         id="order-steps", bank="demo", prompt="Order.", explanation="", source=src,
         items=("a", "b", "c"),
     )  # fmt: skip
-    bank = model.Bank("demo", "Demo", "demo.yml", (q,))
+    bank = Bank("demo", "Demo", "demo.yml", (q,))
     export = build_moodle([bank], {q.id: make_concrete(q, 1)})
     assert export.exported == () and "order-steps" not in export.text
     assert [s.question_id for s in export.skipped] == ["order-steps"]

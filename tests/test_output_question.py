@@ -20,18 +20,17 @@ from anki.collection import Collection
 from test_exports import import_apkg, import_text, notes_by_guid
 from test_render import has_class, parse
 
-from konum import model, seal
-from konum.banks import BankError, load_bank
-from konum.computed.registry import active
+from konum import seal
 from konum.course import Course
 from konum.exam import build_versions, render_pages
-from konum.exports import export
 from konum.exports.anki import guid
-from konum.exports.cards import build_cards
 from konum.exports.gift import build_gift
-from konum.exports.moodle import build_moodle
 from konum.exports.text import cards_json
-from konum.render import render_quiz
+from konum.problems import BankError
+from konum.types import Bank, Concrete, OutputQuestion
+from konum.types.output import OUTPUT_TOLERANCE
+from tests import helpers
+from tests.helpers import PE, build_cards, build_moodle, export, render_quiz
 
 SOLUTION = """\
 import numpy as np
@@ -57,6 +56,11 @@ def bank_text(solution: str = SOLUTION, *, extra: str = "", style: str = "|") ->
     )
 
 
+def load_bank(path: Path, **options: object) -> Bank:
+    """The bank, its example programs run (these tests are about running them)."""
+    return helpers.load_bank(path, run_programs=True, **options)
+
+
 def text_of(fragment: str) -> str:
     """HTML without its tags (highlighted code is a span per token)."""
     return html.unescape(re.sub(r"<[^>]+>", "", fragment))
@@ -78,24 +82,24 @@ def problems(path: Path) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def question(tmp_path_factory: pytest.TempPathFactory) -> model.OutputQuestion:
+def question(tmp_path_factory: pytest.TempPathFactory) -> OutputQuestion:
     bank = load_bank(
         write(tmp_path_factory.mktemp("bank"), bank_text(extra="    tolerance: 0.01\n"))
     )
     (q,) = bank.questions
-    assert isinstance(q, model.OutputQuestion)
+    assert isinstance(q, OutputQuestion)
     return q
 
 
 # --- the bank checker -------------------------------------------------------------------------
 
 
-def test_the_expected_output_is_what_the_solution_prints(question: model.OutputQuestion) -> None:
+def test_the_expected_output_is_what_the_solution_prints(question: OutputQuestion) -> None:
     assert question.expected == "(4, 6)\n[0.    0.841 0.909]"
     assert question.solution == SOLUTION
     assert question.tolerance == 0.01
     default = load_bank(write(Path(question.source.file).parent, bank_text())).questions[0]
-    assert isinstance(default, model.OutputQuestion) and default.tolerance == model.OUTPUT_TOLERANCE
+    assert isinstance(default, OutputQuestion) and default.tolerance == OUTPUT_TOLERANCE
 
 
 def test_a_failing_solution_is_a_problem_at_its_own_line(tmp_path: Path) -> None:
@@ -114,9 +118,7 @@ def test_a_solution_that_runs_too_long_or_reaches_out_is_refused(
 
     looping = "while True:\n    pass\n"
     fast = programs.run_program.__wrapped__
-    monkeypatch.setattr(
-        "konum.banks.validate.program_runner", lambda: lambda source: fast(source, 1)
-    )
+    monkeypatch.setattr("konum.types.output.run_program", lambda source: fast(source, 1))
     (message,) = problems(write(tmp_path, bank_text(looping)))
     assert message.startswith("7:15 [prog-shape] solution: the example solution failed: it ")
     # The next program must fail by the guard, not by a 1 s limit on a busy machine.
@@ -153,9 +155,10 @@ def test_a_solution_that_runs_too_long_or_reaches_out_is_refused(
         ),
         (
             bank_text().replace("    solution: |\n", "    code: |\n"),
-            "7:5 [prog-shape] code: unknown key 'code': expected one of id, type, prompt, "
+            "7:5 [prog-shape] code: unknown key 'code'; did you mean 'recorded'?: expected one of "
+            "id, type, prompt, "
             "explanation, hint, hints, points, attempts, tags, difficulty, flashcard, figure, "
-            "solution, tolerance, found 'code'",
+            "solution, tolerance, recorded, found 'code'",
         ),
         (
             bank_text("print('x')\n" * 400),
@@ -180,8 +183,8 @@ def test_a_missing_solution_is_reported(tmp_path: Path) -> None:
 # --- the quiz -----------------------------------------------------------------------------------
 
 
-def test_the_quiz_shows_the_task_and_a_labelled_box(question: model.OutputQuestion) -> None:
-    root = parse(render_quiz([model.Concrete(question, 1)], "q"))
+def test_the_quiz_shows_the_task_and_a_labelled_box(question: OutputQuestion) -> None:
+    root = parse(render_quiz([Concrete(question, 1)], "q"))
     (el,) = root.find_all(lambda e: "data-question-id" in e.attrs)
     assert el.attrs["data-type"] == "output"
     (box,) = el.find_all(lambda e: e.tag == "textarea")
@@ -204,11 +207,11 @@ def test_the_quiz_shows_the_task_and_a_labelled_box(question: model.OutputQuesti
 
 def test_the_box_grows_with_the_expected_output_within_bounds() -> None:
     base = samples.output().question
-    assert isinstance(base, model.OutputQuestion)
+    assert isinstance(base, OutputQuestion)
     for lines, rows in ((1, 3), (5, 6), (40, 12)):
         expected = "\n".join(str(i) for i in range(lines))
-        q = model.OutputQuestion(**{**base.__dict__, "expected": expected})
-        root = parse(render_quiz([model.Concrete(q, 1)], "q"))
+        q = OutputQuestion(**{**base.__dict__, "expected": expected})
+        root = parse(render_quiz([Concrete(q, 1)], "q"))
         (box,) = root.find_all(lambda e: e.tag == "textarea")
         assert box.attrs["rows"] == str(rows)
 
@@ -216,12 +219,12 @@ def test_the_box_grows_with_the_expected_output_within_bounds() -> None:
 # --- flashcards ---------------------------------------------------------------------------------
 
 
-def _bank(q: model.OutputQuestion) -> model.Bank:
-    return model.Bank("progs", "Programs", "progs.yml", (q,))
+def _bank(q: OutputQuestion) -> Bank:
+    return Bank("progs", "Programs", "progs.yml", (q,))
 
 
 def test_the_card_has_the_task_in_front_and_the_solution_behind(
-    question: model.OutputQuestion,
+    question: OutputQuestion,
 ) -> None:
     (card,) = build_cards([_bank(question)])
     assert (card.key, card.kind) == ("question:prog-shape", "basic")
@@ -233,7 +236,7 @@ def test_the_card_has_the_task_in_front_and_the_solution_behind(
     assert study["front"] == card.front and "np.zeros" in text_of(study["back"])
 
 
-def test_every_flashcard_export_carries_it(question: model.OutputQuestion, tmp_path: Path) -> None:
+def test_every_flashcard_export_carries_it(question: OutputQuestion, tmp_path: Path) -> None:
     bank = _bank(question)
     folder = tmp_path / "anki"
     folder.mkdir()
@@ -266,9 +269,9 @@ def test_every_flashcard_export_carries_it(question: model.OutputQuestion, tmp_p
 # --- LMS exports and the printed exam -----------------------------------------------------------
 
 
-def test_the_lms_exports_leave_it_out_and_say_why(question: model.OutputQuestion) -> None:
+def test_the_lms_exports_leave_it_out_and_say_why(question: OutputQuestion) -> None:
     bank = _bank(question)
-    concretes = {question.id: model.Concrete(question, 1)}
+    concretes = {question.id: Concrete(question, 1)}
     for build in (build_moodle, build_gift):
         exported = build([bank], concretes)
         assert exported.exported == ()
@@ -279,9 +282,9 @@ def test_the_lms_exports_leave_it_out_and_say_why(question: model.OutputQuestion
 
 
 def test_the_exam_prints_the_task_and_its_key_the_output_and_the_solution(
-    question: model.OutputQuestion,
+    question: OutputQuestion,
 ) -> None:
-    course = Course((_bank(question),), 1, 1, active())
+    course = Course((_bank(question),), 1, 1, PE)
     (version,) = build_versions(course, [question], seed=1, versions=1)
     (printed,) = version.questions
     assert printed.kind == "output"

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from konum import pe
+from konum_pe import pe
 
 # Modest example counts keep the suite fast; no deadline because the first numpy call of a
 # run can be slow for reasons unrelated to the code under test.

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from konum.programs import OUTPUT, ProgramError, code_block, run_program
+from konum.formatting import code_block
+from konum.programs import OUTPUT, ProgramError, run_program
 
 
 def failure(source: str, seconds: float = 5) -> ProgramError:

@@ -9,8 +9,7 @@ from pathlib import Path
 import markdown
 import pytest
 
-from konum import model
-from konum.mdx.quiz import QuizError
+from konum.quiz import QuizError
 
 BANK = """bank: {name}
 title: {title}
@@ -43,7 +42,9 @@ def banks(tmp_path: Path) -> Path:
 
 
 def convert(banks: Path, text: str) -> str:
-    md = markdown.Markdown(extensions=["konum"], extension_configs={"konum": {"banks": str(banks)}})
+    md = markdown.Markdown(
+        extensions=["konum"], extension_configs={"konum": {"banks": str(banks), "plugins": ["pe"]}}
+    )
     return md.convert(text)
 
 
@@ -93,21 +94,3 @@ def test_the_line_is_the_blocks_own(banks: Path) -> None:
     text = "/// quiz | alpha\n///\n\ntext\n\n/// quiz | beta\n    draw: 9\n///\n"
     with pytest.raises(QuizError, match=r"^line 6: /// quiz \| beta: draw"):
         convert(banks, text)
-
-
-def test_an_exam_refuses_a_type_it_cannot_score(
-    banks: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Every type konum has can be scored; one that could not (EXAM_TYPES without it) is
-    refused in an exam, by question id and type, and still works in practice."""
-    monkeypatch.setattr(model, "EXAM_TYPES", model.EXAM_TYPES - {"ordering"})
-    with pytest.raises(
-        QuizError,
-        match=r"expected questions that can be scored, found 'alpha-order' \(type ordering\)",
-    ):
-        convert(banks, "/// quiz | alpha\n    mode: exam\n///\n")
-    assert "alpha-order" in convert(banks, "/// quiz | alpha\n///\n")
-    assert (
-        tuple(t for t in model.QUESTION_TYPES if t in model.EXAM_TYPES | {"ordering"})
-        == model.QUESTION_TYPES
-    )

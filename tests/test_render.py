@@ -23,21 +23,27 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jinja2 import Environment
 
-from konum import model, seal
-from konum.mdx import asset
-from konum.render import (
-    TEMPLATES_DIR,
-    RenderError,
-    plain_text,
-    render_quiz,
-    script_json,
-    typeset_number,
+from konum import seal
+from konum.formatting import typeset_number
+from konum.paths import TEMPLATES_DIR
+from konum.render import RenderError, asset, script_json
+from konum.spoken import plain_text
+from konum.types import (
+    TYPES,
+    Blank,
+    ChoiceQuestion,
+    Concrete,
+    FillQuestion,
+    MatchingQuestion,
+    NumericQuestion,
+    Option,
 )
+from tests.helpers import render_quiz
 
 GOLDEN = Path(__file__).parent / "golden"
 ASSETS = TEMPLATES_DIR / "assets"
 
-GOLDEN_CASES: dict[str, Callable[[], list[model.Concrete]]] = {
+GOLDEN_CASES: dict[str, Callable[[], list[Concrete]]] = {
     "choice": lambda: [samples.choice(), samples.choice_multiple()],
     "fill": lambda: [samples.fill()],
     "matching": lambda: [samples.matching()],
@@ -134,7 +140,7 @@ def test_golden(kind: str) -> None:
 
 
 def test_golden_covers_every_type() -> None:
-    assert set(GOLDEN_CASES) == set(model.QUESTION_TYPES)
+    assert set(GOLDEN_CASES) == set(TYPES)
 
 
 # --- markup contract ------------------------------------------------------------------------
@@ -221,7 +227,7 @@ def test_choice_radio_or_checkbox() -> None:
     data = json.loads(single.find_all(has_class("konum-data"))[0].text)
     concrete = samples.choice()
     q = concrete.question
-    assert isinstance(q, model.ChoiceQuestion)
+    assert isinstance(q, ChoiceQuestion)
     right = [seal.answer_hash(data["salt"], "o", i) in data["right"] for i in range(data["count"])]
     assert right == [q.options[i].correct for i in concrete.option_order]
     assert data["multiple"] is False
@@ -237,22 +243,22 @@ def test_fill_blanks_become_inputs_also_in_code() -> None:
 
 
 def test_fill_blank_in_inline_code() -> None:
-    q = model.FillQuestion(
+    q = FillQuestion(
         id="inline", bank="t", prompt="Slice `PE[:, 1::______]` for cosines.",
-        explanation="", source=samples.SRC, blanks=(model.Blank(answers=("2",)),),
+        explanation="", source=samples.SRC, blanks=(Blank(answers=("2",)),),
     )  # fmt: skip
-    root = parse(render_quiz([model.Concrete(q, 1)], "q"))
+    root = parse(render_quiz([Concrete(q, 1)], "q"))
     (blank,) = root.find_all(has_class("konum-blank"))
     assert blank.parent is not None and blank.parent.tag == "code"
 
 
 def test_fill_blank_count_must_match() -> None:
-    q = model.FillQuestion(
+    q = FillQuestion(
         id="bad", bank="t", prompt="Only ____ one", explanation="", source=samples.SRC,
-        blanks=(model.Blank(answers=("a",)), model.Blank(answers=("b",))),
+        blanks=(Blank(answers=("a",)), Blank(answers=("b",))),
     )  # fmt: skip
-    with pytest.raises(RenderError, match="bad: prompt has 1 blank"):
-        render_quiz([model.Concrete(q, 1)], "q")
+    with pytest.raises(RenderError, match=r"\[bad\] expected 2 blanks in the prompt, found 1"):
+        render_quiz([Concrete(q, 1)], "q")
 
 
 def test_matching_selects() -> None:
@@ -260,7 +266,7 @@ def test_matching_selects() -> None:
     root = parse(render_quiz([concrete], "q"))
     selects = root.find_all(lambda e: e.tag == "select")
     q = concrete.question
-    assert isinstance(q, model.MatchingQuestion)
+    assert isinstance(q, MatchingQuestion)
     assert len(selects) == len(q.pairs)
     for select in selects:
         options = [o for o in select.children if o.tag == "option"]
@@ -375,7 +381,7 @@ def test_later_html_is_well_formed_and_only_later(quiz_html: str) -> None:
         for html in later.values():
             parse(html)
         question = concrete.question
-        if isinstance(question, model.ChoiceQuestion):
+        if isinstance(question, ChoiceQuestion):
             shown = [question.options[i] for i in concrete.option_order]
             assert {k for k in later if "note-" in k} == {
                 f"note-{i}" for i, o in enumerate(shown) if o.feedback
@@ -391,8 +397,8 @@ def test_what_is_revealed_later_is_not_markup(quiz_html: str) -> None:
 
 def test_computed_without_variants_is_an_error() -> None:
     concrete = samples.computed_numeric()
-    with pytest.raises(RenderError, match="s-entry: a computed question needs"):
-        render_quiz([model.Concrete(concrete.question, 1)], "q")
+    with pytest.raises(RenderError, match=r"\[s-entry\] a computed question needs"):
+        render_quiz([Concrete(concrete.question, 1)], "q")
 
 
 def test_quiz_and_question_ids_are_checked() -> None:
@@ -407,11 +413,11 @@ def test_quiz_and_question_ids_are_checked() -> None:
 
 def test_data_cannot_break_out_of_the_json_script() -> None:
     evil = "</script><script>alert(1)</script>"
-    q = model.FillQuestion(
+    q = FillQuestion(
         id="evil", bank="t", prompt="Type ____ and ____.", explanation="", source=samples.SRC,
-        blanks=(model.Blank(answers=(evil,)), model.Blank(answers=("x",), regex="a<b&c'd")),
+        blanks=(Blank(answers=(evil,)), Blank(answers=("x",), regex="a<b&c'd")),
     )  # fmt: skip
-    html = render_quiz([model.Concrete(q, 1)], "q", title=evil)
+    html = render_quiz([Concrete(q, 1)], "q", title=evil)
     assert html.count("<script") == 2 and html.count("</script>") == 2  # data, later
     root = parse(html)
     (script,) = root.find_all(has_class("konum-data"))
@@ -424,12 +430,12 @@ def test_data_cannot_break_out_of_the_json_script() -> None:
 
 
 def test_markdown_html_is_sanitised() -> None:
-    q = model.ChoiceQuestion(
+    q = ChoiceQuestion(
         id="x", bank="t", prompt='Pick <img src=x onerror="alert(1)"> one', explanation="",
         source=samples.SRC,
-        options=(model.Option("<script>alert(1)</script>ok", True), model.Option("no", False)),
+        options=(Option("<script>alert(1)</script>ok", True), Option("no", False)),
     )  # fmt: skip
-    html = render_quiz([model.Concrete(q, 1, option_order=(0, 1))], "q")
+    html = render_quiz([Concrete(q, 1, option_order=(0, 1))], "q")
     assert "onerror" not in html and "alert(1)" not in html
 
 
@@ -469,7 +475,7 @@ def test_numbers_shown_to_the_reader_have_a_real_minus_sign() -> None:
     labels = [e.text for e in root.find_all(lambda e: e.tag == "label") if e.text.strip()]
     assert labels and all(t.startswith("\u2212") for t in labels), labels
     numeric = samples.numeric()
-    assert isinstance(numeric.question, model.NumericQuestion)
+    assert isinstance(numeric.question, NumericQuestion)
     shown = dataclasses.replace(numeric.question, answer=-abs(numeric.question.answer))
     html = render_quiz([dataclasses.replace(numeric, question=shown)], "q")
     data = json.loads(parse(html).find_all(has_class("konum-data"))[0].text)
@@ -484,8 +490,7 @@ TEX_LEFTOVERS = re.compile(r"\\|mathrm|\^\(|_\{|\$|[{}]")
 def test_no_matching_option_of_the_course_shows_tex() -> None:
     """Every dropdown option of every matching question of the course: readable text, no
     TeX left (a backslash, ``mathrm``, ``^(``, braces, dollars)."""
-    from konum.banks import load_banks
-    from konum.variants import make_concrete
+    from tests.helpers import load_banks, make_concrete
 
     banks = load_banks(Path(__file__).resolve().parent.parent / "content" / "banks")
     matching = [make_concrete(q, 42) for b in banks for q in b.questions if q.type == "matching"]
@@ -567,11 +572,14 @@ def test_pages_get_the_assets_they_show_and_no_others(
     page with formulas names a math font; every page carries the navigation's progress marks
     (their script, style and two texts), and a page with nothing else carries only those."""
     import json
-    from types import SimpleNamespace
 
-    from konum.mdx import AssetsPostprocessor
+    import markdown
 
-    html = AssetsPostprocessor(SimpleNamespace(konum_page=True)).run(content)  # type: ignore[arg-type]
+    from konum.quiz import AssetsPostprocessor, QuizExtension
+
+    processor = AssetsPostprocessor(markdown.Markdown(), QuizExtension(default_progress=True))
+    processor.page = True
+    html = processor.run(content)
     assert html.count('data-konum-asset="quiz"') == int(quiz)
     assert html.count('data-konum-asset="flashcards"') == int(study)
     assert html.count('data-konum-asset="overview"') == int(overview)
@@ -600,12 +608,9 @@ def test_a_heading_with_math_keeps_its_id_and_name_clean() -> None:
     only, once, and inline formulas there keep the punctuation after them."""
     import markdown
 
-    from konum.mdx import AssetsPostprocessor, PageTreeprocessor
-    from konum.mdx.math import MathExtension
+    from konum.math import MathExtension
 
     md = markdown.Markdown(extensions=["toc", MathExtension()])
-    md.treeprocessors.register(PageTreeprocessor(md), "konum_page", -100)
-    md.postprocessors.register(AssetsPostprocessor(md), "konum_assets", 0)
     for _ in range(2):  # a Markdown instance reused for a second page
         html = md.reset().convert("## Why only $m - n$ counts\n\nThe score, $m - n$, counts.")
         assert '<h2 id="why-only-mn-counts">' in html
@@ -618,7 +623,7 @@ def test_a_heading_with_math_keeps_its_id_and_name_clean() -> None:
 def test_a_question_figure_is_drawn_at_the_top_of_its_card() -> None:
     from konum import model
 
-    question = model.NumericQuestion(
+    question = NumericQuestion(
         id="fig-slope",
         bank="fig",
         prompt="What is the slope of head 1?",
@@ -628,7 +633,7 @@ def test_a_question_figure_is_drawn_at_the_top_of_its_card() -> None:
         answer=0.5,
         tolerance=0.001,
     )
-    html = render_quiz([model.Concrete(question, 1)], "fig")
+    html = render_quiz([Concrete(question, 1)], "fig")
     card = html[html.index('data-question-id="fig-slope"') :]
     assert card.index('<figure class="konum-figure">') < card.index("Question 1 of 1")
     assert 'aria-label="Bias matrices"' in card and "<figcaption>Two heads</figcaption>" in card

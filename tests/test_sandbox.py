@@ -18,10 +18,12 @@ import markdown
 import numpy as np
 import pytest
 
-from konum.computed import PromptTemplateError, computed_variants
-from konum.mdx.values import ValuesError, lesson_namespace
-from konum.model import ComputedQuestion, Source
+from konum.computed import PromptTemplateError
+from konum.model import Source
 from konum.sandbox import FunctionSet, Limits, Sandbox, SandboxError, fmt
+from konum.types import ComputedQuestion
+from konum.values import ValuesError, page_namespace
+from tests.helpers import PE, computed_variants
 from tests.miniproject import konum, make_project
 
 #: A file each writing payload aims at; it must never appear.
@@ -33,7 +35,9 @@ QUICK = 60
 
 
 def convert(text: str) -> str:
-    return markdown.Markdown(extensions=["konum.mdx.values"]).convert(text)
+    return markdown.Markdown(
+        extensions=["konum.values"], extension_configs={"konum.values": {"plugins": ["pe"]}}
+    ).convert(text)
 
 
 def render(source: str, limits: Limits | None = None, **values: object) -> str:
@@ -139,7 +143,7 @@ def test_tags_that_reach_other_files_are_refused_when_compiling(tag: str, word: 
 def test_the_lesson_namespace_holds_no_module_and_no_numpy() -> None:
     import types
 
-    namespace = lesson_namespace(lambda *args, **kwargs: "")
+    namespace = page_namespace(PE, lambda *args, **kwargs: "")
     assert "np" not in namespace
     for name, value in namespace.items():
         assert not isinstance(value, types.ModuleType), name
@@ -310,7 +314,7 @@ def test_errors_survive_a_trip_between_processes() -> None:
 
 
 def test_numeric_helpers_give_numpys_numbers() -> None:
-    namespace = lesson_namespace(lambda *args, **kwargs: "")
+    namespace = page_namespace(PE, lambda *args, **kwargs: "")
     source = (
         "{% set g = rng(7) %}{{ g.normal(size=(2, 3)).sum() }} {{ g.permutation(5) }} "
         "{{ rng(0).normal(size=(4, 6)).sum() }} {{ (arange(3).reshape(-1, 1) - arange(3)).T }} "
@@ -379,7 +383,7 @@ def test_check_reports_a_runaway_prompt_at_its_file_and_line(tmp_path: Path) -> 
         '{% endfor %}{% endfor %}"\n'
     )
     started = time.perf_counter()
-    result = konum(tmp_path, "check", str(banks), timeout=60)
+    result = konum(tmp_path, "check", "-p", "pe", str(banks), timeout=60)
     assert time.perf_counter() - started < 30
     assert result.returncode == 1
     assert "loops.yml:8:" in result.stdout + result.stderr

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from konum.banks import load_banks
-from konum.model import ChoiceQuestion, MatchingQuestion
+from konum.types import ChoiceQuestion, MatchingQuestion
+from tests.helpers import load_banks
 
 REPO = Path(__file__).resolve().parent.parent
 LESSONS = sorted((REPO / "content" / "lessons").glob("*.md"))
@@ -192,8 +192,8 @@ def test_zensical_builds_the_same_config(tmp_path: Path) -> None:
 
 
 def test_every_computed_question_gets_new_numbers_with_a_new_seed() -> None:
-    from konum.model import ComputedQuestion
-    from konum.variants import make_concrete
+    from konum.types import ComputedQuestion
+    from tests.helpers import make_concrete
 
     for bank in load_banks(REPO / "content" / "banks"):
         for question in bank.questions:
@@ -206,7 +206,7 @@ def test_every_computed_question_gets_new_numbers_with_a_new_seed() -> None:
 
 
 def test_authoring_page_documents_every_generator(built_site: Path) -> None:
-    from konum.computed import GENERATORS
+    from tests.helpers import GENERATORS
 
     html = (built_site / "authoring.html").read_text(encoding="utf-8")
     for name in GENERATORS:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from konum.build import read_site_config
 from konum.course import course_for
-from konum.render import render_quiz
+from tests.helpers import render_quiz
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""Bank translations (konum.banks.translate): the course's Turkish files are complete and
+"""Bank translations (konum.translate): the course's Turkish files are complete and
 current; missing, extra, untranslated and stale entries are reported at their file and line;
 both editions draw the same numbers; Turkish decks are other notes than English ones."""
 
@@ -14,22 +14,21 @@ from anki.collection import Collection
 from click.testing import CliRunner
 
 from konum import model
-from konum.banks import load_banks
-from konum.banks.translate import (
+from konum.cli import cli
+from konum.config import options_from
+from konum.course import course_for
+from konum.exports.anki import deck_id, guid
+from konum.formatting import format_number, localize_numbers
+from konum.messages import catalogue
+from konum.translate import (
     check_translations,
     english_fields,
     left_in_english,
     source_hash,
     update_hashes,
 )
-from konum.cli import cli
-from konum.computed import GENERATORS
-from konum.config import options_from
-from konum.course import course_for
-from konum.exports import build_cards, export
-from konum.exports.anki import deck_id, guid
-from konum.formatting import format_number, localize_numbers
-from konum.messages import catalogue
+from konum.types import Bank, ChoiceQuestion, ComputedQuestion, MatchingQuestion, NumericQuestion
+from tests.helpers import GENERATORS, PE, build_cards, export, load_banks
 
 REPO = Path(__file__).resolve().parent.parent
 BANKS = REPO / "content" / "banks"
@@ -84,7 +83,7 @@ flashcards:
 
 
 @pytest.fixture
-def demo(tmp_path: Path) -> tuple[model.Bank, Path]:
+def demo(tmp_path: Path) -> tuple[Bank, Path]:
     (tmp_path / "en").mkdir()
     (tmp_path / "tr").mkdir()
     (tmp_path / "en" / "demo.yml").write_text(BANK, encoding="utf-8")
@@ -93,7 +92,7 @@ def demo(tmp_path: Path) -> tuple[model.Bank, Path]:
     return bank, tmp_path / "tr"
 
 
-def _messages(bank: model.Bank, folder: Path) -> list[str]:
+def _messages(bank: Bank, folder: Path) -> list[str]:
     report = check_translations([bank], folder)
     return [str(p) for p in report.problems]
 
@@ -113,7 +112,7 @@ def test_the_courses_turkish_translations_are_complete_and_current() -> None:
 
 
 def test_a_translation_applies_and_keeps_ids_answers_and_order(
-    demo: tuple[model.Bank, Path],
+    demo: tuple[Bank, Path],
 ) -> None:
     bank, folder = demo
     report = check_translations([bank], folder)
@@ -121,7 +120,7 @@ def test_a_translation_applies_and_keeps_ids_answers_and_order(
     (translated,) = report.banks
     assert translated.title == "Deneme bankası"
     choice, number = translated.questions
-    assert isinstance(choice, model.ChoiceQuestion) and isinstance(number, model.NumericQuestion)
+    assert isinstance(choice, ChoiceQuestion) and isinstance(number, NumericQuestion)
     assert [o.text for o in choice.options] == ["Çift sütunlarda", "Tek sütunlarda"]
     assert [o.correct for o in choice.options] == [True, False]
     assert choice.options[1].feedback == "Oralarda kosinüsler vardır."
@@ -147,7 +146,7 @@ def test_a_translation_applies_and_keeps_ids_answers_and_order(
     ],
 )  # fmt: skip
 def test_problems_name_file_line_id_and_field(
-    demo: tuple[model.Bank, Path], old: str, new: str, expected: str
+    demo: tuple[Bank, Path], old: str, new: str, expected: str
 ) -> None:
     bank, folder = demo
     path = folder / "demo.yml"
@@ -157,7 +156,7 @@ def test_problems_name_file_line_id_and_field(
 
 
 def test_an_english_entry_without_translation_and_a_file_of_no_bank(
-    demo: tuple[model.Bank, Path],
+    demo: tuple[Bank, Path],
 ) -> None:
     bank, folder = demo
     text = TRANSLATION.split("flashcards:")[0]
@@ -179,7 +178,7 @@ def test_untranslated_allows_names_and_formulas() -> None:
 
 
 def test_stale_entries_are_reported_and_update_hashes_marks_them_current(
-    demo: tuple[model.Bank, Path],
+    demo: tuple[Bank, Path],
 ) -> None:
     bank, folder = demo
     assert update_hashes([bank], folder) == [str(folder / "demo.yml")]
@@ -198,7 +197,7 @@ def test_stale_entries_are_reported_and_update_hashes_marks_them_current(
 
 
 def test_konum_check_reports_translations_and_updates_hashes(
-    demo: tuple[model.Bank, Path],
+    demo: tuple[Bank, Path],
 ) -> None:
     _, folder = demo
     config = folder.parent / "mkdocs.yml"
@@ -230,7 +229,12 @@ def test_konum_check_reports_translations_and_updates_hashes(
 
 
 def _course(language: str, seed: int = 42, variants: int = 2):  # type: ignore[no-untyped-def]
-    given: dict[str, object] = {"banks": str(BANKS), "seed": seed, "variants": variants}
+    given: dict[str, object] = {
+        "banks": str(BANKS),
+        "seed": seed,
+        "variants": variants,
+        "plugins": ["pe"],
+    }
     if language != "en":
         given |= {"language": language, "translations": str(TURKISH)}
     return course_for(options_from(given, REPO))
@@ -243,7 +247,7 @@ def _drawn(course) -> dict[str, object]:  # type: ignore[no-untyped-def]
         out[q.id] = (
             concrete.option_order,
             [course.concrete(q).right_items.index(p.right) for p in q.pairs]
-            if isinstance(q, model.MatchingQuestion)
+            if isinstance(q, MatchingQuestion)
             else None,
             [
                 (v.values, v.answer, v.tolerance, v.decimals, [o.correct for o in v.options])
@@ -320,9 +324,9 @@ def test_turkish_cards_speak_turkish() -> None:
 def _english_prose() -> list[str]:
     """The prose of the English generator texts: each text split at its fields and its math,
     the pieces of two words or more that no Turkish text shares (``Llama 3``)."""
-    turkish = " ".join(catalogue("tr").values())
+    turkish = " ".join(catalogue("tr", PE.messages).values())
     pieces = set()
-    for key, text in catalogue("en").items():
+    for key, text in catalogue("en", PE.messages).items():
         if not key.startswith("generators."):
             continue
         for form in text.split("|"):
@@ -338,9 +342,9 @@ def test_generators_word_the_same_draw_in_turkish(generator: str) -> None:
     """Every course generator: the Turkish variants draw what the English ones draw (values,
     answers, options, misconceptions) and word prompt, solution and feedback in Turkish,
     with no piece of the English texts left."""
-    from konum.computed import computed_variants
+    from tests.helpers import computed_variants
 
-    q = model.ComputedQuestion(
+    q = ComputedQuestion(
         id=f"demo-{generator}", bank="demo", prompt="", explanation="",
         source=model.Source("x", 1, 1), generator=generator, answer="choice",
         options=min(4, len(GENERATORS[generator].misconceptions)),
@@ -362,9 +366,9 @@ def test_generators_word_the_same_draw_in_turkish(generator: str) -> None:
 
 def test_the_english_prose_check_finds_english() -> None:
     """The check above reads what it should: English generator prose is found in English."""
-    from konum.computed import computed_variants
+    from tests.helpers import computed_variants
 
-    q = model.ComputedQuestion(
+    q = ComputedQuestion(
         id="demo-alibi", bank="demo", prompt="", explanation="",
         source=model.Source("x", 1, 1), generator="alibi_slope", answer="choice",
     )  # fmt: skip
@@ -374,9 +378,9 @@ def test_the_english_prose_check_finds_english() -> None:
 
 
 def test_formula_solutions_in_turkish() -> None:
-    from konum.computed import computed_variants
+    from tests.helpers import computed_variants
 
-    q = model.ComputedQuestion(
+    q = ComputedQuestion(
         id="demo-formula", bank="demo", prompt="$a / 3$?", explanation="",
         source=model.Source("x", 1, 1), formula="a / 3",
         params={"a": model.Range(1, 9)},

@@ -6,14 +6,15 @@ import markdown
 import numpy as np
 import pytest
 
-from konum import pe
-from konum.mdx.values import ValuesError, table, thousands, vec
 from konum.sandbox import fmt
+from konum.values import ValuesError, table, thousands, vec
+from konum_pe import pe
 
 
 def convert(text: str) -> str:
     md = markdown.Markdown(
-        extensions=["konum.mdx.values", "konum.mdx.math", "tables", "pymdownx.superfences"]
+        extensions=["konum.values", "konum.math", "tables", "pymdownx.superfences"],
+        extension_configs={"konum.values": {"plugins": ["pe"]}},
     )
     return md.convert(text)
 
@@ -107,8 +108,8 @@ def test_figures_are_inlined_as_svg_with_their_alt_text() -> None:
 
 
 def test_constraints_read_as_bank_syntax() -> None:
-    from konum.mdx.values import constraint_text
     from konum.model import Choices, Range
+    from konum.values import constraint_text
 
     assert constraint_text(Range(1, 50)) == "{min: 1, max: 50}"
     assert constraint_text(Range(2, 4096, 2)) == "{min: 2, max: 4096, step: 2}"
@@ -116,7 +117,7 @@ def test_constraints_read_as_bank_syntax() -> None:
 
 
 def test_the_generator_catalogue_is_rendered_from_the_registry() -> None:
-    from konum.computed import GENERATORS
+    from tests.helpers import GENERATORS
 
     html = convert("{% for g in generators() %}`{{ g.name }}`:{{ g.params | length }};{% endfor %}")
     for name, generator in GENERATORS.items():
@@ -141,7 +142,9 @@ Kod içinde `{{ fmt(2.5, 1) }}`; yazarın 3.10 sürümü ve 0.5 sayısı olduğu
 def convert_in(text: str, language: str) -> str:
     md = markdown.Markdown(
         extensions=["konum", "tables", "pymdownx.superfences"],
-        extension_configs={"konum": {"banks": "content/banks", "language": language}},
+        extension_configs={
+            "konum": {"banks": "content/banks", "language": language, "plugins": ["pe"]}
+        },
     )
     return md.convert(text)
 

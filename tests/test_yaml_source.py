@@ -19,8 +19,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from konum.banks import yamlsource
-from konum.banks.yamlsource import Mark, YMap, YNode, YScalar, YSeq
+from konum import yamlsource
+from konum.yamlsource import Mark, YMap, YNode, YScalar, YSeq
 
 ROOT = Path(__file__).resolve().parent.parent
 

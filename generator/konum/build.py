@@ -48,8 +48,9 @@ from konum.errors import BuildError, ConfigError
 if TYPE_CHECKING:
     from konum.course import Course
 
-#: The extension's name in ``markdown_extensions``.
-EXTENSION = "konum"
+#: The names in ``markdown_extensions`` under which konum's options are written: the whole of
+#: konum, or its quiz part alone (whose options the commands read).
+EXTENSIONS = ("konum", "konum.quiz")
 #: The file that marks a folder as a site konum built (and may replace).
 MARKER = ".konum-site"
 
@@ -73,6 +74,7 @@ class SiteConfig:
     site_name: str
     options: Options
     sources: tuple[Path, ...]
+    extension: str = "konum"
 
     @property
     def deck(self) -> str:
@@ -134,12 +136,13 @@ def read_site_config(config_file: str | Path = "mkdocs.yml") -> SiteConfig:
     path = Path(config_file).resolve()
     _check_options_early(path)
     config = load_mkdocs_config(path)
-    if EXTENSION not in config["markdown_extensions"]:
+    name = next((n for n in EXTENSIONS if n in config["markdown_extensions"]), None)
+    if name is None:
         raise ConfigError(
-            f"{path}: markdown_extensions does not list {EXTENSION} "
+            f"{path}: markdown_extensions does not list konum "
             "(add '- konum:' with 'banks: FOLDER' under it)"
         )
-    options = options_from(config["mdx_configs"].get(EXTENSION, {}), root=path.parent)
+    options = options_from(config["mdx_configs"].get(name, {}), root=path.parent)
     theme_dir = config["theme"].custom_dir
     sources = tuple(Path(p).resolve() for p in (config["docs_dir"], options.banks, theme_dir) if p)
     return SiteConfig(
@@ -149,6 +152,7 @@ def read_site_config(config_file: str | Path = "mkdocs.yml") -> SiteConfig:
         site_name=str(config["site_name"] or ""),
         options=options,
         sources=sources,
+        extension=name,
     )
 
 
@@ -215,8 +219,9 @@ def _check_options_early(path: Path) -> None:
     if isinstance(extensions, dict):  # the mapping form, which INHERIT merges
         extensions = [extensions]
     for item in extensions:
-        if isinstance(item, dict) and EXTENSION in item:
-            options_from(item[EXTENSION] or {}, root=path.parent)
+        for name in EXTENSIONS:
+            if isinstance(item, dict) and name in item:
+                options_from(item[name] or {}, root=path.parent)
 
 
 # --- where a build may publish -----------------------------------------------------------------
@@ -368,12 +373,14 @@ def _mkdocs_build(
         if site_url is not None:
             overrides["site_url"] = site_url
         config = load_mkdocs_config(settings.config_file, **overrides)
-        config["mdx_configs"][EXTENSION] = {
-            **config["mdx_configs"].get(EXTENSION, {}),
-            "seed": options.seed,
-            "variants": options.variants,
-            "root": str(options.root),
-        }
+        for name in ("konum", "konum.quiz", "konum.values"):
+            if name in config["markdown_extensions"]:
+                config["mdx_configs"][name] = {
+                    **config["mdx_configs"].get(name, {}),
+                    "seed": options.seed,
+                    "variants": options.variants,
+                    "root": str(options.root),
+                }
         build(config)
     except (Abort, MkDocsException) as exc:
         raise BuildError(f"the site build failed: {exc}") from None
@@ -415,7 +422,7 @@ def build_site(
         downloads: also write the flashcard exports into each edition's ``downloads/``.
 
     Raises:
-        konum.banks.BankError: a bank has problems (nothing was built).
+        konum.problems.BankError: a bank has problems (nothing was built).
         ConfigError: a configuration or an option is wrong (nothing was built).
         BuildError: the target is refused, or MkDocs or an export failed (the published
             folder is untouched).
@@ -445,8 +452,7 @@ def build_site(
                 editions, options, courses, urls, strict=True
             ):
                 place = staging / folder if folder else staging
-                with _working_directory(edition.config_file.parent):
-                    pages += _mkdocs_build(edition, place, opts, url)
+                pages += _mkdocs_build(edition, place, opts, url)
                 if downloads:
                     _write_downloads(edition, course, place)
                 # In each edition's folder too: `konum build -f mkdocs.tr.yml` may replace it.
@@ -482,14 +488,6 @@ def _write_downloads(settings: SiteConfig, course: Course, place: Path) -> None:
         place / "downloads",
         deck=settings.deck,
         language=course.language,
+        plugins=course.plugins,
+        images=course.images,
     )
-
-
-@contextlib.contextmanager
-def _working_directory(folder: Path) -> Iterator[None]:
-    previous = Path.cwd()
-    os.chdir(folder)
-    try:
-        yield
-    finally:
-        os.chdir(previous)

@@ -50,9 +50,9 @@ def _plural(count: int, word: str) -> str:
 
 def _course_or_exit(settings: SiteConfig, seed: int | None, variants: int | None) -> Course:
     """The site's course with the command's seed, or every bank problem and exit 1."""
-    from konum.banks import BankError, format_text
     from konum.config import override
     from konum.course import course_for
+    from konum.problems import BankError, format_text
 
     try:
         return course_for(override(settings.options, seed=seed, variants=variants))
@@ -86,31 +86,66 @@ def cli() -> None:
     is_flag=True,
     help="Mark every translation (the translations option) as made from the current English.",
 )
+@click.option(
+    "--run-programs",
+    is_flag=True,
+    help="Run output questions' example solutions and compare them with their recordings.",
+)
+@click.option(
+    "--record",
+    is_flag=True,
+    help="Run output questions' example solutions and record what they print in the banks.",
+)
+@click.option(
+    "-p",
+    "--plugin",
+    "extra_plugins",
+    multiple=True,
+    metavar="NAME",
+    help="A plugin the banks use besides the site's (repeat it; without a site, the only ones).",
+)
 def check(
-    paths: tuple[str, ...], config_file: str, output_format: str, update_hashes: bool
+    paths: tuple[str, ...],
+    config_file: str,
+    output_format: str,
+    update_hashes: bool,
+    run_programs: bool,
+    record: bool,
+    extra_plugins: tuple[str, ...],
 ) -> None:
     """Validate question banks (default: the banks folder of the konum extension) and, when
-    the extension has a translations folder, their translations."""
-    from konum.banks import check_banks, format_json, format_text
-    from konum.banks.translate import check_translations
-    from konum.banks.translate import update_hashes as record_hashes
-    from konum.build import read_site_config
-    from konum.computed.registry import installed, registry_for, use_generators
+    the extension has a translations folder, their translations.
 
-    # The site's own generators, when there is a site: banks given by path are checked with
-    # them too, and without a mkdocs.yml with the built-in and installed ones.
-    generators = installed()
+    Example programs (output questions) are code: they run only with --run-programs or
+    --record, or where mkdocs.yml says run_programs: true; otherwise their recorded output
+    is checked against their solution's hash."""
+    from konum.build import read_site_config
+    from konum.check import check_banks
+    from konum.plugins import NONE, load_plugins
+    from konum.problems import format_json, format_text
+    from konum.record import record_outputs
+    from konum.translate import check_translations
+    from konum.translate import update_hashes as record_hashes
+
+    # The site's plugins, when there is a site: banks given by path are checked with them
+    # too, and without a mkdocs.yml with those the command names.
+    plugins = load_plugins(extra_plugins, Path.cwd()) if extra_plugins else NONE
     translations = None
     complete = not paths  # the whole banks folder: a translation of no bank is reported
     project = None  # without a mkdocs.yml, images must lie in the working directory
     if not paths or Path(config_file).is_file():
         options = read_site_config(config_file).options
-        generators = registry_for(options.generators, options.root)
+        plugins = load_plugins((*options.plugins, *extra_plugins), options.root)
         paths = paths or (str(options.banks),)
         translations = options.translations
         project = options.root
-    with use_generators(generators):
-        report = check_banks(list(paths), project=project)
+        run_programs = run_programs or options.run_programs
+    if record:
+        for changed in record_outputs(list(paths), project=project):
+            click.echo(f"konum: recorded the example solutions' output in {changed}", err=True)
+    report = check_banks(
+        list(paths), plugins=plugins, project=project, run_programs=run_programs or record
+    )
     problems, files = list(report.problems), list(report.files)
     if translations is not None:
         if update_hashes:
@@ -140,10 +175,7 @@ def check(
 def preview(question_id: str, config_file: str, seed: int | None, variants: int) -> None:
     """Print the variants of a computed question: prompt, answer, options, solution."""
     from konum.build import read_site_config
-    from konum.computed.preview import format_preview
-    from konum.computed.registry import use_generators
     from konum.formatting import did_you_mean
-    from konum.model import ComputedQuestion
 
     course = _course_or_exit(read_site_config(config_file), seed, variants)
     questions = {q.id: q for bank in course.banks for q in bank.questions}
@@ -152,13 +184,13 @@ def preview(question_id: str, config_file: str, seed: int | None, variants: int)
             f"no question with id {question_id!r}{did_you_mean(question_id, questions)}"
         )
     question = questions[question_id]
-    if not isinstance(question, ComputedQuestion):
+    text = question.preview(course.concrete(question), course.plugins)
+    if text is None:
         raise KonumError(
             f"question {question_id!r} is a {question.type} question; "
             "preview shows computed questions"
         )
-    with use_generators(course.generators):  # the generator describes its misconceptions
-        click.echo(format_preview(question, course.concrete(question).variants))
+    click.echo(text)
 
 
 @cli.command()
@@ -175,8 +207,8 @@ def preview(question_id: str, config_file: str, seed: int | None, variants: int)
 def build(seed: int | None, variants: int | None, site_dir: str | None, config_file: str) -> None:
     """Validate the banks and build the site, its editions (the configs beside it that
     INHERIT it and publish inside its site_dir) and their downloads, published together."""
-    from konum.banks import BankError, format_text
     from konum.build import build_site
+    from konum.problems import BankError, format_text
 
     try:
         started = time.perf_counter()
@@ -209,7 +241,7 @@ def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
 
     from konum.build import find_editions, read_site_config
     from konum.config import override
-    from konum.render import TEMPLATES_DIR
+    from konum.paths import TEMPLATES_DIR
 
     settings = read_site_config(config_file)
     others = [edition.config_file.name for _, edition in find_editions(settings)]
@@ -224,8 +256,8 @@ def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
     # The banks may live outside docs_dir, and konum's own templates and code change too,
     # as do the folders of the site's own generator files.
     package = Path(__file__).resolve().parent
-    generator_folders = [Path(g).parent for g in options.generators if g.endswith(".py")]
-    folders = (options.banks, TEMPLATES_DIR, package, *generator_folders)
+    plugin_folders = [Path(g).parent for g in options.plugins if g.endswith(".py")]
+    folders = (options.banks, TEMPLATES_DIR, package, *plugin_folders)
     watch = sorted({str(p) for p in folders if p.is_dir()})
     config = settings.config_file
 
@@ -242,24 +274,25 @@ def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
                     "w", suffix=".yml", prefix=".konum-serve-", dir=config.parent, delete=True
                 )
             )
-            handle.write(json.dumps(_with_seed(config, options.seed)))
+            handle.write(json.dumps(_with_seed(config, settings.extension, options.seed)))
             handle.flush()
             config = Path(handle.name)
         mkdocs_serve(config_file=str(config), dev_addr=dev_addr, livereload=True, watch=watch)
 
 
-def _with_seed(config: Path, seed: int) -> dict[str, object]:
-    """A configuration that inherits ``config`` and gives konum ``seed``. INHERIT merges
-    mappings but replaces lists, so a list of extensions is written again in full."""
-    from konum.build import EXTENSION, load_mkdocs_config
+def _with_seed(config: Path, extension: str, seed: int) -> dict[str, object]:
+    """A configuration that inherits ``config`` and gives konum (written as ``extension``)
+    ``seed``. INHERIT merges mappings but replaces lists, so a list of extensions is written
+    again in full."""
+    from konum.build import load_mkdocs_config
 
     loaded = load_mkdocs_config(config)
-    written = loaded["mdx_configs"].get(EXTENSION, {})
+    written = loaded["mdx_configs"].get(extension, {})
     konum = {**written, "seed": seed}
-    extensions: object = {EXTENSION: konum}
+    extensions: object = {extension: konum}
     if not isinstance(_raw_extensions(config), dict):
         extensions = [
-            {name: konum if name == EXTENSION else loaded["mdx_configs"].get(name, {})}
+            {name: konum if name == extension else loaded["mdx_configs"].get(name, {})}
             for name in loaded["markdown_extensions"]
         ]
     return {"INHERIT": config.name, "markdown_extensions": extensions}
@@ -316,6 +349,8 @@ def export(
         path,
         deck=settings.deck,
         language=course.language,
+        plugins=course.plugins,
+        images=course.images,
     )
     click.echo(f"konum: wrote {_plural(len(cards), 'card')} to {path}")
 
@@ -326,8 +361,8 @@ def _export_lms(
     """``konum export moodle|gift``: the questions, the ones left out listed on stderr."""
     from konum.build import read_site_config
     from konum.exports.gift import write_gift
-    from konum.exports.lms import LMS_NAMES, skipped_report
     from konum.exports.moodle import write_moodle
+    from konum.lms import LMS_NAMES, skipped_report
 
     settings = read_site_config(config_file)
     course = _course_or_exit(settings, seed, variants)
@@ -337,8 +372,17 @@ def _export_lms(
         path = settings.config_file.parent / "exports" / LMS_NAMES[kind]
         path.parent.mkdir(exist_ok=True)
     concretes = {c.question.id: c for c in course.concretes()}
-    write = write_moodle if kind == "moodle" else write_gift
-    result = write(course.banks, concretes, path, deck=settings.deck)
+    if kind == "moodle":
+        result = write_moodle(
+            course.banks,
+            concretes,
+            path,
+            deck=settings.deck,
+            plugins=course.plugins,
+            images=course.images,
+        )
+    else:
+        result = write_gift(course.banks, concretes, path, deck=settings.deck)
     if result.skipped:
         name = "Moodle XML" if kind == "moodle" else "GIFT"
         click.echo(skipped_report(name, result.skipped), err=True)

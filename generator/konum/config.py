@@ -7,11 +7,12 @@ In ``mkdocs.yml`` (or Zensical's reading of it)::
           banks: docs/banks        # folder of bank files, relative to the folder of mkdocs.yml
           seed: 42                 # the site seed
           variants: 5              # variants shipped per computed question
-          generators: [generators/chem.py]   # a user's own generator modules or files
+          plugins: [generators/chem.py]   # generators, figures, explorers (konum.plugins)
           title: Chemistry         # deck and download names (default: the site name)
           order: [atoms, bonds]    # the banks in the course's order (default: file names)
           language: tr             # the language of the quiz and study interface (en, tr)
-          translations: docs/tr/banks   # the banks' texts in that language (konum.banks.translate)
+          translations: docs/tr/banks   # the banks' texts in that language (konum.translate)
+          run_programs: false      # run output questions' example solutions (trusted code)
 
 The extension, ``konum build`` (which passes its ``--seed``/``--variants`` in as options) and
 every other command read these through :func:`options_from`, so a bad value gets the same
@@ -35,12 +36,18 @@ DEFAULTS: dict[str, list[Any]] = {
     "banks": ["docs/banks", "folder of bank files, relative to the folder of mkdocs.yml"],
     "seed": [42, "the site seed: the same seed draws the same numbers"],
     "variants": [5, "variants shipped per computed question (New numbers cycles them)"],
-    "generators": [[], "modules or .py files with a user's own computed-question generators"],
+    "plugins": [[], "plugins: installed plugins' names, modules or .py files (konum.plugins)"],
+    "generators": [[], "the older name of plugins"],
     "title": ["", "name of the flashcard decks and downloads (default: the site name)"],
     "order": [[], "bank ids in the course's order (decks, the study page); others follow"],
     "root": ["", "folder that relative paths start from (default: the working directory)"],
     "language": ["en", "language of the quiz, study and explorer interface (konum.messages)"],
     "translations": ["", "folder of the banks' translations into the language (default: none)"],
+    "run_programs": [False, "run output questions' example solutions instead of their recordings"],
+    "nav_progress": [
+        None,
+        "progress marks in every page's navigation (konum: on, konum.quiz: off)",
+    ],
 }
 
 
@@ -52,24 +59,28 @@ class Options:
         banks: the bank folder, absolute.
         seed: the site seed, ``limits.SEED``.
         variants: variants per computed question, ``limits.VARIANTS``.
-        generators: user generator modules (dotted names) or files (absolute paths).
+        plugins: the site's plugins: entry-point names, modules (dotted names) or files
+            (absolute paths), the ``plugins`` option's and then the ``generators`` option's.
         title: deck and download name; empty means the site name.
         order: bank ids in the course's order; banks not listed follow in file order.
         root: the folder that relative paths were resolved against.
         language: the interface's language, one of :data:`konum.messages.LANGUAGES`.
         translations: the folder of the banks' translations into ``language``, absolute
-            (:mod:`konum.banks.translate`); None: the banks' own text.
+            (:mod:`konum.translate`); None: the banks' own text.
+        run_programs: output questions' example solutions run at every check and build
+            (the site trusts them); otherwise their recorded output is used.
     """
 
     banks: Path
     seed: int
     variants: int
-    generators: tuple[str, ...]
+    plugins: tuple[str, ...]
     title: str
     order: tuple[str, ...]
     root: Path
     language: str = "en"
     translations: Path | None = None
+    run_programs: bool = False
 
 
 def _whole(name: str, value: object, low: int, high: int) -> int:
@@ -119,16 +130,24 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
         raise ConfigError(
             f"option 'banks' of konum in markdown_extensions: expected a folder, found {banks!r}"
         )
-    generators = values["generators"]
-    if isinstance(generators, str):
-        generators = [generators]
-    if not isinstance(generators, (list, tuple)) or not all(
-        isinstance(g, str) and g.strip() for g in generators
-    ):
+    plugins: list[str] = []
+    for name in ("plugins", "generators"):
+        given = values[name]
+        if isinstance(given, str):
+            given = [given]
+        if not isinstance(given, (list, tuple)) or not all(
+            isinstance(g, str) and g.strip() for g in given
+        ):
+            raise ConfigError(
+                f"option {name!r} of konum in markdown_extensions: expected a list of plugins' "
+                f"names, module names or .py files, found {given!r}"
+            )
+        plugins += given
+    run_programs = values["run_programs"]
+    if not isinstance(run_programs, bool):
         raise ConfigError(
-            "option 'generators' of konum in markdown_extensions: expected a list of module "
-            "names or .py files, "
-            f"found {generators!r}"
+            "option 'run_programs' of konum in markdown_extensions: expected true or false, "
+            f"found {run_programs!r}"
         )
     order = values["order"]
     if not isinstance(order, (list, tuple)) or not all(isinstance(b, str) for b in order):
@@ -157,14 +176,17 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
         banks=(base / str(banks)).resolve(),
         seed=_whole("seed", values["seed"], *limits.SEED),
         variants=_whole("variants", values["variants"], *limits.VARIANTS),
-        generators=tuple(
-            str((base / g).resolve()) if g.endswith(".py") else g.strip() for g in generators
+        plugins=tuple(
+            dict.fromkeys(
+                str((base / g).resolve()) if g.endswith(".py") else g.strip() for g in plugins
+            )
         ),
         title=title.strip(),
         order=tuple(order),
         root=base,
         language=language,
         translations=(base / str(translations)).resolve() if str(translations).strip() else None,
+        run_programs=run_programs,
     )
 
 

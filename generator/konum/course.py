@@ -1,38 +1,46 @@
-"""A course: the banks of one folder with one seed applied, shared by everything in a build.
+"""A course: the banks of one folder, checked, translated and ordered, with one seed applied.
 
-The quiz blocks of every page, the study block, the downloads and the commands ask
-:func:`course_for` for the course of their options. It is loaded (and validated) once and
-kept while the bank files stay as they are, so a build loads each bank once and draws each
-question's variants once; when a bank file changes (``konum serve``), the next call loads the
-folder again.
+:func:`load_course` is the whole pipeline for one set of options: load (:mod:`konum.load`),
+check (:mod:`konum.check`), translate (:mod:`konum.translate`) and check the translations'
+texts, order. The quiz blocks of every page, the study block, the downloads and the commands
+ask :func:`course_for`, which keeps a course while the files it was made from stay as they
+are: a build loads each bank once and draws each question's variants once, and ``konum
+serve`` loads again when a bank, a translation, an image or a plugin's file changes.
 """
 
 from __future__ import annotations
 
+import logging
 import os
+from dataclasses import replace
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from konum.check import CheckReport, check_banks, check_texts
 from konum.config import Options
-from konum.model import Bank, Concrete, Question
-from konum.variants import make_concrete
+from konum.errors import ConfigError
+from konum.formatting import did_you_mean
+from konum.images import Image
+from konum.plugins import Plugins, load_plugins
+from konum.problems import BankError, BankProblem
+from konum.translate import check_translations
+from konum.types import Bank, Concrete, Draw, Question
 
-if TYPE_CHECKING:
-    from konum.computed.registry import Registry
+Stamp = tuple[tuple[str, int, int], ...]
 
 
 class Course:
-    """The banks of a folder and their questions with ``seed`` applied.
+    """Checked banks and their questions with ``seed`` applied.
 
     Attributes:
-        banks: every bank, in the order option's order, then by file name.
+        banks: every bank, in the ``order`` option's order, then by file name.
         seed: the site seed.
         variants: variants per computed question.
-        generators: the computed-question generators the banks were checked with (the
-            course's, the installed packages' and the ``generators`` option's).
+        plugins: the plugins the banks were checked with (generators, figures).
         language: the language of the banks' texts and of the generators' wording; the
             numbers, ids and option orders are the same in every language.
+        images: the checked images the texts show, by flat name (:mod:`konum.images`).
+        sources: the image files read, for :func:`course_for` to notice an edit.
     """
 
     def __init__(
@@ -40,14 +48,19 @@ class Course:
         banks: tuple[Bank, ...],
         seed: int,
         variants: int,
-        generators: Registry,
+        plugins: Plugins,
         language: str = "en",
+        images: dict[str, Image] | None = None,
+        sources: tuple[Path, ...] = (),
     ) -> None:
         self.banks = banks
         self.seed = seed
         self.variants = variants
-        self.generators = generators
+        self.plugins = plugins
         self.language = language
+        self.images = images or {}
+        self.sources = sources
+        self.stamp = _files_stamp(sources)
         self._concretes: dict[str, Concrete] = {}
 
     @cached_property
@@ -60,6 +73,15 @@ class Course:
         """How many questions the banks hold."""
         return sum(len(bank.questions) for bank in self.banks)
 
+    def draw(self, seed: int | None = None, variants: int | None = None) -> Draw:
+        """How this course draws (another ``seed`` or number of ``variants`` if given)."""
+        return Draw(
+            self.seed if seed is None else seed,
+            self.variants if variants is None else variants,
+            self.language,
+            self.plugins,
+        )
+
     def concrete(self, question: Question) -> Concrete:
         """``question`` with the seed applied, drawn once per course.
 
@@ -67,12 +89,7 @@ class Course:
             ValueError: a computed question's generator or prompt fails for the seed.
         """
         if question.id not in self._concretes:
-            from konum.computed.registry import use_generators
-
-            with use_generators(self.generators):
-                self._concretes[question.id] = make_concrete(
-                    question, self.seed, self.variants, self.language
-                )
+            self._concretes[question.id] = question.concrete(self.draw())
         return self._concretes[question.id]
 
     def concretes(self, banks: tuple[Bank, ...] | None = None) -> list[Concrete]:
@@ -80,118 +97,136 @@ class Course:
         return [self.concrete(q) for bank in banks or self.banks for q in bank.questions]
 
 
-def _stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
-    """Name, modification time and size of each entry of ``folder``: any edit changes it."""
-    try:
-        with os.scandir(folder) as entries:
-            found = []
-            for entry in entries:
-                try:
-                    stat = entry.stat()
-                except OSError:  # a dangling link: its name still counts
-                    found.append((entry.name, 0, 0))
-                else:
-                    found.append((entry.name, stat.st_mtime_ns, stat.st_size))
-    except OSError:
+def _tree_stamp(folder: Path | None) -> Stamp:
+    """Name, modification time and size of every file below ``folder``: any edit changes it."""
+    if folder is None:
         return ()
+    found = []
+    for path, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in files:
+            full = os.path.join(path, name)
+            try:
+                stat = os.stat(full)
+            except OSError:  # a dangling link: its name still counts
+                found.append((full, 0, 0))
+            else:
+                found.append((full, stat.st_mtime_ns, stat.st_size))
     return tuple(sorted(found))
 
 
-@lru_cache(maxsize=4)
-def _banks(
-    folder: Path,
-    stamp: tuple[tuple[str, int, int], ...],
-    generators: Registry,
-    project: Path | None,
-) -> tuple[Bank, ...]:
-    from konum.banks import load_banks
-    from konum.computed.registry import use_generators
-
-    with use_generators(generators):
-        return tuple(load_banks(folder, project=project))
+def _files_stamp(files: tuple[Path, ...]) -> Stamp:
+    found = []
+    for path in files:
+        try:
+            stat = path.stat()
+        except OSError:
+            found.append((str(path), 0, 0))
+        else:
+            found.append((str(path), stat.st_mtime_ns, stat.st_size))
+    return tuple(found)
 
 
-@lru_cache(maxsize=4)
 def _translated(
-    banks_folder: Path,
-    stamp: tuple[tuple[str, int, int], ...],
-    generators: Registry,
-    project: Path | None,
-    folder: Path,
-    translations_stamp: tuple[tuple[str, int, int], ...],
-) -> tuple[Bank, ...]:
-    import logging
+    report: CheckReport, options: Options
+) -> tuple[tuple[Bank, ...], dict[Path, Image]]:
+    """The checked banks in the ``translations`` option's language, their texts checked."""
+    assert options.translations is not None
+    translated = check_translations(report.banks, options.translations)
+    problems: list[BankProblem] = list(translated.problems)
+    by_file = {str(options.translations / Path(b.path).name): b.id for b in report.banks}
+    banks = {bank.id: bank for bank in translated.banks}
+    images: dict[Path, Image] = {}
+    for written in translated.written:
+        texts, found, read = check_texts(written, options.root)
+        problems += found
+        images.update(read)
+        bank = banks.get(by_file.get(written.file, ""))
+        if bank is None:
+            continue
+        questions = tuple(
+            q.replaced({path: text for (qid, path), text in texts.items() if qid == q.id})
+            for q in bank.questions
+        )
+        cards = tuple(
+            replace(
+                fc,
+                front=texts.get((fc.id, "front"), fc.front),
+                back=texts.get((fc.id, "back"), fc.back),
+            )
+            for fc in bank.flashcards
+        )
+        banks[bank.id] = replace(
+            bank,
+            title=texts.get((None, "title"), bank.title),
+            questions=questions,
+            flashcards=cards,
+        )
+    if problems:
+        raise BankError(problems, translated.files)
+    log = logging.getLogger("konum.translations")
+    for problem in translated.stale:  # still usable: the translator's to-do, not an error
+        log.warning("%s", problem)
+    return tuple(banks[b.id] for b in translated.banks), images
 
-    from konum.banks import BankError
-    from konum.banks.translate import check_translations
 
-    banks = _banks(banks_folder, stamp, generators, project)
-    report = check_translations(banks, folder)
+def load_course(options: Options, plugins: Plugins | None = None) -> Course:
+    """The course of ``options`` (its plugins loaded when not given), loaded afresh.
+
+    Raises:
+        konum.problems.BankError: the banks or their translations have problems (every
+            one of them listed).
+        ConfigError: the ``order`` option names a bank that does not exist.
+        konum.plugins.PluginError: a plugin does not import or clashes with another.
+    """
+    if plugins is None:
+        plugins = load_plugins(options.plugins, options.root)
+    report = check_banks(
+        options.banks, plugins=plugins, project=options.root, run_programs=options.run_programs
+    )
     if report.problems:
         raise BankError(report.problems, report.files)
-    log = logging.getLogger("konum.translations")
-    for problem in report.stale:  # still usable: the translator's to-do, not an error
-        log.warning("%s", problem)
-    return report.banks
-
-
-@lru_cache(maxsize=4)
-def _course(
-    folder: Path,
-    stamp: tuple[tuple[str, int, int], ...],
-    seed: int,
-    variants: int,
-    order: tuple[str, ...],
-    generators: Registry,
-    translations: tuple[Path, tuple[tuple[str, int, int], ...]] | None = None,
-    language: str = "en",
-    project: Path | None = None,
-) -> Course:
-    if translations is None:
-        banks = _banks(folder, stamp, generators, project)
-    else:
-        banks = _translated(folder, stamp, generators, project, *translations)
+    banks, images = report.banks, dict(report.image_files)
+    if options.translations is not None:
+        banks, more = _translated(report, options)
+        images.update(more)
     known = {bank.id for bank in banks}
-    unknown = [bank_id for bank_id in order if bank_id not in known]
+    unknown = [bank_id for bank_id in options.order if bank_id not in known]
     if unknown:
-        from konum.errors import ConfigError
-        from konum.formatting import did_you_mean
-
         raise ConfigError(
             f"option 'order' of konum names bank {unknown[0]!r}, which does not exist"
             f"{did_you_mean(unknown[0], known)} (banks: {', '.join(sorted(known))})"
         )
-    rank = {bank_id: i for i, bank_id in enumerate(order)}
+    rank = {bank_id: i for i, bank_id in enumerate(options.order)}
     ordered = sorted(banks, key=lambda bank: rank.get(bank.id, len(rank)))  # stable
-    return Course(tuple(ordered), seed, variants, generators, language)
+    return Course(
+        tuple(ordered),
+        options.seed,
+        options.variants,
+        plugins,
+        options.language,
+        {image.name: image for image in images.values()},
+        tuple(images),
+    )
+
+
+@lru_cache(maxsize=8)
+def _course(options: Options, plugins: Plugins, stamp: Stamp) -> Course:
+    return load_course(options, plugins)
 
 
 def course_for(options: Options) -> Course:
-    """The course of ``options``' bank folder, seed and generators, loaded when first asked
-    for or when a bank file or a generator file has changed since.
+    """The course of ``options``, loaded when first asked for or when a file it was made of
+    (a bank, a translation, an image, a plugin's file) has changed since.
 
     Raises:
-        konum.banks.BankError: the banks or their translations (the ``translations``
-            option) have problems (every one of them listed).
-        konum.errors.ConfigError: the ``order`` option names a bank that does not exist.
-        konum.computed.registry.GeneratorLoadError: a ``generators`` entry does not import
-            or clashes with another generator's name.
+        konum.problems.BankError, ConfigError, konum.plugins.PluginError: see
+            :func:`load_course`.
     """
-    from konum.computed.registry import registry_for
-
-    generators = registry_for(options.generators, options.root)
-    folder = options.banks
-    translations = None
-    if options.translations is not None:
-        translations = (options.translations, _stamp(options.translations))
-    return _course(
-        folder,
-        _stamp(folder),
-        options.seed,
-        options.variants,
-        options.order,
-        generators,
-        translations,
-        options.language,
-        options.root,
-    )
+    plugins = load_plugins(options.plugins, options.root)
+    stamp = _tree_stamp(options.banks) + _tree_stamp(options.translations)
+    course = _course(options, plugins, stamp)
+    now = _files_stamp(course.sources)
+    if now != course.stamp:  # an image outside the bank folders changed
+        course = _course(options, plugins, stamp + now)
+    return course

@@ -21,3 +21,14 @@ class BuildError(KonumError):
 
 class ExportError(KonumError):
     """A flashcard export could not be written."""
+
+
+try:  # MkDocs prints its BuildError as one line; Zensical and plain Markdown need no base.
+    from mkdocs.exceptions import BuildError as _PageBase
+except ImportError:  # pragma: no cover - without MkDocs
+    _PageBase = Exception  # type: ignore[misc,assignment]
+
+
+class PageError(_PageBase):
+    """A page's konum syntax is wrong (a quiz, explorer or values block); the message names
+    the line. Under MkDocs it is one line naming the page, never a traceback."""

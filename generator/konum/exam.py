@@ -39,62 +39,35 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 from markupsafe import Markup, escape
 
-from konum import limits, model
+from konum import limits
 from konum.course import Course
 from konum.errors import ExportError, KonumError
-from konum.exports.lms import plain_number, write_atomically
-from konum.exports.moodle import absolute_tolerance
-from konum.formatting import BLANK, did_you_mean, format_number, localize_numbers
-from konum.markup import render_markdown
+from konum.formatting import did_you_mean
+from konum.lms import write_atomically
+from konum.math import MATH_FONTS
 from konum.messages import message
-from konum.programs import code_block
-from konum.render import TEMPLATES_DIR, environment, typeset_number
+from konum.model import Variant
+from konum.paths import TEMPLATES_DIR
+from konum.render import environment, figure_html, page_html
 from konum.seeding import derive_seed, rng_for
-from konum.variants import item_order, make_concrete, option_order, right_items
+from konum.types import Print, PrintedQuestion, Question
 
 #: Browsers that print the PDFs, looked up on ``PATH`` in this order.
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 #: Seconds one PDF may take to print.
 PRINT_TIMEOUT = 120
-_BLANK_TOKEN = "KONUMBLANK{}X"
 
 
 class ExamError(KonumError):
     """The exam cannot be made as asked: no such bank or tag, too many questions, ..."""
-
-
-@dataclass(frozen=True)
-class PrintedQuestion:
-    """One question as a version prints it, and its entry in the key (template view).
-
-    ``kind`` is ``choice``, ``fill``, ``matching``, ``numeric``, ``ordering`` (a computed
-    question prints as ``choice`` or ``numeric``) or ``output`` (the task alone; the key holds
-    what the example solution prints, and the example as its worked solution). ``options`` and
-    ``rights`` are lettered A, B, ... in the version's order; ``answer`` is the key's answer,
-    HTML.
-    """
-
-    number: int
-    id: str
-    kind: str
-    prompt: Markup
-    answer: Markup
-    figure: Markup | None = None
-    options: tuple[Markup, ...] = ()
-    multiple: bool = False
-    lefts: tuple[Markup, ...] = ()
-    rights: tuple[Markup, ...] = ()
-    unit: str | None = None
-    solution: Markup | None = None
-    explanation: Markup | None = None
 
 
 @dataclass(frozen=True)
@@ -122,7 +95,7 @@ class ExamResult:
 
 def select_questions(
     course: Course, picks: Sequence[str], count: int | None, seed: int
-) -> list[model.Question]:
+) -> list[Question]:
     """The exam's questions, in course order.
 
     Args:
@@ -162,224 +135,8 @@ def select_questions(
     return [q for i, q in enumerate(pool) if i in keep]
 
 
-# --- one version ----------------------------------------------------------------------------------
-
-
-def _md(text: str, *, inline: bool = False) -> Markup:
-    return Markup(render_markdown(text, inline=inline).strip())
-
-
-def _optional(text: str | None) -> Markup | None:
-    return _md(text) if text and text.strip() else None
-
-
-def _letter(index: int) -> str:
-    return chr(ord("A") + index)
-
-
-def _say(language: str, key: str, **fields: Markup) -> Markup:
-    """The catalogue text of ``key`` in ``language`` as HTML: its words escaped, the fields
-    (HTML) filled in as they are. For texts with no plural forms."""
-    return escape(message(language, key)).format(**fields)
-
-
-def _figure(ref: model.FigureRef | None, language: str) -> Markup | None:
-    if ref is None:
-        return None
-    from konum.figures import render_svg
-
-    return Markup(render_svg(ref.name, ref.alt, ref.caption, language=language, **ref.params))
-
-
-def tolerance_text(tolerance: float, language: str = "en") -> str:
-    """A tolerance for the key: two significant digits, positional, with ``language``'s
-    decimal mark (``0.0055``, in Turkish ``0,0055``)."""
-    return localize_numbers(plain_number(float(f"{tolerance:.2g}")), language)
-
-
-def _with_unit(text: str, unit: str | None) -> str:
-    return f"{text} {unit}" if unit else text
-
-
-def _choice(q: model.ChoiceQuestion, number: int, seed: int, language: str) -> PrintedQuestion:
-    order = option_order(q, seed)
-    options = tuple(_md(q.options[i].text, inline=True) for i in order)
-    right = [
-        Markup("<strong>{}</strong> {}").format(_letter(k), options[k])
-        for k, i in enumerate(order)
-        if q.options[i].correct
-    ]
-    return PrintedQuestion(
-        number,
-        q.id,
-        "choice",
-        _md(q.prompt),
-        Markup("; ").join(right),
-        figure=_figure(q.figure, language),
-        options=options,
-        multiple=q.multiple,
-        explanation=_optional(q.explanation),
-    )
-
-
-def _blank_answer(index: int, blank: model.Blank, language: str) -> Markup:
-    """Blank ``index``'s accepted answers as code, as written (no decimal mark changed)."""
-    words = []
-    if blank.answers:
-        words.append(Markup("<code>{}</code>").format(blank.answers[0]))
-        if len(blank.answers) > 1:
-            others = Markup(", ").join(
-                Markup("<code>{}</code>").format(a) for a in blank.answers[1:]
-            )
-            words.append(_say(language, "print.also", answers=others))
-    if blank.regex is not None:
-        pattern = Markup("<code>{}</code>").format(blank.regex)
-        if blank.answers:
-            words.append(_say(language, "print.or_matching", pattern=pattern))
-        else:
-            words.append(_say(language, "print.matching", pattern=pattern))
-    answer = Markup(" ").join(words)
-    if blank.case_sensitive:
-        answer = Markup(", ").join([answer, _say(language, "print.case_matters")])
-    return Markup("<strong>({})</strong> {}").format(index + 1, answer)
-
-
-def _fill(q: model.FillQuestion, number: int, language: str) -> PrintedQuestion:
-    tokens = iter(range(len(q.blanks)))
-    source = BLANK.sub(lambda _m: _BLANK_TOKEN.format(next(tokens)), q.prompt)
-    prompt = str(_md(source))
-    for i in range(len(q.blanks)):
-        gap = f'<span class="konum-exam-gap">({i + 1})</span>'
-        prompt = prompt.replace(_BLANK_TOKEN.format(i), gap, 1)
-    answers = Markup("<br>").join(_blank_answer(i, b, language) for i, b in enumerate(q.blanks))
-    return PrintedQuestion(
-        number,
-        q.id,
-        "fill",
-        Markup(prompt),
-        answers,
-        figure=_figure(q.figure, language),
-        explanation=_optional(q.explanation),
-    )
-
-
-def _matching(q: model.MatchingQuestion, number: int, seed: int, language: str) -> PrintedQuestion:
-    items = right_items(q, seed)
-    rights = tuple(_md(item, inline=True) for item in items)
-    lefts = tuple(_md(p.left, inline=True) for p in q.pairs)
-    rows = [
-        Markup("{} → <strong>{}</strong> {}").format(
-            k + 1, _letter(items.index(p.right)), rights[items.index(p.right)]
-        )
-        for k, p in enumerate(q.pairs)
-    ]
-    return PrintedQuestion(
-        number,
-        q.id,
-        "matching",
-        _md(q.prompt),
-        Markup("<br>").join(rows),
-        figure=_figure(q.figure, language),
-        lefts=lefts,
-        rights=rights,
-        explanation=_optional(q.explanation),
-    )
-
-
-def _ordering(q: model.OrderingQuestion, number: int, seed: int, language: str) -> PrintedQuestion:
-    """The items lettered in the version's starting order; the key gives the letters in
-    the right order."""
-    order = item_order(q, seed)
-    options = tuple(_md(q.items[i], inline=True) for i in order)
-    letters = [_letter(order.index(place)) for place in range(len(q.items))]
-    answer = Markup("<strong>{}</strong>").format(", ".join(letters))
-    return PrintedQuestion(
-        number,
-        q.id,
-        "ordering",
-        _md(q.prompt),
-        answer,
-        figure=_figure(q.figure, language),
-        options=options,
-        explanation=_optional(q.explanation),
-    )
-
-
-def _numeric(q: model.NumericQuestion, number: int, language: str) -> PrintedQuestion:
-    shown = typeset_number(format_number(q.answer, q.decimals, q.unit, language=language))
-    answer = Markup("<strong>{}</strong> (± {})").format(
-        shown, tolerance_text(absolute_tolerance(q), language)
-    )
-    return PrintedQuestion(
-        number,
-        q.id,
-        "numeric",
-        _md(q.prompt),
-        answer,
-        figure=_figure(q.figure, language),
-        unit=q.unit,
-        explanation=_optional(q.explanation),
-    )
-
-
-def _output(q: model.OutputQuestion, number: int, language: str) -> PrintedQuestion:
-    """A program to write: the task on the exam; what the example prints, line by line, and
-    the example itself in the key."""
-    lines = Markup("<br>").join(
-        Markup("<code>{}</code>").format(line) for line in q.expected.split("\n")
-    )
-    return PrintedQuestion(
-        number,
-        q.id,
-        "output",
-        _md(q.prompt),
-        Markup("<strong>{}</strong><br>{}").format(_say(language, "print.prints"), lines),
-        figure=_figure(q.figure, language),
-        solution=_md(code_block(q.solution)),
-        explanation=_optional(q.explanation),
-    )
-
-
-def _computed(
-    q: model.ComputedQuestion, variant: model.Variant, number: int, language: str
-) -> PrintedQuestion:
-    """A computed question's variant, drawn in ``language`` (its prompt, solution, options and
-    shown answer already have the language's decimal mark)."""
-    shown = typeset_number(_with_unit(variant.shown_answer, variant.unit))
-    prompt, figure = _md(variant.prompt), _figure(q.figure, language)
-    solution, explanation = _md(variant.solution), _optional(q.explanation)
-    if variant.options:
-        options = tuple(Markup(typeset_number(_md(o.text, inline=True))) for o in variant.options)
-        letter = next(_letter(k) for k, o in enumerate(variant.options) if o.correct)
-        answer = Markup("<strong>{}</strong> {}").format(letter, shown)
-        return PrintedQuestion(
-            number,
-            q.id,
-            "choice",
-            prompt,
-            answer,
-            figure=figure,
-            options=options,
-            solution=solution,
-            explanation=explanation,
-        )
-    tolerance = tolerance_text(variant.tolerance, language)
-    answer = Markup("<strong>{}</strong> (± {})").format(shown, tolerance)
-    return PrintedQuestion(
-        number,
-        q.id,
-        "numeric",
-        prompt,
-        answer,
-        figure=figure,
-        unit=variant.unit,
-        solution=solution,
-        explanation=explanation,
-    )
-
-
 def build_versions(
-    course: Course, questions: Sequence[model.Question], *, seed: int, versions: int
+    course: Course, questions: Sequence[Question], *, seed: int, versions: int
 ) -> list[ExamVersion]:
     """The ``versions`` versions of an exam of ``questions`` for ``seed``, in the course's
     language.
@@ -391,37 +148,37 @@ def build_versions(
     low, high = limits.VARIANTS
     if not low <= versions <= high:
         raise ExamError(f"--versions: expected {low} to {high}, found {versions}")
-    from konum.computed.registry import use_generators
-
     language = course.language
-    with use_generators(course.generators):
-        drawn = {
-            q.id: make_concrete(q, seed, versions, language)
-            for q in questions
-            if isinstance(q, model.ComputedQuestion)
-        }
+    drawn: dict[str, tuple[Variant, ...]] = {}
+
+    def md(text: str, inline: bool = False) -> Markup:
+        return Markup(str(page_html(text, course.images, one_line=inline)).strip())
+
+    def say(key: str, **fields: Markup) -> Markup:
+        # The catalogue's words escaped, the fields (HTML) filled in as they are.
+        return escape(message(language, key)).format(**fields)
+
+    def variants(q: Question) -> tuple[Variant, ...]:
+        if q.id not in drawn:
+            drawn[q.id] = q.concrete(course.draw(seed, versions)).variants
+        return drawn[q.id]
+
     out = []
     for version in range(1, versions + 1):
-        version_seed = derive_seed(seed, "exam", version)
         order = rng_for(seed, "exam", "order", version).permutation(len(questions))
         printed = []
         for number, index in enumerate(order.tolist(), start=1):
-            q = questions[index]
-            if isinstance(q, model.ChoiceQuestion):
-                printed.append(_choice(q, number, version_seed, language))
-            elif isinstance(q, model.FillQuestion):
-                printed.append(_fill(q, number, language))
-            elif isinstance(q, model.MatchingQuestion):
-                printed.append(_matching(q, number, version_seed, language))
-            elif isinstance(q, model.NumericQuestion):
-                printed.append(_numeric(q, number, language))
-            elif isinstance(q, model.OutputQuestion):
-                printed.append(_output(q, number, language))
-            elif isinstance(q, model.OrderingQuestion):
-                printed.append(_ordering(q, number, version_seed, language))
-            else:
-                variant = drawn[q.id].variants[version - 1]
-                printed.append(_computed(q, variant, number, language))
+            ctx = Print(
+                number,
+                version,
+                derive_seed(seed, "exam", version),
+                language,
+                md,
+                lambda ref: figure_html(ref, course.plugins, language),
+                say,
+                partial(_version_variant, variants, version),
+            )
+            printed.append(questions[index].printed(ctx))
         out.append(ExamVersion(version, seed, tuple(printed), language))
     return out
 
@@ -429,10 +186,14 @@ def build_versions(
 # --- pages and PDFs ------------------------------------------------------------------------------
 
 
+def _version_variant(
+    variants: Callable[[Question], tuple[Variant, ...]], version: int, question: Question
+) -> Variant:
+    return variants(question)[version - 1]
+
+
 @lru_cache(maxsize=1)
 def _stylesheet() -> Markup:
-    from konum.mdx import MATH_FONTS
-
     css = (TEMPLATES_DIR / "exam" / "print.css").read_text(encoding="utf-8")
     return Markup(f"<style>{css}</style>\n{MATH_FONTS}")
 

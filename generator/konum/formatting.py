@@ -102,3 +102,34 @@ def did_you_mean(name: str, candidates: Iterable[str], cutoff: float = 0.6) -> s
     """``"; did you mean 'x'?"`` for the closest candidate, or ``""``."""
     close = suggest(name, candidates, cutoff)
     return f"; did you mean {close!r}?" if close else ""
+
+
+_SIGNED_NUMBER = re.compile(r"-(?=\d|\.\d)(?:[\d.,]+(?:[eE][+-]?\d+)?)(?: [^<>&]+)?")
+
+
+def typeset_number(text: str) -> str:
+    """A number shown to the reader with a real minus sign (U+2212), as the prose's math has
+    it: ``-0.84`` and ``-1 rad`` become ``−0.84`` and ``−1 rad``; other text is unchanged."""
+    return "\u2212" + text[1:] if _SIGNED_NUMBER.fullmatch(text) else text
+
+
+def code_block(source: str, language: str = "python") -> str:
+    """``source`` as a fenced Markdown code block, its fence longer than any run of
+    backticks inside it."""
+    longest = max((len(run) for run in re.findall(r"`+", source)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{language}\n{source.rstrip()}\n{fence}"
+
+
+def blank_tokens(text: str) -> tuple[str, int]:
+    """``text`` with its blanks (:data:`BLANK`) made :data:`BLANK_TOKEN` placeholders,
+    numbered from 0, and how many there were: the one way every output finds a fill-in's
+    blanks after Markdown (inside code too)."""
+    count = 0
+
+    def token(_match: re.Match[str]) -> str:
+        nonlocal count
+        count += 1
+        return BLANK_TOKEN.format(count - 1)
+
+    return BLANK.sub(token, text), count

@@ -18,9 +18,10 @@ the path in the bank text is replaced by a reference, ``konum-image/<name>``
 - Moodle XML: a base64 ``<file>`` beside the text and ``@@PLUGINFILE@@/NAME``
   (:mod:`konum.exports.moodle`); GIFT carries no files (:mod:`konum.exports.gift`).
 
-The store is this process's cache of checked images, keyed by content: only a reference to
-a stored image becomes an image (the sanitiser drops any other ``<img>`` source), so nothing
-that was not checked can reach a page or a card.
+A course keeps the images its check stage read (:attr:`konum.course.Course.images`, by flat
+name): only a reference to one of them becomes an image (the sanitiser drops any other
+``<img>`` source, and an output drops a reference its course did not check), so nothing that
+was not checked can reach a page or a card.
 """
 
 from __future__ import annotations
@@ -103,12 +104,8 @@ def _data_uri(image: Image) -> str:
     return f"data:{image.mime};base64,{base64.b64encode(image.data).decode('ascii')}"
 
 
-_STORE: dict[str, Image] = {}
-
-
-def stored(name: str) -> Image | None:
-    """The checked image called ``name`` (a flat name), or None if none was read."""
-    return _STORE.get(name)
+#: The checked images a course's texts show, by flat name (:attr:`konum.course.Course.images`).
+Images = Mapping[str, Image]
 
 
 def flat_name(stem: str, data: bytes, kind: str) -> str:
@@ -225,8 +222,8 @@ def _read(path: Path, stamp: tuple[int, int]) -> Image:
 
 
 def read_image(path: Path) -> Image:
-    """The image in file ``path``, checked (:func:`check_image`) and stored, read again
-    only when the file's modification time or size changes.
+    """The image in file ``path``, checked (:func:`check_image`), read again only when the
+    file's modification time or size changes.
 
     Raises:
         ImageError: the file cannot be read or is not an image konum can use.
@@ -237,18 +234,16 @@ def read_image(path: Path) -> Image:
         raise ImageError(f"cannot read the file: {exc.strerror or exc}") from None
     if stat.st_size > MAX_BYTES:
         raise _too_large(stat.st_size)
-    image = _read(path, (stat.st_mtime_ns, stat.st_size))
-    _STORE.setdefault(image.name, image)
-    return image
+    return _read(path, (stat.st_mtime_ns, stat.st_size))
 
 
 # --- in rendered HTML ---------------------------------------------------------------------
 
 
 def is_reference(src: str) -> bool:
-    """True when ``src`` names a stored image (``konum-image/<name>``)."""
-    m = _REFERENCE.fullmatch(src)
-    return m is not None and m.group(1) in _STORE
+    """True when ``src`` is a reference to an image (``konum-image/<name>``); an output
+    shows it only when its course checked an image of that name."""
+    return _REFERENCE.fullmatch(src) is not None
 
 
 def _attributes(tag: str) -> dict[str, str]:
@@ -263,35 +258,40 @@ def img_tag(src: str, attributes: Mapping[str, str]) -> str:
     return f"<img {' '.join(parts)}>"
 
 
-def substitute(markup: str, write: Callable[[Image, dict[str, str]], str]) -> str:
-    """``markup`` (sanitised HTML) with each ``<img>`` of a stored image replaced by what
-    ``write(image, attributes)`` returns; other elements are left as they are."""
+def substitute(markup: str, store: Images, write: Callable[[Image, dict[str, str]], str]) -> str:
+    """``markup`` (sanitised HTML) with each ``<img>`` of an image of ``store`` replaced by
+    what ``write(image, attributes)`` returns, and each that names no image of ``store``
+    dropped (its alt text kept); other elements are left as they are."""
     if PREFIX not in markup:
         return markup
 
     def one(match: re.Match[str]) -> str:
         attributes = _attributes(match.group(0))
         m = _REFERENCE.fullmatch(attributes.get("src", ""))
-        image = _STORE.get(m.group(1)) if m else None
-        return match.group(0) if image is None else write(image, attributes)
+        if m is None:
+            return match.group(0)
+        image = store.get(m.group(1))
+        if image is None:  # not checked by this course: never shown
+            return html.escape(attributes.get("alt", ""), quote=False)
+        return write(image, attributes)
 
     return _IMG.sub(one, markup)
 
 
-def inline(markup: str) -> str:
-    """``markup`` with each stored image's source a ``data:`` URI (pages, the study page)."""
-    return substitute(markup, lambda image, attrs: img_tag(image.data_uri, attrs))
+def inline(markup: str, store: Images) -> str:
+    """``markup`` with each image's source a ``data:`` URI (pages, the study page)."""
+    return substitute(markup, store, lambda image, attrs: img_tag(image.data_uri, attrs))
 
 
-def images_in(markup: str) -> list[Image]:
-    """The stored images ``markup`` shows, in order, each once."""
+def images_in(markup: str, store: Images) -> list[Image]:
+    """The images of ``store`` that ``markup`` shows, in order, each once."""
     found: dict[str, Image] = {}
 
     def note(image: Image, attributes: dict[str, str]) -> str:
         found.setdefault(image.name, image)
         return ""
 
-    substitute(markup, note)
+    substitute(markup, store, note)
     return list(found.values())
 
 

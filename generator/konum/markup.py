@@ -1,12 +1,17 @@
-"""Markdown from banks to safe HTML, with the same extensions as the site.
+"""Markdown from banks to safe HTML, with the same extensions as the site: each text once.
 
 Bank text is author input. Python-Markdown renders it (tables, superfences, highlighting,
 betterem and konum's math), then an nh3 allow-list cleans the result, so no script, no event
 handler, no ``style``, no ``javascript:`` link and no class of konum's or Material's own
 (``konum-*``, ``md-*``) reaches a page or a card, whatever the bank says; an ``<img>`` keeps
-its source only when it names an image konum checked (:mod:`konum.images`), and comes out as
-a ``data:`` URI or as that reference. Computed prompts come here after their template ran,
-so what a template assembles is cleaned too.
+its source only when it is a reference to a checked image (:mod:`konum.images`), which the
+output that shows it turns into a ``data:`` URI or a file. Computed prompts come here after
+their template ran, so what a template assembles is cleaned too.
+
+Every output of a text comes from one conversion (:func:`render_text`): Markdown leaves a
+placeholder where each formula is, and each output fills in the formulas as it shows them,
+MathML for pages (:func:`konum.math.tex_to_html`, itself cleaned by the same allow-list) or
+MathJax's ``\\( \\)`` for Anki and the LMS exports.
 
 This module is also where what bank text may hold is written down: :data:`AUTHOR_TAGS`,
 :data:`ALLOWED_ATTRIBUTES`, :data:`URL_SCHEMES`, :func:`reserved_class` and the limits below.
@@ -31,12 +36,9 @@ import markdown
 import nh3
 
 from konum import images
-from konum.mdx.math import MathError, MathExtension
+from konum.math import MathError, MathExtension, tex_to_html
 
 MathMode = Literal["mathml", "anki"]
-#: How images come out: ``"inline"`` as ``data:`` URIs (pages), ``"refs"`` as references to
-#: the checked images (``konum-image/<name>``), for exports to carry as files.
-ImageMode = Literal["inline", "refs"]
 
 #: Tags an author may write in a bank.
 AUTHOR_TAGS = frozenset(
@@ -94,7 +96,7 @@ def reserved_class(name: str) -> bool:
 
 def _attribute_filter(element: str, attribute: str, value: str) -> str | None:
     if element == "img" and attribute == "src":
-        return value if images.is_reference(value) else None  # only checked images
+        return value if images.is_reference(value) else None  # only references to images
     if attribute != "class":
         return value
     kept = [c for c in value.split() if not reserved_class(c) or (element, c) in _OWN_CLASSES]
@@ -119,8 +121,8 @@ def _cleaner() -> nh3.Cleaner:
 
 def sanitise(html: str) -> str:
     """Keep only allow-listed tags, attributes and URL schemes, and no reserved class; drop
-    scripts and styles with their content, and every image source that is not a checked
-    image (:func:`konum.images.is_reference`)."""
+    scripts and styles with their content, and every image source that is not a reference
+    to a checked image (:func:`konum.images.is_reference`)."""
     return _cleaner().clean(html)
 
 
@@ -242,8 +244,8 @@ def limit_problem(text: str) -> Spot | None:
 # --- rendering ------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=4)
-def _converter(math: MathMode, collect_errors: bool = False) -> markdown.Markdown:
+@lru_cache(maxsize=1)
+def _converter() -> markdown.Markdown:
     return markdown.Markdown(
         extensions=[
             "tables",
@@ -251,7 +253,7 @@ def _converter(math: MathMode, collect_errors: bool = False) -> markdown.Markdow
             "pymdownx.highlight",
             "pymdownx.inlinehilite",
             "pymdownx.betterem",
-            MathExtension(mode=math, collect_errors=collect_errors),
+            MathExtension(mode="token"),
         ],
         extension_configs={
             "tables": {"use_align_attribute": True},  # align=, not a style attribute
@@ -260,91 +262,97 @@ def _converter(math: MathMode, collect_errors: bool = False) -> markdown.Markdow
     )
 
 
-def _convert(md: markdown.Markdown, text: str) -> str:
-    problem = limit_problem(text)
-    if problem is not None:
-        raise MarkupError(problem.message)
-    md.reset()
-    try:
-        return md.convert(text)
-    except RecursionError:  # the limits should prevent it; never a traceback in a build
-        raise MarkupError("the Markdown is nested too deeply to render") from None
-
-
-def unsanitised_html(text: str, math: MathMode = "mathml") -> str:
-    """``text`` rendered by Markdown, before :func:`sanitise` (for checkers and tests).
-
-    Raises:
-        MarkupError: ``text`` exceeds a limit (see :func:`limit_problem`).
-        konum.mdx.math.MathError: a formula cannot be rendered.
-    """
-    return _unsanitised_html(text, _mode(text, math))
-
-
-def _mode(text: str, math: MathMode) -> MathMode:
-    """The math mode changes only formulas, which start with a dollar: a text without one
-    is rendered (and cached) once for the site and the cards."""
-    return math if "$" in text else "mathml"
-
-
-@lru_cache(maxsize=16384)
-def _unsanitised_html(text: str, math: MathMode) -> str:
-    return _convert(_converter(math), text)
-
-
-def formula_errors(text: str) -> tuple[str, list[tuple[str, MathError]]]:
-    """``text`` rendered like :func:`unsanitised_html` in MathML mode, with every formula
-    that cannot be rendered as ``(tex as written, error)`` instead of an exception at the
-    first one. A text whose math is good is rendered (and cached) once, for the check and
-    the build.
-
-    Raises:
-        MarkupError: ``text`` exceeds a limit (see :func:`limit_problem`).
-    """
-    try:
-        return unsanitised_html(text, "mathml"), []
-    except MathError:
-        pass
-    md = _converter("mathml", collect_errors=True)
-    html = _convert(md, text)
-    extension = next(e for e in md.registeredExtensions if isinstance(e, MathExtension))
-    return html, list(extension.errors)
-
-
-def render_markdown(
-    text: str, *, inline: bool = False, math: MathMode = "mathml", images: ImageMode = "inline"
-) -> str:
-    """Render bank Markdown (with ``$math$`` and code) to sanitised HTML.
-
-    Pure and cached: the same text is rendered once per build (quiz pages and flashcards
-    share it).
-
-    Args:
-        text: Markdown source as written in a bank (with its images' paths replaced by
-            references when the bank was loaded), or as a computed prompt's template wrote it.
-        inline: unwrap a single paragraph (for option texts, table cells, labels).
-        math: ``"mathml"`` for the site, ``"anki"`` for ``\\( \\)`` delimiters on cards.
-        images: ``"inline"``: each image a ``data:`` URI, so the HTML needs no file beside
-            it; ``"refs"``: ``konum-image/<name>`` (see :mod:`konum.images`).
-
-    Raises:
-        MarkupError: ``text`` exceeds a limit (see :func:`limit_problem`).
-        konum.mdx.math.MathError: the LaTeX in the text cannot be rendered.
-    """
-    # One cache key however the arguments are spelt (lru_cache keys on the spelling).
-    return _render_markdown(text, inline, _mode(text, math), images)
-
-
 _PARAGRAPH = re.compile(r"\A<p>(.*)</p>\Z", re.DOTALL)
+_FORMULA = re.compile(r'<div class="konum-math">KONUMMATH(\d+)X</div>|KONUMMATH(\d+)X')
 
 
-@lru_cache(maxsize=16384)
-def _render_markdown(text: str, inline: bool, math: MathMode, image_mode: ImageMode) -> str:
-    html = sanitise(unsanitised_html(text, math))
-    if image_mode == "inline":
-        html = images.inline(html)
+@dataclass(frozen=True)
+class Rendered:
+    """One text, converted once.
+
+    Attributes:
+        source: the HTML Markdown made, before :func:`sanitise` (for the checks).
+        html: that HTML sanitised, a placeholder where each formula is.
+        formulas: each formula's TeX and whether it is displayed, in placeholder order.
+    """
+
+    source: str
+    html: str
+    formulas: tuple[tuple[str, bool], ...]
+
+    def out(self, *, inline: bool = False, math: MathMode = "mathml") -> str:
+        """The HTML with its formulas as ``math`` asks; ``inline`` unwraps one paragraph.
+
+        Raises:
+            konum.math.MathError: a formula cannot be rendered.
+        """
+        return _out(self, inline, math)
+
+    def formula_errors(self) -> list[tuple[str, MathError]]:
+        """Every formula that cannot be rendered, as ``(TeX, error)``."""
+        errors = []
+        for tex, display in self.formulas:
+            try:
+                _formula(tex, display, "mathml", False)
+            except MathError as exc:
+                errors.append((tex, exc))
+        return errors
+
+
+@lru_cache(maxsize=4096)
+def _formula(tex: str, display: bool, math: MathMode, block: bool) -> str:
+    """One formula as ``math`` shows it; a ``block`` of its own is in its box (MathML) or
+    paragraph (Anki), as Markdown would have put it."""
+    if math == "anki":
+        shown = tex_to_html(tex, display=display, mode="anki")
+        return f"<p>{shown}</p>" if block else shown
+    mathml = sanitise(tex_to_html(tex, display=display))
+    return f'<div class="konum-math">{mathml}</div>' if block else mathml
+
+
+@lru_cache(maxsize=32768)
+def _out(rendered: Rendered, inline: bool, math: MathMode) -> str:
+    def fill(match: re.Match[str]) -> str:
+        block = match.group(1) is not None
+        tex, display = rendered.formulas[int(match.group(1) or match.group(2))]
+        return _formula(tex, display, math, block)
+
+    html = _FORMULA.sub(fill, rendered.html) if rendered.formulas else rendered.html
     if inline:
         m = _PARAGRAPH.match(html)
         if m and "<p>" not in m.group(1):
             return m.group(1)
     return html
+
+
+@lru_cache(maxsize=32768)
+def render_text(text: str) -> Rendered:
+    """``text`` converted by Markdown once, for every output (see :class:`Rendered`).
+
+    Raises:
+        MarkupError: ``text`` exceeds a limit (see :func:`limit_problem`).
+    """
+    problem = limit_problem(text)
+    if problem is not None:
+        raise MarkupError(problem.message)
+    md = _converter()
+    md.reset()
+    try:
+        source = md.convert(text)
+    except RecursionError:  # the limits should prevent it; never a traceback in a build
+        raise MarkupError("the Markdown is nested too deeply to render") from None
+    extension = next(e for e in md.registeredExtensions if isinstance(e, MathExtension))
+    return Rendered(source, sanitise(source).strip(), tuple(extension.formulas))
+
+
+def render_markdown(text: str, *, inline: bool = False, math: MathMode = "mathml") -> str:
+    """Bank Markdown (with ``$math$`` and code) as sanitised HTML: ``math`` is
+    ``"mathml"`` for pages, ``"anki"`` for MathJax's delimiters; its images are references
+    (:func:`konum.images.inline` makes them ``data:`` URIs); ``inline`` unwraps a single
+    paragraph (option texts, table cells, labels).
+
+    Raises:
+        MarkupError: ``text`` exceeds a limit (see :func:`limit_problem`).
+        konum.math.MathError: a formula cannot be rendered.
+    """
+    return render_text(text).out(inline=inline, math=math)

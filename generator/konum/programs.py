@@ -26,7 +26,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -148,11 +147,3 @@ def run_program(source: str, seconds: float = SECONDS) -> str:
     if process.returncode != 0:
         raise _failure(process.returncode, stderr)
     return stdout.replace("\r\n", "\n").rstrip("\n")
-
-
-def code_block(source: str, language: str = "python") -> str:
-    """``source`` as a fenced Markdown code block, its fence longer than any run of
-    backticks inside it."""
-    longest = max((len(run) for run in re.findall(r"`+", source)), default=0)
-    fence = "`" * max(3, longest + 1)
-    return f"{fence}{language}\n{source.rstrip()}\n{fence}"

@@ -783,3 +783,13 @@ class Sandbox(ImmutableSandboxedEnvironment):
         result = self.binop_table[operator](left, right)
         budget.charge(_steps(touched + _measure(result, limits, "an operation's result")))
         return result
+
+
+@functools.lru_cache(maxsize=1)
+def sandbox() -> Sandbox:
+    """The one sandbox every template text is rendered in (lesson pages, computed prompts,
+    the exports' prompt rewriting): :class:`Sandbox` with :func:`fmt` as its one global;
+    whatever else a text sees is the values it is rendered with."""
+    env = Sandbox()
+    env.globals["fmt"] = fmt
+    return env

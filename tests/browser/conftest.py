@@ -33,8 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for quiz
 
 import quiz_samples as samples
 
-from konum.mdx import messages_html
-from konum.render import render_quiz
+from konum.quiz import messages_html
+from tests.helpers import render_quiz
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 

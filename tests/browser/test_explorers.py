@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import Page, expect
 
-from konum import pe
+from konum_pe import pe
 from tests.browser.conftest import serve_folder
 
 pytestmark = pytest.mark.browser

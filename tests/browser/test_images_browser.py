@@ -21,12 +21,10 @@ import pytest
 from PIL import Image as Pillow
 from playwright.sync_api import Page, expect
 
-from konum.banks import load_bank
-from konum.computed.registry import installed
 from konum.course import Course
-from konum.mdx import messages_html
-from konum.render import render_quiz, render_study
+from konum.quiz import messages_html, render_study
 from tests.browser.conftest import ASSETS, PAGE, serve_folder
+from tests.helpers import PE, check_banks, render_quiz
 
 pytestmark = pytest.mark.browser
 
@@ -77,13 +75,14 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     (project / "banks" / "images" / "lamps.png").write_bytes(png.getvalue())
     (project / "docs" / "images" / "wire.svg").write_text(SVG, encoding="utf-8")
     (project / "banks" / "pictures.yml").write_text(textwrap.dedent(BANK), encoding="utf-8")
-    bank = load_bank(project / "banks" / "pictures.yml", project=project)
-    course = Course((bank,), seed=4, variants=3, generators=installed())
+    report = check_banks(project / "banks" / "pictures.yml", project=project)
+    (bank,) = report.banks
+    course = Course((bank,), seed=4, variants=3, plugins=PE, images=report.images)
     site = root / "site"
     (site / "assets" / "konum").mkdir(parents=True)
     for name in ("quiz.js", "quiz.css", "flashcards.js", "flashcards.css"):
         shutil.copy(ASSETS / name, site / "assets" / "konum" / name)
-    quiz = render_quiz(course.concretes(), "pictures", title="Pictures")
+    quiz = render_quiz(course.concretes(), "pictures", title="Pictures", images=course.images)
     quiz += messages_html("en", ["quiz"])  # as the extension adds them to a quiz's page
     script = '<script src="assets/konum/quiz.js"></script>'
     (site / "index.html").write_text(

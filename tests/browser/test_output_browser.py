@@ -17,10 +17,9 @@ import pytest
 from conftest import ASSETS, PAGE, _material_css, serve_folder
 from playwright.sync_api import Locator, Page, expect
 
-from konum import model
-from konum.banks import load_banks
-from konum.mdx import messages_html
-from konum.render import render_quiz
+from konum.quiz import messages_html
+from konum.types import Concrete, OutputQuestion
+from tests.helpers import load_banks, render_quiz
 
 pytestmark = pytest.mark.browser
 
@@ -29,10 +28,10 @@ QID = "sin-exercise-pe46"
 NO_ICON = '<link rel="icon" href="data:,">'  # no favicon request, so no 404 in the console
 
 
-def exercise() -> model.OutputQuestion:
+def exercise() -> OutputQuestion:
     bank = next(b for b in load_banks(REPO / "content" / "banks") if b.id == "sinusoidal")
     question = bank.question(QID)
-    assert isinstance(question, model.OutputQuestion)
+    assert isinstance(question, OutputQuestion)
     return question
 
 
@@ -49,7 +48,7 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     material = _material_css(root / "material")  # the site's colours, fonts and code boxes
     for name in ("quiz.js", "quiz.css"):
         shutil.copy(ASSETS / name, root / "assets" / "konum" / name)
-    quiz = render_quiz([model.Concrete(exercise(), 1)], "sinusoidal", title="Check yourself")
+    quiz = render_quiz([Concrete(exercise(), 1)], "sinusoidal", title="Check yourself")
     quiz += messages_html("en", ["quiz"])  # as the extension adds them to a quiz's page
     script = '<script src="assets/konum/quiz.js"></script>'
     (root / "index.html").write_text(

@@ -19,7 +19,18 @@ import quiz_samples as samples
 from playwright.sync_api import Locator, Page, expect
 
 from konum import model
-from konum.mdx import messages_html
+from konum.quiz import messages_html
+from konum.types import (
+    Blank,
+    ChoiceQuestion,
+    ComputedQuestion,
+    Concrete,
+    FillQuestion,
+    MatchingQuestion,
+    NumericQuestion,
+    Option,
+    OrderingQuestion,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -42,13 +53,13 @@ def score(page: Page) -> Locator:
     return page.locator(".konum-score")
 
 
-def label_of(option: model.Option | model.ConcreteOption) -> str:
+def label_of(option: Option | model.ConcreteOption) -> str:
     return option.text.replace("`", "")
 
 
-def choice_options(concrete: model.Concrete) -> list[model.Option]:
+def choice_options(concrete: Concrete) -> list[Option]:
     q = concrete.question
-    assert isinstance(q, model.ChoiceQuestion)
+    assert isinstance(q, ChoiceQuestion)
     return [q.options[i] for i in concrete.option_order]
 
 
@@ -142,14 +153,14 @@ def test_fill_regex_and_case(quiz: Any) -> None:
     from konum.render import render_quiz
 
     page = quiz.open()
-    q = model.FillQuestion(
+    q = FillQuestion(
         id="t-regex", bank="t", prompt="Type ____ and ____.", explanation="", source=samples.SRC,
         blanks=(
-            model.Blank(answers=(".5",), regex=r"0?\.5", case_sensitive=True),
-            model.Blank(answers=("PE",), case_sensitive=True),
+            Blank(answers=(".5",), regex=r"0?\.5", case_sensitive=True),
+            Blank(answers=("PE",), case_sensitive=True),
         ),
     )  # fmt: skip
-    html = render_quiz([model.Concrete(q, 1)], "regex")
+    html = render_quiz([Concrete(q, 1)], "regex")
     result = page.evaluate(
         """html => {
         const el = document.createElement('div');
@@ -173,7 +184,7 @@ def test_matching(quiz: Any) -> None:
     page = quiz.open()
     concrete = samples.matching()
     q = concrete.question
-    assert isinstance(q, model.MatchingQuestion)
+    assert isinstance(q, MatchingQuestion)
     selects = question(page, q.id).locator("select")
     answers = [concrete.right_items.index(p.right) for p in q.pairs]
     selects.nth(0).select_option(str(answers[0]))
@@ -356,8 +367,8 @@ def test_text_that_looks_like_a_script_end_stays_inside_its_data(browser: Any) -
     answer = "</script><!--<SCRIPT>"
     concrete = samples.fill()
     q = concrete.question
-    assert isinstance(q, model.FillQuestion)
-    tricky = dataclasses.replace(q, blanks=(model.Blank(answers=(answer,)), q.blanks[1]))
+    assert isinstance(q, FillQuestion)
+    tricky = dataclasses.replace(q, blanks=(Blank(answers=(answer,)), q.blanks[1]))
     html = render_quiz([dataclasses.replace(concrete, question=tricky)], "tricky")
     box_html = html.split("<template", 1)[1].split("</template>", 1)[0].lower()
     assert box_html.count("</script") == 2 and "<!--" not in box_html  # the two scripts' ends
@@ -702,7 +713,7 @@ def test_enter_in_a_text_box_checks_the_answer(quiz: Any) -> None:
     blanks.nth(1).press("Enter")
     expect(feedback(page, fill_id)).to_have_text("Correct.")
     num = samples.numeric()
-    assert isinstance(num.question, model.NumericQuestion)
+    assert isinstance(num.question, NumericQuestion)
     box = question(page, num.question.id).locator("input")
     box.press("Enter")
     expect(feedback(page, num.question.id)).to_have_text("Not quite: type a number first.")
@@ -758,7 +769,7 @@ def test_whole_quiz_by_keyboard(quiz: Any) -> None:
     for concrete in all_:
         q = concrete.question
         sel = f'[data-question-id="{q.id}"]'
-        if isinstance(q, model.ChoiceQuestion):
+        if isinstance(q, ChoiceQuestion):
             shown = choice_options(concrete)
             _tab_to(page, f"{sel} input.konum-choice")
             if concrete.question.multiple:  # checkboxes: Tab between them, Space toggles
@@ -771,19 +782,19 @@ def test_whole_quiz_by_keyboard(quiz: Any) -> None:
                 for _ in range(next(i for i, o in enumerate(shown) if o.correct)):
                     page.keyboard.press("ArrowDown")
                 page.keyboard.press("Space")
-        elif isinstance(q, model.FillQuestion):
+        elif isinstance(q, FillQuestion):
             for blank in q.blanks:
                 _tab_to(page, f"{sel} input.konum-blank")
                 page.keyboard.type(blank.answers[0])
-        elif isinstance(q, model.MatchingQuestion):
+        elif isinstance(q, MatchingQuestion):
             for pair in q.pairs:
                 _tab_to(page, f"{sel} select")
                 letter = chr(ord("A") + concrete.right_items.index(pair.right))
                 page.keyboard.type(letter)  # type-ahead picks "A: ...", "B: ..."
-        elif isinstance(q, model.NumericQuestion):
+        elif isinstance(q, NumericQuestion):
             _tab_to(page, f"{sel} input")
             page.keyboard.type(f"{q.answer:.2f}")
-        elif isinstance(q, model.ComputedQuestion):
+        elif isinstance(q, ComputedQuestion):
             variant = concrete.variants[0]
             if variant.options:
                 _tab_to(page, f"{sel} input.konum-choice")
@@ -793,7 +804,7 @@ def test_whole_quiz_by_keyboard(quiz: Any) -> None:
             else:
                 _tab_to(page, f"{sel} input")
                 page.keyboard.type(variant.shown_answer)
-        elif isinstance(q, model.OrderingQuestion):  # Move up, from the first place down
+        elif isinstance(q, OrderingQuestion):  # Move up, from the first place down
             current = list(range(len(q.items)))  # data-item (starting place) of each place
             for place in range(len(q.items)):
                 item = concrete.item_order.index(place)
@@ -920,7 +931,7 @@ def test_screenshots(quiz: Any, scheme: str, width: int) -> None:
     question(page, matching.question.id).locator("select").nth(0).select_option("2")
     check(page, matching.question.id)
     numeric = samples.numeric()
-    assert isinstance(numeric.question, model.NumericQuestion)
+    assert isinstance(numeric.question, NumericQuestion)
     question(page, numeric.question.id).locator("input").fill(
         f"{math.floor(numeric.question.answer * 100) / 100}"
     )

@@ -26,10 +26,11 @@ from typing import Any
 
 import pytest
 
-from konum.exports import build_cards
 from konum.exports.text import cards_json
-from konum.mdx import messages_html
-from konum.render import TEMPLATES_DIR, environment, script_json
+from konum.paths import TEMPLATES_DIR
+from konum.quiz import messages_html
+from konum.render import environment, script_json
+from tests.helpers import build_cards
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 

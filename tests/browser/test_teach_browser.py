@@ -23,9 +23,18 @@ import quiz_samples as samples
 from conftest import ASSETS, PAGE, _material_css, serve_folder
 from playwright.sync_api import Page, expect
 
-from konum import model, seal
-from konum.mdx import messages_html
-from konum.render import render_quiz
+from konum import seal
+from konum.quiz import messages_html
+from konum.types import (
+    TYPES,
+    ChoiceQuestion,
+    Concrete,
+    FillQuestion,
+    MatchingQuestion,
+    NumericQuestion,
+    OrderingQuestion,
+)
+from tests.helpers import render_quiz
 
 pytestmark = pytest.mark.browser
 
@@ -37,12 +46,12 @@ NO_ICON = '<link rel="icon" href="data:,">'  # no favicon request (a 404 is a co
 EXAM_LIMIT = 3  # seconds: the timer test waits for it to run out
 
 
-def _ordering(points: float = 2, attempts: int | None = None) -> model.Concrete:
+def _ordering(points: float = 2, attempts: int | None = None) -> Concrete:
     concrete = samples.ordering()
     q = concrete.question
-    assert isinstance(q, model.OrderingQuestion)
-    return model.Concrete(
-        model.OrderingQuestion(**{**q.__dict__, "points": points, "attempts": attempts}),
+    assert isinstance(q, OrderingQuestion)
+    return Concrete(
+        OrderingQuestion(**{**q.__dict__, "points": points, "attempts": attempts}),
         concrete.seed,
         item_order=concrete.item_order,
     )
@@ -107,7 +116,7 @@ def score(page: Page) -> Any:
     return page.locator(".konum-score")
 
 
-def _solve_ordering(page: Page, concrete: model.Concrete) -> None:
+def _solve_ordering(page: Page, concrete: Concrete) -> None:
     """Click Move up until the items are in their right order."""
     q = question(page, concrete.question.id)
     current = [
@@ -139,7 +148,7 @@ def test_partial_credit_sums_into_the_score(page: Page) -> None:
     expect(score(page)).to_have_text(f"0.5 / {total} points")
     matching = samples.matching()
     q = matching.question
-    assert isinstance(q, model.MatchingQuestion)
+    assert isinstance(q, MatchingQuestion)
     first = concrete_letter(matching, 0)
     question(page, q.id).locator("select").nth(0).select_option(str(first))
     question(page, q.id).get_by_role("button", name="Check").click()
@@ -169,9 +178,9 @@ def test_partial_credit_sums_into_the_score(page: Page) -> None:
     expect(score(page)).to_have_text(f"{_num(got - 2 * (n - 2) / n + 2)} / {total} points")
 
 
-def concrete_letter(concrete: model.Concrete, row: int) -> int:
+def concrete_letter(concrete: Concrete, row: int) -> int:
     q = concrete.question
-    assert isinstance(q, model.MatchingQuestion)
+    assert isinstance(q, MatchingQuestion)
     return concrete.right_items.index(q.pairs[row].right)
 
 
@@ -224,7 +233,7 @@ def test_show_answer_before_a_right_check_earns_nothing(page: Page) -> None:
     _open(page, "attempts.html")
     num = samples.numeric()
     q = question(page, num.question.id)
-    assert isinstance(num.question, model.NumericQuestion)
+    assert isinstance(num.question, NumericQuestion)
     q.get_by_role("button", name="Show answer").click()
     q.locator("input").fill(f"{num.question.answer:.2f}")
     q.get_by_role("button", name="Check").click()
@@ -480,7 +489,7 @@ _NOT_SEARCHED = re.compile(
 
 
 def _texts(value: Any, key: str = "") -> Iterator[str]:
-    from konum.render import html_text
+    from konum.spoken import html_text
 
     if _NOT_SEARCHED.match(key):
         return
@@ -494,21 +503,21 @@ def _texts(value: Any, key: str = "") -> Iterator[str]:
         yield html_text(value) if "<" in value else value
 
 
-def _answers(concrete: model.Concrete) -> list[str]:
+def _answers(concrete: Concrete) -> list[str]:
     """The texts that would give ``concrete``'s answer away."""
     from konum.formatting import format_number
-    from konum.render import plain_text
+    from konum.spoken import plain_text
 
     q = concrete.question
-    if isinstance(q, model.ChoiceQuestion):
+    if isinstance(q, ChoiceQuestion):
         return [plain_text(o.text) for o in q.options if o.correct]
-    if isinstance(q, model.FillQuestion):
+    if isinstance(q, FillQuestion):
         return [a for b in q.blanks for a in b.answers] + [b.regex for b in q.blanks if b.regex]
-    if isinstance(q, model.NumericQuestion):
+    if isinstance(q, NumericQuestion):
         return [format_number(q.answer, q.decimals), repr(q.answer)]
-    if isinstance(q, model.MatchingQuestion):
+    if isinstance(q, MatchingQuestion):
         return [f"{plain_text(p.left)} → {plain_text(p.right)}" for p in q.pairs]
-    if isinstance(q, model.OrderingQuestion):
+    if isinstance(q, OrderingQuestion):
         return [" ".join(plain_text(i) for i in q.items)]
     answers = [v.shown_answer for v in concrete.variants] + [
         repr(v.answer) for v in concrete.variants
@@ -538,6 +547,4 @@ def test_the_built_pages_hold_no_answer_in_clear(built_site: Path) -> None:
                 hits = [t for t in texts if answer.strip() and token.search(t)]
                 assert hits == [], f"{path.name}: {qid}: {answer!r} in clear"
             seen.add(qid)
-    assert len(seen) > 50 and {concretes[i].question.type for i in seen} == set(
-        model.QUESTION_TYPES
-    )
+    assert len(seen) > 50 and {concretes[i].question.type for i in seen} == set(TYPES)

@@ -13,22 +13,23 @@ from conftest import ASSETS, PAGE, serve_folder
 from playwright.sync_api import Page, expect
 
 from konum import model
-from konum.mdx import messages_html
 from konum.messages import message
-from konum.render import render_quiz
+from konum.quiz import messages_html
+from konum.types import Blank, Concrete, FillQuestion, NumericQuestion
+from tests.helpers import render_quiz
 
 pytestmark = pytest.mark.browser
 
 SOURCE = model.Source("demo.yml", 1, 1)
-FILL = model.FillQuestion(
+FILL = FillQuestion(
     id="tr-fill",
     bank="demo",
     prompt="Işığın Türkçesi: ____; ipucunun: ____",
     explanation="Işık ve ipucu.",
     source=SOURCE,
-    blanks=(model.Blank(answers=("ışık",)), model.Blank(answers=("ipucu",))),
+    blanks=(Blank(answers=("ışık",)), Blank(answers=("ipucu",))),
 )
-NUMERIC = model.NumericQuestion(
+NUMERIC = NumericQuestion(
     id="tr-number",
     bank="demo",
     prompt="$\\sin(1)$ kaçtır?",
@@ -41,7 +42,7 @@ NUMERIC = model.NumericQuestion(
 
 
 def _page(language: str) -> str:
-    concretes = [model.Concrete(FILL, 0), model.Concrete(NUMERIC, 0)]
+    concretes = [Concrete(FILL, 0), Concrete(NUMERIC, 0)]
     quiz = render_quiz(concretes, "demo", language=language) + messages_html(language, ["quiz"])
     page = PAGE.replace('<html lang="en">', f'<html lang="{language}">')
     return page.format(

@@ -1,36 +1,36 @@
 """Computed questions: numbers drawn from a seed, answers computed, never typed.
 
-Public API::
+This package is what a plugin's generators are written with (:mod:`konum.plugins`)::
 
-    from konum.computed import GENERATORS, MISCONCEPTIONS, get_generator
-    from konum.computed import computed_variants, validate_computed, format_preview
-
-A question names a generator or writes a formula (:mod:`konum.computed.formula`, evaluated
-by :mod:`konum.computed.expression`). See :mod:`konum.computed.base` for the conventions
-(constraints, tolerance, text), each family module (``sinusoidal``, ``rope``, ``alibi``,
-``relative``, ``images``, ``attention``) for the course's generators, and
-:mod:`konum.computed.registry` for how a site's own generators join them. A site's
-generator module imports its building blocks from here::
-
-    from konum.computed import BaseGenerator, Distractor, Generated, param, sig, specs
-    from konum.model import Choices, Range
+    from konum.computed import BaseGenerator, Distractor, param, specs
+    from konum.model import Range
 
     class ProjectileRange(BaseGenerator):
         name = "projectile_range"
+        title = "How far a projectile flies on level ground"
+        params = specs(param("v", "float", Range(5, 30), Range(1, 100), "launch speed, m/s"))
+        misconceptions = {"no_half": "forgets that the flight time is 2 v sin(a) / g"}
         ...
 
     GENERATORS = [ProjectileRange()]
+
+:mod:`~konum.computed.base` fixes the conventions (constraints, lattices, tolerance, text),
+:mod:`~konum.computed.formula` makes a generator of a question's own formula (evaluated by
+:mod:`~konum.computed.expression`), and :mod:`~konum.computed.variants` draws a question's
+variants for a seed and checks a generator's params.
 """
 
 from __future__ import annotations
 
 from konum.computed.base import (
+    BOOL,
     BaseGenerator,
     Distractor,
     Generated,
     Generator,
     GeneratorError,
     ParamSpec,
+    SpeakingGenerator,
     Values,
     num,
     param,
@@ -39,25 +39,11 @@ from konum.computed.base import (
     tolerance_for,
 )
 from konum.computed.expression import FormulaError
-from konum.computed.formula import FormulaGenerator, check_formula, generator_for
-from konum.computed.misconceptions import MISCONCEPTIONS
-from konum.computed.preview import format_preview
-from konum.computed.registry import (
-    GENERATORS,
-    GeneratorLoadError,
-    Registry,
-    UnknownGeneratorError,
-    get_generator,
-    registry_for,
-    use_generators,
-)
-from konum.computed.validation import validate_computed
-from konum.computed.variants import PromptTemplateError, computed_variants
-from konum.formatting import format_number
+from konum.computed.formula import FormulaGenerator, check_formula
+from konum.computed.variants import PromptTemplateError, Recipe, computed_variants
 
 __all__ = [
-    "GENERATORS",
-    "MISCONCEPTIONS",
+    "BOOL",
     "BaseGenerator",
     "Distractor",
     "FormulaError",
@@ -65,24 +51,16 @@ __all__ = [
     "Generated",
     "Generator",
     "GeneratorError",
-    "GeneratorLoadError",
     "ParamSpec",
     "PromptTemplateError",
-    "Registry",
-    "UnknownGeneratorError",
+    "Recipe",
+    "SpeakingGenerator",
     "Values",
     "check_formula",
     "computed_variants",
-    "format_number",
-    "format_preview",
-    "generator_for",
-    "get_generator",
     "num",
     "param",
-    "registry_for",
     "sig",
     "specs",
     "tolerance_for",
-    "use_generators",
-    "validate_computed",
 ]

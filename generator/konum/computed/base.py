@@ -521,14 +521,8 @@ def specs(*items: ParamSpec) -> dict[str, ParamSpec]:
     return {item.name: item for item in items}
 
 
+#: A true/false parameter's constraint: either value.
 BOOL = Choices((False, True))
-
-#: Shared parameter builders, so that every family spells ``d`` and ``base`` the same way.
-BASE_ALLOWED = Range(1.5, 1e9)
-
-
-def base_param(doc: str = "The frequency base (the 10000 of the paper).") -> ParamSpec:
-    return param("base", "float", 10000.0, BASE_ALLOWED, doc)
 
 
 def sig(value: float, digits: int = 6) -> str:

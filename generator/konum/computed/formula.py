@@ -39,7 +39,6 @@ from konum.computed.base import (
     BaseGenerator,
     Distractor,
     Generated,
-    Generator,
     GeneratorError,
     Kind,
     ParamSpec,
@@ -51,21 +50,13 @@ from konum.computed.base import (
     tolerance_for,
 )
 from konum.computed.expression import Formula, FormulaError, parse
-from konum.computed.text import say
 from konum.formatting import format_number
 from konum.messages import message
-from konum.model import (
-    FORMULA_DECIMALS,
-    Choices,
-    ComputedQuestion,
-    FormulaMisconception,
-    ParamConstraint,
-    Range,
-)
+from konum.model import Choices, Misconception, ParamConstraint, Range
 from konum.seeding import rng_for
 
 #: Decimals of a formula question's answer unless it says otherwise.
-DEFAULT_DECIMALS = FORMULA_DECIMALS
+DEFAULT_DECIMALS = 2
 #: Drawings ``konum check`` evaluates every formula on.
 PROBES = 200
 #: Most values one parameter's range may hold (beyond it, ``step`` is surely a typo).
@@ -108,11 +99,13 @@ def shown_values(values: Mapping[str, object], names: Sequence[str]) -> str:
 @dataclass(frozen=True)
 class _Parsed:
     answer: Formula
-    wrong: tuple[tuple[FormulaMisconception, Formula], ...]
+    wrong: tuple[tuple[Misconception, Formula], ...]
 
 
 class FormulaGenerator(BaseGenerator):
-    """The generator of one formula question (see the module docstring).
+    """The generator of one formula question (see the module docstring): question ``qid``'s
+    ``formula`` of its ``params``, its ``misconceptions``, ``unit`` and ``tolerance``
+    (absolute; None: the default for the decimals).
 
     Raises (when made):
         FormulaError: a formula that does not parse; :func:`check_formula` reports it with
@@ -121,20 +114,25 @@ class FormulaGenerator(BaseGenerator):
 
     default_decimals = DEFAULT_DECIMALS
 
-    def __init__(self, question: ComputedQuestion) -> None:
-        if question.formula is None:
-            raise ValueError(f"question {question.id} has no formula")
-        self.question = question
-        self.name = f"formula of {question.id}"
-        self.title = question.formula
-        self.params = specs(*(spec_for(n, c) for n, c in question.params.items()))
-        names = frozenset(question.params)
+    def __init__(
+        self,
+        qid: str,
+        formula: str,
+        params: Mapping[str, ParamConstraint],
+        misconceptions: Sequence[Misconception] = (),
+        unit: str | None = None,
+        tolerance: float | None = None,
+    ) -> None:
+        self.qid, self.unit, self.fixed_tolerance = qid, unit, tolerance
+        self.name = f"formula of {qid}"
+        self.title = formula
+        self.params = specs(*(spec_for(n, c) for n, c in params.items()))
+        names = frozenset(params)
         self.parsed = _Parsed(
-            parse(question.formula, names),
-            tuple((m, parse(m.formula, names)) for m in question.misconceptions),
+            parse(formula, names), tuple((m, parse(m.formula, names)) for m in misconceptions)
         )
         # The key of a formula's misconception is its formula; the feedback describes it.
-        self.misconceptions = {m.formula: m.feedback for m in question.misconceptions}
+        self.misconceptions = {m.formula: m.feedback for m in misconceptions}
 
     def evaluate(self, formula: Formula, values: Values, field: str) -> float:
         """``formula`` for ``values``.
@@ -146,17 +144,17 @@ class FormulaGenerator(BaseGenerator):
             return formula.evaluate(values)
         except FormulaError as exc:
             raise FormulaFailure(
-                f"question {self.question.id}: {field} '{formula.text}' fails for "
+                f"question {self.qid}: {field} '{formula.text}' fails for "
                 f"{shown_values(values, list(self.params))}: {exc.reason}"
             ) from None
 
     def tolerance(self, answer: float, decimals: int) -> float:
         """The author's tolerance, widened to admit the rounded answer; else the default."""
         default = tolerance_for(answer, decimals)
-        if self.question.tolerance is None:
+        if self.fixed_tolerance is None:
             return default
         rounded = float(format_number(answer, decimals))
-        return max(self.question.tolerance, abs(rounded - answer) * (1 + 1e-9) + 1e-12)
+        return max(self.fixed_tolerance, abs(rounded - answer) * (1 + 1e-9) + 1e-12)
 
     def solution(self, values: Values, answer: float, decimals: int, language: str = "en") -> str:
         """The formula, the same with the drawn numbers, the result; and the rounding."""
@@ -170,10 +168,10 @@ class FormulaGenerator(BaseGenerator):
         steps = [named] + ([numbers] if numbers != named else [])
         text = f"$${' = '.join(steps)} {relation} {exact}$$\n"
         shown = format_number(answer, decimals)
-        unit = f" {self.question.unit}" if self.question.unit else ""
-        places = message(language, "generators.formula.places", n=decimals)
+        unit = f" {self.unit}" if self.unit else ""
+        places = message(language, "formula.places", n=decimals)
         how = "formula.exact" if float(shown) == answer else "formula.rounded"
-        return text + "\n" + say(language, how, places=places, shown=shown, unit=unit) + "\n"
+        return text + "\n" + message(language, how, places=places, shown=shown, unit=unit) + "\n"
 
     def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         answer = self.evaluate(self.parsed.answer, v, "formula")
@@ -190,23 +188,9 @@ class FormulaGenerator(BaseGenerator):
             decimals=decimals,
             solution=self.solution(v, answer, decimals, language),
             distractors=distractors,
-            unit=self.question.unit,
+            unit=self.unit,
         )
         return replace(generated, tolerance=self.tolerance(answer, decimals))
-
-
-def generator_for(question: ComputedQuestion) -> Generator:
-    """The generator that draws ``question``: its formula's, or the named one in force.
-
-    Raises:
-        FormulaError: the question's formula does not parse.
-        konum.computed.registry.UnknownGeneratorError: no generator of that name.
-    """
-    if question.formula is not None:
-        return FormulaGenerator(question)
-    from konum.computed.registry import get_generator
-
-    return get_generator(question.generator)
 
 
 # --- checking ----------------------------------------------------------------------------------
@@ -259,7 +243,7 @@ def probe_values(generator: FormulaGenerator, probes: int = PROBES) -> list[Valu
                 ends[spec.name] = sorted(c.values, key=lambda x: float(x))[end]  # type: ignore[arg-type,unused-ignore]
         drawn.append(ends)
     for index in range(probes - 2):
-        values = generator.draw(rng_for(0, "konum-check", generator.question.id, index), {})
+        values = generator.draw(rng_for(0, "konum-check", generator.qid, index), {})
         if values is not None:
             drawn.append(values)
     return drawn
@@ -312,23 +296,33 @@ def check_params(params: Mapping[str, ParamConstraint]) -> list[FormulaProblem]:
     return problems
 
 
-def check_formula(question: ComputedQuestion) -> list[FormulaProblem]:
-    """Everything ``konum check`` asks of a formula question's formulas (see the module
-    docstring); an empty list when it is sound. Param names and values are checked by
-    :func:`check_params` first: when they have problems, the formulas are not drawn. The
-    misconceptions that parse are drawn even when another does not."""
-    problems = check_params(question.params)
-    if problems or question.formula is None:
+def check_formula(
+    qid: str,
+    formula: str,
+    params: Mapping[str, ParamConstraint],
+    misconceptions: Sequence[Misconception],
+    *,
+    choice: bool,
+    options: int,
+    decimals: int | None,
+) -> list[FormulaProblem]:
+    """Everything ``konum check`` asks of question ``qid``'s formulas (see the module
+    docstring; ``choice``: the choice form, with ``options`` options); an empty list when
+    it is sound. Param names and values are checked by :func:`check_params` first: when
+    they have problems, the formulas are not drawn. The misconceptions that parse are
+    drawn even when another does not."""
+    problems = check_params(params)
+    if problems:
         return problems
-    names = frozenset(question.params)
+    names = frozenset(params)
     answer: Formula | None = None
     try:
-        answer = parse(question.formula, names)
+        answer = parse(formula, names)
     except FormulaError as exc:
         problems.append(FormulaProblem("formula", exc.reason, exc.offset))
-    seen = {"".join(question.formula.split()): "the question's formula"}
-    wrong: list[tuple[int, FormulaMisconception, Formula]] = []
-    for i, misconception in enumerate(question.misconceptions):
+    seen = {"".join(formula.split()): "the question's formula"}
+    wrong: list[tuple[int, Misconception, Formula]] = []
+    for i, misconception in enumerate(misconceptions):
         field = f"misconceptions[{i}].formula"
         try:
             parsed = parse(misconception.formula, names)
@@ -345,12 +339,12 @@ def check_formula(question: ComputedQuestion) -> list[FormulaProblem]:
         wrong.append((i, misconception, parsed))
     if answer is None:  # nothing to draw the misconceptions against
         return problems
-    drawings = probe_values(FormulaGenerator(replace(question, misconceptions=())))
-    decimals = DEFAULT_DECIMALS if question.decimals is None else question.decimals
-    found = _probe(answer, wrong, drawings, list(question.params), decimals)
-    if problems or found or question.answer != "choice":
+    drawings = probe_values(FormulaGenerator(qid, formula, params))
+    places = DEFAULT_DECIMALS if decimals is None else decimals
+    found = _probe(answer, wrong, drawings, list(params), places)
+    if problems or found or not choice:
         return problems + found
-    return _distinct(wrong, drawings, list(question.params), decimals, question.options - 1)
+    return _distinct(wrong, drawings, list(params), places, options - 1)
 
 
 def _fails(field: str, values: Values, names: Sequence[str], exc: FormulaError) -> FormulaProblem:
@@ -361,7 +355,7 @@ def _fails(field: str, values: Values, names: Sequence[str], exc: FormulaError) 
 
 def _probe(
     answer: Formula,
-    wrong: Sequence[tuple[int, FormulaMisconception, Formula]],
+    wrong: Sequence[tuple[int, Misconception, Formula]],
     drawings: Sequence[Values],
     names: Sequence[str],
     decimals: int,
@@ -410,7 +404,7 @@ def _probe(
 
 
 def _distinct(
-    wrong: Sequence[tuple[int, FormulaMisconception, Formula]],
+    wrong: Sequence[tuple[int, Misconception, Formula]],
     drawings: Sequence[Values],
     names: Sequence[str],
     decimals: int,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, TypeGuard
 
@@ -26,11 +27,11 @@ from konum.computed.base import (
     Generator,
     GeneratorError,
     SpeakingGenerator,
+    check_constraint,
 )
-from konum.computed.formula import generator_for
-from konum.formatting import format_number, localize_numbers
-from konum.model import ComputedQuestion, ConcreteOption, ParamConstraint, Variant
-from konum.sandbox import Sandbox, SandboxedTemplate, SandboxError, fmt
+from konum.formatting import did_you_mean, format_number, localize_numbers
+from konum.model import ConcreteOption, ParamConstraint, Variant
+from konum.sandbox import SandboxedTemplate, SandboxError, sandbox
 from konum.seeding import rng_for
 
 #: Draws tried per variant before giving up (the first is ``rng_for(seed, id, i)``).
@@ -129,29 +130,38 @@ def speaks(generator: Generator) -> TypeGuard[SpeakingGenerator]:
         return False
 
 
+@dataclass(frozen=True)
+class Recipe:
+    """What draws the variants of one computed question: its id (the seeds' key), its
+    generator (a plugin's, or a formula's), the constraints on its params, the answer form,
+    the options of the choice form, the decimals asked for (None: the generator's) and the
+    author's prompt template (empty: the generator's own prompt)."""
+
+    qid: str
+    generator: Generator
+    params: Mapping[str, ParamConstraint]
+    form: Literal["numeric", "choice"] = "numeric"
+    options: int = 4
+    decimals: int | None = None
+    prompt: str = ""
+
+
 @lru_cache(maxsize=1024)
 def _compiled(prompt: str) -> SandboxedTemplate:
-    """``prompt`` compiled once (templates render any number of times).
+    """``prompt`` compiled once (templates render any number of times) in the sandbox, where
+    it sees the drawn values and ``fmt``.
 
     Raises:
         SandboxError: a syntax error or a refused tag, with its line in the prompt.
     """
-    return _template_env().from_string(prompt)
-
-
-@lru_cache(maxsize=1)
-def _template_env() -> Sandbox:
-    """The bounded sandbox for prompts (bank text, like lessons): the drawn values and
-    ``fmt``, nothing else."""
-    env = Sandbox()
-    env.globals["fmt"] = fmt
-    return env
+    return sandbox().from_string(prompt)
 
 
 def computed_variants(
-    question: ComputedQuestion, seed: int, count: int = 5, language: str = "en"
+    recipe: Recipe, seed: int, count: int = 5, language: str = "en"
 ) -> tuple[Variant, ...]:
-    """``count`` variants of ``question`` for the site ``seed``, worded in ``language``.
+    """``count`` variants of ``recipe``'s question for the site ``seed``, worded in
+    ``language``.
 
     The numbers depend on the seed, the question id and the variant only: every language
     draws the same values, answers and option order; ``language`` changes the words and
@@ -160,46 +170,40 @@ def computed_variants(
     Raises:
         GeneratorError: the generator cannot produce the question from its params (e.g. not
             enough distinct distractors in :data:`MAX_ATTEMPTS` draws); names the question.
-        PromptTemplateError: ``question.prompt`` is not a valid template for the values.
-        UnknownGeneratorError: the generator does not exist.
-        konum.computed.expression.FormulaError: a formula question's formula does not parse.
+        PromptTemplateError: the prompt is not a valid template for the values.
     """
-    generator = generator_for(question)
+    qid, generator = recipe.qid, recipe.generator
     template = None
-    if question.prompt.strip():
+    if recipe.prompt.strip():
         try:
-            template = _compiled(question.prompt)
+            template = _compiled(recipe.prompt)
         except SandboxError as exc:
             raise PromptTemplateError(
-                f"question {question.id}: the prompt is not a valid Jinja template: {exc}"
+                f"question {qid}: the prompt is not a valid Jinja template: {exc}"
             ) from exc
     variants = []
     for index in range(count):
         result = None
         for attempt in range(MAX_ATTEMPTS):
-            rng = (
-                rng_for(seed, question.id, index)
-                if attempt == 0
-                else rng_for(seed, question.id, index, attempt)
-            )
+            rng = rng_for(seed, qid, index) if attempt == 0 else rng_for(seed, qid, index, attempt)
             try:
                 result = draw_variant(
                     generator,
-                    question.params,
-                    form=question.answer,
-                    options=question.options,
-                    decimals=question.decimals,
+                    recipe.params,
+                    form=recipe.form,
+                    options=recipe.options,
+                    decimals=recipe.decimals,
                     rng=rng,
                     language=language,
                 )
             except GeneratorError as exc:
-                raise GeneratorError(f"question {question.id}: {exc}") from exc
+                raise GeneratorError(f"question {qid}: {exc}") from exc
             if result is not None:
                 break
         if result is None:
             raise GeneratorError(
-                f"question {question.id}: {generator.name} gave fewer than "
-                f"{question.options - 1} distractors that differ at the precision shown in "
+                f"question {qid}: {generator.name} gave fewer than "
+                f"{recipe.options - 1} distractors that differ at the precision shown in "
                 f"{MAX_ATTEMPTS} draws; ask for fewer options, more decimals or wider params"
             )
         generated, options = result
@@ -209,7 +213,7 @@ def computed_variants(
                 prompt = template.render(dict(generated.values))
             except SandboxError as exc:
                 raise PromptTemplateError(
-                    f"question {question.id}: the prompt template failed for variant {index}: "
+                    f"question {qid}: the prompt template failed for variant {index}: "
                     f"{exc} (available values: {', '.join(sorted(generated.values))})"
                 ) from exc
         variants.append(
@@ -227,3 +231,77 @@ def computed_variants(
             )
         )
     return tuple(variants)
+
+
+#: Variants drawn (with a fixed seed) to check that the params really give usable questions.
+PROBE_VARIANTS = 6
+
+
+def check_generator(recipe: Recipe) -> list[tuple[str, str]]:
+    """Problems with a computed question that names a generator, as ``(field path,
+    message)`` pairs (``params.<name>``, ``params`` for the combination, ``options``).
+
+    Every param must be declared (with a suggestion) and its constraint of the right kind,
+    not empty and inside the allowed bounds; the choice form's options must not outnumber
+    the generator's misconceptions plus the answer. When nothing else is wrong, a few
+    variants are drawn with a fixed seed: the params must leave usable draws and (for the
+    choice form) enough distinct distractors.
+    """
+    gen = recipe.generator
+    problems: list[tuple[str, str]] = []
+    for name, constraint in recipe.params.items():
+        spec = gen.params.get(name)
+        if spec is None:
+            problems.append(
+                (
+                    f"params.{name}",
+                    f"unknown parameter {name!r} of {gen.name}{did_you_mean(name, gen.params)} "
+                    f"(parameters: {', '.join(gen.params)})",
+                )
+            )
+            continue
+        message = check_constraint(spec, constraint)
+        if message:
+            problems.append((f"params.{name}", message))
+    kinds = len(gen.misconceptions)
+    if recipe.form == "choice" and recipe.options - 1 > kinds:
+        problems.append(
+            (
+                "options",
+                f"{gen.name} can produce at most {kinds} distinct distractor"
+                f"{'s' if kinds != 1 else ''} ({', '.join(gen.misconceptions)}), so a choice "
+                f"question takes at most {kinds + 1} options; found {recipe.options}",
+            )
+        )
+    if problems:
+        return problems
+    for index in range(PROBE_VARIANTS):
+        result = None
+        for attempt in range(MAX_ATTEMPTS):
+            rng = rng_for(0, "konum-validate", gen.name, index, attempt)
+            try:
+                result = draw_variant(
+                    gen,
+                    recipe.params,
+                    form=recipe.form,
+                    options=recipe.options,
+                    decimals=recipe.decimals,
+                    rng=rng,
+                )
+            except GeneratorError as exc:
+                return [("params", str(exc))]
+            except ValueError as exc:  # the generator's own code rejected a drawn combination
+                return [("params", f"the generator rejects values these params allow: {exc}")]
+            if result is not None:
+                break
+        if result is None:
+            shown = gen.default_decimals if recipe.decimals is None else recipe.decimals
+            return [
+                (
+                    "options",
+                    f"with these params {gen.name} cannot give {recipe.options - 1} "
+                    f"distractors that differ from the answer and each other at {shown} "
+                    "decimals; ask for fewer options, more decimals or wider params",
+                )
+            ]
+    return []

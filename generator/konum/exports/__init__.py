@@ -17,11 +17,13 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Literal
 
-from konum import model
 from konum.errors import ExportError
 from konum.exports.anki import write_apkg
 from konum.exports.cards import Card, ImageForm, build_card_sets, build_cards, display_sides
 from konum.exports.text import write_anki_text, write_csv
+from konum.images import Images
+from konum.plugins import NONE, Plugins
+from konum.types import Bank, Concrete
 
 ExportKind = Literal["anki", "text", "csv"]
 KINDS: tuple[ExportKind, ...] = ("anki", "text", "csv")
@@ -77,13 +79,15 @@ def _write(
 
 def export(
     kind: ExportKind,
-    banks: Iterable[model.Bank],
-    concretes: Iterable[model.Concrete],
+    banks: Iterable[Bank],
+    concretes: Iterable[Concrete],
     path: str | Path,
     *,
     deck: str = "konum",
     timestamp: float | None = None,
     language: str = "en",
+    plugins: Plugins = NONE,
+    images: Images | None = None,
 ) -> list[Card]:
     """Build the flashcards of ``banks`` and write them to ``path`` in the format ``kind``.
 
@@ -97,6 +101,8 @@ def export(
             :func:`konum.exports.anki.write_apkg`).
         language: The course's language (``Course.language``): the cards' own words and
             their Anki identities (see :mod:`konum.exports.anki`).
+        plugins: What draws the questions' figures.
+        images: The checked images the texts show (``Course.images``).
 
     Returns:
         The cards written.
@@ -109,19 +115,23 @@ def export(
         raise ValueError(f"export kind: expected 'anki', 'text' or 'csv', received {kind!r}")
     # Only the package carries files; text and CSV name them as the package does.
     form: ImageForm = "files" if kind == "anki" else "names"
-    cards = build_cards(banks, concretes, math="anki", images=form, language=language)
+    cards = build_cards(
+        banks, concretes, math="anki", images=form, language=language, plugins=plugins, store=images
+    )
     _write(kind, cards, Path(path), deck, timestamp)
     return cards
 
 
 def write_downloads(
-    banks: Sequence[model.Bank],
-    concretes: Sequence[model.Concrete],
+    banks: Sequence[Bank],
+    concretes: Sequence[Concrete],
     folder: str | Path,
     *,
     deck: str = "konum",
     timestamp: float | None = None,
     language: str = "en",
+    plugins: Plugins = NONE,
+    images: Images | None = None,
 ) -> dict[ExportKind, Path]:
     """Write the three exports (:func:`file_names` of ``deck``) into ``folder``, rendering each
     card's texts once for all three; images and figures travel as files in the Anki package,
@@ -136,7 +146,13 @@ def write_downloads(
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     packaged, plain = build_card_sets(
-        banks, concretes, math="anki", forms=("files", "names"), language=language
+        banks,
+        concretes,
+        math="anki",
+        forms=("files", "names"),
+        language=language,
+        plugins=plugins,
+        store=images,
     )
     written: dict[ExportKind, Path] = {}
     names = file_names(deck)

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import genanki
 
-from konum.exports.cards import Card, MediaFile
+from konum.types import Card, MediaFile
 
 # Hard-coded, never change: Anki recognises note types by id.
 BASIC_MODEL_ID = 1_732_905_311

@@ -19,7 +19,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from konum.exports.anki import anki_tags, deck_names, guid
-from konum.exports.cards import Card, display_sides
+from konum.exports.cards import display_sides
+from konum.types import Card
 
 #: Anki's stock note types used by the text export, by card kind.
 TEXT_NOTETYPES = {"basic": "Basic", "cloze": "Cloze"}

@@ -1,11 +1,10 @@
-"""Lesson figures: matplotlib drawings of numbers from :mod:`konum.pe`, as inline SVG.
+"""Figures: matplotlib drawings of computed numbers, as inline SVG.
 
-A lesson page inlines one with ``{{ figure("pe_heatmap", alt="...", n=64, d=64) }}``, a
-question with its ``figure`` field; both call :func:`render_svg`. The package has one module
+The figures themselves come from plugins (:mod:`konum.plugins`: the course's are in
+``konum_pe.figures``). A page inlines one with ``{{ figure("pe_heatmap", alt="...", n=64) }}``,
+a question with its ``figure`` field; both call :func:`render_svg`. The package has one module
 per concern:
 
-* :mod:`~konum.figures.catalogue`: one class per figure (parameters, data, drawing), in
-  :data:`FIGURES`;
 * :mod:`~konum.figures.base`: what a figure is, and its parameter checks (the computed
   generators' parameter specs);
 * :mod:`~konum.figures.style`: the look (colours, sizes, shared drawing helpers);
@@ -25,19 +24,21 @@ import html
 
 import numpy as np
 
-from konum.figures.base import Data, FigureError
-from konum.figures.catalogue import FIGURES
+from konum.figures.base import Data, FigureError, Label, LessonFigure, Params
 from konum.figures.style import INK, PALETTE
 from konum.figures.svg import clean_svg, localize_text, svg_text
-from konum.formatting import did_you_mean
 
 __all__ = [
-    "FIGURES",
     "INK",
     "PALETTE",
     "SIZE_BUDGET",
+    "Data",
     "FigureError",
+    "Label",
+    "LessonFigure",
+    "Params",
     "figure_data",
+    "figure_file",
     "figure_params",
     "render_svg",
 ]
@@ -46,28 +47,19 @@ __all__ = [
 SIZE_BUDGET = 60_000
 
 
-def _known(name: object) -> str:
-    if not isinstance(name, str) or name not in FIGURES:
-        names = sorted(FIGURES)
-        hint = did_you_mean(name, names, cutoff=0.5) if isinstance(name, str) else ""
-        raise FigureError(f"unknown figure {name!r}{hint} (known figures: {', '.join(names)})")
-    return name
-
-
-def figure_params(name: str) -> dict[str, tuple[object, str]]:
-    """The parameters of figure ``name``: ``{param: (default, description)}``."""
-    figure = FIGURES[_known(name)]
+def figure_params(figure: LessonFigure) -> dict[str, tuple[object, str]]:
+    """The parameters of ``figure``: ``{param: (default, description)}``."""
     defaults = figure.defaults()
     return {key: (defaults[key], spec.doc) for key, spec in figure.params.items()}
 
 
-def figure_data(name: str, **params: object) -> Data:
-    """The arrays figure ``name`` draws for ``params`` (defaults filled in), from the core.
+def figure_data(figure: LessonFigure, **params: object) -> Data:
+    """The arrays ``figure`` draws for ``params`` (defaults filled in).
 
     Raises:
-        FigureError: unknown figure or bad parameter.
+        FigureError: a bad parameter.
     """
-    return FIGURES[_known(name)].compute(params)[1]
+    return figure.compute(params)[1]
 
 
 def _freeze(value: object) -> object:
@@ -87,15 +79,16 @@ def _freeze(value: object) -> object:
 
 @functools.lru_cache(maxsize=128)
 def _render_cached(
-    name: str,
+    figure: LessonFigure,
     alt: str,
     caption: str | None,
     frozen: tuple[tuple[str, object], ...],
     language: str,
 ) -> str:
     # Cached: pages, cards and exports show the same figures, and matplotlib is slow.
-    salt = "konum:" + hashlib.blake2b(repr((name, frozen)).encode(), digest_size=6).hexdigest()
-    drawn = FIGURES[name](language=language, **dict(frozen))
+    digest = hashlib.blake2b(repr((figure.name, frozen)).encode(), digest_size=6).hexdigest()
+    salt = "konum:" + digest
+    drawn = figure(language=language, **dict(frozen))
     svg = localize_text(clean_svg(svg_text(drawn, salt), alt), language)
     caption_html = (
         f"<figcaption>{html.escape(caption, quote=False)}</figcaption>" if caption else ""
@@ -104,9 +97,14 @@ def _render_cached(
 
 
 def render_svg(
-    name: str, alt: str, caption: str | None = None, *, language: str = "en", **params: object
+    figure: LessonFigure,
+    alt: str,
+    caption: str | None = None,
+    *,
+    language: str = "en",
+    **params: object,
 ) -> str:
-    """Render figure ``name`` as ``<figure class="konum-figure"><svg role="img" ...>``.
+    """Render ``figure`` as ``<figure class="konum-figure"><svg role="img" ...>``.
 
     The SVG has no XML prolog, a ``<title>`` and ``aria-label`` from ``alt``, a ``viewBox``,
     no width or height attributes but a CSS width of its natural size (1 pt = 4/3 px) capped
@@ -117,7 +115,7 @@ def render_svg(
     are cached: the same call returns the same string.
 
     Args:
-        name: A key of :data:`FIGURES`.
+        figure: A plugin's figure (:meth:`konum.plugins.Plugins.figure` finds it by name).
         alt: Text alternative for screen readers: what the figure shows. Required.
         caption: Optional visible caption, plain text.
         language: The page's language, one of :data:`konum.messages.LANGUAGES`.
@@ -128,13 +126,36 @@ def render_svg(
         One line of HTML.
 
     Raises:
-        FigureError: unknown figure or language, empty ``alt`` or a bad parameter.
+        FigureError: an unknown language, empty ``alt`` or a bad parameter.
     """
-    FIGURES[_known(name)].labels(language)  # checks the language
+    name = figure.name
+    figure.labels(language)  # checks the language
     if not isinstance(alt, str) or not alt.strip():
         raise FigureError(f"figure {name!r}: alt text is required (describe what it shows)")
     if caption is not None and not isinstance(caption, str):
         raise FigureError(f"figure {name!r}: caption must be text, got {caption!r}")
     frozen = tuple(sorted((key, _freeze(value)) for key, value in params.items()))
-    FIGURES[name].checked(dict(frozen))  # fail early, before the cache, with a clear message
-    return _render_cached(name, alt.strip(), caption, frozen, language)
+    figure.checked(dict(frozen))  # fail early, before the cache, with a clear message
+    return _render_cached(figure, alt.strip(), caption, frozen, language)
+
+
+def figure_file(
+    figure: LessonFigure,
+    alt: str,
+    caption: str | None = None,
+    *,
+    language: str = "en",
+    **params: object,
+) -> tuple[str, bytes]:
+    """``figure`` as a standalone SVG file for a card or an LMS: its name (after its
+    content) and its bytes.
+
+    Shown through ``<img>``, where the page's text colour does not reach, so
+    ``currentColor`` becomes a mid grey that reads on light and dark card themes.
+    """
+    markup = render_svg(figure, alt, caption, language=language, **params)
+    svg = markup[markup.index("<svg") : markup.rindex("</svg>") + len("</svg>")]
+    if "xmlns=" not in svg[: svg.index(">")]:
+        svg = svg.replace("<svg", '<svg xmlns="http://www.w3.org/2000/svg"', 1)
+    data = svg.replace("currentColor", "#808080").encode("utf-8")
+    return f"konum-{figure.name}-{hashlib.sha256(data).hexdigest()[:12]}.svg", data

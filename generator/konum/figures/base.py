@@ -10,6 +10,7 @@ values (each checked against its spec) instead of one.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any, ClassVar
 
 from matplotlib.figure import Figure
@@ -17,12 +18,13 @@ from matplotlib.figure import Figure
 from konum.computed.base import ParamSpec, check_constraint, describe
 from konum.errors import KonumError
 from konum.formatting import did_you_mean
-from konum.messages import LANGUAGES, message
+from konum.messages import LANGUAGES, catalogue, fill
 from konum.model import Choices
 
 Params = dict[str, Any]
 Data = dict[str, Any]
-#: ``label(name, **fields)``: the catalogue text ``figures.<name>`` in a figure's language.
+#: ``label(name, **fields)``: the catalogue text ``figures.<name>`` in a figure's language
+#: (the ``figures`` section of its plugin's messages).
 Label = Callable[..., str]
 
 
@@ -31,11 +33,12 @@ class FigureError(KonumError, ValueError):
 
 
 class LessonFigure:
-    """One figure of the catalogue.
+    """A figure a plugin gives (:mod:`konum.plugins`), for pages and questions.
 
-    Subclasses set :attr:`name` and :attr:`params` (and :attr:`lists`), and implement
-    :meth:`data`, which returns exactly the arrays drawn (all from :mod:`konum.pe`), and
-    :meth:`draw`. Calling the object with parameters (and ``language``, English by default)
+    Subclasses set :attr:`name`, :attr:`params` (and :attr:`lists`, :attr:`messages`), and
+    implement :meth:`data`, which returns exactly the arrays drawn (computed, never typed),
+    and :meth:`draw`, which draws them with matplotlib (:mod:`konum.figures.style` gives
+    konum's look). Calling the object with parameters (and ``language``, English by default)
     returns the matplotlib figure.
     """
 
@@ -43,6 +46,8 @@ class LessonFigure:
     params: ClassVar[Mapping[str, ParamSpec]]
     #: List parameters: the most values each takes (at least one).
     lists: ClassVar[Mapping[str, int]] = {}
+    #: The message folders the figure's words (``figures.<name>``) are read from.
+    messages: ClassVar[tuple[Path, ...]] = ()
 
     def data(self, p: Params) -> Data:
         """The arrays drawn for the checked parameters ``p``."""
@@ -67,8 +72,10 @@ class LessonFigure:
                 f"found {language!r}"
             )
 
+        texts = catalogue(language, self.messages)
+
         def label(name: str, **fields: object) -> str:
-            return message(language, f"figures.{name}", **fields)
+            return fill(texts[f"figures.{name}"], **fields)
 
         return label
 

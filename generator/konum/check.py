@@ -1,0 +1,241 @@
+"""The check stage: what loading cannot see, found once for every command and build.
+
+``konum check``, ``konum build``, ``mkdocs build`` and ``zensical build`` all come here
+(through :func:`konum.course.course_for` or :func:`check_banks`). After the pure load
+(:mod:`konum.load`) it:
+
+* looks into every Markdown text (:mod:`konum.htmlcheck`): HTML the sanitiser would drop,
+  unsafe math commands, formulas that cannot render, texts beyond the renderer's limits;
+* reads every image a text shows (:mod:`konum.imagerefs`), and makes its path a reference
+  to the checked image, kept in the report's :attr:`CheckReport.images`;
+* draws each question's figure with its plugin, and asks each question's type what drawing,
+  evaluating or running it finds (:meth:`konum.types.Question.probe`: a generator's params,
+  a formula on many drawings, an example program's recorded output);
+
+and reports every problem at the line where it was written, with the question id and field.
+A bank is in the report only when its file has no problem at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from konum import htmlcheck, imagerefs
+from konum.fields import Written, place, walk
+from konum.figures import FigureError
+from konum.images import Image
+from konum.load import DEFAULT_ROOT, Loaded, PathLike, load_files
+from konum.markup import Spot
+from konum.plugins import NONE, Plugins
+from konum.problems import BankError, BankProblem, sort_problems
+from konum.types import Bank, Finding, Probe, Question
+from konum.yamlsource import Mark, YMap, YNode, YScalar, YSeq
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """The outcome of checking banks: every file, the banks that passed (their texts with
+    image references, their output questions' expected outputs), the images their texts
+    show by flat name (and the files they were read from), and every problem."""
+
+    files: tuple[str, ...]
+    banks: tuple[Bank, ...]
+    problems: tuple[BankProblem, ...]
+    image_files: Mapping[Path, Image]
+
+    @property
+    def images(self) -> dict[str, Image]:
+        """The images by flat name."""
+        return {image.name: image for image in self.image_files.values()}
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def questions(self) -> int:
+        return sum(len(bank.questions) for bank in self.banks)
+
+
+def _problem(
+    file: str, mark: Mark, message: str, qid: str | None, field: str | None
+) -> BankProblem:
+    return BankProblem(file, mark.line, mark.column, message, question_id=qid, field=field)
+
+
+Texts = dict[tuple[str | None, str], str]
+
+
+def check_texts(
+    written: Written, project: Path
+) -> tuple[Texts, list[BankProblem], dict[Path, Image]]:
+    """Look into every text of ``written``: the localised texts by (id, path), the problems
+    at the line and column where they are, and the images read, by file."""
+    folder = Path(written.file).absolute().parent  # where the texts' image paths start
+    texts: Texts = {}
+    problems: list[BankProblem] = []
+    found: dict[Path, Image] = {}
+    for use in written.texts:
+        localised, image_problems, read = imagerefs.localise(use.text, use.path, folder, project)
+        issues: list[htmlcheck.HtmlIssue | Spot] = [*htmlcheck.scan(use.text), *image_problems]
+        for issue in issues:
+            mark = place(written.lines, use.node, issue.line, issue.offset, use.text)
+            problems.append(_problem(written.file, mark, issue.message, use.qid, use.path))
+        found.update(read)
+        texts[(use.qid, use.path)] = localised
+    return texts, problems, found
+
+
+def _question_nodes(root: YNode | None) -> dict[str, YMap]:
+    nodes: dict[str, YMap] = {}
+    seq = root.get("questions") if isinstance(root, YMap) else None
+    for item in seq.items if isinstance(seq, YSeq) else ():
+        ident = item.get("id") if isinstance(item, YMap) else None
+        if isinstance(item, YMap) and isinstance(ident, YScalar):
+            nodes.setdefault(str(ident.value), item)
+    return nodes
+
+
+def _finding_mark(lines: Sequence[str], node: YMap, finding: Finding) -> Mark:
+    target, whole = walk(node, finding.field)
+    if whole and isinstance(target, YScalar):
+        text = str(target.value)
+        if finding.line is not None and target.style == "|":  # a program's own line
+            return place(lines, target, finding.line, 0, text)
+        if finding.offset is not None:
+            return place(lines, target, 1, finding.offset, text)
+    return target.mark
+
+
+def _figure_problem(q: Question, plugins: Plugins, node: YMap) -> tuple[Mark, str] | None:
+    if q.figure is None:
+        return None
+    fig = node.get("figure")
+    try:
+        plugins.figure(q.figure.name).compute(q.figure.params)
+    except FigureError as exc:
+        where = fig.get("params") if isinstance(fig, YMap) and "parameter" in str(exc) else None
+        if where is None and isinstance(fig, YMap):
+            where = fig.get("name")
+        return (where or fig or node).mark, str(exc)
+    return None
+
+
+def check_loaded(
+    loaded: Sequence[Loaded],
+    *,
+    plugins: Plugins = NONE,
+    project: Path | None = None,
+    run_programs: bool = False,
+) -> tuple[list[Bank], list[BankProblem], dict[Path, Image]]:
+    """Check what :func:`konum.load.load_files` loaded: the banks with no problem left (as
+    checked), every problem the check found, and the images the texts show, by file."""
+    project = (project or Path.cwd()).absolute()
+    probe = Probe(plugins, run_programs)
+    banks: list[Bank] = []
+    problems: list[BankProblem] = []
+    images: dict[Path, Image] = {}
+    for item in loaded:
+        written = Written(item.file, item.lines, item.texts)
+        texts, found, read = check_texts(written, project)
+        images.update(read)
+        bank = item.bank
+        if bank is None:
+            problems += found
+            continue
+        nodes = _question_nodes(item.root)
+        questions = []
+        for q in bank.questions:
+            own = {path: text for (qid, path), text in texts.items() if qid == q.id}
+            q = q.replaced(own)
+            node = nodes[q.id]
+            figure = _figure_problem(q, plugins, node)
+            if figure is not None:
+                found.append(_problem(item.file, figure[0], figure[1], q.id, "figure"))
+            try:
+                findings, q = q.probe(probe)
+            except Exception as exc:  # a plugin's bug must still not hide the bank
+                findings = [Finding("", f"checking it failed ({type(exc).__name__}: {exc})")]
+            for finding in findings:
+                mark = _finding_mark(item.lines, node, finding)
+                field = finding.field or None
+                found.append(_problem(item.file, mark, finding.message, q.id, field))
+            questions.append(q)
+        cards = tuple(
+            replace(
+                fc,
+                front=texts.get((fc.id, "front"), fc.front),
+                back=texts.get((fc.id, "back"), fc.back),
+            )
+            for fc in bank.flashcards
+        )
+        title = texts.get((None, "title"), bank.title)
+        problems += found
+        if not item.problems and not found:
+            banks.append(replace(bank, title=title, questions=tuple(questions), flashcards=cards))
+    return banks, problems, images
+
+
+def check_banks(
+    paths: PathLike | Sequence[PathLike] | None = None,
+    root: PathLike = DEFAULT_ROOT,
+    *,
+    plugins: Plugins = NONE,
+    project: Path | None = None,
+    run_programs: bool = False,
+) -> CheckReport:
+    """Load and check banks without raising (see :func:`load_banks` for the arguments)."""
+    loaded, files, cross = load_files(paths, root, project=project)
+    banks, found, images = check_loaded(
+        loaded, plugins=plugins, project=project, run_programs=run_programs
+    )
+    problems = [p for item in loaded for p in item.problems] + found + list(cross)
+    return CheckReport(files, tuple(banks), tuple(sort_problems(problems, files)), images)
+
+
+def load_banks(
+    paths_or_dir: PathLike | Sequence[PathLike] | None = None,
+    root: PathLike = DEFAULT_ROOT,
+    *,
+    plugins: Plugins = NONE,
+    project: Path | None = None,
+    run_programs: bool = False,
+) -> tuple[Bank, ...]:
+    """Load and check every bank, or raise one :class:`BankError` listing every problem.
+
+    Args:
+        paths_or_dir: a bank file, a directory of ``*.yml`` banks, or a list of either;
+            None means ``root``.
+        root: the default directory (``content/banks``).
+        plugins: the plugins whose generators and figures the banks use.
+        project: the folder the banks' images must lie in, besides each bank's own folder
+            (the folder of ``mkdocs.yml``; default the working directory).
+        run_programs: run output questions' example solutions instead of reading their
+            recorded output (the site trusts them: see the authoring page).
+
+    Returns:
+        The banks, in file order (sorted by name within a directory).
+
+    Raises:
+        BankError: any content problem, including ids used twice across banks.
+    """
+    report = check_banks(
+        paths_or_dir, root, plugins=plugins, project=project, run_programs=run_programs
+    )
+    if report.problems:
+        raise BankError(report.problems, report.files)
+    return report.banks
+
+
+def load_bank(path: PathLike, **options: object) -> Bank:
+    """Load and check one bank file (options: see :func:`load_banks`).
+
+    Raises:
+        BankError: every problem in that file.
+    """
+    banks = load_banks([path], **options)  # type: ignore[arg-type]
+    if not banks:
+        raise BankError([BankProblem(str(path), None, None, "not a bank")], [str(path)])
+    return banks[0]

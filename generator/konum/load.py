@@ -1,0 +1,440 @@
+"""Loading bank files into typed questions: pure (files read, nothing run, nothing stored).
+
+:func:`load_files` reads every file, reads each question with its type's
+:meth:`~konum.types.Question.read`, then checks what needs all of them (ids unique across
+banks), and reports every problem of every file. What running, drawing and rendering find
+is the check stage's (:mod:`konum.check`), which takes what this returns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from konum import yamlsource
+from konum.fields import COMMON_FIELDS, IdUse, Reader, TextUse
+from konum.formatting import SLUG, did_you_mean
+from konum.model import Flashcard, Source
+from konum.problems import BankProblem
+from konum.types import TYPES, Bank, Question
+from konum.yamlsource import YMap, YNode
+
+PathLike = str | Path
+
+#: Where banks live, relative to the project root.
+DEFAULT_ROOT = "content/banks"
+
+
+#: The suffix of a bank file. Other spellings (``.yaml``, ``.YML``) are found and reported,
+#: never read and never ignored: the quiz blocks and ``konum serve`` know banks by
+#: ``<bank>.yml``, and a bank one command reads and another ignores would be worse.
+BANK_SUFFIX = ".yml"
+
+
+def is_bank_candidate(path: Path) -> bool:
+    """True for a visible regular file (symlinks followed) named like a bank, in any case and
+    with ``.yml`` or ``.yaml``. Hidden files (an editor's ``.#rope.yml`` lock, often a dangling
+    link, ``.rope.yml.swp``...) and dangling links are not banks."""
+    return (
+        not path.name.startswith(".")
+        and path.suffix.lower() in {".yml", ".yaml"}
+        and path.is_file()
+    )
+
+
+def bank_files(folder: PathLike) -> list[Path]:
+    """The bank candidates of ``folder`` (see :func:`is_bank_candidate`), sorted by name;
+    none when the folder cannot be listed."""
+    try:
+        return sorted(p for p in Path(folder).iterdir() if is_bank_candidate(p))
+    except OSError:
+        return []
+
+
+def discover(paths: Sequence[PathLike] | None = None, root: PathLike = DEFAULT_ROOT) -> list[Path]:
+    """The bank files to check.
+
+    Args:
+        paths: files or directories; None (or empty) means ``root``.
+        root: the default directory.
+
+    Returns:
+        Directories expanded to their bank candidates (:func:`bank_files`: ``*.yml``, and
+        ``*.yaml`` so that loading reports it, without hidden files or dangling links); files
+        kept as given. A missing path, or a directory without bank files, is returned
+        unchanged so that loading reports it as a problem (never a traceback). Duplicates
+        are dropped.
+    """
+    result: list[Path] = []
+    seen: set[Path] = set()
+    for item in paths or [root]:
+        path = Path(item)
+        found = bank_files(path) if path.is_dir() else []
+        for candidate in found or [path]:
+            key = candidate.resolve()
+            if key not in seen:
+                seen.add(key)
+                result.append(candidate)
+    return result
+
+
+BANK_FIELDS = ("bank", "title", "questions", "flashcards")
+FLASHCARD_FIELDS = ("id", "front", "back", "tags")
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """One bank file as loaded.
+
+    Attributes:
+        file: the file's name, as given.
+        bank: the bank with every question that was read without a problem (None when the
+            file has no bank at all); whole only when ``problems`` is empty.
+        problems: every problem in the file.
+        texts: every Markdown text read, with where it was written (for the check stage).
+        root: the file's YAML nodes (to place the check stage's problems); lines: its text.
+    """
+
+    file: str
+    bank: Bank | None
+    problems: tuple[BankProblem, ...]
+    texts: tuple[TextUse, ...] = ()
+    root: YNode | None = None
+    lines: tuple[str, ...] = ()
+    ids: tuple[IdUse, ...] = ()
+    bank_id: IdUse | None = None
+
+
+def _read(path: Path, name: str, project: Path) -> tuple[bytes | None, list[BankProblem]]:
+    if path.is_symlink():
+        real = path.resolve()
+        if not (real == project or project in real.parents):
+            # As images are: nothing of a file outside the project is read, or quoted.
+            return None, [
+                BankProblem(
+                    name,
+                    None,
+                    None,
+                    "not read: the bank file is a link to a file outside the project; copy the "
+                    "bank into the project",
+                )
+            ]
+    if path.is_dir():
+        return None, [BankProblem(name, None, None, "a directory without any .yml bank file")]
+    if path.suffix != BANK_SUFFIX and path.suffix.lower() in {".yml", ".yaml"}:
+        rename = path.with_suffix(BANK_SUFFIX).name
+        return None, [
+            BankProblem(
+                name,
+                None,
+                None,
+                f"not read: bank files end in {BANK_SUFFIX}, found {path.suffix}; rename it"
+                f" to {rename}",
+                expected=BANK_SUFFIX,
+                found=path.suffix,
+            )
+        ]
+    try:
+        size = path.stat().st_size
+        if size > yamlsource.MAX_BYTES:
+            return None, [
+                BankProblem(
+                    name,
+                    None,
+                    None,
+                    f"file is too large: {size:,} bytes, the limit is {yamlsource.MAX_BYTES:,}",
+                    expected=f"at most {yamlsource.MAX_BYTES:,} bytes",
+                    found=f"{size:,} bytes",
+                )
+            ]
+        return path.read_bytes(), []
+    except FileNotFoundError:
+        return None, [BankProblem(name, None, None, "no such file or directory")]
+    except OSError as exc:
+        return None, [BankProblem(name, None, None, f"cannot read the file: {exc.strerror}")]
+
+
+_ITEM_PATH = re.compile(r"(questions|flashcards)\[(\d+)\](?:\.(.*))?")
+
+
+def _attach_ids(problems: list[BankProblem], root: YNode | None) -> list[BankProblem]:
+    """Give YAML-level problems (duplicate keys, tags) the id of the question they are in,
+    and a field path relative to it, like the readers' own problems."""
+    if not isinstance(root, YMap):
+        return problems
+    ids: dict[tuple[str, int], str] = {}
+    for section in ("questions", "flashcards"):
+        seq = root.get(section)
+        for i, item in enumerate(seq.items if isinstance(seq, yamlsource.YSeq) else ()):
+            node = item.get("id") if isinstance(item, YMap) else None
+            if isinstance(node, yamlsource.YScalar) and SLUG.fullmatch(str(node.value)):
+                ids[(section, i)] = str(node.value)
+    result = []
+    for problem in problems:
+        match = _ITEM_PATH.fullmatch(problem.field or "")
+        ident = ids.get((match.group(1), int(match.group(2)))) if match else None
+        if match and ident and problem.question_id is None:
+            problem = replace(problem, question_id=ident, field=match.group(3))
+        result.append(problem)
+    return result
+
+
+def _elsewhere(kind: type[Question]) -> dict[str, str]:
+    """For a question of type ``kind``: why each field of the other types is not its own."""
+    allowed = COMMON_FIELDS + kind.FIELDS
+    owners: dict[str, list[str]] = {}
+    for name, other in TYPES.items():
+        for key in other.FIELDS:
+            owners.setdefault(key, []).append(name)
+    return {
+        key: f"only {' and '.join(names)} questions have it (this question is '{kind.type}')"
+        for key, names in owners.items()
+        if key not in allowed
+    }
+
+
+def _all_fields() -> tuple[str, ...]:
+    return tuple(dict.fromkeys([*COMMON_FIELDS, *(f for k in TYPES.values() for f in k.FIELDS)]))
+
+
+class _BankReader(Reader):
+    """Reads a whole bank file: its top level, its questions (each by its type), its
+    flashcards."""
+
+    def __init__(self, file: str, stem: str, text: str) -> None:
+        super().__init__(file, text)
+        self.stem = stem
+
+    def bank(self, root: YNode | None) -> Bank | None:
+        if root is None:
+            self.problems.append(
+                BankProblem(
+                    self.file,
+                    1,
+                    1,
+                    "the file is empty: a bank needs 'bank', 'title' and 'questions'",
+                    expected="a bank",
+                    found="nothing",
+                )
+            )
+            return None
+        if not self.mapping(
+            root, "", "a bank file must be a mapping with 'bank', 'title' and 'questions'"
+        ):
+            return None
+        self.check_keys(root, "", BANK_FIELDS)
+        bank_id = self.text(root, "bank", "", required=True)
+        bank_node = root.get("bank")
+        if bank_id is not None and bank_node is not None:
+            if not SLUG.fullmatch(bank_id):
+                self.problem(
+                    bank_node.mark,
+                    "bank",
+                    "bank id is not a slug",
+                    expected="lowercase letters a-z, digits and single hyphens",
+                    found=f"'{bank_id}'",
+                )
+            elif bank_id != self.stem:
+                self.problem(
+                    bank_node.mark,
+                    "bank",
+                    "the bank id must equal the file name without .yml",
+                    expected=f"'{self.stem}'",
+                    found=f"'{bank_id}'",
+                )
+        title = self.text(root, "title", "", required=True, markdown=True)
+        questions: list[Question] = []
+        seq = self.sequence(root, "questions", "", required=True)
+        if seq is not None:
+            if not seq.items:
+                self.problem(
+                    seq.mark,
+                    "questions",
+                    "the bank has no questions",
+                    expected="at least one question",
+                    found="an empty list",
+                )
+            for i, item in enumerate(seq.items):
+                question = self.question(item, i, bank_id or self.stem)
+                if question is not None:
+                    questions.append(question)
+        cards: list[Flashcard] = []
+        card_seq = self.sequence(root, "flashcards", "", required=False)
+        for i, item in enumerate(card_seq.items if card_seq is not None else ()):
+            card = self.flashcard(item, i, bank_id or self.stem)
+            if card is not None:
+                cards.append(card)
+        self.check_duplicate_ids()
+        if bank_id is None or title is None:
+            return None
+        return Bank(bank_id, title, self.file, tuple(questions), tuple(cards))
+
+    def check_duplicate_ids(self) -> None:
+        seen: dict[str, IdUse] = {}
+        for use in self.ids:
+            first = seen.setdefault(use.id, use)
+            if first is not use:
+                self.problems.append(
+                    BankProblem(
+                        self.file,
+                        use.mark.line,
+                        use.mark.column,
+                        f"duplicate id '{use.id}': already used at line {first.mark.line}",
+                        question_id=use.id,
+                        field="id",
+                        expected="an id used once across all banks",
+                        found=f"'{use.id}' twice",
+                    )
+                )
+
+    def flashcard(self, node: YNode, index: int, bank: str) -> Flashcard | None:
+        self.qid, self.prefix = None, f"flashcards[{index}]."
+        try:
+            if not self.mapping(
+                node, "", "each flashcard must be a mapping with id, front and back"
+            ):
+                return None
+            ident = self.identifier(node, "", "flashcard")
+            self.qid = ident
+            self.check_keys(node, "", FLASHCARD_FIELDS)
+            front = self.text(node, "front", "", required=True, markdown=True)
+            back = self.text(node, "back", "", required=True, markdown=True)
+            tags = self.tags(node, "")
+            if ident is None or front is None or back is None:
+                return None
+            source = Source(self.file, node.mark.line, node.mark.column)
+            return Flashcard(ident, bank, front, back, source, tags)
+        finally:
+            self.qid, self.prefix = None, ""
+
+    def question(self, node: YNode, index: int, bank: str) -> Question | None:
+        self.qid, self.prefix = None, f"questions[{index}]."
+        try:
+            if not self.mapping(
+                node, "", "each question must be a mapping (id, type, prompt, ...)"
+            ):
+                return None
+            start = self.count()
+            self.qid = self.identifier(node, "", "question")
+            kind = self.question_type(node)
+            if kind is None:
+                self.check_keys(node, "", _all_fields())
+            else:
+                self.check_keys(node, "", COMMON_FIELDS + kind.FIELDS, _elsewhere(kind))
+            common = self.common(node, bank, prompt_required=kind is None or kind.PROMPT_REQUIRED)
+            built = kind.read(self, node, common) if kind is not None else None
+            return built if self.count() == start else None
+        finally:
+            self.qid, self.prefix = None, ""
+
+    def question_type(self, node: YMap) -> type[Question] | None:
+        names = tuple(TYPES)
+        value = node.get("type")
+        if value is None:
+            self.missing(node, "", "type", "one of " + ", ".join(names))
+            return None
+        name = self.as_text(value, "type")
+        if name is None:
+            return None
+        if name not in TYPES:
+            self.problem(
+                value.mark,
+                "type",
+                f"unknown question type '{name}'{did_you_mean(name, names, cutoff=0.5)}",
+                expected="one of " + ", ".join(names),
+                found=f"'{name}'",
+            )
+            return None
+        return TYPES[name]
+
+
+def load_file(path: PathLike, project: Path | None = None) -> Loaded:
+    """One bank file, read and loaded (:class:`Loaded`); ids are checked within the file
+    only. ``project``: the folder a bank file may not leave through a link (that of
+    ``mkdocs.yml``; default the working directory)."""
+    path = Path(path)
+    name = str(path)
+    data, problems = _read(path, name, (project or Path.cwd()).resolve())
+    if data is None:
+        return Loaded(name, None, tuple(problems))
+    root, text, problems = yamlsource.load(data, name)
+    if text is None:
+        return Loaded(name, None, tuple(problems))
+    problems = _attach_ids(problems, root)
+    reader = _BankReader(name, path.stem, text)
+    # Read what parsed even after YAML-level problems (duplicate keys, tags), so that one
+    # run reports everything; a document that did not parse at all is not read.
+    bank = reader.bank(root) if root is not None or not problems else None
+    bank_id = None
+    if isinstance(root, YMap):
+        node = root.get("bank")
+        if isinstance(node, yamlsource.YScalar) and isinstance(node.value, str):
+            bank_id = IdUse(node.value, name, node.mark)
+    return Loaded(
+        name,
+        bank,
+        tuple(problems + reader.problems),
+        tuple(reader.texts),
+        root,
+        tuple(reader.lines),
+        tuple(reader.ids),
+        bank_id,
+    )
+
+
+def _cross_bank(results: Sequence[Loaded]) -> list[BankProblem]:
+    problems: list[BankProblem] = []
+    first: dict[str, IdUse] = {}
+    for result in results:
+        local: set[str] = set()
+        for use in result.ids:
+            if use.id in local:
+                continue  # reported by the file's own check
+            local.add(use.id)
+            earlier = first.setdefault(use.id, use)
+            if earlier is not use:
+                problems.append(
+                    BankProblem(
+                        use.file,
+                        use.mark.line,
+                        use.mark.column,
+                        f"duplicate id '{use.id}': already used at {earlier.where()}",
+                        question_id=use.id,
+                        field="id",
+                        expected="an id used once across all banks",
+                        found=f"'{use.id}' twice",
+                    )
+                )
+    banks: dict[str, IdUse] = {}
+    for result in results:
+        if result.bank_id is None:
+            continue
+        earlier = banks.setdefault(result.bank_id.id, result.bank_id)
+        if earlier is not result.bank_id:
+            problems.append(
+                BankProblem(
+                    result.file,
+                    result.bank_id.mark.line,
+                    result.bank_id.mark.column,
+                    f"duplicate bank id '{earlier.id}': already used by {earlier.file}",
+                    field="bank",
+                )
+            )
+    return problems
+
+
+def load_files(
+    paths: PathLike | Sequence[PathLike] | None = None,
+    root: PathLike = DEFAULT_ROOT,
+    *,
+    project: Path | None = None,
+) -> tuple[tuple[Loaded, ...], tuple[str, ...], tuple[BankProblem, ...]]:
+    """Every bank file of ``paths`` (files or folders; None: ``root``) loaded, the files'
+    names, and the problems of what needs them all (ids unique across banks)."""
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
+    loaded = tuple(load_file(f, project) for f in discover(paths, root))
+    names = tuple(item.file for item in loaded)
+    return loaded, names, tuple(_cross_bank(loaded))

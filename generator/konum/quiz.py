@@ -1,0 +1,477 @@
+"""``konum.quiz``: the ``/// quiz``, ``/// study``, ``/// progress`` and ``/// explorer``
+blocks, and the files the pages that show one carry.
+
+In ``mkdocs.yml`` (its options are :mod:`konum.config`'s; ``- konum:`` turns it on with
+``konum.values`` and ``konum.math``)::
+
+    markdown_extensions:
+      - konum.quiz:
+          banks: docs/banks
+
+Syntax (pymdownx Blocks)::
+
+    /// quiz | sinusoidal
+    ///
+
+    /// quiz | sinusoidal
+        questions: sin-entry, sin-why-pairs
+    ///
+
+    /// quiz | rope
+        draw: 5
+        tags: why, long-context
+        attempts: 2
+    ///
+
+    /// quiz | sinusoidal, relative, rope
+        draw: 6
+        mode: exam
+        time_limit: 10 min
+    ///
+
+    /// study
+    ///
+
+    /// progress
+    ///
+
+A quiz block names a bank (``<banks>/<bank>.yml``), or several separated by commas; the
+optional ``questions`` option keeps only those ids, in that order, and ``tags`` only the
+questions with one of those tags. ``draw: N`` shows N of them, drawn in the reader's browser;
+``attempts`` limits each question's checks (unless it sets its own); ``mode: exam`` gives one
+submission for the whole quiz, with an optional ``time_limit`` (``90 s``, ``10 min``; a bare
+number is minutes). Mistakes are errors naming the page's line. The study block shows every
+card of the course, one at a time; the progress block is the course overview (each lesson's
+score and cards due, the learner's data). The HTML is stashed, so Markdown never touches it.
+
+A page that shows a block gets konum's CSS and JavaScript inline, at the end of the page,
+with the interface texts its scripts use; with the ``nav_progress`` option every page also
+gets the navigation's progress marks (``progress.js``). A page with none of them passes
+through unchanged. The scripts sit in the page content, which Material's instant navigation
+re-runs on every page change (they are idempotent).
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree
+from functools import cached_property
+from pathlib import Path
+from typing import Any, ClassVar, TypedDict
+
+from markdown import Markdown
+from markdown.postprocessors import Postprocessor
+from markdown.preprocessors import Preprocessor
+from pymdownx.blocks import BlocksExtension, BlocksProcessor
+from pymdownx.blocks.block import Block, type_any
+
+from konum import limits
+from konum.config import DEFAULTS, Options, check_names, options_from
+from konum.course import Course, course_for
+from konum.errors import ConfigError, ExportError, KonumError, PageError
+from konum.explorer import ExplorerBlock, check_header, explorer_assets
+from konum.exports.cards import build_cards
+from konum.exports.text import cards_json
+from konum.formatting import did_you_mean
+from konum.math import PageEnd, page_math
+from konum.messages import page_messages
+from konum.plugins import Plugins, load_plugins
+from konum.problems import BankError, format_text
+from konum.render import asset, environment, render_quiz, script_json
+
+
+class QuizError(PageError):
+    """A quiz block that is malformed, names a bank or question that does not exist, or
+    shows banks that have problems."""
+
+
+class _Settings(TypedDict):
+    """A quiz block's options as :func:`konum.render.render_quiz` takes them."""
+
+    draw: int | None
+    mode: str
+    time_limit: int | None
+    attempts: int | None
+
+
+def assets_html(widget: str, *, exam: bool = False) -> str:
+    """The inline ``<style>`` and ``<script>`` of ``widget`` (``quiz``, ``flashcards``,
+    ``overview``, ``progress``); with ``exam``, ``quiz-exam.js`` before the quiz's script
+    (which calls it)."""
+    css, js = asset(f"{widget}.css"), asset(f"{widget}.js")
+    before = f"<script>{asset('quiz-exam.js')}</script>\n" if exam else ""
+    return f'<style data-konum-asset="{widget}">{css}</style>\n{before}<script>{js}</script>\n'
+
+
+def messages_html(language: str, sections: list[str], folders: tuple[Path, ...] = ()) -> str:
+    """The interface texts of ``sections`` for the page's scripts: JSON in a ``<template>``
+    (out of reach of instant navigation, like the quiz data), and ``messages.js``, which
+    reads them for every konum script after it (``window.konumText``)."""
+    data = script_json(page_messages(language, sections, folders))
+    script = f'<script type="application/json">{data}</script>'
+    reader = f"<script>{asset('messages.js')}</script>"
+    return f"<template data-konum-messages>{script}</template>\n{reader}\n"
+
+
+def _course(options: Options) -> Course:
+    try:
+        return course_for(options)
+    except BankError as exc:
+        raise QuizError("the question banks have problems:\n" + format_text(exc.problems)) from None
+    except KonumError as exc:  # the order option, a plugin that does not import
+        raise QuizError(str(exc)) from None
+
+
+_TIME = re.compile(r"(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>s|sec|seconds?|m|min|minutes?)?")
+
+
+def _names(value: object) -> list[str]:
+    """An option that lists names: ``a, b`` or a YAML list."""
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    if isinstance(value, (list, tuple)):
+        return [str(part).strip() for part in value if str(part).strip()]
+    return [] if value in (None, "") else [str(value)]
+
+
+def _whole(where: str, name: str, value: object, low: int, high: int) -> int | None:
+    """A whole-number option from ``low`` to ``high`` (None when not given)."""
+    if value in (None, ""):
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise QuizError(
+            f"{where}: {name}: expected a whole number from {low} to {high}, found {value!r}"
+        )
+    return value
+
+
+def _time_limit(where: str, value: object) -> int | None:
+    """``time_limit`` in seconds: ``90 s``, ``10 min`` or a bare number of minutes."""
+    if value in (None, ""):
+        return None
+    match = _TIME.fullmatch(str(value).strip()) if not isinstance(value, bool) else None
+    seconds = 0.0
+    if match:
+        unit = match.group("unit") or "min"
+        seconds = float(match.group("value")) * (1 if unit.startswith("s") else 60)
+    if not match or not 1 <= seconds <= limits.TIME_LIMIT:
+        raise QuizError(
+            f"{where}: time_limit: expected a time such as '90 s' or '20 min' (at most "
+            f"{limits.TIME_LIMIT // 60} min), found {value!r}"
+        )
+    return round(seconds)
+
+
+class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
+    """``/// quiz | <bank id>[, <bank id>...]`` with the options of the module docstring."""
+
+    NAME = "quiz"
+    ARGUMENT = True
+    OPTIONS: ClassVar[dict[str, tuple[Any, Any]]] = {
+        "questions": ("", type_any),
+        "tags": ("", type_any),
+        "draw": (None, type_any),
+        "attempts": (None, type_any),
+        "mode": ("practice", type_any),
+        "time_limit": (None, type_any),
+    }
+
+    def on_validate(self, parent: etree.Element) -> bool:
+        extension: QuizExtension = self.config["extension"]
+        course = _course(extension.options)
+        bank_ids = _names(self.argument)
+        counts: dict[str, int] = self.tracker.setdefault("quiz_ids", {})
+        lines = extension.quiz_lines
+        number = sum(counts.values())
+        where = f"line {lines[number]}: /// quiz" if number < len(lines) else "/// quiz"
+        if not bank_ids:
+            raise QuizError(f"{where} needs a bank after a bar: /// quiz | BANK")
+        where = f"{where} | {', '.join(bank_ids)}"
+        for bank_id in bank_ids:
+            if bank_id not in course.by_id:
+                known = ", ".join(sorted(course.by_id)) or "none"
+                raise QuizError(
+                    f"{where}: names bank {bank_id!r}, which does not exist"
+                    f"{did_you_mean(bank_id, course.by_id)} (banks: {known})"
+                )
+        banks = [course.by_id[b] for b in bank_ids]
+        pool = {q.id: q for bank in banks for q in bank.questions}
+        ids = _names(self.options["questions"]) or list(pool)
+        missing = [i for i in ids if i not in pool]
+        if missing:
+            what = "that bank" if len(banks) == 1 else "those banks"
+            raise QuizError(f"{where}: no question {', '.join(map(repr, missing))} in {what}")
+        tags = _names(self.options["tags"])
+        if tags:
+            ids = [i for i in ids if set(pool[i].tags) & set(tags)]
+            if not ids:
+                raise QuizError(f"{where}: no question has the tags {', '.join(tags)}")
+        draw = _whole(where, "draw", self.options["draw"], 1, limits.MAX_DRAW)
+        if draw is not None and draw > len(ids):
+            raise QuizError(
+                f"{where}: draw: expected at most {len(ids)} (the questions to draw from), "
+                f"found {draw}"
+            )
+        mode = str(self.options["mode"] or "practice").strip()
+        if mode not in ("practice", "exam"):
+            raise QuizError(f"{where}: mode: expected practice or exam, found {mode!r}")
+        time_limit = _time_limit(where, self.options["time_limit"])
+        if time_limit is not None and mode != "exam":
+            raise QuizError(f"{where}: time_limit: only an exam has one (add 'mode: exam')")
+        attempts = _whole(where, "attempts", self.options["attempts"], *limits.ATTEMPTS)
+        self.course, self.banks, self.pool, self.ids = course, banks, pool, ids
+        self.settings: _Settings = {
+            "draw": draw,
+            "mode": mode,
+            "time_limit": time_limit,
+            "attempts": attempts,
+        }
+        base = "-".join(bank_ids)
+        counts[base] = counts.get(base, 0) + 1
+        self.quiz_id = base if counts[base] == 1 else f"{base}-{counts[base]}"
+        return True
+
+    def on_create(self, parent: etree.Element) -> etree.Element:
+        return etree.SubElement(parent, "div", {"class": "konum-quiz-host"})
+
+    def on_end(self, block: etree.Element) -> None:
+        course = self.course
+        try:
+            html = render_quiz(
+                [course.concrete(self.pool[i]) for i in self.ids],
+                self.quiz_id,
+                title=" · ".join(bank.title for bank in self.banks),
+                language=self.config["extension"].options.language,
+                plugins=course.plugins,
+                images=course.images,
+                **self.settings,
+            )
+        except ValueError as exc:  # a generator, a prompt template or its math fails
+            names = ", ".join(bank.id for bank in self.banks)
+            raise QuizError(f"/// quiz | {names}: {exc}") from None
+        for child in list(block):  # the block has no Markdown content of its own
+            block.remove(child)
+        block.text = self.md.htmlStash.store(html)
+
+
+def render_study(course: Course, language: str = "en") -> str:
+    """The study block: every card of ``course`` as JSON inside the page, for
+    ``flashcards.js``. The JSON sits in a ``<script type="application/json">`` inside a
+    ``<template>``, out of reach of Material's instant navigation (which re-creates scripts
+    without their type). Without JavaScript the block says so.
+
+    Raises:
+        konum.errors.ExportError: a question cannot be made into a card.
+    """
+    cards = build_cards(
+        course.banks,
+        course.concretes(),
+        math="mathml",
+        language=course.language,
+        plugins=course.plugins,
+        store=course.images,
+    )
+    template = environment(language).get_template("quiz/study.html.j2")
+    return template.render(data=script_json(cards_json(cards))).strip() + "\n"
+
+
+def render_progress(course: Course, language: str = "en") -> str:
+    """The course overview block: the lessons of ``course`` in its order as JSON for
+    ``overview.js``: ``{"lessons": [{"bank", "title", "questions": [question ids], "cards":
+    [card keys]}]}``. The scores and due cards are the learner's, so the browser adds them;
+    without JavaScript the block says so.
+
+    Raises:
+        konum.errors.ExportError: a question cannot be made into a card.
+    """
+    keys: dict[str, list[str]] = {}
+    cards = build_cards(
+        course.banks, course.concretes(), math="mathml", plugins=course.plugins, store=course.images
+    )
+    for card in cards:
+        keys.setdefault(card.bank, []).append(card.key)
+    lessons = [
+        {
+            "bank": bank.id,
+            "title": bank.title,
+            "questions": [q.id for q in bank.questions],
+            "cards": keys.get(bank.id, []),
+        }
+        for bank in course.banks
+    ]
+    template = environment(language).get_template("quiz/progress.html.j2")
+    return template.render(data=script_json({"lessons": lessons})).strip() + "\n"
+
+
+class _CourseBlock(Block):  # type: ignore[misc]
+    """A block that shows something of the whole course, rendered by ``RENDER``."""
+
+    ARGUMENT = False
+    RENDER: ClassVar[Any]
+
+    def on_create(self, parent: etree.Element) -> etree.Element:
+        return etree.SubElement(parent, "div", {"class": f"konum-{self.NAME}-host"})
+
+    def on_end(self, block: etree.Element) -> None:
+        options = self.config["extension"].options
+        try:
+            html = type(self).RENDER(_course(options), options.language)
+        except (ValueError, ExportError) as exc:
+            raise QuizError(f"/// {self.NAME}: {exc}") from None
+        for child in list(block):
+            block.remove(child)
+        block.text = self.md.htmlStash.store(html)
+
+
+class StudyBlock(_CourseBlock):
+    """``/// study``: every card of the course, studied one at a time in the page."""
+
+    NAME = "study"
+    RENDER = staticmethod(render_study)
+
+
+class ProgressBlock(_CourseBlock):
+    """``/// progress``: the course overview, per lesson its quiz score and the cards due."""
+
+    NAME = "progress"
+    RENDER = staticmethod(render_progress)
+
+
+# A line that starts like a block of konum's, and the forms pymdownx reads as one: a quiz
+# names its bank after a bar, the study block takes nothing (explorers: konum.explorer).
+_BLOCK_START = re.compile(r"^ {0,3}///\s*(quiz|study|progress)\b")
+_WELL_FORMED = re.compile(r"^ {0,3}/// (?:quiz *\| *\S.*|study *|progress *)$")
+_QUIZ_START = re.compile(r"^ {0,3}/// quiz\b")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+class MalformedBlockPreprocessor(Preprocessor):
+    """A quiz or explorer line that pymdownx would leave as text is an error naming its
+    line; the line of each quiz block is kept for its errors."""
+
+    def __init__(self, md: Markdown, extension: QuizExtension) -> None:
+        super().__init__(md)
+        self.extension = extension
+
+    def run(self, lines: list[str]) -> list[str]:
+        fence: str | None = None
+        quizzes = self.extension.quiz_lines
+        quizzes.clear()
+
+        def explorers() -> Any:
+            return self.extension.plugins().explorers
+
+        for number, line in enumerate(lines, start=1):
+            opened = _FENCE.match(line)
+            if opened:
+                mark = opened.group(1)
+                if fence is None:
+                    fence = mark
+                elif mark.startswith(fence[0]) and len(mark) >= len(fence):
+                    fence = None
+                continue
+            if fence is not None:
+                continue
+            if _QUIZ_START.match(line) and _WELL_FORMED.match(line):
+                quizzes.append(number)
+            if _BLOCK_START.match(line) and not _WELL_FORMED.match(line):
+                raise QuizError(
+                    f"line {number}: {line.strip()!r} is not a quiz block; "
+                    "write '/// quiz | BANK' (a bar before the bank) and end it with '///'"
+                )
+            check_header(explorers, lines, number - 1)
+        return lines
+
+
+#: What a quiz in exam mode carries (konum.render's wrapper): such a page gets quiz-exam.js.
+_EXAM_MARK = 'data-mode="exam"'
+_SECTIONS = (
+    ("quiz", "data-konum-quiz"),
+    ("exam", _EXAM_MARK),
+    ("study", "data-konum-study"),
+    ("overview", "data-konum-overview"),
+    ("explorer", "data-explorer="),
+)
+
+
+class AssetsPostprocessor(Postprocessor):
+    """Adds the quiz's, the study page's, the overview's or the explorers' files to a page
+    that shows one, with the interface texts they use in the extension's language, and the
+    navigation's progress marks (every page, with ``nav_progress``)."""
+
+    def __init__(self, md: Markdown, extension: QuizExtension) -> None:
+        super().__init__(md)
+        self.extension = extension
+        self.page = False
+
+    def run(self, text: str) -> str:
+        if not self.page:
+            return text  # a heading's HTML, rendered for the table of contents
+        self.page = False
+        text = page_math(text)  # the quizzes' formulas, on a page without konum.math too
+        options = self.extension.options
+        sections = [section for section, mark in _SECTIONS if mark in text]
+        if not sections and not self.extension.nav_progress:
+            return text
+        plugins = self.extension.plugins()
+        if self.extension.nav_progress:
+            sections.append("progress")
+        text += "\n" + messages_html(options.language, sections, plugins.messages)
+        if "data-konum-quiz" in text:
+            text += assets_html("quiz", exam=_EXAM_MARK in text)
+        if "data-konum-study" in text:
+            text += "\n" + assets_html("flashcards")
+        if "data-konum-overview" in text:
+            text += "\n" + assets_html("overview")
+        if self.extension.nav_progress:
+            text += "\n" + assets_html("progress")
+        if "data-explorer=" in text:
+            text += "\n" + explorer_assets(plugins.explorers, text)
+        return text
+
+
+class QuizExtension(BlocksExtension):  # type: ignore[misc]
+    """Registers the quiz, study, progress and explorer blocks and their assets, for one
+    site's options (:mod:`konum.config`). ``nav_progress`` (default: the option's, else
+    ``default_progress``) puts the progress marks on every page."""
+
+    def __init__(self, default_progress: bool = False, **kwargs: Any) -> None:
+        try:
+            check_names(kwargs)
+        except ConfigError as exc:
+            raise QuizError(str(exc)) from None
+        self.config = {name: list(value) for name, value in DEFAULTS.items()}
+        super().__init__(**kwargs)
+        progress = kwargs.get("nav_progress")
+        self.nav_progress = default_progress if progress is None else bool(progress)
+        self.quiz_lines: list[int] = []
+
+    @cached_property
+    def options(self) -> Options:
+        """The options, checked when first used (MkDocs makes the extension while it reads
+        its configuration, before ``konum build`` gives the folder paths start from)."""
+        try:
+            return options_from(self.getConfigs())
+        except ConfigError as exc:
+            raise QuizError(str(exc)) from None
+
+    def plugins(self) -> Plugins:
+        try:
+            return load_plugins(self.options.plugins, self.options.root)
+        except KonumError as exc:
+            raise QuizError(str(exc)) from None
+
+    def extendMarkdownBlocks(self, md: Markdown, block_mgr: BlocksProcessor) -> None:
+        for block in (QuizBlock, StudyBlock, ProgressBlock, ExplorerBlock):
+            block_mgr.register(block, {"extension": self})
+
+    def extendMarkdown(self, md: Markdown) -> None:
+        super().extendMarkdown(md)
+        assets = AssetsPostprocessor(md, self)
+        md.preprocessors.register(MalformedBlockPreprocessor(md, self), "konum_malformed", 31)
+        md.treeprocessors.register(PageEnd(md, assets), "konum_page", -100)
+        md.postprocessors.register(assets, "konum_assets", 0)
+
+
+def makeExtension(**kwargs: Any) -> QuizExtension:
+    return QuizExtension(**kwargs)

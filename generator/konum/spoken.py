@@ -1,0 +1,176 @@
+"""Rendered HTML as one line of plain text, each formula as a reader says it.
+
+For the places that cannot hold markup: a matching question's ``<option>`` (quiz pages), the
+right-hand items of Moodle XML and GIFT matching questions. ``$\\sin(0)$`` reads
+``sin(0)``, ``$s^{d/(d-2)}$`` reads ``s to the power d/(d−2)``, ``$x_1$`` reads ``x₁``.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+from konum.markup import render_markdown
+
+#: Operators written with a space on each side (as a reader says them), unless they are signs.
+_SPACED = frozenset("+−=≠≈≤≥<>·×→↦∈∉⊂⊆∪∩±∓∝≡")
+#: Scripts that read well as Unicode characters: numbers and signs (x², x⁻¹, x₁, xⁿ, qᵀ).
+_SUPERSCRIPT = str.maketrans("0123456789+−=()n⊤T", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿᵀᵀ")
+_SUBSCRIPT = str.maketrans("0123456789+−=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
+_LARGE_OPERATORS = frozenset("∑∏∫∮⋃⋂")
+_ACCENTS = {"^": "\u0302", "ˆ": "\u0302", "¯": "\u0304", "‾": "\u0304", "→": "\u20d7",
+            "~": "\u0303", "˜": "\u0303", "˙": "\u0307", "¨": "\u0308"}  # fmt: skip
+_FUNCTIONS = frozenset({"sin", "cos", "tan", "exp", "log", "ln", "max", "min", "arg", "softmax"})
+_SCRIPTED = frozenset({"msup", "msub", "msubsup", "munder", "mover", "munderover"})
+
+
+class _Node:
+    """An element of the MathML tree :class:`_TextParser` builds."""
+
+    __slots__ = ("attrs", "children", "tag")
+
+    def __init__(self, tag: str, attrs: dict[str, str | None]) -> None:
+        self.tag, self.attrs = tag, attrs
+        self.children: list[_Node | str] = []
+
+    def text(self) -> str:
+        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
+
+    def elements(self) -> list[_Node]:
+        return [c for c in self.children if isinstance(c, _Node)]
+
+
+class _TextParser(HTMLParser):
+    """HTML to text: tags dropped, each ``<math>`` replaced by :func:`_spoken` of it."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.math: list[_Node] = []  # the open MathML elements, outermost first
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "math" or self.math:
+            node = _Node(tag, dict(attrs))
+            if self.math:
+                self.math[-1].children.append(node)
+            self.math.append(node)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.math:
+            node = self.math.pop()
+            if not self.math:
+                self.out.append(_spoken(node))
+
+    def handle_data(self, data: str) -> None:
+        if self.math:
+            self.math[-1].children.append(data)
+        else:
+            self.out.append(data)
+
+
+def _group(text: str, *, words: bool = False) -> str:
+    """``text`` in parentheses when it is more than one term: more than one word (in a
+    script, ``words``), or anything but a name or a number (in a fraction)."""
+    if text.startswith("(") and text.endswith(")") and text.count("(") == 1:
+        return text
+    several = " " in text if words else not re.fullmatch(r"[\w.′]+", text)
+    return f"({text})" if several else text
+
+
+def _spoken(node: _Node, compact: bool = False) -> str:
+    """A MathML element as a reader says it in one line: ``sin(0)``, ``2π · 10000``,
+    ``s to the power d/(d−2)``, ``W sub q``, ``x₁``, ``−1``. Inside scripts and fractions
+    operators take no spaces (``compact``)."""
+    tag, parts = node.tag, node.elements()
+    if tag in _SCRIPTED:  # latex2mathml puts a thin space inside \log_2
+        parts = [p for p in parts if p.tag != "mspace"]
+    if tag in ("mi", "mn", "mo", "mtext", "ms"):
+        return node.text().strip()
+    if tag in ("annotation", "annotation-xml", "mphantom"):
+        return ""
+    if tag == "mspace":
+        return " "
+    if tag == "semantics":
+        return _spoken(parts[0], compact) if parts else ""
+    if tag in _SCRIPTED and len(parts) >= 2:
+        return _scripted(tag, parts, compact)
+    if tag == "mfrac" and len(parts) == 2:
+        return f"{_group(_spoken(parts[0], True))}/{_group(_spoken(parts[1], True))}"
+    if tag == "msqrt":
+        return "√" + _group(_row(parts, True))
+    if tag == "mroot" and len(parts) == 2:
+        return f"{_spoken(parts[1], True)}√{_group(_spoken(parts[0], True))}"
+    if tag == "mtable":
+        return "; ".join(_spoken(row, compact) for row in parts)
+    if tag == "mtr":
+        return ", ".join(_spoken(cell, compact) for cell in parts)
+    return _row(parts, compact)
+
+
+def _as_script(text: str, table: dict[int, int]) -> str | None:
+    """``text`` in Unicode super- or subscript characters, if each one has such a form."""
+    return text.translate(table) if text and all(ord(c) in table for c in text) else None
+
+
+def _scripted(tag: str, parts: list[_Node], compact: bool) -> str:
+    base = _spoken(parts[0], compact)
+    scripts = [_spoken(p, True) for p in parts[1:3]]
+    if tag == "mover" and scripts[0] in _ACCENTS:
+        return base + _ACCENTS[scripts[0]]
+    if base in _LARGE_OPERATORS:  # a sum's limits
+        words = ("from", "to") if len(scripts) == 2 else ("over",)
+        return " ".join([base] + [f"{w} {s}" for w, s in zip(words, scripts, strict=False)])
+    if tag in ("munder", "mover", "munderover"):
+        return " ".join([base, *scripts])
+    low = scripts[0] if tag in ("msub", "msubsup") else None
+    high = scripts[-1] if tag in ("msup", "msubsup") else None
+    out = base
+    if low is not None:
+        out += _as_script(low, _SUBSCRIPT) or f" sub {_group(low, words=True)}"
+    if high is not None:
+        primes = set(high) <= set("′″‴")
+        spoken = f" to the power {_group(high, words=True)}"
+        out += high if primes else _as_script(high, _SUPERSCRIPT) or spoken
+    return out
+
+
+def _row(parts: list[_Node], compact: bool) -> str:
+    out: list[str] = []
+    previous: _Node | None = None
+    word = False  # the previous item ends in a word: a function name, or a spoken script
+    for node in parts:
+        text = _spoken(node, compact)
+        if node.tag == "mo" and text in _SPACED:
+            sign = (
+                previous is None
+                or node.attrs.get("form") == "prefix"
+                or (previous.tag == "mo" and _spoken(previous) not in ")]|⌋⌉")
+            )
+            text = text if sign or compact else f" {text} "
+        elif node.tag == "mo" and text in (",", ";"):
+            text += " "
+        elif word and text[:1].isalnum():
+            text = " " + text
+        out.append(text)
+        word = text in _FUNCTIONS or (
+            node.tag in _SCRIPTED
+            and (_spoken(node.elements()[0]) in _FUNCTIONS or " " in text.strip())
+        )
+        previous = node
+    return "".join(out)
+
+
+def html_text(html: str) -> str:
+    """Sanitised HTML as one line of plain text, each formula as a reader says it (see
+    :func:`_spoken`): for places that cannot hold markup, such as ``<option>``."""
+    parser = _TextParser()
+    parser.feed(html)
+    parser.close()
+    text = re.sub(r"\s+", " ", "".join(parser.out)).strip()
+    return re.sub(r"\(\s+", "(", re.sub(r"\s+([),;:])", r"\1", text))
+
+
+def plain_text(text: str) -> str:
+    """Inline Markdown as plain text (:func:`html_text` of its HTML): no markup, no TeX,
+    ``$\\sin(0)$`` as ``sin(0)`` and ``$s^{d/(d-2)}$`` as ``s to the power d/(d−2)``."""
+    return html_text(str(render_markdown(text, inline=True)))

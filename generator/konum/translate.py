@@ -1,0 +1,624 @@
+"""Translations of banks: one file per bank and language, keyed by question id.
+
+A translation of ``content/banks/rope.yml`` is ``<translations>/rope.yml`` (the Turkish
+edition's are ``content/tr/banks/``, named by the extension's ``translations`` option in
+``mkdocs.tr.yml``). It mirrors the bank's shape and holds only the words::
+
+    bank: rope
+    en: 5d41402a          # hash of the English title
+    title: Döner konum gömmesi (RoPE)
+    questions:
+      - id: rope-where
+        en: 9b2c0f1e      # hash of the English this entry translates
+        prompt: RoPE bir transformer'ın neresinde etki eder?
+        options:          # as many as the English, in the English order
+          - text: ...
+            feedback: ...
+        explanation: ...
+    flashcards:
+      - id: rope-fc-relative
+        en: 0c1d2e3f
+        front: ...
+        back: ...
+
+Conventions:
+
+* Every English question and flashcard has one entry, and every text field the English has
+  is translated (:func:`english_fields` lists them); a field the English lacks, an id it
+  lacks or a different number of options, pairs or blanks is an error, as is a field left
+  in English (the same text with English words outside math and code).
+* Ids, numbers, answers, option order and everything else stay the English bank's, so both
+  editions draw the same numbers for a seed. Fill-in ``blanks`` answers may be given (words
+  a reader types in the language); without them the English answers are accepted.
+* ``en`` is a short hash of the English fields the entry translates (:func:`source_hash`).
+  When the English changes, the hash no longer matches and the entry is reported as older
+  than its English; :func:`update_hashes` (``konum check --update-hashes``) records the
+  current hashes once the translator has brought the entries up to date.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import yaml
+
+from konum import yamlsource
+from konum.fields import TextUse, Written
+from konum.formatting import BLANK
+from konum.lms import write_atomically
+from konum.model import Flashcard
+from konum.problems import BankProblem
+from konum.types import Bank, Question
+
+#: Length of the hashes stored in translation files (hex digits of SHA-256).
+HASH_LENGTH = 8
+
+#: The keys a translation file's top level may have.
+TOP_KEYS = ("bank", "en", "title", "questions", "flashcards")
+
+_MATH_OR_CODE = re.compile(
+    r"```.*?```|`[^`\n]*`|\$\$.*?\$\$|\$[^$\n]*\$|\\\(.*?\\\)|<[^>\n]*>", re.DOTALL
+)
+_WORD = re.compile(r"\b[a-z]{3,}\b")
+
+
+def english_fields(item: Question | Flashcard) -> dict[str, object]:
+    """The English text fields a translation of ``item`` gives, by field path.
+
+    Paths are those of the bank (``options[1].feedback``), but a hint is ``hints[i]`` (its
+    text: a cost is not translated); ``blanks[i].answers`` (a list) are the only optional
+    ones. Empty or absent English fields are not listed.
+    """
+    if isinstance(item, Flashcard):
+        return {
+            path: text
+            for path, text in (("front", item.front), ("back", item.back))
+            if text.strip()
+        }
+    return item.translatable()
+
+
+def source_hash(fields: Mapping[str, object] | str) -> str:
+    """The short hash of English text (:data:`HASH_LENGTH` hex digits of SHA-256 of its
+    JSON), stored as ``en`` beside a translation."""
+    data = json.dumps(fields, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(data.encode("utf-8")).hexdigest()[:HASH_LENGTH]
+
+
+def left_in_english(english: str, translated: str) -> bool:
+    """True when ``translated`` is ``english`` unchanged and the English has words outside
+    math, code and HTML tags: two lowercase words, or a text that is one word (a unit). A
+    name (``BERT-base``, ``Hugging Face``) or a formula may stay as it is."""
+    if translated.strip() != english.strip():
+        return False
+    prose = _MATH_OR_CODE.sub(" ", english).strip()
+    # Two lowercase words, or one word alone (a unit): names such as BERT-base stay.
+    return len(_WORD.findall(prose)) >= 2 or bool(_WORD.fullmatch(prose))
+
+
+def _optional(path: str) -> bool:
+    return path.startswith("blanks[")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One entry of a translation file: its id, stored hash and texts by field path."""
+
+    id: str
+    hash: str | None
+    texts: dict[str, object]
+    line: int
+    nodes: dict[str, yamlsource.YNode]
+    column: int = 1
+
+    def mark(self, path: str) -> yamlsource.Mark:
+        """Where field ``path`` was written (the entry's start when it was not)."""
+        node = self.nodes.get(path)
+        return node.mark if node is not None else yamlsource.Mark(self.line, self.column)
+
+
+@dataclass(frozen=True)
+class TranslationReport:
+    """Checking translations: the translated banks, every problem, and the entries older
+    than their English (``stale``; the texts are still used)."""
+
+    banks: tuple[Bank, ...]
+    problems: tuple[BankProblem, ...]
+    stale: tuple[BankProblem, ...]
+    files: tuple[str, ...]
+    #: The translated Markdown texts, where they were written (for the check stage).
+    written: tuple[Written, ...] = ()
+
+
+class _Reader:
+    """Turns one translation file's nodes into entries, collecting shape problems."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.problems: list[BankProblem] = []
+
+    def problem(
+        self,
+        mark: yamlsource.Mark,
+        message: str,
+        *,
+        question_id: str | None = None,
+        field: str | None = None,
+        expected: str | None = None,
+        found: str | None = None,
+    ) -> None:
+        self.problems.append(
+            BankProblem(
+                self.file, mark.line, mark.column, message, question_id, field, expected, found
+            )
+        )
+
+    def texts(
+        self,
+        node: yamlsource.YNode,
+        path: str,
+        ident: str,
+        out: dict[str, object],
+        nodes: dict[str, yamlsource.YNode],
+    ) -> None:
+        """Flatten ``node`` into ``out`` by field path (``options[0].text``)."""
+        if isinstance(node, yamlsource.YMap):
+            for key, entry in node.entries.items():
+                self.texts(entry.value, f"{path}.{key}" if path else key, ident, out, nodes)
+        elif isinstance(node, yamlsource.YSeq):
+            if path.endswith(".answers") or path == "answers":
+                values = []
+                for item in node.items:
+                    if isinstance(item, yamlsource.YScalar) and item.value is not None:
+                        values.append(str(item.value))
+                    else:
+                        self.problem(
+                            item.mark,
+                            "expected an answer (text)",
+                            question_id=ident,
+                            field=path,
+                            expected="text",
+                            found=type(item).__name__,
+                        )
+                out[path] = values
+                nodes[path] = node
+                return
+            for i, item in enumerate(node.items):
+                self.texts(item, f"{path}[{i}]", ident, out, nodes)
+        elif isinstance(node.value, str):
+            out[path] = node.value
+            nodes[path] = node
+        else:
+            self.problem(
+                node.mark,
+                f"expected text, found {node.text!r}",
+                question_id=ident,
+                field=path,
+                expected="text",
+                found=node.text,
+            )
+
+    def entries(self, root: yamlsource.YMap, section: str) -> list[Entry]:
+        seq = root.get(section)
+        if seq is None:
+            return []
+        if not isinstance(seq, yamlsource.YSeq):
+            self.problem(
+                seq.mark,
+                f"expected a list of entries with ids, found {_kind(seq)}",
+                field=section,
+                expected="a list",
+                found=_kind(seq),
+            )
+            return []
+        result = []
+        for i, item in enumerate(seq.items):
+            ident_node = item.get("id") if isinstance(item, yamlsource.YMap) else None
+            if not isinstance(item, yamlsource.YMap) or not isinstance(
+                ident_node, yamlsource.YScalar
+            ):
+                self.problem(
+                    item.mark,
+                    "expected an entry with an id",
+                    field=f"{section}[{i}]",
+                    expected="id: QUESTION-ID",
+                    found=_kind(item),
+                )
+                continue
+            ident = str(ident_node.value)
+            hash_node = item.get("en")
+            # As written: a hash of digits 0-7 after a 0 would read back as an octal number.
+            stored = hash_node.text if isinstance(hash_node, yamlsource.YScalar) else None
+            texts: dict[str, object] = {}
+            nodes: dict[str, yamlsource.YNode] = {}
+            for key, entry in item.entries.items():
+                if key not in ("id", "en"):
+                    self.texts(entry.value, key, ident, texts, nodes)
+            result.append(Entry(ident, stored, texts, item.mark.line, nodes, item.mark.column))
+        return result
+
+
+def _kind(node: yamlsource.YNode) -> str:
+    if isinstance(node, yamlsource.YMap):
+        return "a mapping"
+    if isinstance(node, yamlsource.YSeq):
+        return "a list"
+    return repr(node.text)
+
+
+def _compare(
+    reader: _Reader, entry: Entry, english: Mapping[str, object], stale: list[BankProblem]
+) -> None:
+    """Report fields missing, extra or left in English, and a stale hash."""
+    where = yamlsource.Mark(entry.line, entry.column)
+    for path, text in english.items():
+        if path not in entry.texts:
+            if not _optional(path):
+                reader.problem(
+                    where,
+                    f"missing translation of '{path}'",
+                    question_id=entry.id,
+                    field=path,
+                    expected="a translation of every English field",
+                    found="none",
+                )
+        elif isinstance(text, str) and left_in_english(text, str(entry.texts[path])):
+            reader.problem(
+                entry.mark(path),
+                "untranslated: the same text as the English",
+                question_id=entry.id,
+                field=path,
+                expected="a translation",
+                found="the English",
+            )
+    for path in entry.texts:
+        if path not in english:
+            reader.problem(
+                entry.mark(path),
+                f"no English field '{path}' to translate",
+                question_id=entry.id,
+                field=path,
+                expected=_expected_fields(english),
+                found=path,
+            )
+    prompt = entry.texts.get("prompt")
+    blanks = sum(1 for p in english if p.startswith("blanks["))
+    if blanks and isinstance(prompt, str) and len(BLANK.findall(prompt)) != blanks:
+        reader.problem(
+            entry.mark("prompt"),
+            f"expected {blanks} blanks (____) like the English, found {len(BLANK.findall(prompt))}",
+            question_id=entry.id,
+            field="prompt",
+            expected=f"{blanks} blanks",
+            found=str(len(BLANK.findall(prompt))),
+        )
+    current = source_hash(english)
+    if entry.hash != current:
+        found = f"en: {entry.hash}" if entry.hash else "no en hash"
+        stale.append(
+            BankProblem(
+                reader.file,
+                entry.line,
+                entry.column,
+                f"older than its English ({found}, the English is now {current}): bring the "
+                "translation up to date, then run konum check --update-hashes",
+                entry.id,
+                "en",
+                current,
+                entry.hash,
+            )
+        )
+
+
+def _expected_fields(english: Mapping[str, object]) -> str:
+    return "one of " + ", ".join(english) if english else "no fields"
+
+
+def _translate_bank(
+    bank: Bank, path: Path, stale: list[BankProblem]
+) -> tuple[Bank | None, list[BankProblem], Written | None]:
+    name = str(path)
+    reader = _Reader(name)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return (
+            None,
+            [
+                BankProblem(
+                    name,
+                    None,
+                    None,
+                    f"no translation of bank '{bank.id}' ({bank.path}): expected this file",
+                    field="bank",
+                )
+            ],
+            None,
+        )
+    root, text, problems = yamlsource.load(data, name)
+    if not isinstance(root, yamlsource.YMap):
+        if not problems:
+            problems = [
+                BankProblem(
+                    name,
+                    1,
+                    1,
+                    "expected a mapping with bank, title and questions",
+                    expected="a mapping",
+                )
+            ]
+        return None, problems, None
+    reader.problems.extend(problems)
+    for key, top in root.entries.items():
+        if key not in TOP_KEYS:
+            reader.problem(
+                top.key_mark,
+                f"unknown key '{key}' (keys: {', '.join(TOP_KEYS)})",
+                field=key,
+                expected=", ".join(TOP_KEYS),
+                found=key,
+            )
+    bank_node = root.get("bank")
+    if not isinstance(bank_node, yamlsource.YScalar) or bank_node.value != bank.id:
+        found = bank_node.text if isinstance(bank_node, yamlsource.YScalar) else "none"
+        reader.problem(
+            bank_node.mark if bank_node else root.mark,
+            f"expected bank: {bank.id} (the English bank's id), found {found}",
+            field="bank",
+            expected=bank.id,
+            found=found,
+        )
+    title = root.get("title")
+    title_hash = root.get("en")
+    if not isinstance(title, yamlsource.YScalar) or not isinstance(title.value, str):
+        reader.problem(
+            root.mark,
+            "missing translation of 'title'",
+            field="title",
+            expected="the bank's title",
+            found="none",
+        )
+        translated_title = bank.title
+    else:
+        translated_title = title.value
+        if left_in_english(bank.title, title.value):
+            reader.problem(
+                title.mark,
+                "untranslated: the same text as the English",
+                field="title",
+                expected="a translation",
+                found="the English",
+            )
+        stored = title_hash.text if isinstance(title_hash, yamlsource.YScalar) else None
+        if stored != source_hash(bank.title):
+            stale.append(
+                BankProblem(
+                    name,
+                    title.mark.line,
+                    title.mark.column,
+                    f"older than its English (the English title is now {source_hash(bank.title)}):"
+                    " bring it up to date, then run konum check --update-hashes",
+                    None,
+                    "en",
+                    source_hash(bank.title),
+                    stored,
+                )
+            )
+
+    items: dict[str, Question | Flashcard] = {q.id: q for q in bank.questions}
+    items.update({fc.id: fc for fc in bank.flashcards})
+    seen: dict[str, Entry] = {}
+    for section in ("questions", "flashcards"):
+        for entry in reader.entries(root, section):
+            original = items.get(entry.id)
+            at = yamlsource.Mark(entry.line, entry.column)
+            if entry.id in seen:
+                reader.problem(
+                    at,
+                    f"duplicate entry: '{entry.id}' is translated at line "
+                    f"{seen[entry.id].line} already",
+                    question_id=entry.id,
+                    field="id",
+                )
+                continue
+            if original is None or (section == "flashcards") != isinstance(original, Flashcard):
+                reader.problem(
+                    at,
+                    f"no English {section[:-1]} '{entry.id}' in {bank.path}",
+                    question_id=entry.id,
+                    field="id",
+                    expected=f"an id of {bank.path}",
+                    found=entry.id,
+                )
+                continue
+            seen[entry.id] = entry
+            _compare(reader, entry, english_fields(original), stale)
+    for ident in items:
+        if ident not in seen:
+            reader.problem(
+                root.mark,
+                f"no translation of '{ident}'",
+                question_id=ident,
+                expected=f"an entry for every id of {bank.path}",
+                found="none",
+            )
+    if reader.problems:
+        return None, reader.problems, None
+    texts = (
+        [TextUse(None, "title", str(title.value), title)]
+        if isinstance(title, yamlsource.YScalar)
+        else []
+    )
+    originals: tuple[Question | Flashcard, ...] = (*bank.questions, *bank.flashcards)
+    for original in originals:
+        entry = seen[original.id]
+        markdown = set(original.texts()) if isinstance(original, Question) else {"front", "back"}
+        for field_path, node in entry.nodes.items():
+            value = entry.texts.get(field_path)
+            if (
+                field_path in markdown
+                and isinstance(value, str)
+                and isinstance(node, yamlsource.YScalar)
+            ):
+                texts.append(TextUse(entry.id, field_path, value, node))
+    written = Written(name, tuple((text or "").split("\n")), tuple(texts))
+    questions = tuple(q.replaced(seen[q.id].texts) for q in bank.questions)
+    flashcards = tuple(
+        replace(
+            fc,
+            front=str(seen[fc.id].texts.get("front", fc.front)),
+            back=str(seen[fc.id].texts.get("back", fc.back)),
+        )
+        for fc in bank.flashcards
+    )
+    translated = replace(bank, title=translated_title, questions=questions, flashcards=flashcards)
+    return translated, [], written
+
+
+def translation_path(folder: Path, bank: Bank) -> Path:
+    """Where ``bank``'s translation lives in ``folder``: ``<folder>/<bank file name>``."""
+    return folder / Path(bank.path).name
+
+
+def check_translations(
+    banks: Iterable[Bank], folder: Path, *, complete: bool = True
+) -> TranslationReport:
+    """Check the translations of ``banks`` in ``folder`` and apply them; with ``complete``
+    (``banks`` are all the course's), a file in ``folder`` that translates none is reported.
+
+    Returns:
+        The translated banks (in ``banks``' order; a bank whose translation has problems is
+        left out), every problem, and the entries older than their English.
+    """
+    banks = tuple(banks)
+    translated: list[Bank] = []
+    written: list[Written] = []
+    problems: list[BankProblem] = []
+    stale: list[BankProblem] = []
+    files: list[str] = []
+    known = {translation_path(folder, b).name for b in banks}
+    for bank in banks:
+        path = translation_path(folder, bank)
+        files.append(str(path))
+        result, found, texts = _translate_bank(bank, path, stale)
+        problems.extend(found)
+        if result is not None:
+            translated.append(result)
+        if texts is not None:
+            written.append(texts)
+    for path in sorted(folder.glob("*.yml")) if complete and folder.is_dir() else []:
+        if path.name not in known:
+            files.append(str(path))
+            problems.append(
+                BankProblem(
+                    str(path),
+                    None,
+                    None,
+                    f"a translation of no bank: there is no {path.name} among the English banks",
+                    field="bank",
+                )
+            )
+    return TranslationReport(
+        tuple(translated), tuple(problems), tuple(stale), tuple(files), tuple(written)
+    )
+
+
+def update_hashes(banks: Sequence[Bank], folder: Path) -> list[str]:
+    """Record the current English hash (``en``) of every entry of the translations of
+    ``banks`` in ``folder``, every other character of each file as it was written (comments,
+    flow style, quotes, line endings).
+
+    Returns:
+        The files changed.
+    """
+    changed = []
+    for bank in banks:
+        path = translation_path(folder, bank)
+        if not path.is_file():
+            continue
+        data = path.read_bytes()
+        text, _ = yamlsource.decode(data, str(path))
+        if text is None:
+            continue
+        root, _ = yamlsource.parse(text, str(path))
+        if not isinstance(root, yamlsource.YMap):
+            continue
+        items: dict[str, Question | Flashcard] = {q.id: q for q in bank.questions}
+        items.update({fc.id: fc for fc in bank.flashcards})
+        wanted: list[tuple[yamlsource.YMap, str, str]] = []  # entry, key it follows, hash
+        if "title" in root.entries:
+            wanted.append((root, "title", source_hash(bank.title)))
+        for section in ("questions", "flashcards"):
+            seq = root.get(section)
+            for item in seq.items if isinstance(seq, yamlsource.YSeq) else ():
+                ident = item.get("id") if isinstance(item, yamlsource.YMap) else None
+                if (
+                    isinstance(item, yamlsource.YMap)
+                    and isinstance(ident, yamlsource.YScalar)
+                    and ident.text in items
+                ):
+                    wanted.append((item, "id", source_hash(english_fields(items[ident.text]))))
+        lines = text.split("\n")
+        newline = "\r\n" if "\r\n" in text else "\n"
+        edits = [
+            e
+            for node, key, value in wanted
+            if (e := _hash_edit(text, lines, newline, node, key, value))
+        ]
+        new = text
+        for start, end, replacement in sorted(edits, reverse=True):
+            new = new[:start] + replacement + new[end:]
+        if new != text:
+            bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
+            write_atomically(path, bom + new.encode("utf-8"))
+            changed.append(str(path))
+    return changed
+
+
+def _offset(lines: Sequence[str], mark: yamlsource.Mark) -> int:
+    """The index in the text of ``mark`` (1-based line and column)."""
+    return sum(len(line) + 1 for line in lines[: mark.line - 1]) + mark.column - 1
+
+
+def _hash_edit(
+    text: str,
+    lines: Sequence[str],
+    newline: str,
+    node: yamlsource.YMap,
+    key: str,
+    value: str,
+) -> tuple[int, int, str] | None:
+    """The edit that makes ``node``'s ``en`` hash ``value``: its scalar replaced where it is,
+    or, when it has none, an ``en`` entry beside ``key`` in the mapping's own style (quoted:
+    a hash of digits must stay text)."""
+    stored = node.get("en")
+    style = stored.style if isinstance(stored, yamlsource.YScalar) else None
+    quote = style if style in ("'", '"') else ""
+    if not quote and not isinstance(yaml.safe_load(value), str):
+        quote = '"'  # 01234567 would read back as a number
+    written = f"{quote}{value}{quote}"
+    if isinstance(stored, yamlsource.YScalar):
+        if stored.text == value:
+            return None
+        start, end = stored.span
+        return start, end, written
+    anchor = node.entries[key]
+    start = _offset(lines, node.mark)
+    if text.startswith("{", start):  # a flow mapping: {id: x, prompt: ...}
+        value_node = anchor.value
+        if not isinstance(value_node, yamlsource.YScalar):
+            return None
+        at = value_node.span[1]
+        return at, at, f", en: {written}"
+    indent = " " * (anchor.key_mark.column - 1)
+    if key == "title":  # before the title, at the top of the file
+        at = _offset(lines, yamlsource.Mark(anchor.key_mark.line, 1))
+        return at, at, f"{indent}en: {written}{newline}"
+    line = lines[anchor.key_mark.line - 1]
+    at = _offset(lines, yamlsource.Mark(anchor.key_mark.line, 1)) + len(line.rstrip("\r"))
+    return at, at, f"{newline}{indent}en: {written}"

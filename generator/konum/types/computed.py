@@ -1,0 +1,716 @@
+"""``type: computed``: numbers drawn from a seed, the answer computed, never typed.
+
+A computed question names a plugin's generator, or writes its own formula::
+
+    - id: rope-angle-k
+      type: computed
+      generator: rope_angle               # a plugin's (konum.plugins)
+      params: {m: {min: 1, max: 50}, d: [8, 16]}
+      answer: choice                      # or numeric (the default)
+      options: 4
+
+    - id: newton-force
+      type: computed
+      formula: "m * a"                    # konum.computed.formula
+      params: {m: {min: 2, max: 20}, a: {min: 0.5, max: 5, step: 0.5}}
+      prompt: "A {{ m }} kg cart accelerates at {{ a }} m/s². What net force acts on it?"
+      unit: N
+      misconceptions:
+        - {formula: "m / a", feedback: Force is mass times acceleration, not divided by it.}
+
+Each question ships ``variants`` drawings (:func:`konum.computed.computed_variants`); "New
+numbers" moves to the next. quiz.js's grader ``computed`` checks the variant shown as a
+numeric or a choice question, with that variant's salt.
+"""
+
+from __future__ import annotations
+
+import html
+import textwrap
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, ClassVar, Literal, cast
+
+from markupsafe import Markup
+
+from konum import limits
+from konum.computed import FormulaGenerator, Generator, Recipe, check_formula, num
+from konum.computed.base import lattice
+from konum.computed.formula import DEFAULT_DECIMALS, spec_for
+from konum.computed.variants import PromptTemplateError, check_generator, computed_variants
+from konum.fields import Reader
+from konum.fields import num as message_number
+from konum.formatting import typeset_number
+from konum.htmlcheck import scan_generated
+from konum.lms import (
+    DECIMALS_FORMAT,
+    NOMINAL,
+    GiftWriter,
+    MoodleDocument,
+    answer,
+    category_path,
+    combined_feedback,
+    literal,
+    moodle_formula,
+    multichoice,
+    numerical_answer,
+    percent,
+    plain_number,
+    text_element,
+    units,
+    value,
+)
+from konum.model import Choices, Misconception, ParamConstraint, Variant
+from konum.plugins import Plugins
+from konum.sandbox import SandboxError, sandbox
+from konum.types.base import (
+    Card,
+    Cards,
+    Concrete,
+    Draw,
+    Finding,
+    Page,
+    Print,
+    PrintedQuestion,
+    Probe,
+    Question,
+    answer_line,
+    letter,
+    section,
+)
+from konum.types.choice import choice_data, option_views, right_texts
+from konum.types.numeric import sealed_interval, tolerance_text
+from konum.yamlsource import YMap
+
+#: How a computed question is answered: a typed number, or a choice among computed options.
+COMPUTED_ANSWERS = ("numeric", "choice")
+#: The fields only a formula question (``formula:`` instead of ``generator:``) has.
+FORMULA_ONLY_FIELDS = ("misconceptions", "unit", "tolerance")
+MISCONCEPTION_FIELDS = ("formula", "feedback")
+_TOKEN = "KONUMPARAM{}X"
+
+
+@dataclass(frozen=True)
+class ComputedQuestion(Question):
+    """Numbers drawn from a seed, the answer computed: by a named generator or a formula.
+
+    Exactly one of ``generator`` and ``formula`` is set. A generator (a plugin's,
+    :mod:`konum.plugins`) declares its parameters, prompt, solution and misconceptions;
+    ``params`` constrains them. A formula question (:mod:`konum.computed.formula`) declares
+    its own: ``params`` names every value the ``formula`` uses, ``misconceptions`` are
+    wrong formulas whose values are the distractors, and ``unit``/``tolerance`` are the
+    author's (tolerance absolute; None means half a unit of the last decimal plus slack).
+
+    ``prompt`` may be empty for a generator question: the generator's own prompt is used.
+    When given it is a Jinja template rendered with the drawn values. ``answer`` asks for a
+    typed number or a choice among computed options (the answer and misconception
+    distractors). ``decimals`` overrides the default precision (a generator's own, 2 for a
+    formula).
+    """
+
+    generator: str = ""
+    params: Mapping[str, ParamConstraint] = field(default_factory=dict)
+    answer: Literal["numeric", "choice"] = "numeric"
+    decimals: int | None = None
+    options: int = 4
+    formula: str | None = None
+    misconceptions: tuple[Misconception, ...] = ()
+    unit: str | None = None
+    tolerance: float | None = None
+
+    type: ClassVar[str] = "computed"
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "generator",
+        "formula",
+        "params",
+        "answer",
+        "options",
+        "decimals",
+        "misconceptions",
+        "unit",
+        "tolerance",
+    )
+    TEXTS: ClassVar[tuple[str, ...]] = ("unit", "misconceptions[].feedback")
+    PROMPT_REQUIRED: ClassVar[bool] = False
+
+    # --- load -------------------------------------------------------------------------------
+
+    @classmethod
+    def read(cls, r: Reader, node: YMap, common: dict[str, Any]) -> ComputedQuestion | None:
+        formula = "formula" in node.entries
+        generator = None
+        if formula:
+            text = r.text(node, "formula", "", required=True)
+            if "generator" in node.entries:
+                r.problem(
+                    node.entries["generator"].key_mark,
+                    "generator",
+                    "give either 'generator' or 'formula', not both",
+                )
+            if "params" not in node.entries:
+                r.missing(
+                    node, "", "params", "a mapping of the formula's names to ranges or values"
+                )
+            if not common["prompt"]:
+                wanted = "text that shows the drawn values as {{ name }}"
+                prompt = node.get("prompt")
+                if prompt is None:
+                    r.missing(node, "", "prompt", wanted)
+                else:
+                    r.problem(prompt.mark, "prompt", "is empty", expected=wanted, found="nothing")
+        else:
+            text = None
+            generator = r.text(node, "generator", "", required=False)
+            if generator is None and "generator" not in node.entries:
+                r.missing(node, "", "generator", "a generator's name (or a formula)")
+            for key in FORMULA_ONLY_FIELDS:
+                if key in node.entries:
+                    r.problem(
+                        node.entries[key].key_mark,
+                        key,
+                        f"'{key}' is for formula questions (with 'formula:'); the generator "
+                        f"{generator or ''} gives its own".replace("  ", " "),
+                    )
+        params = r.params(node)
+        form = cast(
+            Literal["numeric", "choice"],
+            r.choice(node, "answer", COMPUTED_ANSWERS, "numeric", "answer form"),
+        )
+        options = r.integer(node, "options", "", limits.COMPUTED_OPTIONS)
+        if options is not None and form != "choice":
+            r.problem(
+                node.entries["options"].key_mark,
+                "options",
+                "'options' only applies with 'answer: choice'",
+            )
+        decimals = r.integer(node, "decimals", "", limits.DECIMALS)
+        if not formula:
+            return cls(
+                **common,
+                generator=generator or "",
+                params=params,
+                answer=form,
+                decimals=decimals,
+                options=options or 4,
+            )
+        unit = r.text(node, "unit", "", required=False, markdown=True)
+        tolerance = _formula_tolerance(r, node, decimals)
+        misconceptions = _misconceptions(r, node)
+        wrong = len(misconceptions)
+        if form == "choice" and "misconceptions" not in node.entries:
+            r.missing(
+                node, "", "misconceptions", "wrong formulas, whose values are the wrong options"
+            )
+        if form == "choice" and options is not None and wrong and options > wrong + 1:
+            r.problem(
+                node.entries["options"].value.mark,
+                "options",
+                f"{wrong} misconception{'s' if wrong != 1 else ''} give at most {wrong + 1} "
+                "options (the answer and one per misconception)",
+                expected=f"at most {wrong + 1}",
+                found=str(options),
+            )
+        return cls(
+            **common,
+            params=params,
+            answer=form,
+            decimals=decimals,
+            options=options or max(2, min(limits.COMPUTED_OPTIONS[1], wrong + 1)),
+            formula=text,
+            misconceptions=misconceptions,
+            unit=unit,
+            tolerance=tolerance,
+        )
+
+    # --- check, draw -----------------------------------------------------------------------
+
+    def recipe(self, plugins: Plugins) -> Recipe:
+        """What draws the question's variants.
+
+        Raises:
+            konum.plugins.UnknownGeneratorError: no plugin's generator of that name.
+            konum.computed.FormulaError: the formula does not parse.
+        """
+        generator: Generator
+        if self.formula is not None:
+            generator = FormulaGenerator(
+                self.id, self.formula, self.params, self.misconceptions, self.unit, self.tolerance
+            )
+        else:
+            generator = plugins.generator(self.generator)
+        return Recipe(
+            self.id, generator, self.params, self.answer, self.options, self.decimals, self.prompt
+        )
+
+    def probe(self, ctx: Probe) -> tuple[list[Finding], ComputedQuestion]:
+        """The generator exists and its params give questions (or the formulas hold on many
+        drawings), and the prompt template renders for a variant."""
+        if self.formula is not None:
+            found = [
+                Finding(p.field, p.message, p.offset)
+                for p in check_formula(
+                    self.id,
+                    self.formula,
+                    self.params,
+                    self.misconceptions,
+                    choice=self.answer == "choice",
+                    options=self.options,
+                    decimals=self.decimals,
+                )
+            ]
+        elif self.generator not in ctx.plugins.generators:
+            return [Finding("generator", ctx.plugins.unknown_generator(self.generator))], self
+        else:
+            try:
+                found = [Finding(p, m) for p, m in check_generator(self.recipe(ctx.plugins))]
+            except Exception as exc:  # the generator's own bug must still not hide the bank
+                message = f"the generator check failed ({type(exc).__name__}: {exc})"
+                return [Finding("generator", message)], self
+        if found or not self.prompt:
+            return found, self
+        try:
+            (variant,) = computed_variants(self.recipe(ctx.plugins), 0, 1)
+        except PromptTemplateError as exc:
+            return [Finding("prompt", str(exc))], self
+        except Exception as exc:  # a generator failure must still not hide the bank
+            field = "formula" if self.formula is not None else "generator"
+            return [Finding(field, f"drawing a variant failed ({type(exc).__name__}: {exc})")], self
+        return [
+            Finding("prompt", f"{issue.message} (in the text the template wrote)")
+            for issue in scan_generated(self.prompt, variant.prompt)
+        ], self
+
+    def concrete(self, draw: Draw) -> Concrete:
+        """``draw.variants`` variants, worded in ``draw.language`` (the same numbers in
+        every language).
+
+        Raises:
+            ValueError: the generator or the prompt fails for the seed.
+        """
+        variants = computed_variants(
+            self.recipe(draw.plugins), draw.seed, draw.variants, draw.language
+        )
+        return Concrete(self, draw.seed, variants=variants)
+
+    # --- outputs -------------------------------------------------------------------------
+
+    def view(self, concrete: Concrete, page: Page) -> dict[str, Any]:
+        if not concrete.variants:
+            raise ValueError("a computed question needs at least one variant")
+        variants = []
+        data_variants = []
+        for k, v in enumerate(concrete.variants):
+            vid = f"{page.dom_id}-v{k}"
+            form = "choice" if v.options else "numeric"
+            options = option_views(v.options, vid, page)
+            variants.append(
+                {
+                    "index": k,
+                    "id": vid,
+                    "form": form,
+                    "prompt": page.md(v.prompt),
+                    "options": options,
+                    "answers": right_texts(options),
+                    "multiple": sum(o.correct for o in v.options) > 1,
+                    "unit": v.unit,
+                    "decimals": v.decimals,
+                    "shown": typeset_number(v.shown_answer),
+                    "solution": page.md(v.solution),
+                }
+            )
+            vsalt = f"{page.salt}\x1f{k}"
+            entry: dict[str, Any] = {"form": form, "salt": vsalt}
+            if form == "choice":
+                entry.update(choice_data(v.options, vsalt))
+            else:
+                entry["interval"] = sealed_interval(vsalt, v.answer, v.tolerance)
+            data_variants.append(entry)
+        first = _form_shape(variants[0])
+        for view in variants[1:]:
+            view["like_first"] = _form_shape(view) == first
+        return {"variants": variants, "data": {"type": "computed", "variants": data_variants}}
+
+    def cards(self, concrete: Concrete, ctx: Cards) -> list[Card]:
+        """One card per variant, keyed ``question:<id>:variant:<i>``."""
+        cards = []
+        for v in concrete.variants:
+            front = ctx.md(v.prompt)
+            shown = html.escape(
+                f"{v.shown_answer} {v.unit}" if v.unit else v.shown_answer, quote=False
+            )
+            if v.options:
+                front += ctx.options([o.text for o in v.options])
+                letters = [letter(i) for i, o in enumerate(v.options) if o.correct]
+                shown = f"{', '.join(letters)}. {shown}" if letters else shown
+            back = (
+                answer_line(ctx.say("cards.answer"), shown)
+                + section(
+                    "konum-solution", ctx.md(v.solution), heading=ctx.say("cards.worked_solution")
+                )
+                + ctx.explanation(self)
+            )
+            key = f"question:{self.id}:variant:{v.index}"
+            cards.append(ctx.card(self, front, back, key=key, tags=("computed",)))
+        return cards
+
+    def moodle(self, doc: MoodleDocument, concrete: Concrete) -> None:
+        """A formula question as ``calculated`` (``calculatedmulti`` for the choice form):
+        the formula in Moodle's syntax (``{m} * {a}``), one private dataset per parameter
+        whose items are the variants konum drew, the tolerance (the largest of the
+        variants') and the decimals shown; written one question per variant instead when
+        Moodle cannot reproduce its prompt or options. A generator question: a category of
+        its own holding one ``numerical`` (or ``multichoice``) question per variant, after
+        the bank's questions, so that a quiz's "random question from category" gives each
+        student other numbers."""
+        text = calculated_form(self, concrete)
+        if text is not None:
+            self._calculated(doc, concrete, text)
+        else:
+            doc.later.append(lambda: self._per_variant(doc, concrete))
+
+    def _per_variant(self, doc: MoodleDocument, concrete: Concrete) -> None:
+        doc.category(
+            category_path(doc.deck, doc.bank_title, self.id),
+            f"konum:{doc.bank_id}:{self.id}",
+            f"<p>The {len(concrete.variants)} variants of question {html.escape(self.id)}: "
+            "draw one at random per student.</p>",
+        )
+        for variant in concrete.variants:
+            number = variant.index + 1
+            element = doc.question(
+                "multichoice" if variant.options else "numerical",
+                self,
+                name=f"{self.id} #{number}",
+                idnumber=f"konum:{self.id}:{number}",
+                text=doc.html(variant.prompt),
+                feedback=_variant_feedback(doc.html, self, variant),
+            )
+            if variant.options:
+                multichoice(element, single=True, shuffle=True)
+                for option in variant.options:
+                    feedback = doc.html(option.feedback) if option.feedback else ""
+                    text = doc.html(option.text, inline=True)
+                    answer(element, 1.0 if option.correct else 0.0, text, feedback)
+            else:
+                numerical_answer(element, variant.answer, variant.tolerance)
+                units(element, variant.unit)
+
+    def _calculated(self, doc: MoodleDocument, concrete: Concrete, text: str) -> None:
+        assert self.formula is not None
+        names = tuple(self.params)
+        variants = concrete.variants
+        multi = self.answer == "choice"
+        element = doc.question(
+            "calculatedmulti" if multi else "calculated",
+            self,
+            text=text,
+            feedback=literal(doc.explanation(self)),
+            literal_text=True,
+        )
+        value(element, "synchronize", 0)
+        value(element, "single", 1 if multi else 0)
+        value(element, "answernumbering", "abc")
+        value(element, "shuffleanswers", 1 if multi else 0)
+        combined_feedback(element)
+        formula = moodle_formula(self.formula, names)
+        answers: list[tuple[float, str, str]] = []
+        if multi:
+            answers.append((1.0, f"{{={formula}}}", ""))
+            answers += [
+                (0.0, f"{{={moodle_formula(m.formula, names)}}}", literal(doc.html(m.feedback)))
+                for m in self.misconceptions
+            ]
+        else:
+            answers.append((1.0, formula, ""))
+        tolerance = max(v.tolerance for v in variants)
+        for fraction, answer_text, feedback in answers:
+            element_answer = _calculated_answer(element, fraction, answer_text)
+            value(element_answer, "tolerance", plain_number(tolerance))
+            value(element_answer, "tolerancetype", NOMINAL)
+            value(element_answer, "correctanswerformat", DECIMALS_FORMAT)
+            value(element_answer, "correctanswerlength", variants[0].decimals)
+            text_element(element_answer, "feedback", feedback)
+        units(element, variants[0].unit)
+        definitions = _sub(element, "dataset_definitions")
+        for name in names:
+            low, high, places = _dataset_range(name, self.params[name])
+            definition = _sub(definitions, "dataset_definition")
+            _sub(_sub(definition, "status"), "text").text = "private"
+            _sub(_sub(definition, "name"), "text").text = name
+            value(definition, "type", "calculated")
+            _sub(_sub(definition, "distribution"), "text").text = "uniform"
+            _sub(_sub(definition, "minimum"), "text").text = plain_number(low)
+            _sub(_sub(definition, "maximum"), "text").text = plain_number(high)
+            _sub(_sub(definition, "decimals"), "text").text = str(places)
+            value(definition, "itemcount", len(variants))
+            items = _sub(definition, "dataset_items")
+            for variant in variants:
+                item = _sub(items, "dataset_item")
+                value(item, "number", variant.index + 1)
+                value(item, "value", str(variant.values[name]))
+            value(definition, "number_of_items", len(variants))
+
+    def gift(self, w: GiftWriter, concrete: Concrete) -> None:
+        """A category of its own (``.../<bank title>/<question id>``) after the bank's
+        questions, with one numeric (or choice) question per variant, as in the Moodle XML
+        export."""
+        w.later.append(lambda: self._gift_variants(w, concrete))
+
+    def _gift_variants(self, w: GiftWriter, concrete: Concrete) -> None:
+        w.category(w.deck, w.bank_title, self.id)
+        for variant in concrete.variants:
+            solution = f"<p><strong>Worked solution</strong></p>{w.html(variant.solution)}"
+            head = w.head(f"{self.id} #{variant.index + 1}", w.html(variant.prompt))
+            if variant.options:
+                lines = [
+                    f"  {'=' if o.correct else '~'}{w.part(w.html(o.text, inline=True))}"
+                    f"{w.feedback(o.feedback)}"
+                    for o in variant.options
+                ]
+                body = "\n".join(lines)
+                w.add(f"{head}{{\n{body}{w.general(self, solution)}\n}}")
+            else:
+                shown = f"#{plain_number(variant.answer)}:{plain_number(variant.tolerance)}"
+                w.add(f"{head}{{{shown}{w.general(self, solution)}\n}}")
+
+    def printed(self, ctx: Print) -> PrintedQuestion:
+        """The version's variant, drawn in the paper's language (its prompt, solution,
+        options and shown answer already have the language's decimal mark)."""
+        variant = ctx.variant(self)
+        shown = typeset_number(
+            f"{variant.shown_answer} {variant.unit}" if variant.unit else variant.shown_answer
+        )
+        prompt, figure = ctx.md(variant.prompt), ctx.figure(self.figure)
+        solution = ctx.md(variant.solution)
+        explanation = ctx.md(self.explanation) if self.explanation.strip() else None
+        if variant.options:
+            options = tuple(
+                Markup(typeset_number(ctx.md(o.text, inline=True))) for o in variant.options
+            )
+            right = next(letter(k) for k, o in enumerate(variant.options) if o.correct)
+            return PrintedQuestion(
+                ctx.number,
+                self.id,
+                "choice",
+                prompt,
+                Markup("<strong>{}</strong> {}").format(right, shown),
+                figure=figure,
+                options=options,
+                solution=solution,
+                explanation=explanation,
+            )
+        answer_html = Markup("<strong>{}</strong> (± {})").format(
+            shown, tolerance_text(variant.tolerance, ctx.language)
+        )
+        return PrintedQuestion(
+            ctx.number,
+            self.id,
+            "numeric",
+            prompt,
+            answer_html,
+            figure=figure,
+            unit=variant.unit,
+            solution=solution,
+            explanation=explanation,
+        )
+
+    def preview(self, concrete: Concrete, plugins: Plugins) -> str | None:
+        return format_preview(self, concrete.variants, plugins)
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def _formula_tolerance(r: Reader, node: YMap, decimals: int | None) -> float | None:
+    value_node = node.get("tolerance")
+    tolerance = r.tolerance(node, "tolerance")
+    if tolerance is None or value_node is None:
+        return None
+    places = DEFAULT_DECIMALS if decimals is None else decimals
+    half = 0.5 * 10.0**-places
+    if tolerance < half * (1 - 1e-9):
+        r.problem(
+            value_node.mark,
+            "tolerance",
+            f"tolerance {message_number(tolerance)} is less than half a unit of the last of "
+            f"{places} decimals, so an answer rounded correctly could be refused",
+            expected=f"tolerance >= {message_number(half)}",
+            found=message_number(tolerance),
+        )
+        return None
+    return tolerance
+
+
+def _misconceptions(r: Reader, node: YMap) -> tuple[Misconception, ...]:
+    seq = r.sequence(node, "misconceptions", "", required=False)
+    found: list[Misconception] = []
+    says = "each misconception must be a mapping such as '- formula: m / a' with 'feedback: ...'"
+    for _, path, item in r.mappings(seq, "misconceptions", says):
+        r.check_keys(item, path, MISCONCEPTION_FIELDS)
+        formula = r.text(item, "formula", path, required=True)
+        feedback = r.text(item, "feedback", path, required=True, markdown=True)
+        if formula is not None and feedback is not None:
+            found.append(Misconception(formula, feedback))
+    if seq is not None and not seq.items:
+        r.problem(
+            seq.mark,
+            "misconceptions",
+            "no misconceptions listed",
+            expected="at least one wrong formula (or leave the field out)",
+            found="an empty list",
+        )
+    return tuple(found)
+
+
+# --- outputs' helpers ------------------------------------------------------------------------
+
+
+def _form_shape(variant: dict[str, Any]) -> tuple[object, ...]:
+    """What a variant's form is made of besides its prompt and option texts: two variants
+    of the same shape differ only in those (and in their ids)."""
+    if variant["form"] == "choice":
+        return ("choice", len(variant["options"]), variant["multiple"])
+    return ("numeric", variant["unit"], variant["decimals"])
+
+
+def _variant_feedback(md: Any, q: ComputedQuestion, variant: Variant) -> str:
+    explanation = md(q.explanation) if q.explanation.strip() else ""
+    return f"<p><strong>Worked solution</strong></p>{md(variant.solution)}" + explanation
+
+
+def _sub(parent: Any, tag: str) -> Any:
+    import xml.etree.ElementTree as ET
+
+    return ET.SubElement(parent, tag)
+
+
+def _calculated_answer(element: Any, fraction: float, text: str) -> Any:
+    answer_element = _sub(element, "answer")
+    answer_element.set("fraction", percent(fraction))
+    _sub(answer_element, "text").text = text
+    return answer_element
+
+
+def _decimals_of(number: float) -> int:
+    exponent = Decimal(repr(float(number))).normalize().as_tuple().exponent
+    return max(0, -int(exponent))
+
+
+def _dataset_range(name: str, constraint: ParamConstraint) -> tuple[float, float, int]:
+    """Minimum, maximum and decimals of a parameter, for Moodle's dataset definition."""
+    if isinstance(constraint, Choices):
+        numbers = [float(str(v)) for v in constraint.values]  # check_params(): numbers
+        return min(numbers), max(numbers), max(_decimals_of(v) for v in numbers)
+    spec = spec_for(name, constraint)
+    points = lattice(spec, constraint)
+    last = points.value(points.count - 1)
+    places = 0 if spec.kind == "int" else max(_decimals_of(points.start), _decimals_of(points.step))
+    return points.start, last, places
+
+
+def wildcard_prompt(q: ComputedQuestion, concrete: Concrete, html_of: Any) -> str | None:
+    """The prompt as HTML with ``{name}`` wildcards, or None when Moodle's substitution
+    would not give konum's prompt for every variant (its template does arithmetic or
+    formatting on the values)."""
+    names = list(q.params)
+    first = dict(concrete.variants[0].values)
+    tokens = {name: _TOKEN.format(i) for i, name in enumerate(names)}
+    try:
+        source = sandbox().from_string(q.prompt).render({**first, **tokens})
+    except SandboxError:
+        return None
+    text = literal(html_of(source))
+    for name, token in tokens.items():
+        text = text.replace(token, f"{{{name}}}")
+    for variant in concrete.variants:
+        shown = text
+        for name in names:
+            shown = shown.replace(f"{{{name}}}", str(variant.values[name]))
+        shown = shown.replace("&#123;", "{").replace("&#125;", "}")
+        if shown != html_of(variant.prompt):
+            return None
+    return text
+
+
+def _multi_ready(q: ComputedQuestion, concrete: Concrete) -> bool:
+    """Every variant shows the answer and one option per misconception, nothing else."""
+    wanted = {m.formula for m in q.misconceptions}
+    for variant in concrete.variants:
+        shown = [o.misconception for o in variant.options if not o.correct]
+        if len(shown) != len(wanted) or set(shown) != wanted:
+            return False
+    return True
+
+
+def calculated_form(q: ComputedQuestion, concrete: Concrete) -> str | None:
+    """The prompt with wildcards when ``q`` is written as a calculated question (a formula
+    question whose prompt and options Moodle can reproduce), else None."""
+    from konum.lms import lms_html
+
+    if q.formula is None or not concrete.variants:
+        return None
+    if q.answer == "choice" and not _multi_ready(q, concrete):
+        return None
+    return wildcard_prompt(q, concrete, lms_html)
+
+
+# --- konum preview -----------------------------------------------------------------------------
+
+_INDENT = "    "
+
+
+def _shown_value(x: object) -> str:
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, float):
+        return num(x, 6)
+    return str(x)
+
+
+def _block(text: str) -> str:
+    return textwrap.indent(text.strip("\n"), _INDENT)
+
+
+def format_preview(
+    question: ComputedQuestion, variants: tuple[Variant, ...], plugins: Plugins
+) -> str:
+    """A terminal-friendly description of ``variants`` of ``question`` (``konum preview``):
+    per variant the drawn values, the prompt, the answer with its tolerance, the options
+    with the misconception behind each distractor (as the generator describes it), and the
+    worked solution, as Markdown source."""
+    described = question.recipe(plugins).generator.misconceptions
+    source = (
+        f"formula {question.formula}"
+        if question.formula is not None
+        else f"generator {question.generator}"
+    )
+    header = (
+        f"{question.id}  (bank {question.bank}, {source}, answer {question.answer}"
+        + (f", {question.options} options" if question.answer == "choice" else "")
+        + f", {len(variants)} variant{'s' if len(variants) != 1 else ''})"
+    )
+    lines = [header, "=" * min(len(header), 100)]
+    for variant in variants:
+        lines += ["", f"--- variant {variant.index} ---", "values:"]
+        values = ", ".join(f"{k}={_shown_value(v)}" for k, v in variant.values.items())
+        lines.append(_block(textwrap.fill(values, 92)))
+        lines += ["prompt:", _block(variant.prompt)]
+        unit = f" {variant.unit}" if variant.unit else ""
+        lines.append(
+            f"answer: {variant.shown_answer}{unit}   (exact {variant.answer!r}, "
+            f"tolerance +/- {variant.tolerance:.3g}, {variant.decimals} decimals)"
+        )
+        if variant.options:
+            lines.append("options:")
+            for i, option in enumerate(variant.options):
+                if option.correct:
+                    lines.append(f"{_INDENT}{letter(i)}) {option.text}   <- correct")
+                    continue
+                key = option.misconception or "authored"
+                about = described.get(key, "")
+                lines.append(f"{_INDENT}{letter(i)}) {option.text}   [{key}] {about}".rstrip())
+                if option.feedback and option.feedback != about:
+                    lines.append(textwrap.indent(option.feedback, _INDENT * 2 + "feedback: "))
+        lines += ["solution:", _block(variant.solution)]
+    return "\n".join(lines) + "\n"

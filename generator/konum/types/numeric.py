@@ -1,0 +1,216 @@
+"""``type: numeric``: a number, accepted within a tolerance.
+
+In a bank::
+
+    - id: rope-angle-first
+      type: numeric
+      prompt: What angle, in radians, does pair 0 turn at position 3?
+      answer: 3
+      tolerance: 0.005            # absolute; or relative_tolerance: 0.01
+      decimals: 2                 # what the prompt asks for; the tolerance must admit it
+      unit: rad
+
+quiz.js's grader ``numeric`` unseals the accepted interval (:func:`sealed_interval`) on a
+check and compares what the reader typed, read as the page's language writes numbers.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
+from typing import Any, ClassVar
+
+from markupsafe import Markup
+
+from konum import limits, seal
+from konum.fields import Reader, num, written
+from konum.formatting import format_number, localize_numbers, typeset_number
+from konum.lms import GiftWriter, MoodleDocument, numerical_answer, plain_number, units
+from konum.types.base import (
+    Card,
+    Cards,
+    Concrete,
+    Page,
+    Print,
+    PrintedQuestion,
+    Question,
+    answer_line,
+)
+from konum.yamlsource import YMap
+
+
+def sealed_interval(salt: str, answer: float, tolerance: float) -> str:
+    """The numbers a numeric check accepts, ``[low, high]`` (``tolerance`` absolute, with
+    the slack of a double's rounding), sealed: only a check unseals them."""
+    slack = tolerance + 1e-9 * max(1.0, abs(answer))
+    return seal.seal(salt, json.dumps([answer - slack, answer + slack]))
+
+
+def tolerance_text(tolerance: float, language: str = "en") -> str:
+    """A tolerance for a printed key: two significant digits, positional, with
+    ``language``'s decimal mark (``0.0055``, in Turkish ``0,0055``)."""
+    return localize_numbers(plain_number(float(f"{tolerance:.2g}")), language)
+
+
+@dataclass(frozen=True)
+class NumericQuestion(Question):
+    """A number, accepted within ``tolerance`` (absolute, or relative to ``answer``).
+
+    ``decimals`` is how many decimals the prompt asks for; the loader checks that the
+    tolerance admits ``round(answer, decimals)``.
+    """
+
+    answer: float = 0.0
+    tolerance: float = 0.0
+    relative: bool = False
+    unit: str | None = None
+    decimals: int | None = None
+
+    type: ClassVar[str] = "numeric"
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "answer",
+        "tolerance",
+        "relative_tolerance",
+        "decimals",
+        "unit",
+    )
+    TEXTS: ClassVar[tuple[str, ...]] = ("unit",)
+
+    @property
+    def absolute_tolerance(self) -> float:
+        """The tolerance as an absolute one (Moodle and GIFT have no relative one)."""
+        return abs(self.answer) * self.tolerance if self.relative else self.tolerance
+
+    @classmethod
+    def read(cls, r: Reader, node: YMap, common: dict[str, Any]) -> NumericQuestion | None:
+        answer_node = node.get("answer")
+        answer: float | None = None
+        if answer_node is None:
+            r.missing(node, "", "answer", "a number")
+        else:
+            answer = r.number(answer_node, "answer")
+            if answer is not None and not _finite(answer):
+                r.problem(
+                    answer_node.mark,
+                    "answer",
+                    "the answer must be a finite number",
+                    expected="a finite number",
+                    found=written(answer_node),
+                )
+                answer = None
+        relative = "relative_tolerance" in node.entries
+        both = "tolerance" in node.entries and relative
+        if both:
+            r.problem(
+                node.entries["relative_tolerance"].key_mark,
+                "relative_tolerance",
+                "give either 'tolerance' (absolute) or 'relative_tolerance', not both",
+            )
+        key = "relative_tolerance" if relative else "tolerance"
+        start = r.count()
+        tolerances = {k: r.tolerance(node, k) for k in ("tolerance", "relative_tolerance")}
+        tolerance = tolerances[key] or 0.0
+        usable = not both and r.count() == start
+        decimals = r.integer(node, "decimals", "", limits.DECIMALS)
+        unit = r.text(node, "unit", "", required=False, markdown=True)
+        if answer is not None and relative and answer == 0:
+            r.problem(
+                node.entries["relative_tolerance"].key_mark,
+                "relative_tolerance",
+                "a relative tolerance cannot work when the answer is 0; use 'tolerance'",
+            )
+        elif answer is not None and decimals is not None and usable:
+            _check_rounding(r, node, answer, decimals, tolerance, relative)
+        return cls(
+            **common,
+            answer=float(answer or 0.0),
+            tolerance=float(tolerance),
+            relative=relative,
+            unit=unit,
+            decimals=decimals,
+        )
+
+    def view(self, concrete: Concrete, page: Page) -> dict[str, Any]:
+        shown = format_number(self.answer, self.decimals, language=page.language)
+        return {
+            "unit": self.unit,
+            "decimals": self.decimals,
+            "shown": typeset_number(shown),
+            "data": {
+                "type": "numeric",
+                "interval": sealed_interval(page.salt, self.answer, self.absolute_tolerance),
+            },
+        }
+
+    def cards(self, concrete: Concrete, ctx: Cards) -> list[Card]:
+        shown = html.escape(
+            format_number(self.answer, self.decimals, self.unit, ctx.language), quote=False
+        )
+        back = answer_line(ctx.say("cards.answer"), shown) + ctx.explanation(self)
+        return [ctx.card(self, ctx.md(self.prompt), back)]
+
+    def moodle(self, doc: MoodleDocument, concrete: Concrete) -> None:
+        """``numerical`` with an absolute tolerance (a relative one times the answer) and
+        the unit, optional for the student."""
+        element = doc.question("numerical", self, text=doc.html(self.prompt))
+        numerical_answer(element, self.answer, self.absolute_tolerance)
+        units(element, self.unit)
+
+    def gift(self, w: GiftWriter, concrete: Concrete) -> None:
+        """``{#answer:tolerance}``, the tolerance absolute (the prompt says the unit)."""
+        answer = f"#{plain_number(self.answer)}:{plain_number(self.absolute_tolerance)}"
+        w.add(f"{w.head(self.id, w.html(self.prompt))}{{{answer}{w.general(self)}\n}}")
+
+    def printed(self, ctx: Print) -> PrintedQuestion:
+        shown = typeset_number(
+            format_number(self.answer, self.decimals, self.unit, language=ctx.language)
+        )
+        answer = Markup("<strong>{}</strong> (± {})").format(
+            shown, tolerance_text(self.absolute_tolerance, ctx.language)
+        )
+        return PrintedQuestion(
+            ctx.number,
+            self.id,
+            "numeric",
+            ctx.md(self.prompt),
+            answer,
+            figure=ctx.figure(self.figure),
+            unit=self.unit,
+            explanation=ctx.md(self.explanation) if self.explanation.strip() else None,
+        )
+
+
+def _finite(value: float) -> bool:
+    return value == value and abs(value) != float("inf")
+
+
+def _check_rounding(
+    r: Reader, node: YMap, answer: float, decimals: int, tolerance: float, relative: bool
+) -> None:
+    """The tolerance must admit the answer rounded half-up to ``decimals`` (as a reader
+    rounds it)."""
+    try:
+        with localcontext() as ctx:
+            ctx.prec = 400
+            rounded = float(
+                Decimal(repr(answer)).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+            )
+    except (InvalidOperation, OverflowError, ValueError):
+        return
+    gap = abs(rounded - answer)
+    allowed = tolerance * abs(answer) if relative else tolerance
+    if gap <= allowed + 1e-12 * max(1.0, abs(answer)):
+        return
+    key = "relative_tolerance" if relative else "tolerance"
+    need = gap / abs(answer) if relative else gap
+    mark = node.entries[key].value.mark if key in node.entries else node.mark
+    r.problem(
+        mark,
+        key,
+        f"{key} {num(tolerance)} does not admit {rounded:.{decimals}f}, the answer "
+        f"{num(answer)} rounded to {decimals} decimals; use at least {num(need)}",
+        expected=f"{key} >= {num(need)}",
+        found=num(tolerance),
+    )

@@ -1,0 +1,137 @@
+"""``type: ordering``: items to put in order, written in the right order.
+
+In a bank::
+
+    - id: rope-steps
+      type: ordering
+      prompt: Put the steps of RoPE in order.
+      items:
+        - Split the query into pairs.
+        - Turn each pair by its angle.
+        - Take the dot product with the key.
+
+They start in a seeded order that is never the right one (:func:`item_order`); Move up and
+Move down buttons reorder them. quiz.js's grader ``ordering`` checks that the item at
+position ``p`` (known by its place ``k`` in the starting order) has
+``answer_hash(salt, "p", p, k)`` in the data's ``positions``. Moodle XML and GIFT are left out
+(ordering is not in every Moodle).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from markupsafe import Markup
+
+from konum import limits, seal
+from konum.fields import Reader
+from konum.lms import GiftWriter, MoodleDocument
+from konum.seeding import rng_for
+from konum.types.base import (
+    Card,
+    Cards,
+    Concrete,
+    Draw,
+    Page,
+    Print,
+    PrintedQuestion,
+    Question,
+    letter,
+)
+from konum.yamlsource import YMap, YSeq
+
+
+def item_order(question: OrderingQuestion, seed: int) -> tuple[int, ...]:
+    """The starting order of an ordering question's items (indices into ``items``): a seeded
+    permutation, never the right order (the identity is turned into a rotation by one)."""
+    count = len(question.items)
+    order = tuple(int(i) for i in rng_for(seed, question.id, "items").permutation(count))
+    if order == tuple(range(count)):
+        order = (*order[1:], order[0])
+    return order
+
+
+@dataclass(frozen=True)
+class OrderingQuestion(Question):
+    """Put ``items`` (written in the right order) in order."""
+
+    items: tuple[str, ...] = ()
+
+    type: ClassVar[str] = "ordering"
+    FIELDS: ClassVar[tuple[str, ...]] = ("items",)
+    TEXTS: ClassVar[tuple[str, ...]] = ("items[]",)
+
+    @classmethod
+    def read(cls, r: Reader, node: YMap, common: dict[str, Any]) -> OrderingQuestion | None:
+        items = r.text_list(node, "items", "", required=True, markdown=True)
+        seq = node.get("items")
+        if items is None or not isinstance(seq, YSeq):
+            return None
+        if len(items) == len(seq.items):
+            r.unique(seq, "items", items, "item", "items", why=", so two orders would be right")
+        if len(seq.items) < limits.MIN_ITEMS:
+            r.problem(
+                seq.mark,
+                "items",
+                "too few items to order (with two, the starting order gives the answer away)",
+                expected=f"at least {limits.MIN_ITEMS}",
+                found=str(len(seq.items)),
+            )
+        return cls(**common, items=items)
+
+    def concrete(self, draw: Draw) -> Concrete:
+        return Concrete(self, draw.seed, item_order=item_order(self, draw.seed))
+
+    def view(self, concrete: Concrete, page: Page) -> dict[str, Any]:
+        order = concrete.item_order or tuple(range(len(self.items)))
+        start_of = {item: k for k, item in enumerate(order)}
+        htmls = [page.md(text, inline=True) for text in self.items]
+        positions = [
+            seal.answer_hash(page.salt, "p", p, start_of[p]) for p in range(len(self.items))
+        ]
+        return {
+            "order_items": [{"index": k, "html": htmls[i]} for k, i in enumerate(order)],
+            "answers": htmls,
+            "data": {"type": "ordering", "positions": positions},
+        }
+
+    def cards(self, concrete: Concrete, ctx: Cards) -> list[Card]:
+        """The items on the front in the quiz's starting order, the right order on the back."""
+        order = concrete.item_order or item_order(self, 0)
+        shown = "".join(f"<li>{ctx.md(self.items[i], inline=True)}</li>" for i in order)
+        front = ctx.md(self.prompt) + f'<ul class="konum-order-items">{shown}</ul>'
+        right = "".join(f"<li>{ctx.md(item, inline=True)}</li>" for item in self.items)
+        back = f'<ol class="konum-order">{right}</ol>' + ctx.explanation(self)
+        return [ctx.card(self, front, back)]
+
+    def moodle_problem(self) -> str | None:
+        return (
+            "an ordering question: Moodle's ordering type is not in every Moodle, and konum "
+            "writes only the types every Moodle reads"
+        )
+
+    def gift_problem(self) -> str | None:
+        return "GIFT has no ordering questions"
+
+    def moodle(self, doc: MoodleDocument, concrete: Concrete) -> None:  # pragma: no cover
+        raise AssertionError(self.moodle_problem())
+
+    def gift(self, w: GiftWriter, concrete: Concrete) -> None:  # pragma: no cover
+        raise AssertionError(self.gift_problem())
+
+    def printed(self, ctx: Print) -> PrintedQuestion:
+        """The items lettered in the version's starting order; the key gives the letters in
+        the right order."""
+        order = item_order(self, ctx.seed)
+        letters = [letter(order.index(place)) for place in range(len(self.items))]
+        return PrintedQuestion(
+            ctx.number,
+            self.id,
+            "ordering",
+            ctx.md(self.prompt),
+            Markup("<strong>{}</strong>").format(", ".join(letters)),
+            figure=ctx.figure(self.figure),
+            options=tuple(ctx.md(self.items[i], inline=True) for i in order),
+            explanation=ctx.md(self.explanation) if self.explanation.strip() else None,
+        )

@@ -1,16 +1,19 @@
 """Shared fixtures.
 
-- ``built_site``: the real project built once per test session with ``konum build`` (seed 42,
-  ``SOURCE_DATE_EPOCH`` fixed) into a temporary folder; the site tests and the browser tests
-  read it instead of building again.
+- ``built_site``: the real project built once per test session, in-process, as ``konum
+  build`` builds it (seed 42, ``SOURCE_DATE_EPOCH`` fixed), into a temporary folder; the site
+  tests and the browser tests read it instead of building again. Beside it,
+  ``real-site.conversions.json`` counts how often Python-Markdown converted each text in that build.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
+import json
 import os
-import subprocess
-import sys
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -36,17 +39,58 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return site
 
 
+@contextlib.contextmanager
+def _environment(**values: str) -> Iterator[None]:
+    saved = {key: os.environ.get(key) for key in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+@contextlib.contextmanager
+def _counting_conversions(counts: Counter[str]) -> Iterator[None]:
+    import markdown
+
+    real = markdown.Markdown.convert
+
+    def convert(self: markdown.Markdown, source: str) -> str:
+        counts[source] += 1
+        return real(self, source)
+
+    markdown.Markdown.convert = convert  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        markdown.Markdown.convert = real  # type: ignore[method-assign]
+
+
 def _build_real_site(site: Path) -> None:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": EPOCH}
-    env.pop("KONUM_SEED", None)
-    result = subprocess.run(
-        [sys.executable, "-m", "konum", "build", "--seed", "42", "-d", str(site)],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
-    if result.returncode != 0:
-        pytest.fail(f"konum build of the real site failed:\n{result.stderr}")
+    from konum.build import build_site
+    from konum.errors import KonumError
+    from konum.problems import BankError
+
+    counts: Counter[str] = Counter()
+    try:
+        with (
+            _environment(NO_MKDOCS_2_WARNING="1", SOURCE_DATE_EPOCH=EPOCH),
+            _counting_conversions(counts),
+        ):
+            build_site(REPO / "mkdocs.yml", seed=42, site_dir=site)
+    except (KonumError, BankError) as exc:
+        pytest.fail(f"konum build of the real site failed:\n{exc}")
+    twice = {text[:200]: n for text, n in counts.items() if n > 1}
+    report = {"texts": len(counts), "conversions": sum(counts.values()), "repeated": twice}
+    (site.parent / "real-site.conversions.json").write_text(json.dumps(report), encoding="utf-8")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that reads the real site is slow: the quick suite builds only mini projects."""
+    for item in items:
+        if "built_site" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)

@@ -6,7 +6,9 @@ block, assets, downloads) in a couple of seconds.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import os
 import shutil
 import subprocess
@@ -26,20 +28,46 @@ def make_project(where: Path) -> Path:
 
 
 def konum(
-    project: Path, *args: str, env: dict[str, str] | None = None, timeout: float = 300
+    project: Path,
+    *args: str,
+    env: dict[str, str] | None = None,
+    timeout: float = 300,
+    process: bool = False,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m konum ARGS`` in ``project`` and capture its output."""
+    """Run ``konum ARGS`` in ``project`` and capture its output and exit code.
+
+    In this process (the CLI's own entry, :func:`konum.cli._run`, with the working folder,
+    the environment and the standard streams swapped for the call), unless ``process`` asks
+    for ``python -m konum`` in a process of its own: for what only a process shows (its
+    exit on a signal, what it inherits).
+    """
     full_env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
     full_env.pop("KONUM_SEED", None)
-    return subprocess.run(
-        [sys.executable, "-m", "konum", *args],
-        cwd=project,
-        env=full_env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
+    if process:
+        return subprocess.run(
+            [sys.executable, "-m", "konum", *args],
+            cwd=project,
+            env=full_env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+    from konum.cli import _run
+
+    out, err = io.StringIO(), io.StringIO()
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    os.environ.clear()
+    os.environ.update(full_env)
+    os.chdir(project)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = _run(list(args))
+    finally:
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return subprocess.CompletedProcess(["konum", *args], code, out.getvalue(), err.getvalue())
 
 
 def tree_digest(folder: Path) -> dict[str, str]:

@@ -1,4 +1,5 @@
-"""Tests for konum.banks: the valid bank round trip, the broken-bank corpus, reports.
+"""Loading and checking banks (konum.load, konum.check): the valid bank round trip, the
+broken-bank corpus, reports.
 
 Banks are checked with the course's plugin and a generator that explodes (``PLUGINS``).
 Broken banks live in tests/banks/broken/, one file per kind of mistake, each named after its

@@ -1,6 +1,6 @@
 """Tests for the computed-question generators (generator/computed/).
 
-Every stored answer is recomputed here from konum.pe by a route of the test's own (a
+Every stored answer is recomputed here from konum_pe.pe by a route of the test's own (a
 different core function or a property of the encoding), never through the generator's code.
 """
 

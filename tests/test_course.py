@@ -1,7 +1,7 @@
 """The course's questions test what they say, and the source lesson's pieces are all there.
 
 Computed questions are checked over many site seeds with konum's own loaders
-(:func:`konum.banks.load_banks`, :func:`konum.variants.make_concrete`): a question whose drawn
+(:func:`konum.check.load_banks`, :func:`konum.types.Question.concrete`): a question whose drawn
 answers are all the same teaches one number, not a method; a choice question whose options
 collapse (or differ only in the last digit shown) tests rounding, not the idea.
 """

@@ -10,7 +10,6 @@ order), never from the exam's files.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -39,6 +38,7 @@ from konum.types import (
 )
 from konum.types.choice import option_order
 from tests.helpers import PE, make_concrete
+from tests.miniproject import konum as run_konum
 
 REPO = Path(__file__).resolve().parent.parent
 PHYSICS = REPO / "examples" / "physics"
@@ -51,18 +51,7 @@ pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs
 def konum(
     *args: str, cwd: Path = PHYSICS, path: str | None = None
 ) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    if path is not None:
-        env["PATH"] = path
-    return subprocess.run(
-        [sys.executable, "-m", "konum", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    return run_konum(cwd, *args, env={"PATH": path} if path is not None else None)
 
 
 def pdf_text(path: Path) -> str:

@@ -2,7 +2,7 @@
 whose numbers are the PE core's.
 
 The data checks compare what a figure draws (its artists, and ``figure_data``) with direct
-calls to ``konum.pe``; the core's own tests pin the core to hand-worked values.
+calls to ``konum_pe.pe``; the core's own tests pin the core to hand-worked values.
 """
 
 from __future__ import annotations

@@ -8,10 +8,8 @@ npm registry into a temporary folder once per session and run with Node.js.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -42,6 +40,7 @@ from konum.types import (
     Question,
 )
 from tests.helpers import make_concrete
+from tests.miniproject import konum
 from tests.nodetools import node_tool
 
 REPO = Path(__file__).resolve().parent.parent
@@ -311,16 +310,7 @@ def test_escape_follows_moodle() -> None:
 
 def test_cli_lists_the_questions_left_out(tmp_path: Path) -> None:
     out = tmp_path / "own.txt"
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    result = subprocess.run(
-        [sys.executable, "-m", "konum", "export", "gift", "-o", str(out)],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    result = konum(REPO, "export", "gift", "-o", str(out))
     assert result.returncode == 0, result.stderr
     course = course_for(read_site_config(REPO / "mkdocs.yml").options)
     skips = expected_skips(course)

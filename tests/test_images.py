@@ -2,7 +2,7 @@
 
 Each test writes a small project into a temporary folder (a ``mkdocs.yml``-less project:
 the folder passed as ``project``), with images made by Pillow or written as SVG text, and
-loads its bank with :func:`konum.banks.load_bank` / :func:`konum.banks.check_banks` as
+loads its bank with :func:`konum.check.load_bank` / :func:`konum.check.check_banks` as
 ``konum check`` and the build do. Problems are compared as ``(line, column, question id,
 field, message part)``.
 """

@@ -17,7 +17,6 @@ import math
 import os
 import re
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -52,6 +51,7 @@ from konum.types import (
     Question,
 )
 from tests.helpers import build_moodle, make_concrete
+from tests.miniproject import konum as run_konum
 
 REPO = Path(__file__).resolve().parent.parent
 PHYSICS = REPO / "examples" / "physics"
@@ -645,16 +645,7 @@ def _umask() -> int:
 
 
 def konum(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "konum", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    return run_konum(cwd, *args)
 
 
 def test_cli_writes_and_lists_what_it_left_out(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Tests for the positional-encoding core, ``konum.pe``.
+"""Tests for the positional-encoding core, ``konum_pe.pe``.
 
 Expected values are worked out here independently of the code under test: from the papers'
 formulas with ``math``, from small hand-assembled arrays, or from straightforward scalar

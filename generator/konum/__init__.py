@@ -12,7 +12,7 @@ As a library, the API (semantic versioning from 1.0)::
 
     from konum import load_course, render_quiz, build_cards
 
-    course = load_course(options_from({"banks": "docs/banks", "plugins": ["pe"]}))
+    course = load_course(options_from({"banks": "docs/banks", "plugins": ["physics"]}))
     html = render_quiz(course.concretes(course.banks[:1]), "lesson-1",
                        plugins=course.plugins, images=course.images)
     cards = build_cards(course.banks, course.concretes(), plugins=course.plugins,

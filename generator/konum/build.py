@@ -37,7 +37,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -66,6 +66,9 @@ class SiteConfig:
         site_name: the site's name (the decks' name unless ``title`` is set).
         options: the ``konum`` extension's options.
         sources: folders a build must never touch (docs, banks, theme folders).
+        site_url: the site's address ("" for none).
+        mkdocs: MkDocs' configuration as loaded, which the build then runs (so a build
+            reads each configuration once).
     """
 
     config_file: Path
@@ -75,6 +78,8 @@ class SiteConfig:
     options: Options
     sources: tuple[Path, ...]
     extension: str = "konum"
+    site_url: str = ""
+    mkdocs: Any = field(default=None, compare=False, repr=False)
 
     @property
     def deck(self) -> str:
@@ -153,6 +158,8 @@ def read_site_config(config_file: str | Path = "mkdocs.yml") -> SiteConfig:
         options=options,
         sources=sources,
         extension=name,
+        site_url=str(config["site_url"] or ""),
+        mkdocs=config,
     )
 
 
@@ -369,10 +376,10 @@ def _mkdocs_build(
     logger = logging.getLogger("mkdocs")
     logger.addHandler(handler)
     try:
-        overrides: dict[str, Any] = {"site_dir": str(site_dir), "strict": True}
+        config = settings.mkdocs
+        config["site_dir"], config["strict"] = str(site_dir), True
         if site_url is not None:
-            overrides["site_url"] = site_url
-        config = load_mkdocs_config(settings.config_file, **overrides)
+            config["site_url"] = site_url
         for name in ("konum", "konum.quiz", "konum.values"):
             if name in config["markdown_extensions"]:
                 config["mdx_configs"][name] = {
@@ -396,7 +403,7 @@ def _mkdocs_build(
 def _edition_url(main: SiteConfig, folder: str) -> str | None:
     """The ``site_url`` of the edition published at ``folder`` inside the main site: the main
     ``site_url`` with the folder appended; ``None`` when the main site has none."""
-    url = str(load_mkdocs_config(main.config_file)["site_url"] or "")
+    url = main.site_url
     if not url:
         return None
     return url.rstrip("/") + "/" + folder.strip("/") + "/"

@@ -1,6 +1,6 @@
 """The exception tree of konum's commands: each kind of failure has its own type.
 
-Content errors in banks are :class:`konum.banks.BankError`; everything a command reports
+Content errors in banks are :class:`konum.problems.BankError`; everything a command reports
 as one clear line without a traceback derives from :class:`KonumError`.
 """
 

@@ -2,9 +2,9 @@
 
 Syntax (pymdownx Blocks; every option is optional and sets the explorer's starting value)::
 
-    /// explorer | t5-buckets
-        num_buckets: 32
-        max_distance: 128
+    /// explorer | orbits
+        planets: 3
+        eccentricity: 0.2
     ///
 
 The explorers come from the site's plugins (:class:`konum.explorers.Explorer`). The block

@@ -5,7 +5,7 @@ An explorer has controls (its parameters, declared like a generator's with
 JavaScript sees (a figure of the plugin's, or a table), and a script that draws it live. The
 script calls ``konumExplorers.define(NAME, spec)`` of konum's shared ``explorers.js``; the
 block's HTML carries the starting values and every control's limits as JSON
-(:mod:`konum.mdx.explorer`). Every text comes from the ``explorer`` section of the plugin's
+(:mod:`konum.explorer`). Every text comes from the ``explorer`` section of the plugin's
 messages (``explorer.<key>``), so the same explorer speaks each language the plugin has.
 """
 

@@ -1,7 +1,7 @@
 """A teacher's own images: read and checked once, kept by content, carried by every output.
 
 An image named in bank text (``![alt](images/circuit.svg)``) is read by :func:`read_image`
-when its bank is loaded (:mod:`konum.banks.imagerefs` finds and resolves the paths): its
+when its bank is loaded (:mod:`konum.imagerefs` finds and resolves the paths): its
 type from its first bytes (PNG, JPEG, GIF, WebP or SVG, whatever its name says), a raster
 opened by Pillow, an SVG rebuilt from an allow-list (:func:`konum.svgsafe.sanitise_svg`),
 at most :data:`MAX_BYTES` and :data:`MAX_SIDE` pixels a side. The checked bytes are kept

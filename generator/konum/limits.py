@@ -1,7 +1,7 @@
 """The limits every entry point checks, in one table.
 
-The bank validator (:mod:`konum.banks.validate`), the computed-question checks
-(:mod:`konum.computed.validation`), the command line and the Markdown extension's config all
+The bank validator (:mod:`konum.load`), the computed-question checks
+(:mod:`konum.computed.variants`), the command line and the Markdown extension's config all
 read these, so a value one of them accepts is accepted by every other. Ranges are inclusive
 ``(low, high)`` pairs of ints.
 """

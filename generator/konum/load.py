@@ -35,8 +35,8 @@ BANK_SUFFIX = ".yml"
 
 def is_bank_candidate(path: Path) -> bool:
     """True for a visible regular file (symlinks followed) named like a bank, in any case and
-    with ``.yml`` or ``.yaml``. Hidden files (an editor's ``.#rope.yml`` lock, often a dangling
-    link, ``.rope.yml.swp``...) and dangling links are not banks."""
+    with ``.yml`` or ``.yaml``. Hidden files (an editor's ``.#forces.yml`` lock, often a dangling
+    link, ``.forces.yml.swp``...) and dangling links are not banks."""
     return (
         not path.name.startswith(".")
         and path.suffix.lower() in {".yml", ".yaml"}

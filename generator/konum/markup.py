@@ -15,7 +15,7 @@ MathJax's ``\\( \\)`` for Anki and the LMS exports.
 
 This module is also where what bank text may hold is written down: :data:`AUTHOR_TAGS`,
 :data:`ALLOWED_ATTRIBUTES`, :data:`URL_SCHEMES`, :func:`reserved_class` and the limits below.
-``konum check`` (:mod:`konum.banks.htmlcheck`) reports, at the line it was written, whatever
+``konum check`` (:mod:`konum.htmlcheck`) reports, at the line it was written, whatever
 :func:`sanitise` would drop, and whatever exceeds a limit.
 
 Limits per text, so that Markdown's work stays bounded (Python-Markdown recurses on nested

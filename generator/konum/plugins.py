@@ -24,8 +24,8 @@ name), each entry one of:
 * a ``.py`` file (relative to ``mkdocs.yml``), imported afresh when it changes.
 
 A module names its parts as module-level attributes (``GENERATORS = [...]``). Installed
-plugins are used only where a site names them: konum's own course (``konum_pe``, entry
-point ``pe``) is installed with konum and stays out of every other site.
+plugins are used only where a site names them, so a course installed beside konum (this
+repository's own is one) stays out of every other site.
 
 :func:`load_plugins` returns the same :class:`Plugins` object while no listed file changes;
 nothing here is global: every stage is handed the object it uses.

@@ -10,20 +10,20 @@ In ``mkdocs.yml`` (its options are :mod:`konum.config`'s; ``- konum:`` turns it 
 
 Syntax (pymdownx Blocks)::
 
-    /// quiz | sinusoidal
+    /// quiz | forces
     ///
 
-    /// quiz | sinusoidal
-        questions: sin-entry, sin-why-pairs
+    /// quiz | forces
+        questions: newton-second, free-body
     ///
 
-    /// quiz | rope
+    /// quiz | energy
         draw: 5
-        tags: why, long-context
+        tags: why, units
         attempts: 2
     ///
 
-    /// quiz | sinusoidal, relative, rope
+    /// quiz | forces, energy, momentum
         draw: 6
         mode: exam
         time_limit: 10 min

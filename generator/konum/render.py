@@ -241,7 +241,7 @@ def render_quiz(
             or a question cannot be rendered (its source and id named).
     """
     if not SLUG.fullmatch(quiz_id):
-        raise RenderError(f"quiz id {quiz_id!r}: expected a slug like 'sinusoidal'")
+        raise RenderError(f"quiz id {quiz_id!r}: expected a slug like 'forces'")
     ids = [c.question.id for c in concretes]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:

@@ -1,6 +1,6 @@
 """One bounded Jinja sandbox for every template text that comes from a bank or a lesson.
 
-Lesson pages (``{{ vec(pe.sinusoidal(4, 6)[1]) }}``) and computed questions' prompts
+Lesson pages (``{{ fmt(phys.orbit_period(2.5), 2) }}``) and computed questions' prompts
 (``{{ pos }}``) are written by contributors and rendered by ``konum check``, ``konum build``
 and ``mkdocs build``, in CI too. :class:`Sandbox` renders them with
 ``jinja2.sandbox.ImmutableSandboxedEnvironment`` and its documented hooks
@@ -273,11 +273,11 @@ def check_size(count: float, what: str) -> None:
 
 
 class FunctionSet:
-    """A group of functions as templates see it: ``pe.sinusoidal(4, 6)``.
+    """A group of functions as templates see it: ``phys.orbit_period(2.5)``.
 
     Its only attributes, for a template, are the functions it was given: no module, no
     ``__dict__``, no numpy behind it. Each function refuses integer arguments whose
-    product passes :attr:`Limits.items` (the core's sizes, ``n * d``) before it runs.
+    product passes :attr:`Limits.items` (sizes such as ``n * d``) before it runs.
     """
 
     __slots__ = ("_functions", "_name")

@@ -1,22 +1,22 @@
 """Translations of banks: one file per bank and language, keyed by question id.
 
-A translation of ``content/banks/rope.yml`` is ``<translations>/rope.yml`` (the Turkish
-edition's are ``content/tr/banks/``, named by the extension's ``translations`` option in
-``mkdocs.tr.yml``). It mirrors the bank's shape and holds only the words::
+A translation of ``content/banks/forces.yml`` is ``<translations>/forces.yml`` (a Turkish
+edition's are, say, ``content/tr/banks/``, named by the extension's ``translations`` option
+in ``mkdocs.tr.yml``). It mirrors the bank's shape and holds only the words::
 
-    bank: rope
+    bank: forces
     en: 5d41402a          # hash of the English title
-    title: Döner konum gömmesi (RoPE)
+    title: Kuvvetler
     questions:
-      - id: rope-where
+      - id: forces-second-law
         en: 9b2c0f1e      # hash of the English this entry translates
-        prompt: RoPE bir transformer'ın neresinde etki eder?
+        prompt: Newton'un ikinci yasası neyi söyler?
         options:          # as many as the English, in the English order
           - text: ...
             feedback: ...
         explanation: ...
     flashcards:
-      - id: rope-fc-relative
+      - id: forces-fc-unit
         en: 0c1d2e3f
         front: ...
         back: ...

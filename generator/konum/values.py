@@ -6,14 +6,14 @@ pages use (:mod:`konum.plugins`)::
 
     markdown_extensions:
       - konum.values:
-          plugins: [pe]
+          plugins: [phys]
 
 Then every number a page states is computed, never typed::
 
-    Row 1 of $PE$ for $d = 6$ is {{ vec(pe.sinusoidal(4, 6)[1]) }}.
-    {% set slopes = pe.alibi_slopes(6) %}
-    The fifth head's slope is {{ fmt(slopes[4], 4) }}.
-    {{ figure("pe_heatmap", alt="Heatmap of sinusoidal(64, 64)", n=64, d=64) }}
+    A 2 kg cart pushed with 6 N accelerates at {{ fmt(phys.acceleration(6, 2), 1) }} m/s².
+    {% set periods = phys.orbit_periods([1, 2, 4]) %}
+    The outermost orbit takes {{ fmt(periods[2], 2) }} years.
+    {{ figure("orbits", alt="Three circular orbits", radii=[1, 2, 4]) }}
 
 The page is a template of :func:`konum.sandbox.sandbox` (contributors write pages; CI builds
 their pull requests), so it sees only the names of :func:`page_namespace`, values and pure
@@ -23,8 +23,8 @@ functions, never a module:
 * ``figure``: a plugin's figure as inline SVG (:mod:`konum.figures`); ``generators``
   (:func:`generator_catalogue`) and ``figures`` (:func:`figure_catalogue`), for pages that
   document what banks may use;
-* every name the plugins' ``VALUES`` give (the course's: ``pe``, the functions of its core,
-  and the few numpy functions lessons compute with: ``konum_pe.values``).
+* every name the plugins' ``VALUES`` give (a :class:`konum.sandbox.FunctionSet` of a
+  subject's functions, such as ``phys`` above, and any numbers or numpy functions it adds).
 
 A page with no ``{{`` and no ``{%`` passes through unchanged.
 The pass runs over the whole page before any other Markdown processing, fenced code

@@ -340,7 +340,7 @@ class RopeRotation(CourseFigure):
 
 def _rope_scalings(p: Params) -> dict[str, tuple[dict[str, object], dict[str, object] | None]]:
     """The scalings drawn, by kind: the fields of its label (``figures.scaling_<kind>``) and
-    its ``scaling`` argument of :func:`konum.pe.rope_frequencies`."""
+    its ``scaling`` argument of :func:`konum_pe.pe.rope_frequencies`."""
     factor, original = p["factor"], p["original_max"]
     seq_len = round(factor * original)
     low, high = 1.0, 4.0

@@ -4,7 +4,7 @@ Material's instant navigation.
 
 The arithmetic test is the reference check the explorers promise: each one's functions,
 exposed as ``window.konumExplorers[name]``, are evaluated in the page on a grid of parameters
-and compared with :mod:`konum.pe` (values to 1e-9, buckets and permutations exactly).
+and compared with :mod:`konum_pe.pe` (values to 1e-9, buckets and permutations exactly).
 
 Pages come from the session's ``built_site`` (``konum build --seed 42``): from ``file://``
 for most tests (the explorers need no server), from a ``http.server`` thread on 127.0.0.1 for

@@ -3,7 +3,7 @@
 A generator is a named recipe: it declares its parameters (:class:`ParamSpec`), draws values
 for them from a seeded ``numpy`` generator inside the constraints a bank gives (a
 :class:`~konum.model.Range` or :class:`~konum.model.Choices` per parameter), asks the
-PE core (:mod:`konum.pe`) for the answer, and returns a :class:`Generated`: the values,
+subject's own code for the answer, and returns a :class:`Generated`: the values,
 a default prompt, the answer, a tolerance, a worked solution and misconception distractors.
 
 Conventions fixed here:
@@ -85,7 +85,7 @@ class Generated:
 
     ``values`` holds the drawn parameters and derived numbers (plain ints, floats, bools,
     strings and lists, integral floats as ints), available to prompt templates. ``answer`` is
-    exact (from :mod:`konum.pe`); ``tolerance`` is absolute and admits
+    exact (the subject's code computed it); ``tolerance`` is absolute and admits
     ``round(answer, decimals)``. ``distractors`` are in the generator's order of preference.
     """
 
@@ -105,7 +105,7 @@ class Generator(Protocol):
     ``name`` is what banks write (``generator: NAME``): lowercase letters, digits and ``_``.
     ``misconceptions`` maps each misconception key the generator's distractors carry to a
     one-line description for authors (``konum preview``). The course's own generators and
-    a user's (:mod:`konum.computed.registry`) are held alike.
+    a user's (:mod:`konum.plugins`) are held alike.
     """
 
     name: str

@@ -1,7 +1,7 @@
 """Figures: matplotlib drawings of computed numbers, as inline SVG.
 
-The figures themselves come from plugins (:mod:`konum.plugins`: the course's are in
-``konum_pe.figures``). A page inlines one with ``{{ figure("pe_heatmap", alt="...", n=64) }}``,
+The figures themselves come from plugins (:mod:`konum.plugins`). A page inlines one with
+``{{ figure("orbits", alt="...", radii=[1, 2]) }}``,
 a question with its ``figure`` field; both call :func:`render_svg`. The package has one module
 per concern:
 

@@ -2,10 +2,10 @@
 
 A computed question names a plugin's generator, or writes its own formula::
 
-    - id: rope-angle-k
+    - id: orbit-period
       type: computed
-      generator: rope_angle               # a plugin's (konum.plugins)
-      params: {m: {min: 1, max: 50}, d: [8, 16]}
+      generator: orbit_period             # a plugin's (konum.plugins)
+      params: {r: {min: 1, max: 50}, mass: [1, 2]}
       answer: choice                      # or numeric (the default)
       options: 4
 

@@ -2,13 +2,13 @@
 
 In a bank::
 
-    - id: encodings-match
+    - id: laws-match
       type: matching
-      prompt: Match each model to its position encoding.
+      prompt: Match each quantity to its unit.
       pairs:
-        - {left: Transformer (2017), right: sinusoidal}
-        - {left: BERT, right: learned table}
-      distractors: [none at all]
+        - {left: force, right: newton}
+        - {left: energy, right: joule}
+      distractors: [pascal]
 
 The right-hand items are shuffled by seed and lettered; each left item has a drop-down of
 the letters (its options as plain text, formulas as a reader says them:

@@ -2,10 +2,10 @@
 
 In a bank::
 
-    - id: rope-angle-first
+    - id: quarter-turn
       type: numeric
-      prompt: What angle, in radians, does pair 0 turn at position 3?
-      answer: 3
+      prompt: What is a quarter turn in radians?
+      answer: 1.5708
       tolerance: 0.005            # absolute; or relative_tolerance: 0.01
       decimals: 2                 # what the prompt asks for; the tolerance must admit it
       unit: rad

@@ -2,13 +2,13 @@
 
 In a bank::
 
-    - id: rope-steps
+    - id: titration-steps
       type: ordering
-      prompt: Put the steps of RoPE in order.
+      prompt: Put the steps of a titration in order.
       items:
-        - Split the query into pairs.
-        - Turn each pair by its angle.
-        - Take the dot product with the key.
+        - Fill the burette with the titrant.
+        - Add the titrant drop by drop.
+        - Read the volume at the colour change.
 
 They start in a seeded order that is never the right one (:func:`item_order`); Move up and
 Move down buttons reorder them. quiz.js's grader ``ordering`` checks that the item at

@@ -2,18 +2,18 @@
 
 In a bank::
 
-    - id: sin-print-row
+    - id: squares-print
       type: output
-      prompt: Print row 1 of the sinusoidal table for d = 4, rounded to 4 decimals.
+      prompt: Print the squares of 1 to 4 and their mean, rounded to 2 decimals.
       solution: |
         import numpy as np
-        ...
-        print(np.round(row, 4))
+        squares = np.arange(1, 5) ** 2
+        print(squares, np.round(squares.mean(), 2))
       tolerance: 1e-6            # numbers in the output count as equal within this
       recorded:                  # written by `konum check --record`
         solution: 3fa4c2d1       # the hash of the solution it was recorded from
         output: |
-          [0.8415 0.5403 0.01   0.9999]
+          [ 1  4  9 16] 7.5
 
 The example solution is code, and runs only where the site trusts it (see the authoring
 page, "what konum trusts"): ``konum check --record`` runs it and writes what it printed into

@@ -1,7 +1,7 @@
 /* konum explorer "alibi": the slopes of every head for any head count (powers of two and
  * not), the causal bias matrix of one head, and what the softmax makes of one query's row
  * (content scores all equal) as the slope grows.
- * Arithmetic ported from konum.pe (alibi_slopes, alibi_bias with causal=True, softmax); the
+ * Arithmetic ported from konum_pe.pe (alibi_slopes, alibi_bias with causal=True, softmax); the
  * browser tests compare it with the core.
  */
 (function () {

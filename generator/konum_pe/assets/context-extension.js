@@ -2,7 +2,7 @@
  * position interpolation ("linear"), NTK-aware scaling (the base times factor^(d/(d-2)), as
  * lesson 6 computes it) and Llama 3 (low and high frequency factors 1 and 4), against the
  * original and the extended context. The core has no YaRN, so neither has this explorer.
- * Arithmetic ported from konum.pe.rope_frequencies (Hugging Face's rope_scaling semantics);
+ * Arithmetic ported from konum_pe.pe.rope_frequencies (Hugging Face's rope_scaling semantics);
  * the browser tests compare it with the core.
  */
 (function () {

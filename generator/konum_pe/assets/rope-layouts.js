@@ -1,7 +1,7 @@
 /* konum explorer "rope-layouts": one head vector paired the "half" way (k with k + d/2) and
  * the "interleaved" way (2k with 2k + 1), the permutation between them drawn, and the score
  * that agrees once the weights are permuted (and does not when they are not).
- * Arithmetic ported from konum.pe (rope, rope_layout_permutation; base 10000, rotation by
+ * Arithmetic ported from konum_pe.pe (rope, rope_layout_permutation; base 10000, rotation by
  * +theta); the browser tests compare it with the core.
  */
 (function () {

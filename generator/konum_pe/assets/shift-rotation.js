@@ -1,7 +1,7 @@
 /* konum explorer "shift-rotation": one pair of the sinusoidal table at positions p and p + o
  * on the unit circle (moving by the offset o turns it by omega o, whatever p is), and the
  * same pair of a RoPE query at m = p and key at n = p + o, whose score depends on n - m only.
- * Arithmetic ported from konum.pe (sinusoidal, sinusoidal_shift_matrix, rope with pairs
+ * Arithmetic ported from konum_pe.pe (sinusoidal, sinusoidal_shift_matrix, rope with pairs
  * (2k, 2k + 1) and rotation by +theta); the browser tests compare it with the core.
  */
 (function () {

@@ -1,6 +1,6 @@
 /* konum explorer "sinusoidal": the table PE[p, j] as a heatmap, one cell read out (position,
  * column, pair, frequency, wavelength, value), and PE[p] · PE[p + o] against the offset o.
- * Arithmetic ported from konum.pe (interleaved layout: sine of pair k in column 2k, cosine in
+ * Arithmetic ported from konum_pe.pe (interleaved layout: sine of pair k in column 2k, cosine in
  * 2k + 1; omega_k = base^(-2k/d)); the browser tests compare it with the core.
  */
 (function () {

@@ -1,7 +1,7 @@
 /* konum explorer "t5-buckets": T5's bucket of every relative position (key - query) as a step
  * curve and a strip, and as a query-by-key matrix; where the exact buckets end and the
  * logarithmic ones begin; the first distance of the last bucket.
- * Arithmetic ported from konum.pe.t5_bucket, in float32 step by step as the core (and the
+ * Arithmetic ported from konum_pe.pe.t5_bucket, in float32 step by step as the core (and the
  * references) compute it: Math.fround after every operation; the browser tests compare it
  * with the core bucket for bucket.
  */

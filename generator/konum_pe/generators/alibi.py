@@ -1,6 +1,6 @@
 """Generators for ALiBi (Press et al., 2022): head slopes and bias entries.
 
-Conventions (those of :func:`konum.pe.alibi_slopes` and :func:`konum.pe.alibi_bias`):
+Conventions (those of :func:`konum_pe.pe.alibi_slopes` and :func:`konum_pe.pe.alibi_bias`):
 heads are numbered from 1 in prompts; the slope rule is the paper's ``get_slopes``, including
 its interpolation for head counts that are not powers of two; the bias of query ``i`` for key
 ``j`` is ``-m * (i - j)`` (causal, ``j <= i``) or ``-m * |i - j|`` (bidirectional).

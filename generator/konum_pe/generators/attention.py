@@ -1,7 +1,7 @@
 """Generators about learned tables and why attention needs position at all.
 
-Conventions: a learned table (:func:`konum.pe.learned`) has one row of ``d`` numbers per
-position ``0..n-1``; attention is :func:`konum.pe.self_attention` (no projections,
+Conventions: a learned table (:func:`konum_pe.pe.learned`) has one row of ``d`` numbers per
+position ``0..n-1``; attention is :func:`konum_pe.pe.self_attention` (no projections,
 ``softmax(x x^T / sqrt(d)) x``); position encodings are added by position, after reordering.
 """
 

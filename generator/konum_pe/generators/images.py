@@ -1,6 +1,6 @@
 """Generators for position in images: the MAE / ViT 2-D sin-cos embedding.
 
-Conventions (those of :func:`konum.pe.sincos_2d`): patches are numbered row-major; the
+Conventions (those of :func:`konum_pe.pe.sincos_2d`): patches are numbered row-major; the
 first ``d/2`` channels encode the column coordinate and the last ``d/2`` the row coordinate,
 each as a 1-D sinusoidal encoding of dimension ``d/2`` in the concat layout (``d/4`` sines,
 then ``d/4`` cosines, frequency ``base**(-2k/(d/2))``).

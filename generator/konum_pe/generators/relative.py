@@ -1,6 +1,6 @@
 """Generators for relative positions: T5 buckets (Raffel et al., 2020) and Shaw et al. (2018).
 
-Conventions (those of :func:`konum.pe.t5_bucket` and :func:`konum.pe.relative_index`):
+Conventions (those of :func:`konum_pe.pe.t5_bucket` and :func:`konum_pe.pe.relative_index`):
 the relative position is ``key - query``; a Shaw index is ``clip(j - i, -k, k) + k``, a row of
 a table with ``2k + 1`` rows.
 """

@@ -1,6 +1,6 @@
 """Generators for rotary position embedding (Su et al., 2021) and its context scalings.
 
-Conventions (those of :func:`konum.pe.rope`): pair ``k`` turns by
+Conventions (those of :func:`konum_pe.pe.rope`): pair ``k`` turns by
 ``theta_k = m * base**(-2k/d)`` at position ``m``; rotation is by ``+theta``:
 ``(a, b) -> (a cos - b sin, a sin + b cos)``. ``"half"`` pairs dimension ``i`` with
 ``i + d/2`` (GPT-NeoX, Hugging Face); ``"interleaved"`` pairs ``(2i, 2i + 1)`` (RoFormer,

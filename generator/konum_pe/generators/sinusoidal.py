@@ -1,6 +1,6 @@
 """Generators for the fixed sinusoidal encoding (Vaswani et al., 2017).
 
-Conventions (those of :func:`konum.pe.sinusoidal`): positions count from 0; the
+Conventions (those of :func:`konum_pe.pe.sinusoidal`): positions count from 0; the
 interleaved layout puts ``sin(p * omega_k)`` in column ``2k`` and ``cos(p * omega_k)`` in
 column ``2k + 1``, with ``omega_k = base**(-2k/d)``; angles are in radians.
 """

@@ -1,13 +1,13 @@
 /* konum explorers, the shared part: the registry, mounting, controls and SVG helpers.
  *
- * A page with an explorer block (konum.mdx.explorer) carries this file, then the file of each
+ * A page with an explorer block (konum.explorer) carries this file, then the file of each
  * explorer it shows; that file calls konumExplorers.define(name, spec), and spec.mount(ui, v)
  * builds the explorer in every element whose data-explorer names it, not yet mounted, with v the
  * starting values from data-explorer-params (JSON: {values, limits}). Mounting hides the
  * fallback figure and marks the element data-explorer-mounted, so running the scripts again
  * (Material's instant navigation re-runs the scripts in the content, and calls document$ on
- * each page change) mounts only what is new. The spec's other functions (the arithmetic,
- * ported from konum.pe) stay reachable as konumExplorers[name] for the tests.
+ * each page change) mounts only what is new. The spec's other functions (its arithmetic, for
+ * tests to compare with the plugin's Python) stay reachable as konumExplorers[name].
  * Every text comes from the interface catalogue's section "explorer" in the page's language
  * (konum.messages, JSON in <template data-konum-messages>): kit.t(key, fields); numbers are
  * written in its explorer.number_locale (kit.fmt, kit.num), so a Turkish page shows 0,841.

@@ -9,9 +9,12 @@ from pathlib import Path
 import pytest
 
 from konum.computed.base import describe
+from konum.config import DEFAULTS
 from konum.explorers import TEXT_OPTIONS
+from konum.plugins import PluginError, load_plugins
 from konum.problems import BankError
 from konum.programs import MEMORY, OUTPUT, SECONDS
+from konum.record import record_outputs
 from tests.helpers import EXPLORERS, PE, check_header, load_banks
 
 REPO = Path(__file__).resolve().parents[1]
@@ -87,3 +90,32 @@ def test_the_output_section_error_is_what_check_says(tmp_path: Path) -> None:
     [problem] = caught.value.problems
     got = f"{problem.line}:{problem.column}: [{problem.question_id}] {problem.field}: "
     assert shown == f"content/banks/sinusoidal.yml:{got}{problem.message}"
+
+
+def test_the_output_example_carries_what_record_writes(tmp_path: Path) -> None:
+    """The guide's example question, recorded by ``konum check --record`` afresh, is the
+    guide's text: the hash and the output are konum's, not typed."""
+    section = _section("`output`: write a program that prints the right thing", "###")
+    example = section.split("```yaml\n", 1)[1].split("```", 1)[0]
+    start = example.index("    recorded:\n")
+    end = example.index("    tolerance:")
+    bank = tmp_path / "guide.yml"
+    header = "bank: guide\ntitle: Guide\nquestions:\n"
+    bank.write_text(header + example[:start] + example[end:], encoding="utf-8")
+    assert record_outputs([bank], tmp_path) == [str(bank)]
+    assert bank.read_text(encoding="utf-8") == header + example
+
+
+def test_the_plugin_error_shown_is_what_konum_says(tmp_path: Path) -> None:
+    section = _section("Generators of your own, in Python", "###")
+    shown = re.findall(r"```text\n(konum: konum option 'plugins': no plugin.*?)\n```", section)
+    with pytest.raises(PluginError) as caught:
+        load_plugins(("chemistry",), tmp_path)
+    assert shown == [f"konum: {caught.value}"]
+
+
+def test_the_own_site_page_lists_every_option() -> None:
+    text = (REPO / "content" / "own-site.md").read_text(encoding="utf-8")
+    table = text.split("The extension's options:", 1)[1].split("\n\n", 2)[1]
+    listed = re.findall(r"^\| `(\w+)` \|", table, re.M)
+    assert sorted(listed) == sorted(DEFAULTS) and len(listed) == len(set(listed))

@@ -311,6 +311,15 @@ def _import_module(name: str, root: Path) -> ModuleType:
     try:
         with _on_path(root):
             return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name.split(".")[0]:  # the module is there; something it imports is not
+            raise _failure(name, exc) from None
+        installed = ", ".join(installed_plugins()) or "none"
+        raise PluginError(
+            f"konum option 'plugins': no plugin {name!r}{did_you_mean(name, installed_plugins())}"
+            f": not an installed plugin's name (installed: {installed}), a module beside "
+            "mkdocs.yml or a .py file"
+        ) from None
     except BaseException as exc:
         if isinstance(exc, KeyboardInterrupt):
             raise

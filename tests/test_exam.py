@@ -163,7 +163,7 @@ def test_the_same_seed_gives_the_same_pdfs_text(printed: Path, tmp_path: Path) -
     assert result.returncode == 0, result.stderr
     names = sorted(p.name for p in printed.iterdir())
     assert names == sorted(p.name for p in again.iterdir())
-    assert len(names) == 8
+    assert len(names) == 9 and ".konum-output" in names  # the 8 files and konum's mark
     for name in names:
         if name.endswith(".pdf"):
             assert pdf_text(again / name) == pdf_text(printed / name), name
@@ -208,7 +208,11 @@ def test_without_chromium_the_html_is_still_written(tmp_path: Path) -> None:
         "konum: no Chromium found (chromium, chromium-browser or google-chrome on PATH): "
         "wrote the HTML only, no PDF"
     )
-    assert sorted(p.name for p in out.iterdir()) == ["version-1-key.html", "version-1.html"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        ".konum-output",
+        "version-1-key.html",
+        "version-1.html",
+    ]
     page = (out / "version-1.html").read_text(encoding="utf-8")
     assert "<svg" in page  # the alibi bank's figure, inline
     assert '<html lang="en">' in page

@@ -627,7 +627,7 @@ def test_write_is_atomic(physics, tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     def fail(*args: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("konum.lms.os.replace", fail)
+    monkeypatch.setattr("konum.files.os.replace", fail)
     with pytest.raises(ExportError, match="cannot write"):
         write_moodle(course.banks, concretes, target, deck=deck)
     assert target.read_text(encoding="utf-8") == "old"

@@ -292,3 +292,73 @@ def test_the_exam_prints_the_task_and_its_key_the_output_and_the_solution(
     assert "4 by 6 table" in exam and "np.zeros" not in exam and "0.841" not in exam
     assert "It prints" in key and "<code>[0.    0.841 0.909]</code>" in key
     assert re.search(r"np</span>.*zeros", key)
+
+
+# --- recordings: a bank alone never makes a build run code -----------------------------------
+
+#: A solution that would leave a trace if it ran (the kernel's walls stop the write itself,
+#: so its failure is what a run would report).
+LOUD = "import sys\nprint('ran')\nraise SystemExit('I ran')\n"
+
+
+def test_without_a_recording_the_solution_is_not_run(tmp_path: Path) -> None:
+    path = write(tmp_path, bank_text(LOUD))
+    with pytest.raises(BankError) as caught:
+        helpers.load_bank(path)  # as a build loads it: no run_programs
+    [problem] = caught.value.problems
+    assert (problem.line, problem.field) == (7, "solution")
+    assert problem.message.startswith("no recorded output: run 'konum check --record'")
+
+
+def test_a_recording_of_another_solution_stops_the_check(tmp_path: Path) -> None:
+    recorded = "    recorded:\n      solution: 0badc0de\n      output: |\n        ran\n"
+    path = write(
+        tmp_path, bank_text(LOUD).replace("    explanation:", recorded + "    explanation:")
+    )
+    with pytest.raises(BankError) as caught:
+        helpers.load_bank(path)
+    [problem] = caught.value.problems
+    assert (
+        problem.field == "recorded"
+        and "recorded from another solution (0badc0de" in problem.message
+    )
+    assert problem.line == 12
+
+
+def test_record_then_build_uses_the_recording(tmp_path: Path) -> None:
+    from konum.record import record_outputs
+
+    path = write(tmp_path, bank_text())
+    assert record_outputs([path], tmp_path) == [str(path)]
+    text = path.read_text(encoding="utf-8")
+    assert "    recorded:\n      solution: " in text and "        (4, 6)\n" in text
+    question = helpers.load_bank(path).questions[0]  # no program runs
+    assert isinstance(question, OutputQuestion)
+    assert question.expected == "(4, 6)\n[0.    0.841 0.909]"
+    assert record_outputs([path], tmp_path) == []  # recorded already: nothing changes
+
+    changed = text.replace("print(PE.shape)", "print(PE.shape[0])")
+    path.write_text(changed, encoding="utf-8")
+    with pytest.raises(BankError, match="recorded from another solution"):
+        helpers.load_bank(path)
+    with pytest.raises(BankError, match="the recorded output is not what the solution prints"):
+        load_bank(path)  # --run-programs compares
+
+
+def test_the_site_opts_in_to_running_solutions(tmp_path: Path) -> None:
+    from tests.miniproject import konum, make_project
+
+    project = make_project(tmp_path)
+    (project / "content" / "banks" / "progs.yml").write_text(bank_text(LOUD), encoding="utf-8")
+    quiet = konum(project, "build")
+    assert quiet.returncode == 1 and "no recorded output" in quiet.stderr
+    assert "I ran" not in quiet.stderr
+    config = project / "mkdocs.yml"
+    config.write_text(
+        config.read_text(encoding="utf-8").replace(
+            "      seed: 42\n", "      seed: 42\n      run_programs: true\n"
+        )
+    )
+    loud = konum(project, "build")
+    assert loud.returncode == 1 and "the example solution failed" in loud.stderr
+    assert "I ran" in loud.stderr and "Traceback" not in loud.stderr

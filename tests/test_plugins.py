@@ -331,8 +331,8 @@ BAD_ENTRIES = [
     (
         {},
         "[konum_no_such_site_module]",
-        "konum option 'plugins': konum_no_such_site_module does not import: "
-        "ModuleNotFoundError: No module named 'konum_no_such_site_module'",
+        "konum option 'plugins': no plugin 'konum_no_such_site_module': not an installed "
+        "plugin's name (installed: pe), a module beside mkdocs.yml or a .py file",
     ),
     (
         {},

@@ -6,12 +6,16 @@ a variable it would have read); the messages name the program's own line.
 
 from __future__ import annotations
 
+import ast
 import os
+import socket
+import sys
 from pathlib import Path
 
 import pytest
 
 from konum.formatting import code_block
+from konum.program_child import OPEN_FILES
 from konum.programs import OUTPUT, ProgramError, run_program
 
 
@@ -127,3 +131,117 @@ def test_what_the_program_started_dies_with_it() -> None:
     # No process can start (the guard), so a timeout leaves nothing behind either way.
     error = failure("import time\ntime.sleep(30)\n", seconds=1)
     assert error.message == "it ran longer than 1 s"
+
+
+# --- the walls the kernel keeps --------------------------------------------------------------
+
+#: What a hostile solution can do to the audit hook: empty its lists, allow every path and
+#: make its refusal a no-op (closure cells are writable). The kernel's walls must still hold.
+DISARM = """\
+import gc, __main__
+__main__._inside = lambda *a: True
+for f in gc.get_objects():
+    if getattr(f, "__name__", "") == "hook" and getattr(f, "__closure__", None):
+        for cell in f.__closure__:
+            v = cell.cell_contents
+            if callable(v):
+                cell.cell_contents = lambda *a: None
+            elif isinstance(v, tuple):
+                cell.cell_contents = ("/",) if v and v[0].startswith("/") else ("\\0",)
+            elif isinstance(v, frozenset):
+                cell.cell_contents = frozenset()
+"""
+
+
+def _walls() -> dict[str, bool]:
+    return dict(ast.literal_eval(run_program("import __main__\nprint(__main__.WALLS)\n")))
+
+
+@pytest.fixture(scope="module")
+def walls() -> dict[str, bool]:
+    found = _walls()
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the kernel's walls are Linux's")
+    missing = [name for name, up in found.items() if not up]
+    if missing:
+        pytest.skip(f"this system does not offer: {', '.join(missing)}")
+    return found
+
+
+def test_a_disarmed_guard_lets_the_program_past_itself(walls: dict[str, bool]) -> None:
+    """The disarming works: what the hook refused (importing subprocess) now imports."""
+    assert run_program(DISARM + "import subprocess\nprint('imported')\n") == "imported"
+
+
+@pytest.mark.parametrize(
+    ("attack", "effect"),
+    [
+        ("import os\nos.system('id > {out}/system')\n", "system"),
+        ("import ctypes\nctypes.CDLL(None).system(b'id > {out}/ctypes')\n", "ctypes"),
+        ("import subprocess\nsubprocess.run(['touch', '{out}/run'])\n", "run"),
+        ("import os\nif os.fork() == 0:\n    open('{out}/fork', 'w')\n", "fork"),
+        ("open('{out}/written', 'w').write('x')\n", "written"),
+        ("import sqlite3\nsqlite3.connect('{out}/db').execute('create table t(x)')\n", "db"),
+        ("import socket\nsocket.create_connection(('127.0.0.1', {port}))\n", None),
+        ("print(open('{secret}').read())\n", None),
+        ("import os\nprint(os.listdir('{out}'))\n", None),
+    ],
+)
+def test_the_kernel_walls_hold_when_the_guard_is_disarmed(
+    walls: dict[str, bool], tmp_path: Path, attack: str, effect: str | None
+) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("uid-of-the-builder", encoding="utf-8")
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        source = DISARM + attack.format(out=tmp_path, port=server.getsockname()[1], secret=secret)
+        try:  # os.system() returns a status rather than raising
+            seen = run_program(source)
+        except ProgramError as error:
+            assert error.line is not None and error.line > DISARM.count("\n")
+            seen = error.message
+        server.setblocking(False)
+        with pytest.raises(BlockingIOError):
+            server.accept()  # nobody connected
+    assert "uid-of-the-builder" not in seen and "uid=" not in seen
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["secret.txt"], effect
+
+
+def test_an_appended_source_file_is_refused(walls: dict[str, bool], tmp_path: Path) -> None:
+    lesson = tmp_path / "index.md"
+    lesson.write_text("# Home\n", encoding="utf-8")
+    error = failure(DISARM + f"open({str(lesson)!r}, 'a').write('pwned')\n")
+    assert "Permission denied" in error.message
+    assert lesson.read_text(encoding="utf-8") == "# Home\n"
+
+
+def test_no_descriptor_of_konum_reaches_the_program(tmp_path: Path) -> None:
+    kept = tmp_path / "kept.txt"
+    with kept.open("w") as handle:
+        os.set_inheritable(handle.fileno(), True)
+        source = f"import os\nos.fstat({handle.fileno()})\n"
+        error = failure(source)
+    assert error.line == 2 and "Bad file descriptor" in error.message
+
+
+def test_open_files_are_bounded() -> None:
+    error = failure(
+        f"import os\nfiles = [os.open('.', os.O_RDONLY) for _ in range({OPEN_FILES})]\n"
+    )
+    assert error.line == 2 and "Too many open files" in error.message
+
+
+@pytest.mark.parametrize(
+    ("line", "status"),
+    [
+        (b"konum-program-error {not json", 2),
+        (b"konum-program-error [1, 2]", 4),
+        (b'konum-program-error {"message": 3, "line": "x"}', 3),
+    ],
+)
+def test_a_forged_error_line_is_the_programs_failure(line: bytes, status: int) -> None:
+    written = line + b"\n"
+    error = failure(f"import os\nos.write(2, {written!r})\nos._exit({status})\n")
+    assert error.line is None
+    assert error.message == f"it failed with status {status}: {line.decode()}"

@@ -81,6 +81,27 @@ class SiteConfig:
     site_url: str = ""
     mkdocs: Any = field(default=None, compare=False, repr=False)
 
+    def protected(self, *more: Path) -> list[Path]:
+        """What no output may overwrite or write into: the sources, the site's
+        configurations (``mkdocs*.yml`` beside this one and what it inherits), the project's
+        ``.git``, konum's package and templates, and ``more`` (the plugins' files)."""
+        import konum
+        from konum.paths import TEMPLATES_DIR
+
+        project = self.config_file.parent
+        configs = [*project.glob("mkdocs*.yml"), *project.glob("mkdocs*.yaml")]
+        gits = [folder / ".git" for folder in (project, *project.parents)]
+        return [
+            *self.sources,
+            self.config_file,
+            *_inherits(self.config_file),
+            *configs,
+            *(git for git in gits if git.exists()),
+            Path(konum.__file__).parent,
+            TEMPLATES_DIR,
+            *more,
+        ]
+
     @property
     def deck(self) -> str:
         """The flashcard decks' parent name: the ``title`` option, else the site name."""
@@ -149,7 +170,8 @@ def read_site_config(config_file: str | Path = "mkdocs.yml") -> SiteConfig:
         )
     options = options_from(config["mdx_configs"].get(name, {}), root=path.parent)
     theme_dir = config["theme"].custom_dir
-    sources = tuple(Path(p).resolve() for p in (config["docs_dir"], options.banks, theme_dir) if p)
+    folders = (config["docs_dir"], options.banks, options.translations, theme_dir)
+    sources = tuple(Path(p).resolve() for p in folders if p)
     return SiteConfig(
         config_file=path,
         site_dir=Path(config["site_dir"]),

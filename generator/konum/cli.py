@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import click
 
 from konum import __version__, limits
-from konum.errors import KonumError
+from konum.errors import ExportError, KonumError
 
 if TYPE_CHECKING:
     from konum.build import SiteConfig
@@ -337,11 +337,8 @@ def export(
 
     settings = read_site_config(config_file)
     course = _course_or_exit(settings, seed, variants)
-    if output:
-        path = Path(output)
-    else:
-        path = settings.config_file.parent / "exports" / file_names(settings.deck)[kind]
-        path.parent.mkdir(exist_ok=True)
+    default = settings.config_file.parent / "exports" / file_names(settings.deck)[kind]
+    path = _output(settings, course, output, default)
     cards = write_export(
         kind,  # type: ignore[arg-type]
         course.banks,
@@ -355,6 +352,24 @@ def export(
     click.echo(f"konum: wrote {_plural(len(cards), 'card')} to {path}")
 
 
+def _output(
+    settings: SiteConfig, course: Course, output: str | None, default: Path, *, folder: bool = False
+) -> Path:
+    """Where an export or the exam goes: ``-o`` if given, else ``default`` (its ``exports/``
+    folder made); refused if it would overwrite what the site is made from
+    (:func:`konum.files.check_target`)."""
+    from konum.files import check_target
+
+    protected = settings.protected(*course.plugins.sources)
+    if output:
+        return check_target(output, protected, folder=folder)
+    try:
+        default.parent.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise ExportError(f"cannot create {default.parent}: {exc.strerror or exc}") from None
+    return check_target(default, protected, what="the output", folder=folder)
+
+
 def _export_lms(
     kind: str, config_file: str, seed: int | None, variants: int | None, output: str | None
 ) -> None:
@@ -366,11 +381,9 @@ def _export_lms(
 
     settings = read_site_config(config_file)
     course = _course_or_exit(settings, seed, variants)
-    if output:
-        path = Path(output)
-    else:
-        path = settings.config_file.parent / "exports" / LMS_NAMES[kind]
-        path.parent.mkdir(exist_ok=True)
+    path = _output(
+        settings, course, output, settings.config_file.parent / "exports" / LMS_NAMES[kind]
+    )
     concretes = {c.question.id: c for c in course.concretes()}
     if kind == "moodle":
         result = write_moodle(
@@ -429,7 +442,8 @@ def exam(
 
     settings = read_site_config(config_file)
     course = _course_or_exit(settings, seed, None)
-    folder = Path(output) if output else settings.config_file.parent / "exports" / "exam"
+    default = settings.config_file.parent / "exports" / "exam"
+    folder = _output(settings, course, output, default, folder=True)
     chromium = find_chromium()
     names = tuple(name.strip() for pick in picks for name in pick.split(",") if name.strip())
     result = write_exam(

@@ -31,12 +31,17 @@ lays out MathML natively (since version 109) with the same fonts as the site's p
 WeasyPrint does not lay out MathML (it shows the bare token text), and Typst would need
 every formula turned from LaTeX into Typst's math syntax. When no Chromium is found the
 HTML is still written and the command says so in one line.
+
+The files are written into a folder beside the target and swapped in together
+(:func:`konum.files.atomic_folder`): a failure or a kill leaves the earlier exam whole.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 from collections.abc import Callable, Sequence
@@ -50,8 +55,8 @@ from markupsafe import Markup, escape
 from konum import limits
 from konum.course import Course
 from konum.errors import ExportError, KonumError
+from konum.files import atomic_folder
 from konum.formatting import did_you_mean
-from konum.lms import write_atomically
 from konum.math import MATH_FONTS
 from konum.messages import message
 from konum.model import Variant
@@ -218,13 +223,16 @@ def find_chromium() -> str | None:
 
 def print_pdf(chromium: str, page: Path, pdf: Path) -> None:
     """Print ``page`` to ``pdf`` with headless Chromium (a temporary file, then
-    :func:`os.replace`); each call has a profile of its own, so calls can run at once.
+    :func:`os.replace`); each call has a profile of its own, so calls can run at once. The
+    profile, the temporary file and every Chromium process are gone when it returns or raises.
 
     Raises:
-        ExportError: Chromium fails or writes nothing.
+        ExportError: Chromium fails, runs too long or writes nothing.
     """
     partial = pdf.with_name(f".{pdf.name}.part")
-    with tempfile.TemporaryDirectory(prefix="konum-chromium-") as profile:
+    with tempfile.TemporaryDirectory(
+        prefix="konum-chromium-", ignore_cleanup_errors=True
+    ) as profile:
         command = [
             chromium,
             "--headless",
@@ -237,15 +245,32 @@ def print_pdf(chromium: str, page: Path, pdf: Path) -> None:
             page.resolve().as_uri(),
         ]
         try:
-            result = subprocess.run(
-                command, capture_output=True, text=True, timeout=PRINT_TIMEOUT, check=False
+            process = subprocess.Popen(
+                command,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+                start_new_session=True,  # its helpers die with it
             )
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            partial.unlink(missing_ok=True)
+        except OSError as exc:
             raise ExportError(f"cannot print {page.name} with {chromium}: {exc}") from exc
-    if result.returncode != 0 or not partial.is_file():
+        try:
+            _, stderr = process.communicate(timeout=PRINT_TIMEOUT)
+        except BaseException as exc:  # a timeout, or Ctrl-C while it prints
+            with contextlib.suppress(OSError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            partial.unlink(missing_ok=True)
+            if isinstance(exc, subprocess.TimeoutExpired):
+                raise ExportError(
+                    f"{chromium} took longer than {PRINT_TIMEOUT} s to print {page.name}"
+                ) from None
+            raise
+        with contextlib.suppress(OSError):  # helpers left behind by a crash
+            os.killpg(process.pid, signal.SIGKILL)
+    if process.returncode != 0 or not partial.is_file():
         partial.unlink(missing_ok=True)
-        last = (result.stderr.strip().splitlines() or ["no output"])[-1]
+        last = (stderr.strip().splitlines() or ["no output"])[-1]
         raise ExportError(f"{chromium} could not print {page.name}: {last}")
     os.replace(partial, pdf)
 
@@ -280,24 +305,23 @@ def write_exam(
     questions = select_questions(course, picks, count, seed)
     built = build_versions(course, questions, seed=seed, versions=versions)
     out = Path(folder)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ExportError(f"cannot create {out}: {exc.strerror or exc}") from exc
-    pages: list[Path] = []
-    for version in built:
-        exam, key = render_pages(version, title=title)
-        for name, text in (
-            (f"version-{version.number}", exam),
-            (f"version-{version.number}-key", key),
-        ):
-            path = out / f"{name}.html"
-            write_atomically(path, text)
-            pages.append(path)
-    files = list(pages)
-    if chromium is not None:
-        pdfs = [page.with_suffix(".pdf") for page in pages]
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            list(pool.map(lambda page, pdf: print_pdf(chromium, page, pdf), pages, pdfs))
-        files += pdfs
+    names: list[str] = []
+    with atomic_folder(out) as staging:  # every file appears at once, or none
+        pages: list[Path] = []
+        for version in built:
+            exam, key = render_pages(version, title=title)
+            for name, text in (
+                (f"version-{version.number}", exam),
+                (f"version-{version.number}-key", key),
+            ):
+                path = staging / f"{name}.html"
+                path.write_text(text, encoding="utf-8")
+                pages.append(path)
+        names = [page.name for page in pages]
+        if chromium is not None:
+            pdfs = [page.with_suffix(".pdf") for page in pages]
+            with ThreadPoolExecutor(max_workers=2) as pool:
+                list(pool.map(lambda page, pdf: print_pdf(chromium, page, pdf), pages, pdfs))
+            names += [pdf.name for pdf in pdfs]
+    files = [out / name for name in names]
     return ExamResult(tuple(files), chromium is not None, len(questions))

@@ -17,29 +17,23 @@ backslash are escaped with a backslash, line breaks as ``\\n``.
 
 * :class:`Skipped`: a question an export cannot hold, with the reason; exports list them and
   never write such a question in a form that would grade differently from konum.
-* :class:`LmsExport`: the text of an export, what it holds and what it left out.
-* :func:`write_atomically`: a file written beside its target and moved into place with
-  :func:`os.replace`, so an interrupted export leaves the old file or none, never half.
+* :class:`LmsExport`: the text of an export, what it holds and what it left out (written
+  with :func:`konum.files.write_atomically`).
 """
 
 from __future__ import annotations
 
 import ast
 import base64
-import contextlib
 import html
-import os
-import tempfile
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 from konum import images
 from konum.computed.expression import parse
-from konum.errors import ExportError
 from konum.figures import figure_file
 from konum.markup import render_markdown
 from konum.model import FigureRef
@@ -95,35 +89,6 @@ class LmsExport:
     items: int
     categories: int
     skipped: tuple[Skipped, ...]
-
-
-def write_atomically(path: str | Path, data: str | bytes) -> None:
-    """Write ``data`` (text as UTF-8) to ``path`` through a temporary file in the same folder.
-
-    Raises:
-        ExportError: the folder cannot be written.
-    """
-    target = Path(path)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    try:
-        fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(payload)
-            os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes it private
-            os.replace(temporary, target)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
-    except OSError as exc:
-        raise ExportError(f"cannot write {target}: {exc.strerror or exc}") from exc
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def plain_number(value: float) -> str:

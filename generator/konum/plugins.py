@@ -97,6 +97,8 @@ class Plugins:
     values: Mapping[str, object] = field(default_factory=dict)
     messages: tuple[Path, ...] = ()
     origins: Mapping[str, str] = field(default_factory=dict)
+    #: The plugins' own files and package folders (an output must never overwrite them).
+    sources: tuple[Path, ...] = ()
 
     def origin(self, name: str) -> str:
         """Where the generator, figure or explorer ``name`` came from."""
@@ -212,8 +214,12 @@ def _merge(found: Iterable[tuple[str, str, Any]]) -> Plugins:
     parts: dict[str, dict[str, Any]] = {"generators": {}, "figures": {}, "explorers": {}}
     values: dict[str, object] = {}
     messages: list[Path] = []
+    sources: list[Path] = []
     origins: dict[str, str] = {}
     for part, origin, item in found:
+        if part == "source":
+            sources.append(item)
+            continue
         if part == "values":
             values[item[0]] = item[1]
             continue
@@ -236,7 +242,17 @@ def _merge(found: Iterable[tuple[str, str, Any]]) -> Plugins:
         values,
         tuple(dict.fromkeys(messages)),
         origins,
+        tuple(dict.fromkeys(sources)),
     )
+
+
+def _source(module: object, origin: str) -> list[tuple[str, str, Any]]:
+    """A module's file as a ``source`` triple: its package's folder for a package."""
+    file = getattr(module, "__file__", None)
+    if not file:
+        return []
+    path = Path(file).resolve()
+    return [("source", origin, path.parent if path.name == "__init__.py" else path)]
 
 
 def plugin_parts(source: object, origin: str) -> list[tuple[str, str, Any]]:
@@ -340,6 +356,7 @@ def _entry_points(name: str) -> list[tuple[str, str, Any]]:
                 raise PluginError(f"{origin} does not load: {type(exc).__name__}: {exc}") from None
             given = getattr(loaded, attribute) if isinstance(loaded, ModuleType) else loaded
             found += [(part, origin, item) for item in _items(part, given, origin)]
+            found += _source(loaded if isinstance(loaded, ModuleType) else None, origin)
     return found
 
 
@@ -375,6 +392,7 @@ def _load(
             if stamp is None:
                 raise PluginError(f"konum option 'plugins': no such file {shown}")
             found += plugin_parts(_import_file(path, shown, stamp), shown)
+            found.append(("source", shown, path.resolve()))
             continue
         if not all(part.isidentifier() for part in entry.split(".")):
             raise PluginError(
@@ -385,7 +403,8 @@ def _load(
         if registered:
             found += registered
         else:
-            found += plugin_parts(_import_module(entry, root), entry)
+            module = _import_module(entry, root)
+            found += plugin_parts(module, entry) + _source(module, entry)
     return _merge(found)
 
 

@@ -1,22 +1,22 @@
-"""Example programs of ``output`` questions: run in a separate, bounded Python process, and
-shown as code.
+"""Example programs of ``output`` questions: run in a separate process walled in by the
+operating system, and shown as code.
 
-An output question's ``solution`` is a Python program (numpy available). The bank loader
-calls :func:`run_program` once per program text and process, and the question keeps what the
-program printed as its expected output. The program runs as
-``python -I -B -c <konum.program_child> ...``, by konum's own interpreter:
+An output question's ``solution`` is a Python program (numpy available), that is, code:
+konum runs it only where the site opted in (``konum check --record`` and ``--run-programs``,
+or ``run_programs: true``); every other build uses the recorded output. :func:`run_program`
+runs one as ``python -I -B -c <konum.program_child> ...``, by konum's own interpreter:
 
-* isolated: ``-I`` (no ``PYTHON*`` variables, no user site folder), no bytecode written, in
-  a new empty folder, with a minimal environment (:func:`child_environment`: none of the
-  build's own variables, so no tokens or home folder), stdin holding only the program;
+* apart: a new process group and session, an empty temporary folder, a cleared environment
+  (:func:`child_environment`: none of the build's variables, so no tokens or home folder), no
+  descriptor but its stdin (the program), stdout and stderr (files);
 * bounded: :data:`SECONDS` of wall-clock time (then its process group is killed) and of CPU,
-  :data:`MEMORY` bytes of address space, :data:`OUTPUT` bytes written (stdout included), no
-  new processes or threads (POSIX resource limits; elsewhere the wall clock alone);
-* guarded by an audit hook installed once numpy is imported: no sockets, no processes, no
-  ctypes, no file written, moved or removed, nothing read outside the folders Python
-  imports from (see :mod:`konum.program_child`). An audit hook is a tripwire against
-  accidents and casual misuse, not a wall against hostile native code; the limits bound
-  what gets past it.
+  :data:`MEMORY` bytes of address space, :data:`OUTPUT` bytes written (stdout included),
+  a few open files, no new process (POSIX resource limits; elsewhere the wall clock alone);
+* walled in by the kernel where it offers it (Linux): a network namespace with nothing in
+  it, Landlock (no file written anywhere, nothing read outside Python's and the system's
+  library folders, nothing executed, no TCP, no signals out) and a seccomp filter (no new
+  process, no program, no socket): :mod:`konum.program_child` says which and how. Its audit
+  hook then only names a program's mistakes.
 
 A failure is a :class:`ProgramError` carrying the program's line when there is one.
 """
@@ -95,11 +95,24 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
     process.wait()
 
 
+def _report(line: str) -> ProgramError | None:
+    """The child's report on one stderr line; None when the line is not one (a program may
+    print anything to stderr, a line that merely looks like a report too)."""
+    try:
+        report = json.loads(line[len(ERROR_MARK) :])
+    except ValueError:
+        return None
+    if not isinstance(report, dict) or not isinstance(report.get("message"), str):
+        return None
+    number = report.get("line")
+    valid = isinstance(number, int) and not isinstance(number, bool) and number > 0
+    return ProgramError(report["message"], number if valid else None)
+
+
 def _failure(returncode: int, stderr: str) -> ProgramError:
     for line in reversed(stderr.splitlines()):
-        if line.startswith(ERROR_MARK):
-            report = json.loads(line[len(ERROR_MARK) :])
-            return ProgramError(str(report["message"]), report["line"])
+        if line.startswith(ERROR_MARK) and (report := _report(line)) is not None:
+            return report
     if returncode < 0 and -returncode in _SIGNALS:
         return ProgramError(_SIGNALS[-returncode])
     last = next((line for line in reversed(stderr.splitlines()) if line.strip()), "")

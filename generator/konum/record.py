@@ -20,7 +20,7 @@ from pathlib import Path
 import yaml
 
 from konum import yamlsource
-from konum.lms import write_atomically
+from konum.files import write_atomically
 from konum.load import PathLike, discover, load_file
 from konum.yamlsource import YMap, YSeq
 

@@ -49,8 +49,8 @@ import yaml
 
 from konum import yamlsource
 from konum.fields import TextUse, Written
+from konum.files import write_atomically
 from konum.formatting import BLANK
-from konum.lms import write_atomically
 from konum.model import Flashcard
 from konum.problems import BankProblem
 from konum.types import Bank, Question

@@ -21,6 +21,7 @@ from konum.errors import ExportError
 from konum.exports.anki import write_apkg
 from konum.exports.cards import Card, ImageForm, build_card_sets, build_cards, display_sides
 from konum.exports.text import write_anki_text, write_csv
+from konum.files import atomic_file
 from konum.images import Images
 from konum.plugins import NONE, Plugins
 from konum.types import Bank, Concrete
@@ -66,15 +67,15 @@ __all__ = [
 def _write(
     kind: ExportKind, cards: Sequence[Card], path: Path, deck: str, timestamp: float | None
 ) -> None:
-    try:
+    """Write one export beside ``path`` and rename it over ``path`` when complete
+    (:func:`konum.files.atomic_file`): a kill or a full disk leaves the earlier file."""
+    with atomic_file(path) as temporary:
         if kind == "anki":
-            write_apkg(cards, path, deck=deck, timestamp=timestamp)
+            write_apkg(cards, temporary, deck=deck, timestamp=timestamp)
         elif kind == "text":
-            write_anki_text(cards, path, deck=deck)
+            write_anki_text(cards, temporary, deck=deck)
         else:
-            write_csv(cards, path)
-    except OSError as exc:
-        raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from exc
+            write_csv(cards, temporary)
 
 
 def export(

@@ -36,8 +36,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from konum.files import write_atomically
 from konum.images import mentions_images
-from konum.lms import GiftWriter, LmsExport, Skipped, write_atomically
+from konum.lms import GiftWriter, LmsExport, Skipped
 from konum.types import Bank, Concrete, Question
 
 __all__ = ["build_gift", "gift_problem", "write_gift"]

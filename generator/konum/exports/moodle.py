@@ -68,8 +68,9 @@ import html
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from konum.files import write_atomically
 from konum.images import Images
-from konum.lms import LmsExport, MoodleDocument, Skipped, category_path, write_atomically
+from konum.lms import LmsExport, MoodleDocument, Skipped, category_path
 from konum.plugins import NONE, Plugins
 from konum.types import Bank, Concrete
 

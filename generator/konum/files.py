@@ -1,0 +1,145 @@
+"""Writing what konum makes without destroying anything: atomic files and folders, and the
+places an output may not go.
+
+* :func:`atomic_file` and :func:`write_atomically`: a file is written under a temporary name
+  beside its target and renamed over it only when complete, so a kill or a full disk leaves
+  the earlier file whole (and at most a hidden ``.<name>.*`` temporary file, removed on every
+  exit Python sees).
+* :func:`atomic_folder`: a folder of files (a printed exam) is made beside its target and
+  swapped in as a whole; an existing target must be empty or one konum made (it holds
+  :data:`FOLDER_MARK`).
+* :func:`check_target`: an output path may be a new name or a regular file, never a folder,
+  a device, a link to one, or anything inside what the site is made from (its sources).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import stat
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from konum.errors import ExportError
+
+#: The file that marks a folder konum made (so that the next run may replace it).
+FOLDER_MARK = ".konum-output"
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+@contextlib.contextmanager
+def atomic_file(path: str | Path) -> Iterator[Path]:
+    """A temporary path beside ``path`` to write; renamed over ``path`` when the block ends
+    without an exception, removed otherwise.
+
+    Raises:
+        ExportError: the folder cannot be written (the earlier file is untouched).
+    """
+    target = Path(path)
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    except OSError as exc:
+        raise ExportError(f"cannot write {target}: {exc.strerror or exc}") from exc
+    os.close(fd)
+    temporary = Path(name)
+    try:
+        yield temporary
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes it private
+        os.replace(temporary, target)
+    except OSError as exc:
+        raise ExportError(f"cannot write {target}: {exc.strerror or exc}") from exc
+    finally:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+
+
+def write_atomically(path: str | Path, data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8) to ``path`` through :func:`atomic_file`.
+
+    Raises:
+        ExportError: the folder cannot be written (the earlier file is untouched).
+    """
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    with atomic_file(path) as temporary:
+        temporary.write_bytes(payload)
+
+
+@contextlib.contextmanager
+def atomic_folder(path: str | Path) -> Iterator[Path]:
+    """A new folder beside ``path`` to fill; when the block ends without an exception it
+    replaces ``path`` whole (the earlier folder is removed), otherwise it is removed.
+
+    Raises:
+        ExportError: ``path`` is a folder konum did not make, or cannot be replaced.
+    """
+    target = Path(path)
+    if target.is_dir() and any(target.iterdir()) and not (target / FOLDER_MARK).is_file():
+        raise ExportError(f"{target} holds files konum did not write: name a new or empty folder")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    except OSError as exc:
+        raise ExportError(f"cannot create {target}: {exc.strerror or exc}") from exc
+    old = target.with_name(f"{staging.name}-old")
+    try:
+        yield staging
+        (staging / FOLDER_MARK).write_text(
+            "Made by konum; konum replaces this folder the next time it writes here.\n",
+            encoding="utf-8",
+        )
+        os.chmod(staging, 0o777 & ~_umask())
+        if target.exists():
+            os.rename(target, old)
+        os.rename(staging, target)
+    except OSError as exc:
+        if old.exists() and not target.exists():
+            os.rename(old, target)  # put the earlier folder back
+        raise ExportError(f"cannot write {target}: {exc.strerror or exc}") from exc
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def check_target(
+    path: str | Path, sources: Sequence[Path], *, what: str = "-o", folder: bool = False
+) -> Path:
+    """``path`` (links followed), if an output may be written there: a new name or a regular
+    file (a new, empty or konum-made folder when ``folder``), and not one of ``sources`` or
+    inside one.
+
+    Raises:
+        ExportError: the refusal, naming the path and why.
+    """
+    given = Path(path)
+    real = Path(os.path.realpath(given))
+    for source in sources:
+        source = Path(os.path.realpath(source))
+        if _inside(real, source):
+            raise ExportError(
+                f"{what} {given}: that is {'inside ' if real != source else ''}{source}, "
+                "which the site is made from; write the output somewhere else"
+            )
+    try:
+        mode = os.stat(real).st_mode
+    except FileNotFoundError:
+        return real
+    except OSError as exc:
+        raise ExportError(f"{what} {given}: {exc.strerror or exc}") from None
+    if folder and stat.S_ISDIR(mode):
+        return real
+    if not folder and stat.S_ISREG(mode):
+        return real
+    kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+    wanted = "a folder" if folder else "a file"
+    raise ExportError(f"{what} {given}: that is {kind}; name {wanted} to write")

@@ -388,3 +388,58 @@ def test_formula_solutions_in_turkish() -> None:
     (en,), (tr,) = computed_variants(q, 1, 1), computed_variants(q, 1, 1, "tr")
     assert "2 decimals" in en.solution and "2 ondalık basamak" in tr.solution
     assert tr.shown_answer == en.shown_answer.replace(".", ",")
+
+
+#: The demo translation in flow style, with comments, a BOM-free CRLF file.
+FLOW = (
+    "bank: demo  # flow style below\r\n"
+    "title: Deneme bankası\r\n"
+    "questions:\r\n"
+    "  - {id: q-choice, prompt: 'Sinüsler hangi sütunlardadır?', options: [{text: Çift sütunlarda},"
+    " {text: Tek sütunlarda, feedback: Oralarda kosinüsler vardır.}],"
+    " explanation: Sinüsler çift sütunlara gider.}\r\n"
+    "  # the number question\r\n"
+    "  - {id: q-number, prompt: 'Tablonun kaç satırı vardır?', unit: satır,"
+    " explanation: Belirteçlerden iki fazla.}\r\n"
+    "flashcards:\r\n"
+    "  - {id: q-card, front: 'Konum gömmesi nedir?', back: Öğrenilmiş bir satır tablosu.}\r\n"
+)
+
+
+def test_update_hashes_keeps_flow_style_comments_and_crlf(demo: tuple[Bank, Path]) -> None:
+    import yaml
+
+    bank, folder = demo
+    path = folder / "demo.yml"
+    path.write_bytes(FLOW.encode("utf-8"))
+    assert update_hashes([bank], folder) == [str(path)]
+    data = path.read_bytes()
+    text = data.decode("utf-8")
+    assert "\r\n" in text and "\n" not in text.replace("\r\n", "")  # every line still CRLF
+    assert "# flow style below" in text and "  # the number question\r\n" in text
+    assert "  - {id: q-choice, en: " in text  # the hash joins the flow mapping
+    loaded = yaml.safe_load(text)
+    assert loaded["en"] == source_hash(bank.title)
+    assert [q["en"] for q in loaded["questions"]] == [
+        source_hash(english_fields(q)) for q in bank.questions
+    ]
+    report = check_translations([bank], folder)
+    assert report.problems == () and report.stale == ()
+    assert update_hashes([bank], folder) == []
+
+
+def test_a_hash_that_looks_like_an_octal_number_is_read_as_text(
+    demo: tuple[Bank, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hash of eight digits 0-7 (``01234567``) reads in YAML 1.1 as an octal number; the
+    file keeps it as the text it is, written and read back."""
+    import konum.translate as translate
+
+    bank, folder = demo
+    monkeypatch.setattr(translate, "source_hash", lambda fields: "01234567")
+    assert update_hashes([bank], folder)
+    text = (folder / "demo.yml").read_text(encoding="utf-8")
+    assert "en: 01234567" in text or "en: '01234567'" in text or 'en: "01234567"' in text
+    report = check_translations([bank], folder)
+    assert report.stale == (), [str(p) for p in report.stale]
+    assert update_hashes([bank], folder) == []

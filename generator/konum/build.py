@@ -144,11 +144,52 @@ def load_mkdocs_config(path: Path, **overrides: Any) -> Any:
         raise ConfigError(
             f"no MkDocs configuration at {path} (run konum where mkdocs.yml is, or give -f)"
         )
+    _check_inherit_chain(path)
     try:
         with _quiet_mkdocs():
             return load_config(str(path), **overrides)
     except ConfigurationError as exc:
         raise ConfigError(f"{path}: {exc}") from None
+    except (AttributeError, TypeError, ValueError, KeyError, RecursionError, OSError) as exc:
+        raise ConfigError(f"{path}: MkDocs cannot read it: {type(exc).__name__}: {exc}") from None
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "nothing"
+    return f"{type(value).__name__} {str(value)[:40]!r}"
+
+
+def _check_inherit_chain(path: Path) -> None:
+    """Refuse, naming the file, a configuration (or one it ``INHERIT``s) that is not a
+    mapping, an ``INHERIT`` of a missing file, and a loop of ``INHERIT``s."""
+    import yaml
+    from mkdocs.utils.yaml import get_yaml_loader
+
+    seen: list[Path] = []
+    current: Path | None = path.resolve()
+    while current is not None:
+        if current in seen:
+            loop = " -> ".join(p.name for p in [*seen[seen.index(current) :], current])
+            raise ConfigError(f"{path}: INHERIT goes round in a loop ({loop})")
+        seen.append(current)
+        if not current.is_file():
+            parent = seen[-2] if len(seen) > 1 else path
+            raise ConfigError(f"{parent}: INHERIT names {current}, which does not exist")
+        try:
+            with open(current, encoding="utf-8") as handle:
+                raw = yaml.load(handle, Loader=get_yaml_loader())
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            return  # MkDocs' own loader reports the file and its line next
+        if not isinstance(raw, dict):
+            raise ConfigError(
+                f"{current}: a MkDocs configuration is a mapping of settings (site_name: ..., "
+                f"docs_dir: ...), not {_describe(raw)}"
+            )
+        inherit = raw.get("INHERIT")
+        current = (current.parent / inherit).resolve() if isinstance(inherit, str) else None
 
 
 def read_site_config(config_file: str | Path = "mkdocs.yml") -> SiteConfig:
@@ -160,6 +201,8 @@ def read_site_config(config_file: str | Path = "mkdocs.yml") -> SiteConfig:
             extension, or an option is wrong.
     """
     path = Path(config_file).resolve()
+    if path.is_file():
+        _check_inherit_chain(path)
     _check_options_early(path)
     config = load_mkdocs_config(path)
     name = next((n for n in EXTENSIONS if n in config["markdown_extensions"]), None)
@@ -413,6 +456,12 @@ def _mkdocs_build(
         build(config)
     except (Abort, MkDocsException) as exc:
         raise BuildError(f"the site build failed: {exc}") from None
+    except RecursionError:
+        # Markdown's parsers recurse into nested lists and quotes; MkDocs has logged the page.
+        raise BuildError(
+            "the site build failed: a page nests lists, quotes or blocks too deeply for "
+            "Markdown (see the page named above)"
+        ) from None
     except (ValueError, KeyError, TypeError) as exc:
         # Content errors raised inside Markdown extensions (a bad {{ }} expression, LaTeX
         # that cannot be rendered); MkDocs has already logged which page it was reading.

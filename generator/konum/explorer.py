@@ -28,9 +28,9 @@ import xml.etree.ElementTree as etree
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-import yaml
 from pymdownx.blocks.block import Block, type_any
 
+from konum.blocks import block_options, check_closed
 from konum.explorers import TEXT_OPTIONS, Explorer, ExplorerError, explorer_values, limits
 from konum.formatting import did_you_mean
 from konum.messages import catalogue, fill
@@ -90,7 +90,6 @@ def render_explorer(
 
 _HEADER = re.compile(r"^ {0,3}///\s*explorer\b(?P<rest>.*)$")
 _WELL_FORMED = re.compile(r"^ *\| *(?P<name>\S+) *$")
-_OPTION = re.compile(r"^ {4}(?P<key>[^\s:#][^:]*?)\s*:")
 
 
 def _text_problem(key: str, value: object) -> str | None:
@@ -133,34 +132,8 @@ def check_header(
             f"(explorers: {known_names})"
         )
     known = [*explorer.params, *TEXT_OPTIONS]
-    block: list[str] = []
-    keys: dict[str, int] = {}  # option name -> its line number in the page
-    for line in lines[index + 1 :]:
-        if not line.startswith("    ") or not line.strip():
-            break
-        option = _OPTION.match(line)
-        if option:
-            key = option.group("key")
-            keys[key] = number + 1 + len(block)
-            if key not in known:
-                raise ExplorerError(
-                    f"line {keys[key]}: {where}: unknown option {key!r}"
-                    f"{did_you_mean(key, known)} (options: {', '.join(known)})"
-                )
-        block.append(line[4:])
-    try:
-        given = yaml.safe_load("\n".join(block)) if block else {}
-    except yaml.YAMLError as exc:
-        # Only a MarkedYAMLError has a problem; a ReaderError (a control character) has not.
-        problem = exc.problem if isinstance(exc, yaml.MarkedYAMLError) else str(exc)
-        raise ExplorerError(
-            f"line {number + 1}: {where}: the options are not YAML ({problem})"
-        ) from None
-    if not isinstance(given, dict):
-        raise ExplorerError(
-            f"line {number + 1}: {where}: expected options as 'name: value' lines, "
-            f"found {block[0].strip()!r}"
-        )
+    given, keys = block_options(lines, index, where, known, ExplorerError)
+    check_closed(lines, index, where, ExplorerError)
     for key in TEXT_OPTIONS:
         problem = _text_problem(key, given.pop(key, None))
         if problem:

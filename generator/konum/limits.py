@@ -8,6 +8,11 @@ read these, so a value one of them accepts is accepted by every other. Ranges ar
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
+
 #: Decimals a numeric or computed answer is asked to. Past 8 the digits are float noise for
 #: the generators' answers (and the tolerance nears a double's spacing); no reader types them.
 DECIMALS = (0, 8)
@@ -45,3 +50,40 @@ MAX_NUMBER = 10**15
 #: Questions a quiz block may draw (``draw:``), and its longest exam (``time_limit``, seconds).
 MAX_DRAW = 200
 TIME_LIMIT = 6 * 60 * 60
+
+#: Seconds a plugin's module may take to import, and one drawing of a generator to finish.
+PLUGIN_IMPORT_SECONDS = 30
+GENERATOR_SECONDS = 10
+
+
+class TimeLimitError(Exception):
+    """Code of a plugin ran past its :func:`time_limit`."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float, message: str) -> Iterator[None]:
+    """Raise :class:`TimeLimitError` (``message``) in the block once it has run ``seconds``.
+
+    A plugin's code runs in konum's process, so a loop that never ends would hang the build;
+    the alarm (``SIGALRM``) interrupts Python code, between bytecodes. It works on POSIX in
+    the main thread (every command, MkDocs' and Zensical's builds); elsewhere, and inside
+    another time limit, the block runs unbounded.
+    """
+    main = threading.current_thread() is threading.main_thread()
+    if not hasattr(signal, "setitimer") or not main:
+        yield
+        return
+    if signal.getitimer(signal.ITIMER_REAL)[0] > 0:  # an outer limit is running
+        yield
+        return
+
+    def expired(signum: int, frame: object) -> None:
+        raise TimeLimitError(message)
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

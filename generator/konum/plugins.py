@@ -276,6 +276,11 @@ def plugin_parts(source: object, origin: str) -> list[tuple[str, str, Any]]:
 # --- importing -----------------------------------------------------------------------------------
 
 
+def _import_limit() -> contextlib.AbstractContextManager[None]:
+    seconds = limits.PLUGIN_IMPORT_SECONDS
+    return limits.time_limit(seconds, f"it ran longer than {seconds} s (a loop that never ends?)")
+
+
 def _failure(what: str, exc: BaseException, file: Path | None = None) -> PluginError:
     """``exc`` raised while importing ``what`` as one line: the exception and, for a file,
     the line of it that raised."""
@@ -287,6 +292,8 @@ def _failure(what: str, exc: BaseException, file: Path | None = None) -> PluginE
         if lines:
             where = f" (line {lines[-1]})"
     message = str(exc) or "no message"
+    if isinstance(exc, limits.TimeLimitError):
+        return PluginError(f"konum option 'plugins': {what} does not import: {message}{where}")
     return PluginError(
         f"konum option 'plugins': {what} does not import: {type(exc).__name__}: {message}{where}"
     )
@@ -313,7 +320,7 @@ def _import_file(path: Path, shown: str, stamp: tuple[int, int]) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses and pickling look their module up there
     try:
-        with _on_path(path.parent):  # so the file can import its neighbours
+        with _on_path(path.parent), _import_limit():  # the file may import its neighbours
             spec.loader.exec_module(module)
     except BaseException as exc:  # SystemExit too: a module must not end konum
         del sys.modules[name]
@@ -325,7 +332,7 @@ def _import_file(path: Path, shown: str, stamp: tuple[int, int]) -> ModuleType:
 
 def _import_module(name: str, root: Path) -> ModuleType:
     try:
-        with _on_path(root):
+        with _on_path(root), _import_limit():
             return importlib.import_module(name)
     except ModuleNotFoundError as exc:
         if exc.name != name.split(".")[0]:  # the module is there; something it imports is not
@@ -349,7 +356,8 @@ def _entry_points(name: str) -> list[tuple[str, str, Any]]:
         for entry in metadata.entry_points(group=group, name=name):
             origin = f"entry point {entry.name!r} ({entry.value}) of {group}"
             try:
-                loaded = entry.load()
+                with _import_limit():
+                    loaded = entry.load()
             except BaseException as exc:
                 if isinstance(exc, KeyboardInterrupt):
                     raise

@@ -66,6 +66,7 @@ from pymdownx.blocks import BlocksExtension, BlocksProcessor
 from pymdownx.blocks.block import Block, type_any
 
 from konum import limits
+from konum.blocks import block_options, check_closed
 from konum.config import DEFAULTS, Options, check_names, options_from
 from konum.course import Course, course_for
 from konum.errors import ConfigError, ExportError, KonumError, PageError
@@ -343,6 +344,12 @@ _BLOCK_START = re.compile(r"^ {0,3}///\s*(quiz|study|progress)\b")
 _WELL_FORMED = re.compile(r"^ {0,3}/// (?:quiz *\| *\S.*|study *|progress *)$")
 _QUIZ_START = re.compile(r"^ {0,3}/// quiz\b")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+#: The options each block takes (pymdownx's own ``attrs`` among them).
+_BLOCK_OPTIONS = {
+    "quiz": (*QuizBlock.OPTIONS, "attrs"),
+    "study": ("attrs",),
+    "progress": ("attrs",),
+}
 
 
 class MalformedBlockPreprocessor(Preprocessor):
@@ -374,11 +381,17 @@ class MalformedBlockPreprocessor(Preprocessor):
                 continue
             if _QUIZ_START.match(line) and _WELL_FORMED.match(line):
                 quizzes.append(number)
-            if _BLOCK_START.match(line) and not _WELL_FORMED.match(line):
+            started = _BLOCK_START.match(line)
+            if started and not _WELL_FORMED.match(line):
                 raise QuizError(
                     f"line {number}: {line.strip()!r} is not a quiz block; "
                     "write '/// quiz | BANK' (a bar before the bank) and end it with '///'"
                 )
+            if started:
+                kind = started.group(1)
+                where = line.strip() if kind == "quiz" else f"/// {kind}"
+                block_options(lines, number - 1, where, list(_BLOCK_OPTIONS[kind]), QuizError)
+                check_closed(lines, number - 1, where, QuizError)
             check_header(explorers, lines, number - 1)
         return lines
 

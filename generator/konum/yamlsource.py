@@ -277,7 +277,7 @@ class _Converter:
                     if self.count > MAX_NODES
                     else f"nesting deeper than {MAX_DEPTH} levels"
                 )
-                self.problem(mark, f"refused: aliases expand to {what} (an alias bomb?)")
+                self.problem(mark, _too_big(what, aliased=True))
             return YScalar(mark, None, "")
         if isinstance(node, yaml.ScalarNode):
             return self.scalar(node, mark)
@@ -394,10 +394,32 @@ def _check_expansion(root: yaml.Node, file: str) -> BankProblem | None:
         size(root, 0)
     except _Refused as exc:
         pos = _mark(exc.node.start_mark)
-        return BankProblem(
-            file, pos.line, pos.column, f"refused: aliases expand to {exc.what} (an alias bomb?)"
-        )
+        return BankProblem(file, pos.line, pos.column, _too_big(exc.what, _has_aliases(root)))
     return None
+
+
+def _has_aliases(root: yaml.Node) -> bool:
+    """Whether any node is reached twice (an alias) in the composed graph."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            return True
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            stack.extend(part for pair in node.value for part in pair)
+    return False
+
+
+def _too_big(what: str, aliased: bool) -> str:
+    """The refusal of a document past :data:`MAX_NODES` or :data:`MAX_DEPTH`: an alias bomb
+    when aliases made it so, else a bank to split."""
+    if aliased:
+        return f"refused: aliases expand to {what} (an alias bomb?)"
+    return f"refused: the file has {what}, past the limit of one bank: split it into smaller banks"
 
 
 class _Refused(Exception):

@@ -11,9 +11,11 @@
  * time, quizzes: {<page>:<quiz id>:<question id>: {saved: quiz.js's value or null, ok, at}},
  * pages: {<page>: questions on it}, cards: {<card key>: flashcards.js's entry}, settings:
  * {newPerDay}}, with pages relative to the site's root (Material's __config base), so a
- * file moves between a server and a folder on disk. "Import" checks the whole file first and
+ * file moves between a server and a folder on disk. "Import" checks the whole file first
+ * (every number finite and in its range: what flashcards.js and quiz.js can go on from) and
  * changes nothing unless all of it reads; then, per question and per card, the newer state
- * wins (a question by its "at", a card by its last review). "Forget everything" asks first.
+ * wins (a question by its "at", a card by its last review), written all at once or, when
+ * the browser's storage is full, not at all. "Forget everything" asks first.
  */
 (function () {
   "use strict";
@@ -138,8 +140,20 @@
   }
 
   function isObject(v) { return !!v && typeof v === "object" && !Array.isArray(v); }
-  function isTime(v) { return typeof v === "number" && isFinite(v) && v >= 0; }
-  function isNumberOrNull(v) { return v === null || (typeof v === "number" && isFinite(v)); }
+  function isNumber(v) { return typeof v === "number" && isFinite(v); }
+  function isTime(v) { return isNumber(v) && v >= 0; }
+  function isCount(v) { return isTime(v) && Math.floor(v) === v; }
+  /* A card as flashcards.js writes it: FSRS's stability at least 0.001 (its floor), its
+   * difficulty from 1 to 10, and a log of [time, grade 1-4] pairs. */
+  function isCard(c) {
+    return isObject(c) && [1, 2, 3].indexOf(c.state) >= 0 && isTime(c.due) && isTime(c.last) &&
+      isTime(c.first) && (c.step === null || isCount(c.step)) &&
+      isNumber(c.s) && c.s >= 0.001 && isNumber(c.d) && c.d >= 1 && c.d <= 10 &&
+      Array.isArray(c.log) && c.log.every(function (entry) {
+        return Array.isArray(entry) && entry.length === 2 && isTime(entry[0]) &&
+          [1, 2, 3, 4].indexOf(entry[1]) >= 0;
+      });
+  }
 
   /* The file's problem, as [message key, fields], or null when all of it reads. */
   function problem(data) {
@@ -151,7 +165,7 @@
     for (var i = 0; i < parts.length; i++) {
       if (!isObject(data[parts[i]])) return ["corrupt", { where: parts[i] }];
     }
-    var id, q, c;
+    var id, q;
     for (id in data.quizzes) {
       q = data.quizzes[id];
       if (!/^.*:[^:]*:[^:]*$/.test(id) || !isObject(q) || !isTime(q.at) ||
@@ -160,29 +174,41 @@
       }
     }
     for (id in data.pages) {
-      if (typeof data.pages[id] !== "number") return ["corrupt", { where: "pages[" + JSON.stringify(id) + "]" }];
+      if (!isCount(data.pages[id])) return ["corrupt", { where: "pages[" + JSON.stringify(id) + "]" }];
     }
     for (id in data.cards) {
-      c = data.cards[id];
-      if (!isObject(c) || [1, 2, 3].indexOf(c.state) < 0 || !isTime(c.due) || !isTime(c.last) ||
-          !isTime(c.first) || !isNumberOrNull(c.step) || typeof c.s !== "number" ||
-          typeof c.d !== "number" || !Array.isArray(c.log)) {
-        return ["corrupt", { where: "cards[" + JSON.stringify(id) + "]" }];
-      }
+      if (!isCard(data.cards[id])) return ["corrupt", { where: "cards[" + JSON.stringify(id) + "]" }];
     }
     var n = data.settings.newPerDay;
-    if (n !== undefined && !(typeof n === "number" && n >= 0)) return ["corrupt", { where: "settings.newPerDay" }];
+    if (n !== undefined && !(isCount(n) && n <= 9999)) return ["corrupt", { where: "settings.newPerDay" }];
     return null;
   }
 
-  /* Merges a checked file in; returns the numbers of answers and cards taken from it. */
+  /* Writes [key, text or null (removed)] pairs, all or none: when the browser's storage
+   * runs out part way, what was written is put back. */
+  function writeAll(writes) {
+    var before = writes.map(function (w) { return [w[0], localStorage.getItem(w[0])]; });
+    function put(w) {
+      if (w[1] === null) localStorage.removeItem(w[0]); else localStorage.setItem(w[0], w[1]);
+    }
+    try {
+      writes.forEach(put);
+      return true;
+    } catch (e) {
+      before.reverse().forEach(function (w) { try { put(w); } catch (e2) { /* it fitted before */ } });
+      return false;
+    }
+  }
+
+  /* Merges a checked file in; returns the numbers of answers and cards taken from it, or
+   * null when they do not fit in the browser's storage (then nothing was changed). */
   function merge(data) {
-    var base = root(), p = progress(), s = study(), taken = { quizzes: 0, cards: 0 };
+    var base = root(), p = progress(), s = study(), taken = { quizzes: 0, cards: 0 }, writes = [];
     Object.keys(data.quizzes).forEach(function (id) {
       var m = /^(.*):([^:]*):([^:]*)$/.exec(id), page = m[1].charAt(0) === "/" ? m[1] : base + m[1];
       var key = "konum:" + page + ":" + m[2] + ":" + m[3], mine = p.quiz[key], theirs = data.quizzes[id];
       if ((mine ? mine.at || 0 : -1) >= theirs.at) return;
-      if (theirs.saved) set(key, theirs.saved); else localStorage.removeItem(key);
+      writes.push([key, theirs.saved ? JSON.stringify(theirs.saved) : null]);
       p.quiz[key] = { ok: theirs.ok, c: !!(theirs.saved && theirs.saved.c), at: theirs.at };
       taken.quizzes++;
     });
@@ -195,9 +221,8 @@
       s.cards[key] = theirs;
       taken.cards++;
     });
-    set(PROGRESS, p);
-    set(STUDY, s);
-    return taken;
+    writes.push([PROGRESS, JSON.stringify(p)], [STUDY, JSON.stringify(s)]);
+    return writeAll(writes) ? taken : null;
   }
 
   function forget() {
@@ -285,6 +310,11 @@
           return;
         }
         var taken = merge(data);
+        if (!taken) {
+          status.textContent = t("storage_full", { file: chosen.name });
+          status.setAttribute("data-result", "error");
+          return;
+        }
         status.textContent = t("imported", { file: chosen.name, quizzes: taken.quizzes, cards: taken.cards });
         status.setAttribute("data-result", "ok");
         refresh();

@@ -199,6 +199,101 @@ BAD_FILES = dict(
     )
 )
 
+#: A card as flashcards.js writes one, as JSON text with ``{field}`` to replace.
+CARD = (
+    '{{"state": 2, "step": null, "s": {s}, "d": {d}, "due": 1767225600000, '
+    '"last": 1767139200000, "first": 1767139200000, "log": {log}}}'
+)
+GOOD = {"s": "3.2", "d": "5.1", "log": "[[1767139200000, 3]]"}
+
+
+def _data_file(card: str = "", pages: str = "{}", settings: str = "{}") -> str:
+    cards = f'{{"question:why-embeddings": {card}}}' if card else "{}"
+    return (
+        '{"format": "konum-learner-data", "version": 1, "quizzes": {}, '
+        f'"pages": {pages}, "cards": {cards}, "settings": {settings}}}'
+    )
+
+
+#: Numbers a study page cannot go on from: each file is refused whole.
+BAD_NUMBERS = {
+    "negative-stability": (
+        _data_file(CARD.format(**{**GOOD, "s": "-1"})),
+        'cards["question:why-embeddings"]',
+    ),
+    "infinite-stability": (
+        _data_file(CARD.format(**{**GOOD, "s": "1e999"})),
+        'cards["question:why-embeddings"]',
+    ),
+    "difficulty-11": (
+        _data_file(CARD.format(**{**GOOD, "d": "11"})),
+        'cards["question:why-embeddings"]',
+    ),
+    "infinite-difficulty": (
+        _data_file(CARD.format(**{**GOOD, "d": "-1e999"})),
+        'cards["question:why-embeddings"]',
+    ),
+    "grade-7": (
+        _data_file(CARD.format(**{**GOOD, "log": "[[1767139200000, 7]]"})),
+        'cards["question:why-embeddings"]',
+    ),
+    "infinite-page": (_data_file(pages='{"lessons/x.html": 1e999}'), 'pages["lessons/x.html"]'),
+    "infinite-new-cards": (_data_file(settings='{"newPerDay": 1e999}'), "settings.newPerDay"),
+}
+
+
+def test_numbers_that_cannot_be_are_refused(page: Page, tmp_path: Path) -> None:
+    _open(page, "index.html")
+    expect(page.locator("[data-konum-mounted]").first).to_be_attached()
+    good = tmp_path / "good.json"
+    good.write_text(_data_file(CARD.format(**GOOD)), encoding="utf-8")
+    page.set_input_files(".konum-overview__file", str(good))
+    status = page.locator(".konum-overview__status")
+    expect(status).to_have_attribute("data-result", "ok")
+    before = _konum_storage(page)
+    for name, (content, where) in BAD_NUMBERS.items():
+        bad = tmp_path / f"{name}.json"
+        bad.write_text(content, encoding="utf-8")
+        page.set_input_files(".konum-overview__file", str(bad))
+        expect(status).to_have_text(
+            f"{name}.json is damaged: {where} is not what konum writes. Nothing was changed."
+        )
+        assert _konum_storage(page) == before, name
+    # What was imported is the learner's own again: their export reads back.
+    with page.expect_download() as download:
+        page.click(".konum-overview__export")
+    again = tmp_path / "again.json"
+    download.value.save_as(again)
+    page.set_input_files(".konum-overview__file", str(again))
+    expect(status).to_have_attribute("data-result", "ok")
+
+
+def test_an_import_past_the_storage_quota_writes_nothing(page: Page, tmp_path: Path) -> None:
+    _open(page, LESSON)
+    expect(page.locator("[data-konum-mounted]").first).to_be_attached()
+    _answer_first(page)
+    _open(page, "index.html")
+    before = _konum_storage(page)
+    # Fill the site's storage to the brim with another page's data.
+    left = page.evaluate(
+        """() => { let size = 1 << 20, n = 0;
+             while (size >= 1024) {
+               try { localStorage.setItem("filler-" + n, "x".repeat(size)); n++; }
+               catch (e) { size = size >> 1; } }
+             return n; }"""
+    )
+    assert left > 0
+    cards = ", ".join(f'"question:c{i}": ' + CARD.format(**GOOD) for i in range(2000))
+    big = tmp_path / "big.json"
+    big.write_text(_data_file().replace('"cards": {}', f'"cards": {{{cards}}}'), encoding="utf-8")
+    page.set_input_files(".konum-overview__file", str(big))
+    status = page.locator(".konum-overview__status")
+    expect(status).to_have_text(
+        "big.json does not fit in the space this browser keeps for this site. Nothing was changed."
+    )
+    expect(status).to_have_attribute("data-result", "error")
+    assert _konum_storage(page) == before
+
 
 def test_a_bad_file_changes_nothing(page: Page, tmp_path: Path) -> None:
     """Each bad file, one after the other on the same page: its message, and the learner's

@@ -49,6 +49,10 @@ class GeneratorError(ValueError):
     """A generator cannot produce a question from the constraints it was given."""
 
 
+class GeneratorTimeout(GeneratorError):
+    """One drawing of a generator ran past :data:`konum.limits.GENERATOR_SECONDS`."""
+
+
 @dataclass(frozen=True)
 class ParamSpec:
     """A parameter a generator declares.

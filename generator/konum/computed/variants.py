@@ -21,11 +21,13 @@ from typing import Literal, TypeGuard
 
 import numpy as np
 
+from konum import limits
 from konum.computed.base import (
     Distractor,
     Generated,
     Generator,
     GeneratorError,
+    GeneratorTimeout,
     SpeakingGenerator,
     check_constraint,
 )
@@ -98,10 +100,16 @@ def draw_variant(
     Raises:
         GeneratorError: the constraints leave no usable draw.
     """
-    if language != "en" and speaks(generator):
-        generated = generator.generate(rng, params, decimals, language=language)
-    else:
-        generated = generator.generate(rng, params, decimals)
+    seconds = limits.GENERATOR_SECONDS
+    try:
+        late = f"{generator.name}: one drawing took longer than {seconds} s"
+        with limits.time_limit(seconds, late):
+            if language != "en" and speaks(generator):
+                generated = generator.generate(rng, params, decimals, language=language)
+            else:
+                generated = generator.generate(rng, params, decimals)
+    except limits.TimeLimitError as exc:
+        raise GeneratorTimeout(f"{exc} (a loop that never ends?)") from None
     if form != "choice":
         return generated, ()
     picked = pick_distractors(generated, options - 1)
@@ -288,6 +296,8 @@ def check_generator(recipe: Recipe) -> list[tuple[str, str]]:
                     decimals=recipe.decimals,
                     rng=rng,
                 )
+            except GeneratorTimeout as exc:
+                return [("generator", str(exc))]
             except GeneratorError as exc:
                 return [("params", str(exc))]
             except ValueError as exc:  # the generator's own code rejected a drawn combination

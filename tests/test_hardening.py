@@ -7,6 +7,7 @@ files tests/test_translations.py, learner files tests/browser/test_progress_brow
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -233,3 +234,38 @@ def test_nothing_is_published_by_a_failed_build(project: Path) -> None:
     (project / "content" / "broken.md").write_text("# B\n/// quiz | mini\n    drw: 1\n///\n")
     assert konum(project, "build").returncode == 1
     assert tree_digest(project / "site") == before
+
+
+def test_a_pipe_is_no_bank_translation_or_image(project: Path, tmp_path: Path) -> None:
+    """A named pipe would block a reader for ever: refused unread, wherever it is."""
+    banks = project / "content" / "banks"
+    os.mkfifo(banks / "pipe.yml")
+    stderr = _one_line(konum(project, "check", str(banks / "pipe.yml")), "pipe.yml")
+    assert "not a regular file" in stderr
+    (banks / "pipe.yml").unlink()
+    os.mkfifo(banks / "pipe.png")
+    bank = _bank(project)
+    bank.write_text(
+        bank.read_text(encoding="utf-8").replace("Which function", "Which ![p](pipe.png)", 1)
+    )
+    _one_line(konum(project, "check"), "found something that is not a regular file: pipe.png")
+
+
+def test_a_translation_that_is_a_pipe_or_a_link_out_is_not_read(tmp_path: Path) -> None:
+    folder = tmp_path / "project" / "tr"
+    shutil.copytree(REPO / "content" / "tr" / "banks", folder)
+    secret = tmp_path / "secret.yml"
+    secret.write_text("root:x:0:0:root:/root:/bin/bash\n", encoding="utf-8")
+    given = {"banks": str(REPO / "content" / "banks"), "plugins": ["pe"], "language": "tr"}
+    options = options_from({**given, "translations": str(folder)}, root=tmp_path / "project")
+    for make, needle in (
+        (lambda p: p.symlink_to(secret), "a link to a file outside the project"),
+        (os.mkfifo, "not a regular file"),
+    ):
+        (folder / "rope.yml").unlink()
+        make(folder / "rope.yml")
+        with pytest.raises(BankError) as caught:
+            load_course(options)
+        [problem] = caught.value.problems
+        assert problem.file == str(folder / "rope.yml") and needle in problem.message
+        assert "root:x" not in problem.message

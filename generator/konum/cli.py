@@ -151,7 +151,9 @@ def check(
         if update_hashes:
             for changed in record_hashes(report.banks, translations):
                 click.echo(f"konum: recorded the English hashes in {changed}", err=True)
-        translated = check_translations(report.banks, translations, complete=complete)
+        translated = check_translations(
+            report.banks, translations, complete=complete, project=project
+        )
         problems += [*translated.problems, *translated.stale]
         files += translated.files
     elif update_hashes:

@@ -132,7 +132,7 @@ def _translated(
 ) -> tuple[tuple[Bank, ...], dict[Path, Image]]:
     """The checked banks in the ``translations`` option's language, their texts checked."""
     assert options.translations is not None
-    translated = check_translations(report.banks, options.translations)
+    translated = check_translations(report.banks, options.translations, project=options.root)
     problems: list[BankProblem] = list(translated.problems)
     by_file = {str(options.translations / Path(b.path).name): b.id for b in report.banks}
     banks = {bank.id: bank for bank in translated.banks}

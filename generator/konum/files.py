@@ -143,3 +143,30 @@ def check_target(
     kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
     wanted = "a folder" if folder else "a file"
     raise ExportError(f"{what} {given}: that is {kind}; name {wanted} to write")
+
+
+def input_problem(path: Path, project: Path, what: str, limit: int) -> str | None:
+    """Why the input file ``path`` (a bank, a translation) must not be read, or None: a link
+    to a file outside ``project`` (nothing of it is read or quoted, as with images), not a
+    regular file (a folder, a pipe that would never end, a device), or more than ``limit``
+    bytes."""
+    if path.is_symlink():
+        real = Path(os.path.realpath(path))
+        if not (real == project or project in real.parents):
+            return (
+                f"not read: the {what} file is a link to a file outside the project; copy "
+                "it into the project"
+            )
+    try:
+        mode = os.stat(path)
+    except FileNotFoundError:
+        return "no such file or directory"
+    except OSError as exc:
+        return f"cannot read the file: {exc.strerror}"
+    if stat.S_ISDIR(mode.st_mode):
+        return None  # the caller says what a folder means to it
+    if not stat.S_ISREG(mode.st_mode):
+        return f"not read: the {what} is not a regular file (a pipe or a device?)"
+    if mode.st_size > limit:
+        return f"file is too large: {mode.st_size:,} bytes, the limit is {limit:,}"
+    return None

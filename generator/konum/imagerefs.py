@@ -230,7 +230,8 @@ def resolve(src: str, folder: Path, project: Path) -> Path:
             + did_you_mean(target.name, names)
         )
     if not target.is_file():
-        raise ImagePathError(f"expected an image file, found a folder: {src}")
+        found = "a folder" if target.is_dir() else "something that is not a regular file"
+        raise ImagePathError(f"expected an image file, found {found}: {src}")
     return target
 
 

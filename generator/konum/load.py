@@ -15,6 +15,7 @@ from pathlib import Path
 
 from konum import yamlsource
 from konum.fields import COMMON_FIELDS, IdUse, Reader, TextUse
+from konum.files import input_problem
 from konum.formatting import SLUG, did_you_mean
 from konum.model import Flashcard, Source
 from konum.problems import BankProblem
@@ -108,19 +109,14 @@ class Loaded:
 
 
 def _read(path: Path, name: str, project: Path) -> tuple[bytes | None, list[BankProblem]]:
-    if path.is_symlink():
-        real = path.resolve()
-        if not (real == project or project in real.parents):
-            # As images are: nothing of a file outside the project is read, or quoted.
-            return None, [
-                BankProblem(
-                    name,
-                    None,
-                    None,
-                    "not read: the bank file is a link to a file outside the project; copy the "
-                    "bank into the project",
-                )
-            ]
+    problem = input_problem(path, project.resolve(), "bank", yamlsource.MAX_BYTES)
+    if problem is not None:
+        limit = f"at most {yamlsource.MAX_BYTES:,} bytes"
+        large = problem.startswith("file is too large")
+        found = f"{path.stat().st_size:,} bytes" if large else None
+        return None, [
+            BankProblem(name, None, None, problem, expected=limit if large else None, found=found)
+        ]
     if path.is_dir():
         return None, [BankProblem(name, None, None, "a directory without any .yml bank file")]
     if path.suffix != BANK_SUFFIX and path.suffix.lower() in {".yml", ".yaml"}:
@@ -137,21 +133,7 @@ def _read(path: Path, name: str, project: Path) -> tuple[bytes | None, list[Bank
             )
         ]
     try:
-        size = path.stat().st_size
-        if size > yamlsource.MAX_BYTES:
-            return None, [
-                BankProblem(
-                    name,
-                    None,
-                    None,
-                    f"file is too large: {size:,} bytes, the limit is {yamlsource.MAX_BYTES:,}",
-                    expected=f"at most {yamlsource.MAX_BYTES:,} bytes",
-                    found=f"{size:,} bytes",
-                )
-            ]
         return path.read_bytes(), []
-    except FileNotFoundError:
-        return None, [BankProblem(name, None, None, "no such file or directory")]
     except OSError as exc:
         return None, [BankProblem(name, None, None, f"cannot read the file: {exc.strerror}")]
 

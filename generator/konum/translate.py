@@ -49,7 +49,7 @@ import yaml
 
 from konum import yamlsource
 from konum.fields import TextUse, Written
-from konum.files import write_atomically
+from konum.files import input_problem, write_atomically
 from konum.formatting import BLANK
 from konum.model import Flashcard
 from konum.problems import BankProblem
@@ -320,10 +320,13 @@ def _expected_fields(english: Mapping[str, object]) -> str:
 
 
 def _translate_bank(
-    bank: Bank, path: Path, stale: list[BankProblem]
+    bank: Bank, path: Path, stale: list[BankProblem], project: Path
 ) -> tuple[Bank | None, list[BankProblem], Written | None]:
     name = str(path)
     reader = _Reader(name)
+    problem = input_problem(path, project, "translation", yamlsource.MAX_BYTES)
+    if problem is not None and path.exists():
+        return None, [BankProblem(name, None, None, problem)], None
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -486,10 +489,12 @@ def translation_path(folder: Path, bank: Bank) -> Path:
 
 
 def check_translations(
-    banks: Iterable[Bank], folder: Path, *, complete: bool = True
+    banks: Iterable[Bank], folder: Path, *, complete: bool = True, project: Path | None = None
 ) -> TranslationReport:
     """Check the translations of ``banks`` in ``folder`` and apply them; with ``complete``
     (``banks`` are all the course's), a file in ``folder`` that translates none is reported.
+    A file that is a link out of ``project`` (default: the folder above ``folder``), or not
+    a regular file, is refused unread.
 
     Returns:
         The translated banks (in ``banks``' order; a bank whose translation has problems is
@@ -502,10 +507,11 @@ def check_translations(
     stale: list[BankProblem] = []
     files: list[str] = []
     known = {translation_path(folder, b).name for b in banks}
+    root = (project or folder.parent).resolve()
     for bank in banks:
         path = translation_path(folder, bank)
         files.append(str(path))
-        result, found, texts = _translate_bank(bank, path, stale)
+        result, found, texts = _translate_bank(bank, path, stale, root)
         problems.extend(found)
         if result is not None:
             translated.append(result)
@@ -539,7 +545,9 @@ def update_hashes(banks: Sequence[Bank], folder: Path) -> list[str]:
     changed = []
     for bank in banks:
         path = translation_path(folder, bank)
-        if not path.is_file():
+        if not path.is_file() or input_problem(
+            path, folder.parent.resolve(), "translation", yamlsource.MAX_BYTES
+        ):
             continue
         data = path.read_bytes()
         text, _ = yamlsource.decode(data, str(path))

@@ -87,8 +87,9 @@ def test_values_are_what_the_safe_loader_reads(text: str) -> None:
     assert same(plain(root), safe_load(text))
 
 
-def test_keys_are_the_text_written_and_timestamps_stay_text() -> None:
-    root, _ = read("1: x\ntrue: y\nwhen: 2001-12-14\n")
+def test_quoted_keys_are_text_and_timestamps_stay_text() -> None:
+    root, problems = read("'1': x\n\"true\": y\nwhen: 2001-12-14\n")
+    assert problems == []
     assert isinstance(root, YMap)
     assert list(root) == ["1", "true", "when"]
     assert root.get("when") == YScalar(Mark(3, 7), "2001-12-14", "2001-12-14")
@@ -131,6 +132,11 @@ def test_a_document_of_nothing_is_a_null() -> None:
         ("a: 1\na: 2\n", "duplicate key 'a' (first written at line 1)"),
         ("? [a, b]\n: 1\n", "a key must be plain text"),
         ("? {a: 1}\n: 1\n", "a key must be plain text"),
+        ("a:\n  &p: Why\n", "a key is empty; name the field before the colon"),
+        ("? \n: 1\n", "a key is empty"),
+        ("1: x\n", "the key '1' is not text to YAML"),
+        ("yes: x\n", "the key 'yes' is not text to YAML"),
+        ("~: x\n", "the key '~' is not text to YAML"),
         ("a: 1\n---\nb: 2\n", "expected a single document"),
         ("a: [1, 2\n", "YAML syntax error: expected ',' or ']'"),
         ("a:\n\tb: 1\n", "indentation must use spaces, not tabs"),

@@ -308,6 +308,17 @@ class _Converter:
                 )
                 continue
             key = str(key_node.value)
+            if key_node.tag != f"{_TAG}str":
+                # YAML reads `~:`, an empty key, `1:` or `yes:` as null, a number or a bool
+                self.problem(
+                    key_mark,
+                    f"the key '{key}' is not text to YAML; name the field, or quote it"
+                    if key
+                    else "a key is empty; name the field before the colon",
+                    expected="a field name",
+                    found=f"'{key}'" if key else "nothing",
+                )
+                continue
             where = f"{path}.{key}" if path else key
             value = self.convert(value_node, depth + 1, where)
             if key in result.entries:

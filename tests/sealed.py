@@ -15,7 +15,7 @@ def question_scripts(block: str) -> tuple[dict[str, Any], dict[str, Any]]:
     data = json.loads(_group(r'class="konum-data">(.*?)</script>', block))
     later = json.loads(_group(r'class="konum-later">(.*?)</script>', block))
     if "sealed" in later:
-        later.update(json.loads(seal.unseal(data["salt"], later.pop("sealed"))))
+        later.update(json.loads(seal.unseal(data["seal"], later.pop("sealed"))))
     return data, later
 
 

@@ -19,6 +19,7 @@ import pytest
 
 from konum.explorer import explorer_assets
 from konum.explorers import ExplorerError
+from konum.messages import catalogue as messages_catalogue
 from konum.paths import TEMPLATES_DIR
 from konum_pe import pe
 from tests.helpers import EXPLORERS, PE, explorer_values, message, render_svg
@@ -311,6 +312,44 @@ def test_pages_get_the_explorer_files_they_use_once(content: str, expected: list
     for name in EXPLORERS:
         assert (f'K.define("{name}"' in page) is (f"explorer-{name}" in expected)
     assert ("window.konumExplorers" in page) is bool(expected)
+
+
+def _page_texts(page: str) -> set[str]:
+    """The keys of the interface texts a converted page carries for its scripts."""
+    found = re.search(r"<template data-konum-messages><script[^>]*>(.*?)</script>", page, re.S)
+    return set(json.loads(found.group(1))) if found else set()
+
+
+def test_pages_carry_the_texts_of_the_explorers_they_show_only() -> None:
+    """A page with the sinusoidal explorer carries its ``sin_`` texts and the shared ones,
+    not the other explorers'; a page with two carries both."""
+    keys = _page_texts(convert("/// explorer | sinusoidal\n///\n"))
+    assert {"explorer.settings", "explorer.number_locale", "explorer.sin_n"} <= keys
+    assert not [key for key in keys if key.startswith(("explorer.t5_", "explorer.alibi_"))]
+    both = _page_texts(convert("/// explorer | alibi\n///\n\n/// explorer | t5-buckets\n///\n"))
+    prefixes = {key.split("_")[0] for key in both if key.startswith("explorer.")}
+    assert prefixes == {"explorer.alibi", "explorer.t5", "explorer.settings", "explorer.number"}
+    assert not [key for key in _page_texts(convert("No explorer.")) if "explorer" in key]
+
+
+def test_each_explorer_script_reads_only_its_own_and_shared_texts() -> None:
+    """What lets a page leave out the texts of explorers it does not show: no script reads
+    another explorer's texts, and every key a script names is in the catalogue."""
+    catalogue = {
+        key.removeprefix("explorer.")
+        for lang in ("en", "tr")
+        for key in messages_catalogue(lang, PE.messages)
+        if key.startswith("explorer.")
+    }
+    for name, explorer in EXPLORERS.items():
+        text = explorer.script.read_text(encoding="utf-8")
+        others = tuple(e.texts for n, e in EXPLORERS.items() if n != name)
+        named = re.findall(r'\bt\("([a-z0-9_]+)"', text)
+        assert named, name
+        for key in named:
+            assert not key.startswith(others), (name, key)
+            whole = key in catalogue or any(k.startswith(key) for k in catalogue)
+            assert whole, (name, key)
 
 
 def test_each_explorer_script_fits_in_4_kb_gzipped() -> None:

@@ -196,7 +196,7 @@ def test_the_quiz_shows_the_task_and_a_labelled_box(question: OutputQuestion) ->
     assert question.expected not in json.dumps(data)  # sealed: only a check unseals it
     assert seal.unseal(data["salt"], data["expected"]) == question.expected
     if "sealed" in later:
-        later.update(json.loads(seal.unseal(data["salt"], later.pop("sealed"))))
+        later.update(json.loads(seal.unseal(data["seal"], later.pop("sealed"))))
     answer = later["answer"]
     assert html.escape(question.expected, quote=False) in answer
     assert '<div class="highlight">' in answer and "np</span>" in answer  # the code, highlighted

@@ -294,7 +294,7 @@ def _later(root: _Element) -> dict[str, str]:
     (data,) = root.find_all(has_class("konum-data"))
     later: dict[str, str] = json.loads(script.text)
     if "sealed" in later:
-        later.update(json.loads(seal.unseal(json.loads(data.text)["salt"], later.pop("sealed"))))
+        later.update(json.loads(seal.unseal(json.loads(data.text)["seal"], later.pop("sealed"))))
     return later
 
 

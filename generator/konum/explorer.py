@@ -38,7 +38,7 @@ from konum.model import FigureRef
 from konum.plugins import Plugins
 from konum.render import asset, environment, figure_html
 
-__all__ = ["ExplorerBlock", "check_header", "explorer_assets", "render_explorer"]
+__all__ = ["ExplorerBlock", "check_header", "explorer_assets", "render_explorer", "unshown_texts"]
 
 
 def render_explorer(
@@ -199,6 +199,17 @@ class ExplorerBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hint
 # --- the files a page needs ---------------------------------------------------------------------
 
 _USED = re.compile(r'data-explorer="([a-z0-9-]+)"')
+
+
+def unshown_texts(explorers: Mapping[str, Explorer], html: str) -> tuple[str, ...]:
+    """The starts of the interface-text keys (``explorer.sin_``) of the explorers that
+    ``html`` does not show: its page need not carry them."""
+    shown = set(_USED.findall(html))
+    return tuple(
+        f"explorer.{explorer.texts}"
+        for name, explorer in explorers.items()
+        if explorer.texts and name not in shown
+    )
 
 
 def explorer_assets(explorers: Mapping[str, Explorer], html: str) -> str:

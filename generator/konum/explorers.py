@@ -44,6 +44,9 @@ class Explorer:
         figure: the fallback: ``(figure name, figure parameters, alt key, alt fields)``, the
             alt text being ``explorer.<alt key>`` with the fields filled in.
         table: the fallback when there is no figure: ``(caption, column headers, rows)``.
+        texts: the start of the keys of its own interface texts in the ``explorer``
+            section (``sin_``); a page carries those of the explorers it shows, and every
+            text whose key starts with no explorer's ``texts``. Empty: no texts of its own.
     """
 
     name: str
@@ -53,6 +56,7 @@ class Explorer:
     script: Path
     figure: Callable[[Values], tuple[str, dict[str, Any], str, dict[str, Any]]] | None = None
     table: Callable[[Values, Say], tuple[str, tuple[str, ...], list[tuple[Any, ...]]]] | None = None
+    texts: str = ""
 
 
 #: Options every explorer takes besides its own: the fallback figure's text.

@@ -67,9 +67,17 @@ def message(language: str, key: str, **fields: object) -> str:
 
 
 def page_messages(
-    language: str, sections: Iterable[str], folders: tuple[Path, ...] = ()
+    language: str,
+    sections: Iterable[str],
+    folders: tuple[Path, ...] = (),
+    leave_out: tuple[str, ...] = (),
 ) -> dict[str, str]:
-    """The texts of ``sections`` (``quiz``, ``study``, ...) for a page's scripts, unfilled."""
+    """The texts of ``sections`` (``quiz``, ``study``, ...) for a page's scripts, unfilled,
+    but for those whose full key starts with one of ``leave_out`` (``explorer.sin_``)."""
     prefixes = tuple(f"{section}." for section in sections)
     texts = catalogue(language, folders)
-    return {key: text for key, text in texts.items() if key.startswith(prefixes)}
+    return {
+        key: text
+        for key, text in texts.items()
+        if key.startswith(prefixes) and not (leave_out and key.startswith(leave_out))
+    }

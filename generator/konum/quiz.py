@@ -70,7 +70,7 @@ from konum.blocks import block_options, check_closed
 from konum.config import DEFAULTS, Options, check_names, options_from
 from konum.course import Course, course_for
 from konum.errors import ConfigError, ExportError, KonumError, PageError
-from konum.explorer import ExplorerBlock, check_header, explorer_assets
+from konum.explorer import ExplorerBlock, check_header, explorer_assets, unshown_texts
 from konum.exports.cards import build_cards
 from konum.exports.text import cards_json
 from konum.formatting import did_you_mean
@@ -104,11 +104,17 @@ def assets_html(widget: str, *, exam: bool = False) -> str:
     return f'<style data-konum-asset="{widget}">{css}</style>\n{before}<script>{js}</script>\n'
 
 
-def messages_html(language: str, sections: list[str], folders: tuple[Path, ...] = ()) -> str:
-    """The interface texts of ``sections`` for the page's scripts: JSON in a ``<template>``
-    (out of reach of instant navigation, like the quiz data), and ``messages.js``, which
-    reads them for every konum script after it (``window.konumText``)."""
-    data = script_json(page_messages(language, sections, folders))
+def messages_html(
+    language: str,
+    sections: list[str],
+    folders: tuple[Path, ...] = (),
+    leave_out: tuple[str, ...] = (),
+) -> str:
+    """The interface texts of ``sections`` for the page's scripts (but for keys starting
+    with one of ``leave_out``): JSON in a ``<template>`` (out of reach of instant
+    navigation, like the quiz data), and ``messages.js``, which reads them for every konum
+    script after it (``window.konumText``)."""
+    data = script_json(page_messages(language, sections, folders, leave_out))
     script = f'<script type="application/json">{data}</script>'
     reader = f"<script>{asset('messages.js')}</script>"
     return f"<template data-konum-messages>{script}</template>\n{reader}\n"
@@ -429,7 +435,8 @@ class AssetsPostprocessor(Postprocessor):
         plugins = self.extension.plugins()
         if self.extension.nav_progress:
             sections.append("progress")
-        text += "\n" + messages_html(options.language, sections, plugins.messages)
+        unshown = unshown_texts(plugins.explorers, text)
+        text += "\n" + messages_html(options.language, sections, plugins.messages, unshown)
         if "data-konum-quiz" in text:
             text += assets_html("quiz", exam=_EXAM_MARK in text)
         if "data-konum-study" in text:

@@ -183,6 +183,9 @@ def _question(
     view: dict[str, Any] = {
         "id": q.id,
         "dom_id": dom_id,
+        # What is revealed later is sealed under the quiz's key: one permutation for the
+        # block's questions, so the page's gzip finds what they repeat of each other.
+        "seal": question_salt(concrete.seed, quiz_id, ""),
         "type": q.type,
         "number": number,
         "total": total,

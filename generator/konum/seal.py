@@ -8,8 +8,13 @@ browser (the two must agree bit for bit; ``tests/test_seal.py`` runs both):
   of an answer normalised as the check normalises the reader's input (:func:`normal_text`).
   The page holds the hash; the check hashes what the reader typed and compares.
 * :func:`seal`: text the check or "Show answer" needs in full (a numeric answer's accepted
-  interval, a blank's regular expression, the answer box, explanations, option notes)
-  XOR-ed with a keystream (mulberry32, seeded from the salt) and base64-encoded.
+  interval, a blank's regular expression, the answer box, explanations, option notes) with
+  each character of :data:`SEALED` (letters, digits and punctuation) replaced by another of
+  them, by a permutation drawn from the salt (a Fisher-Yates shuffle driven by mulberry32,
+  seeded from the salt's cyrb53). What markup and JSON would spell longer (``" \\ < > & '``)
+  and every other character stay as they are. The sealed text repeats where the text does,
+  so the page's gzip compresses it as it compresses the text itself, and it stays text: no
+  base64, no escapes.
 
 This stops peeking (reading the page source, searching it, a glance at the dev tools); it
 cannot stop a determined reader who runs the page's own check, or its unsealing, by hand:
@@ -18,12 +23,9 @@ the salt and the method are in the page. The authoring page says so.
 
 from __future__ import annotations
 
-import base64
 import unicodedata
 from collections.abc import Iterable
-
-import numpy as np
-import numpy.typing as npt
+from functools import lru_cache
 
 _MASK = 0xFFFFFFFF
 
@@ -71,27 +73,41 @@ def hashes(salt: str, answers: Iterable[object]) -> list[str]:
     return sorted({answer_hash(salt, a) for a in answers})
 
 
-def _keystream(salt: str, length: int) -> npt.NDArray[np.uint8]:
-    """``length`` bytes of mulberry32 (its low byte per call), seeded from ``salt``."""
-    seed = cyrb53(salt + "\x1fseal") % 2**32
-    k = np.arange(1, length + 1, dtype=np.uint64)
-    a = (np.uint64(seed) + k * np.uint64(0x6D2B79F5)) & np.uint64(_MASK)
-    t = ((a ^ (a >> np.uint64(15))) * (a | np.uint64(1))) & np.uint64(_MASK)
-    t = ((t + (((t ^ (t >> np.uint64(7))) * (t | np.uint64(61))) & np.uint64(_MASK)))
-         & np.uint64(_MASK)) ^ t  # fmt: skip
-    out = t ^ (t >> np.uint64(14))
-    # numpy >= 2.3's stubs import typing.Self, which python_version 3.10 (mypy's target)
-    # lacks, so there np.uint64(...) and all computed from it are Any.
-    return (out & np.uint64(0xFF)).astype(np.uint8)  # type: ignore[no-any-return]
+#: The characters sealing permutes: printable ASCII but for what JSON and HTML would spell
+#: longer, and the letters Turkish adds (so that a Turkish answer is sealed as well).
+SEALED = "".join(
+    [chr(c) for c in range(0x20, 0x7F) if chr(c) not in "\"\\<>&'"] + list("ÇĞİÖŞÜçğıöşü")
+)
+
+
+def _mulberry(seed: int) -> Iterable[int]:
+    """mulberry32's outputs from ``seed`` (quiz.js's ``mulberry``)."""
+    a = seed & _MASK
+    while True:
+        a = (a + 0x6D2B79F5) & _MASK
+        x = _imul(a ^ (a >> 15), 1 | a)
+        x = ((x + _imul(x ^ (x >> 7), 61 | x)) & _MASK) ^ x
+        yield (x ^ (x >> 14)) & _MASK
+
+
+@lru_cache(maxsize=4096)
+def _tables(salt: str) -> tuple[dict[int, str], dict[int, str]]:
+    """The permutation of :data:`SEALED` for ``salt``, as ``str.translate`` tables (seal,
+    unseal): Fisher-Yates from the last place down, swapping place ``i`` with ``next % (i+1)``."""
+    draws = iter(_mulberry(cyrb53(salt + "\x1fseal") % 2**32))
+    shuffled = list(SEALED)
+    for i in range(len(shuffled) - 1, 0, -1):
+        j = next(draws) % (i + 1)
+        shuffled[i], shuffled[j] = shuffled[j], shuffled[i]
+    image = "".join(shuffled)
+    return str.maketrans(SEALED, image), str.maketrans(image, SEALED)
 
 
 def seal(salt: str, text: str) -> str:
-    """``text`` (UTF-8) XOR-ed with the keystream of ``salt``, in base64."""
-    data = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
-    return base64.b64encode((data ^ _keystream(salt, len(data))).tobytes()).decode("ascii")
+    """``text`` with the characters of :data:`SEALED` permuted by ``salt``'s permutation."""
+    return text.translate(_tables(salt)[0])
 
 
 def unseal(salt: str, sealed: str) -> str:
     """The text :func:`seal` sealed (for tests and tools; the page does it in quiz.js)."""
-    data = np.frombuffer(base64.b64decode(sealed), dtype=np.uint8)
-    return (data ^ _keystream(salt, len(data))).tobytes().decode("utf-8")
+    return sealed.translate(_tables(salt)[1])

@@ -98,6 +98,7 @@ EXPLORERS = (
         ),
         _sinusoidal_check,
         script=ASSETS / "sinusoidal.js",
+        texts="sin_",
         figure=lambda v: (
             "pe_heatmap",
             {"n": v["n"], "d": v["d"], "base": v["base"]},
@@ -116,6 +117,7 @@ EXPLORERS = (
         ),
         _shift_check,
         script=ASSETS / "shift-rotation.js",
+        texts="shift_",
         figure=lambda v: (
             "rope_rotation",
             {
@@ -144,6 +146,7 @@ EXPLORERS = (
         ),
         _pair_check,
         script=ASSETS / "rope-layouts.js",
+        texts="layouts_",
         table=_layouts_table,
     ),
     Explorer(
@@ -165,6 +168,7 @@ EXPLORERS = (
         ),
         _t5_check,
         script=ASSETS / "t5-buckets.js",
+        texts="t5_",
         figure=lambda v: (
             "t5_buckets",
             {
@@ -188,6 +192,7 @@ EXPLORERS = (
         ),
         _alibi_check,
         script=ASSETS / "alibi.js",
+        texts="alibi_",
         figure=lambda v: (
             "alibi_matrices",
             {"n": v["n"], "heads": (v["head"],), "num_heads": v["num_heads"]},
@@ -214,6 +219,7 @@ EXPLORERS = (
         ),
         _pair_check,
         script=ASSETS / "context-extension.js",
+        texts="ctx_",
         figure=lambda v: (
             "rope_frequencies_scaled",
             {

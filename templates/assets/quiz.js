@@ -63,11 +63,21 @@
       return (x ^ (x >>> 14)) >>> 0;
     };
   }
+  /* konum.seal.SEALED, and its permutation for a salt (Fisher-Yates by mulberry32). */
+  var SEALED = (function () {
+    var chars = "";
+    for (var c = 0x20; c < 0x7F; c++) if ("\"\\<>&'".indexOf(String.fromCharCode(c)) < 0) chars += String.fromCharCode(c);
+    return chars + "\u00C7\u011E\u0130\u00D6\u015E\u00DC\u00E7\u011F\u0131\u00F6\u015F\u00FC";
+  })();
   function unseal(salt, text) {
-    var next = mulberry(cyrb53(salt + "\x1fseal") % 4294967296), bin = atob(text);
-    var out = new Uint8Array(bin.length);
-    for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i) ^ (next() & 255);
-    return new TextDecoder().decode(out);
+    var next = mulberry(cyrb53(salt + "\x1fseal") % 4294967296), image = SEALED.split(""), back = {};
+    for (var i = image.length - 1; i > 0; i--) {
+      var j = next() % (i + 1), x = image[i];
+      image[i] = image[j];
+      image[j] = x;
+    }
+    image.forEach(function (ch, k) { back[ch] = SEALED.charAt(k); });
+    return text.replace(/[^"\\<>&']/g, function (ch) { return back[ch] || ch; });
   }
   /* A typed answer as konum.seal.normal_text normalises it. */
   /* The page's language decides case ("IŞIK" is "ışık" in Turkish, not "işik"). */
@@ -424,7 +434,7 @@
     if (!q.konumLater) {
       var later = scriptData(q, "konum-later") || {};
       if (later.sealed) {
-        var open = JSON.parse(unseal(q.konumSalt, later.sealed));
+        var open = JSON.parse(unseal(q.konumSeal, later.sealed));
         Object.keys(open).forEach(function (k) { later[k] = open[k]; });
         delete later.sealed;
       }
@@ -455,6 +465,7 @@
     var data = scriptData(el, "konum-data");
     $$(el, "[data-konum-made]").forEach(function (n) { n.remove(); });  /* a copy's chrome */
     el.konumSalt = data.salt;
+    el.konumSeal = data.seal;
     var id = el.id, computed = data.type === "computed", ordering = data.type === "ordering";
     var count = computed ? data.variants.length : 1;
     var forms = computed ? [el.querySelector(':scope > [data-variant="0"]')] : [el];

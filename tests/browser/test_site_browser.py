@@ -177,7 +177,7 @@ def _later_of(q: Locator, data: dict[str, Any]) -> dict[str, Any]:
     )
     if "sealed" in later:
         opened = q.evaluate(
-            "(el, a) => window.konumQuiz.unseal(a[0], a[1])", [data["salt"], later["sealed"]]
+            "(el, a) => window.konumQuiz.unseal(a[0], a[1])", [data["seal"], later["sealed"]]
         )
         later.update(json.loads(opened))
     return later

@@ -3,6 +3,7 @@ mode and its time limit; each mistake is one error naming the page's line."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -94,3 +95,28 @@ def test_the_line_is_the_blocks_own(banks: Path) -> None:
     text = "/// quiz | alpha\n///\n\ntext\n\n/// quiz | beta\n    draw: 9\n///\n"
     with pytest.raises(QuizError, match=r"^line 6: /// quiz \| beta: draw"):
         convert(banks, text)
+
+
+def _cards_of(html: str) -> list[str]:
+    data = re.search(r'class="konum-cards">(.*?)</script>', html, re.S)
+    assert data is not None, html[:300]
+    return [card["key"] for card in json.loads(data.group(1))["cards"]]
+
+
+def test_the_study_page_and_the_overview_carry_a_computed_question_once(tmp_path: Path) -> None:
+    """One card per question on the study page, a computed question by its first variant;
+    the overview counts the same cards. The Anki deck keeps every variant (test_exports)."""
+    (tmp_path / "gas.yml").write_text(
+        "bank: gas\ntitle: Gas\nquestions:\n"
+        "  - id: pv\n    type: computed\n    params:\n      n: {min: 1, max: 9}\n"
+        "    formula: 2 * n\n    prompt: 'Twice {{ n }}?'\n    explanation: Doubling.\n"
+        "  - id: plain\n    type: numeric\n    prompt: One?\n    answer: 1\n"
+        "    explanation: One.\n",
+        "utf-8",
+    )
+    study = convert(tmp_path, "/// study\n///\n")
+    assert _cards_of(study) == ["question:pv:variant:0", "question:plain"]
+    overview = convert(tmp_path, "/// progress\n///\n")
+    lessons = re.search(r"data-konum-overview>\s*<template><script[^>]*>(.*?)</script>", overview)
+    assert lessons is not None, overview[:400]
+    assert json.loads(lessons.group(1))["lessons"][0]["cards"] == _cards_of(study)

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
+from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar, TypedDict
@@ -79,6 +80,7 @@ from konum.messages import page_messages
 from konum.plugins import Plugins, load_plugins
 from konum.problems import BankError, format_text
 from konum.render import asset, environment, render_quiz, script_json
+from konum.types import Concrete
 
 
 class QuizError(PageError):
@@ -261,6 +263,14 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
         block.text = self.md.htmlStash.store(html)
 
 
+def study_concretes(course: Course) -> list[Concrete]:
+    """The course's questions as the study page and the overview count them: a computed
+    question once, by its first variant. One card to schedule per question (five cards of
+    the same question with other numbers would be reviewed as five facts); the Anki deck
+    and the other exports carry every variant."""
+    return [replace(c, variants=c.variants[:1]) for c in course.concretes()]
+
+
 def render_study(course: Course, language: str = "en") -> str:
     """The study block: every card of ``course`` as JSON inside the page, for
     ``flashcards.js``. The JSON sits in a ``<script type="application/json">`` inside a
@@ -272,7 +282,7 @@ def render_study(course: Course, language: str = "en") -> str:
     """
     cards = build_cards(
         course.banks,
-        course.concretes(),
+        study_concretes(course),
         math="mathml",
         language=course.language,
         plugins=course.plugins,
@@ -293,7 +303,11 @@ def render_progress(course: Course, language: str = "en") -> str:
     """
     keys: dict[str, list[str]] = {}
     cards = build_cards(
-        course.banks, course.concretes(), math="mathml", plugins=course.plugins, store=course.images
+        course.banks,
+        study_concretes(course),
+        math="mathml",
+        plugins=course.plugins,
+        store=course.images,
     )
     for card in cards:
         keys.setdefault(card.bank, []).append(card.key)

@@ -143,7 +143,11 @@ def measure_pages(site: Path, pages: Sequence[str], repeat: int = 5) -> dict[str
                     page_.on("pageerror", lambda exc, r=r: r["errors"].append(str(exc)))
                     page_.add_init_script(INIT_SCRIPT)
                     page_.goto(f"{base}/{page}", wait_until="load")
-                    page_.wait_for_function("window.__bench.done !== null", timeout=30000)
+                    # A page without konum's scripts (a floor to compare with) mounts nothing.
+                    page_.wait_for_function(
+                        "window.__bench.done !== null || !window.konumQuiz", timeout=30000
+                    )
+                    page_.wait_for_timeout(100)  # long tasks that end the load
                     result = page_.evaluate(
                         """() => {
                           const nav = performance.getEntriesByType("navigation")[0];
@@ -153,12 +157,14 @@ def measure_pages(site: Path, pages: Sequence[str], repeat: int = 5) -> dict[str
                                      document.querySelectorAll("[data-question-id]").length };
                         }"""
                     )
-                    only = page_.evaluate(MOUNT_ONLY)
+                    quiz = page_.evaluate("!!window.konumQuiz")
+                    only = page_.evaluate(MOUNT_ONLY) if quiz else None
                     context.close()
                     if run == 0:
                         continue
-                    r["mount"].append(result["done"] - result["dcl"])
-                    r["mount_only"].append(only["ms"])
+                    if quiz:
+                        r["mount"].append(result["done"] - result["dcl"])
+                        r["mount_only"].append(only["ms"])
                     r["longtasks"].append(max(result["longtasks"], default=0.0))
                     r["questions"] = result["questions"]
             # One traced load each for the longest main-thread task.
@@ -179,10 +185,12 @@ def measure_pages(site: Path, pages: Sequence[str], repeat: int = 5) -> dict[str
         page: {
             "questions": r["questions"],
             "mount_ms": r["mount"],
-            "mount_median": statistics.median(r["mount"]),
-            "mount_min": min(r["mount"]),
-            "mount_only_median": statistics.median(r["mount_only"]),
-            "mount_only_min": min(r["mount_only"]),
+            "mount_median": statistics.median(r["mount"]) if r["mount"] else float("nan"),
+            "mount_min": min(r["mount"], default=float("nan")),
+            "mount_only_median": (
+                statistics.median(r["mount_only"]) if r["mount_only"] else float("nan")
+            ),
+            "mount_only_min": min(r["mount_only"], default=float("nan")),
             "longtask_max_per_load_ms": r["longtasks"],
             "longtask_median_ms": statistics.median(r["longtasks"]),
             "longest_task_ms": traces[page],

@@ -219,6 +219,9 @@ def write_pair(root: Path, total: int, per_page: int) -> tuple[Path, Path]:
     index = "# Synthetic course\n\nA page without a quiz.\n"
     (konum / "content" / "index.md").write_text(index, encoding="utf-8")
     (peer / "docs" / "index.md").write_text(index, encoding="utf-8")
-    (konum / "mkdocs.yml").write_text(MKDOCS_YML, encoding="utf-8")
+    # Choice and fill-in questions need no plugin: the site names none, as a teacher's would.
+    no_plugins = MKDOCS_YML.replace("      plugins: [pe]\n", "")
+    assert no_plugins != MKDOCS_YML
+    (konum / "mkdocs.yml").write_text(no_plugins, encoding="utf-8")
     (peer / "mkdocs.yml").write_text(PEER_MKDOCS_YML, encoding="utf-8")
     return konum, peer

@@ -51,15 +51,18 @@ def cyrb53(text: str, seed: int = 0) -> int:
     return 4294967296 * (2097151 & h2) + (h1 & _MASK)
 
 
-def normal_text(text: str, *, case_sensitive: bool = False, language: str = "en") -> str:
-    """A typed answer as checks compare it: Unicode NFC, surrounding spaces removed, and
-    lowercase unless ``case_sensitive``, by the rules of ``language`` (quiz.js:
-    ``normalize("NFC").trim().toLocaleLowerCase(lang)``; Turkish lowers I to ı and İ to i)."""
-    text = unicodedata.normalize("NFC", text).strip()
+def normal_text(text: str, *, case_sensitive: bool = False) -> str:
+    """A typed answer as checks compare it: Unicode NFC, surrounding spaces removed, the
+    minus sign U+2212 (which pages print) read as ``-``, and unless ``case_sensitive``
+    case-folded the same way in every language: I, İ and ı read as i, the rest lowercased
+    (quiz.js's ``normal``). So "SIN" is ``sin`` on a Turkish page too, where Turkish
+    lowercasing would give "sın"; the price, that "ı" and "i" are one letter to a
+    case-insensitive blank, is written on the authoring page."""
+    text = unicodedata.normalize("NFC", text).strip().replace("\u2212", "-")
     if case_sensitive:
         return text
-    if language in ("tr", "az"):
-        text = text.replace("I", "ı").replace("İ", "i")
+    for letter in "Iİı":
+        text = text.replace(letter, "i")
     return text.lower()
 
 

@@ -76,6 +76,8 @@
     function submit(restoring, timeUp) {
       var list = ctx.questions();
       state.done = true;
+      said.textContent = "";
+      submitBtn.removeAttribute("data-asked");
       if (timeUp) state.timeUp = true;
       save();
       if (tick) clearInterval(tick);
@@ -123,9 +125,11 @@
     return {
       layout: layout,
       save: function () { return store.get(key); },
+      /* Reset or new questions: a running exam keeps its clock (the start time is kept), a
+       * submitted one may be taken again. */
       reset: function () {
-        state = {};
-        store.del(key);
+        state = state.start && !state.done ? { start: state.start } : {};
+        if (state.start) save(); else store.del(key);
         $$(quiz).forEach(function (c) { c.disabled = false; });
         result.textContent = said.textContent = "";
         begin();

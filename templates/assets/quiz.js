@@ -81,11 +81,19 @@
   }
   /* A typed answer as konum.seal.normal_text normalises it. */
   /* The page's language decides case ("IŞIK" is "ışık" in Turkish, not "işik"). */
+  /* As konum.seal.normal_text: − read as -, the same case fold in every language. */
   function normal(text, caseSensitive) {
     var v = String(text).normalize("NFC").trim();
-    return caseSensitive ? v : v.toLocaleLowerCase(document.documentElement.lang || "en");
+    v = v.replace(/\u2212/g, "-");  /* the minus sign the page prints, typed back */
+    return caseSensitive ? v : v.replace(/[I\u0130\u0131]/g, "i").toLowerCase();
   }
   var formats = {};  /* one Intl.NumberFormat per language: making one is slow */
+  var exact = {};  /* a typed number written back the page's way, unrounded */
+  function fmtExact(x) {
+    var lang = document.documentElement.lang || "en";
+    if (!exact[lang]) exact[lang] = new Intl.NumberFormat(lang, { maximumFractionDigits: 12 });
+    return exact[lang].format(x);
+  }
   function fmt(x) {
     var lang = document.documentElement.lang || "en";
     if (!formats[lang]) formats[lang] = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
@@ -170,10 +178,48 @@
   };
 
   /* "0.84", ".84", "8.4e-1", "-0.84", "0,84" (comma decimal mark), "−0.84" -> number; else NaN */
+  /* A typed number as the page's language writes it: its decimal mark ("0.5"; Turkish
+   * "0,5"), its digit grouping ("1,000"; Turkish "2.048"; spaces anywhere), either minus
+   * sign (- or the page's −) and an exponent. {value} when it reads the page's way; {ask}
+   * when it reads only the other way ("0,5" on an English page: the number it would be),
+   * to be asked back rather than judged; {} when it is no number. */
+  var marks = {};
+  function numberMarks() {
+    var lang = document.documentElement.lang || "en";
+    if (!marks[lang]) {
+      var decimal = ".";
+      new Intl.NumberFormat(lang).formatToParts(1.5).forEach(function (p) {
+        if (p.type === "decimal") decimal = p.value;
+      });
+      marks[lang] = decimal === "," ? [",", "."] : [".", ","];
+    }
+    return marks[lang];
+  }
+  /* body (digits, points, commas) read with these marks, as JavaScript's number text. */
+  function readAs(body, decimal, group) {
+    var at = body.lastIndexOf(decimal), whole = at < 0 ? body : body.slice(0, at);
+    var fraction = at < 0 ? "" : body.slice(at + 1);
+    if (!/^\d*$/.test(fraction)) return null;
+    if (whole.indexOf(group) >= 0) {
+      if (!new RegExp("^[1-9]\\d{0,2}(\\" + group + "\\d{3})+$").test(whole)) return null;
+      whole = whole.split(group).join("");
+    }
+    if (!/^\d*$/.test(whole) || !(whole + fraction)) return null;
+    return (whole || "0") + (fraction ? "." + fraction : "");
+  }
+  function readNumber(text) {
+    var s = String(text).replace(/[\s\u00a0\u202f]/g, "").replace(/[\u2212\u2013]/g, "-");
+    var found = /^([+-]?)([\d.,]+)(e[+-]?\d+)?$/i.exec(s);
+    if (!found) return {};
+    var m = numberMarks(), sign = found[1], tail = found[3] || "";
+    var mine = readAs(found[2], m[0], m[1]);
+    if (mine !== null) return { value: parseFloat(sign + mine + tail) };
+    var theirs = readAs(found[2], m[1], m[0]);
+    return theirs !== null ? { ask: parseFloat(sign + theirs + tail) } : {};
+  }
   function parseNumber(text) {
-    var s = String(text).trim().replace(/[\s\u00a0\u202f]/g, "").replace(/^\u2212/, "-");
-    if (!/^[+-]?(\d+([.,]\d*)?|[.,]\d+)(e[+-]?\d+)?$/i.test(s)) return NaN;
-    return parseFloat(s.replace(",", "."));
+    var r = readNumber(text);
+    return r.value === undefined ? NaN : r.value;
   }
 
   function matchesBlank(spec, value, salt, i) {
@@ -243,6 +289,11 @@
       });
       return [false, t("quiz.fill_first"), true];
     }
+    var comma = blanks.some(function (inp, i) {
+      return /\d,\d/.test(inp.value) && !matchesBlank(spec.blanks[i], inp.value, salt, i) &&
+        matchesBlank(spec.blanks[i], inp.value.replace(/,/g, "."), salt, i);
+    });
+    if (comma) return [false, t("quiz.point_not_comma"), true];
     blanks.forEach(function (inp, i) {
       var ok = matchesBlank(spec.blanks[i], inp.value, salt, i);
       inp.classList.toggle("is-right", ok);
@@ -271,14 +322,19 @@
   }
 
   function gradeNumeric(scope, spec, salt) {
-    var inp = scope.querySelector("input"), x = parseNumber(inp.value);
+    var inp = scope.querySelector("input"), read = readNumber(inp.value), x = read.value;
     if (!inp.value.trim()) {
       mark(inp, null);
       return [false, t("quiz.number_first"), true];
     }
-    if (isNaN(x)) {
-      mark(inp, false);
-      return [false, t("quiz.number_bad"), false, 0];
+    /* Not a number, or one written in the other convention: asked again, not an attempt. */
+    if (read.ask !== undefined) {
+      mark(inp, null);
+      return [false, t("quiz.number_ask", { typed: inp.value.trim(), value: fmtExact(read.ask) }), true];
+    }
+    if (x === undefined) {
+      mark(inp, null);
+      return [false, t("quiz.number_bad"), true];
     }
     var range = JSON.parse(unseal(salt, spec.interval));
     var ok = range[0] <= x && x <= range[1];
@@ -499,7 +555,9 @@
     var key = "konum:" + location.pathname + ":" + (quiz ? quiz.getAttribute("data-quiz-id") : "") +
       ":" + el.getAttribute("data-question-id");
     /* best: the best share of a check; hints: how many were taken; tries: checks made. */
-    var api = { ok: false, checked: false, revealed: false, variant: 0, key: key, best: null, hints: 0, tries: 0, max: points };
+    /* paid: the hints taken when the best credit was earned (later ones are free); seen: the
+     * variants whose answer has been shown (a right answer to them earns nothing). */
+    var api = { ok: false, checked: false, revealed: false, variant: 0, key: key, best: null, hints: 0, tries: 0, max: points, paid: 0, seen: [] };
 
     function scope() { return forms[api.variant]; }
     function answerBox() { return answers[api.variant].konumAnswer; }
@@ -510,7 +568,7 @@
       return [v.form, v.form === "choice" ? Object.assign({ notes: api.variant + "-" }, v) : v, v.salt];
     }
     function hintCost() {
-      return costs.slice(0, api.hints).reduce(function (a, c) { return a + c; }, 0) * points;
+      return costs.slice(0, api.paid).reduce(function (a, c) { return a + c; }, 0) * points;
     }
     api.score = function () { return Math.max(0, (api.best || 0) * points - hintCost()); };
     api.hintsTook = function () { return (api.best || 0) * points - api.score(); };
@@ -527,7 +585,7 @@
     function save() {
       store.set(key, {
         v: api.variant, c: api.checked, r: api.revealed, a: api.answer(),
-        b: api.best, h: api.hints, n: api.tries
+        b: api.best, h: api.hints, n: api.tries, p: api.paid, s: api.seen
       });
     }
 
@@ -546,14 +604,17 @@
 
     function setRevealed(on) {
       api.revealed = on;
+      if (on && api.seen.indexOf(api.variant) < 0) api.seen.push(api.variant);
       show(answerBox(), on);
       showBtn.setAttribute("aria-expanded", on ? "true" : "false");
       showBtn.setAttribute("aria-controls", answerBox().id);
       afterAnswer();
     }
 
+    /* The explanation and worked solution: after a right answer, the last attempt or a
+     * reveal; never after a wrong try. */
     function afterAnswer() {
-      var done = api.checked || api.revealed;
+      var done = (api.checked && api.ok) || api.revealed || !!locked();
       show(explanation, done);
       if (computed) show(answers[api.variant].konumSolution, done);
     }
@@ -563,7 +624,7 @@
       if (!hintBtn) return;
       var next = hint.hidden ? api.hints === 0 : api.hints < costs.length;
       var label = next && costs.length > 1 ? t("quiz.hint_number", { number: api.hints + 1, total: costs.length }) : t("quiz.hint");
-      var cost = next ? costs[api.hints] * points : 0;
+      var cost = next && (api.best || 0) < 1 ? costs[api.hints] * points : 0;  /* free once solved */
       hintBtn.textContent = cost > 0 ? t("quiz.hint_costs", { label: label, n: cost }) : label;
     }
     function showHints(taken, open) {
@@ -585,17 +646,25 @@
         feedback.className = "konum-feedback is-wrong";
         return;
       }
+      var shown = api.seen.indexOf(api.variant) >= 0;
       if (!restoring) api.tries++;
-      if (restoring ? api.best === null : !api.revealed) api.best = Math.max(api.best || 0, share);
+      if (restoring && api.best === null) api.best = shown ? 0 : share;
+      else if (!restoring && !shown && share > (api.best || 0)) {
+        api.best = share;
+        api.paid = api.hints;
+      }
       api.checked = true;
       api.ok = result[0];
-      if (share > 0 && share < 1) text += t("quiz.credit", { score: share * points, n: points });
+      if (shown && share > 0) text = t(api.ok ? "quiz.right_after_reveal" : "quiz.part_after_reveal");
+      else if (share > 0 && share < 1) text += t("quiz.credit", { score: share * points, n: points });
       if (limit && !api.ok && !opts.exam) {
         text += " " + (locked() ? t("quiz.attempts_over") : t("quiz.attempts_left", { n: limit - api.tries }));
       }
       feedback.textContent = text;
       feedback.className = "konum-feedback " + (api.ok ? "is-right" : "is-wrong");
       checkBtn.disabled = !!locked() && !opts.exam;
+      if (order && locked() && !opts.exam) order.disable(true);
+      hintLabel();
       if (locked() && !api.ok && !api.revealed) setRevealed(true);
       afterAnswer();
       if (!restoring) save();
@@ -622,18 +691,25 @@
       showBtn.setAttribute("aria-controls", answerBox().id);
     }
 
-    function reset(keepStore) {
+    /* The answer given, cleared; what the question earned and used (credit, hints,
+     * attempts) is kept: "New numbers" asks the same question again. */
+    function clearAnswer() {
       clearMarks();
       $$(el, "input, select, textarea").forEach(function (c) {
         if (c.type === "radio" || c.type === "checkbox") c.checked = false; else c.value = "";
       });
       if (order) order.set(orderOf(el).slice().sort(function (x, y) { return x - y; }));
       api.checked = api.ok = false;
-      api.best = null;
-      api.hints = api.tries = 0;
-      checkBtn.disabled = false;
-      if (count > 1) setVariant(0);
       setRevealed(false);
+      checkBtn.disabled = !!locked() && !opts.exam;
+    }
+
+    function reset(keepStore) {
+      api.best = null;
+      api.hints = api.tries = api.paid = 0;
+      api.seen = [];
+      if (count > 1) setVariant(0);
+      clearAnswer();
       if (hint) showHints(0, false);
       if (!keepStore) store.del(key);
       if (opts.onChange) opts.onChange();
@@ -651,6 +727,8 @@
       api.best = saved.b === undefined ? null : saved.b;
       api.tries = saved.n || 0;
       api.hints = saved.h || 0;
+      api.paid = saved.p === undefined ? api.hints : saved.p;
+      api.seen = Array.isArray(saved.s) ? saved.s.slice() : saved.r ? [api.variant] : [];
       if (hint && api.hints) showHints(api.hints, true);
       if (saved.c) check(true);
       if (saved.r) setRevealed(true);
@@ -658,8 +736,12 @@
 
     /* Exam mode: grade (feedback and the answer shown), then nothing can change. */
     api.grade = function (restoring) {
-      check(restoring);
-      if (!api.checked) { api.checked = true; api.best = api.best || 0; }
+      if (api.answered()) check(restoring);
+      else {  /* graded as unanswered: nothing earned, and not counted as answered */
+        api.best = api.best || 0;
+        feedback.textContent = t("quiz.not_answered");
+        feedback.className = "konum-feedback is-wrong";
+      }
       setRevealed(true);
       $$(el, "input, select").forEach(function (c) { c.disabled = true; });
       if (order) order.disable(true);
@@ -678,9 +760,11 @@
         if (opts.onChange) opts.onChange();
       } else if (b === newBtn) {
         var next = (api.variant + 1) % count;
-        reset(true);
+        clearAnswer();
         setVariant(next);
+        afterAnswer();
         save();
+        if (opts.onChange) opts.onChange();
       }
     });
     el.addEventListener("keydown", function (ev) {
@@ -785,6 +869,7 @@
       if (focus) focus.focus();
     }
     var yes = button("konum-reset-yes", t("quiz.reset_yes")), no = button("konum-reset-no", t("quiz.reset_no"));
+    var again = button("konum-again-yes", t("quiz.again_yes"));
     var undo = button("konum-undo", t("quiz.undo"));
     var attempts = Number(quiz.getAttribute("data-attempts")) || 0;
     els.forEach(function (el) {
@@ -823,6 +908,10 @@
         status.textContent = t("quiz.restored");
         offer("", [], resetBtn);
       } else if (b === againBtn) {
+        status.textContent = "";
+        offer(t("quiz.again_ask"), [again, no], no);
+      } else if (b === again) {
+        offer("", [], againBtn);
         if (hooks.reset) hooks.reset();
         questions.forEach(function (q) { q.reset(false); });
         applyDraw(true);
@@ -840,18 +929,21 @@
 
   function mountAll(root) { $$(root, "[data-konum-quiz]").forEach(mountQuiz); }
 
+  /* Nothing here unseals or hashes: the page offers no tool that decodes its answers. */
   window.konumQuiz = {
-    mountAll: mountAll, mountQuestion: mountQuestion, parseNumber: parseNumber,
-    hashOf: hashOf, unseal: unseal, normal: normal
+    mountAll: mountAll, mountQuestion: mountQuestion, parseNumber: parseNumber, normal: normal
   };
 
-  /* Mount now, and again on each of Material's page changes (document$). Not only through
-   * document$: from file:// Material (9.x, navigation.instant) completes it without a value. */
-  function start() {
+  /* Mount now: this script comes after the page's quizzes, so they are interactive before
+   * Material's own start-up. Then again on each of Material's page changes (document$,
+   * there once its bundle has run), and by the copy of this script each new page carries
+   * (from file:// Material completes document$ without a value). */
+  function follow() {
     var d$ = window.document$;
     mountAll(document);
     if (d$ && typeof d$.subscribe === "function") d$.subscribe(function () { mountAll(document); });
   }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
+  mountAll(document);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", follow);
+  else follow();
 })();

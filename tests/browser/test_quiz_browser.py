@@ -101,11 +101,12 @@ def test_choice_single(quiz: Any) -> None:
     expect(item.locator(".konum-mark")).to_have_text("Wrong")
     assert shown[wrong].feedback is not None
     expect(item.locator(".konum-option-feedback")).to_have_text(shown[wrong].feedback)
-    expect(question(page, qid).locator(".konum-explanation")).to_be_visible()
+    expect(question(page, qid).locator(".konum-explanation")).to_be_hidden()  # not yet
     expect(score(page)).to_have_text(f"0 / {samples.total_points():g} points")
     options.nth(right).check()
     check(page, qid)
     expect(feedback(page, qid)).to_have_text("Correct.")
+    expect(question(page, qid).locator(".konum-explanation")).to_be_visible()
     expect(item.locator(".konum-option-feedback")).to_be_hidden()
     expect(question(page, qid).locator("li.konum-option").nth(right)).to_have_class(
         "konum-option is-right"
@@ -204,16 +205,23 @@ def test_matching(quiz: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    ("typed", "ok"),
-    [("0.84", True), (".84", True), ("8.4e-1", True), ("0,84", True), (" 0.8415 ", True),
-     ("-0.84", False), ("0.83", False), ("0.85", False), ("abc", False), ("", False)],
+    ("typed", "said"),
+    [("0.84", "Correct"), (".84", "Correct"), ("8.4e-1", "Correct"), (" 0.8415 ", "Correct"),
+     ("−0.84", "too low"), ("0.83", "too low"), ("0.85", "too high"),
+     ("0,84", "Did you mean 0.84?"), ("abc", "Not a number yet"), ("", "type a number first")],
 )  # fmt: skip
-def test_numeric(quiz: Any, typed: str, ok: bool) -> None:
+def test_numeric(quiz: Any, typed: str, said: str) -> None:
+    """Right, wrong, or asked again: a number in the other convention ("0,84" on an English
+    page) or no number is not an attempt, and reveals nothing."""
     page = quiz.open()
     qid = samples.numeric().question.id
     question(page, qid).locator("input").fill(typed)
     check(page, qid)
-    expect(feedback(page, qid)).to_contain_text("Correct" if ok else "Not quite")
+    expect(feedback(page, qid)).to_contain_text(said)
+    tried = said in ("Correct", "too low", "too high")
+    assert question(page, qid).evaluate("q => q.konum.tries") == (1 if tried else 0)
+    shown = question(page, qid).locator(".konum-explanation")
+    expect(shown).to_be_visible() if said == "Correct" else expect(shown).to_be_hidden()
 
 
 @pytest.mark.parametrize("width", [390, 1000])
@@ -243,12 +251,13 @@ def test_the_wrong_mark_keeps_clear_of_the_number_box(quiz: Any, width: int) -> 
 def test_number_parsing(quiz: Any) -> None:
     page = quiz.open()
     cases = {
-        "0.84": 0.84, ".84": 0.84, "8.4e-1": 0.84, "-0.84": -0.84, "0,84": 0.84, "−2": -2,
-        "-.5": -0.5, "1E3": 1000, "12": 12,
+        "0.84": 0.84, ".84": 0.84, "8.4e-1": 0.84, "-0.84": -0.84, "−2": -2, "–3": -3,
+        "-.5": -0.5, "1E3": 1000, "12": 12, "1,000": 1000, "1,000.5": 1000.5, "1 000": 1000,
+        "12,345,678": 12345678, "2e−3": 0.002,
     }  # fmt: skip
     got = page.evaluate("cs => cs.map(c => window.konumQuiz.parseNumber(c))", list(cases))
     assert got == pytest.approx(list(cases.values()))
-    bad = ["", "abc", "1.2.3", "1,000.5", "e5", "--1", "0x10", "1/2"]
+    bad = ["", "abc", "1.2.3", "0,84", "1,5", "1,00", "e5", "--1", "0x10", "1/2"]
     assert page.evaluate("cs => cs.map(c => isNaN(window.konumQuiz.parseNumber(c)))", bad) == [
         True
     ] * len(bad)
@@ -278,7 +287,8 @@ def test_computed_numeric_new_numbers(quiz: Any) -> None:
     field.fill(first.shown_answer)  # the old answer is wrong for the new numbers
     check(page, qid)
     expect(feedback(page, qid)).to_contain_text("Not quite")
-    field.fill(second.shown_answer.replace(".", ","))
+    expect(question(page, qid).locator(".konum-solution:visible")).to_have_count(0)
+    field.fill(second.shown_answer)
     check(page, qid)
     expect(feedback(page, qid)).to_have_text("Correct.")
     expect(question(page, qid).locator(".konum-solution:visible")).to_contain_text(
@@ -295,8 +305,7 @@ def test_display_formulas_of_a_solution_do_not_touch(quiz: Any) -> None:
     page = quiz.open()
     concrete = samples.computed_numeric()
     qid = concrete.question.id
-    question(page, qid).locator(".konum-variant:visible input").fill("1")
-    check(page, qid)
+    question(page, qid).get_by_role("button", name="Show answer").click()
     formulas = question(page, qid).locator(".konum-solution:visible .konum-math math")
     expect(formulas).to_have_count(2)
     first, second = (formulas.nth(i).bounding_box() for i in range(2))
@@ -433,10 +442,11 @@ def test_bank_html_with_konums_own_class_names_changes_nothing(browser: Any) -> 
         q.get_by_role("button", name="Check").click()
         expect(q.locator("[data-konum-made].konum-feedback")).to_contain_text("Not quite")
         expect(q.locator("[data-konum-made].konum-mark")).to_have_text("Wrong")
-        expect(q.locator("[data-konum-made].konum-explanation")).to_be_visible()
+        expect(q.locator("[data-konum-made].konum-explanation")).to_be_hidden()
         q.locator("input").nth(right).check()
         q.get_by_role("button", name="Check").click()
         expect(q.locator("[data-konum-made].konum-feedback")).to_have_text("Correct.")
+        expect(q.locator("[data-konum-made].konum-explanation")).to_be_visible()
         computed = samples.computed_choice()
         cq = question(page, computed.question.id)
         cq.get_by_role("button", name="New numbers").click()
@@ -745,6 +755,21 @@ def test_loaded_twice_mounts_once_via_document_observable(quiz: Any) -> None:
     )
     check(page, qid)
     expect(feedback(page, qid)).to_contain_text("Not quite")
+
+
+def test_questions_are_interactive_before_domcontentloaded(quiz: Any) -> None:
+    """The script follows the page's quizzes, so it mounts them when it runs, before
+    DOMContentLoaded (and before whatever else waits for it, Material's start-up)."""
+    quiz.page.add_init_script(
+        """document.addEventListener("DOMContentLoaded", () => {
+          const all = document.querySelectorAll("[data-question-id]").length;
+          const mounted = document.querySelectorAll("[data-konum-mounted]").length;
+          window.__atDcl = [all, mounted];
+        });"""
+    )
+    page = quiz.open()
+    all_, mounted = page.evaluate("window.__atDcl")
+    assert all_ > 0 and mounted == all_
 
 
 # --- keyboard, accessibility, print ---------------------------------------------------------

@@ -14,6 +14,7 @@ import json
 import re
 import shutil
 from collections.abc import Iterator
+from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from conftest import ASSETS, PAGE, _material_css, serve_folder
 from playwright.sync_api import Page, expect
 
 from konum import seal
+from konum.model import Hint
 from konum.quiz import messages_html
 from konum.types import (
     TYPES,
@@ -57,12 +59,21 @@ def _ordering(points: float = 2, attempts: int | None = None) -> Concrete:
     )
 
 
+def _computed_with_hints() -> Concrete:
+    """The sample computed question worth 2 points, with a hint costing a quarter, and three
+    attempts."""
+    concrete = samples.computed_numeric()
+    q = replace(concrete.question, points=2.0, hints=(Hint("Radians.", 0.25),), attempts=3)
+    return replace(concrete, question=q)
+
+
 def _pages() -> dict[str, str]:
     practice = [samples.choice_multiple(), samples.matching(), _ordering(), samples.numeric()]
     exam = [samples.choice(), samples.numeric(), _ordering(points=1)]
     return {
         "practice.html": render_quiz(practice, "practice", title="Practice"),
         "attempts.html": render_quiz([samples.numeric()], "tries", title="Tries", attempts=2),
+        "numbers.html": render_quiz([_computed_with_hints()], "numbers", title="Numbers"),
         "pool.html": render_quiz(samples.all_samples(), "pool", title="Pool", draw=3),
         "exam.html": render_quiz(exam, "exam", title="Exam", mode="exam"),
         "timed.html": render_quiz(exam, "timed", title="Timed", mode="exam", time_limit=EXAM_LIMIT),
@@ -237,8 +248,91 @@ def test_show_answer_before_a_right_check_earns_nothing(page: Page) -> None:
     q.get_by_role("button", name="Show answer").click()
     q.locator("input").fill(f"{num.question.answer:.2f}")
     q.get_by_role("button", name="Check").click()
-    expect(q.locator(".konum-feedback")).to_have_text("Correct.")
+    expect(q.locator(".konum-feedback")).to_have_text(
+        "Right, but the answer was shown first: no points for this one."
+    )
     expect(score(page)).to_have_text("0 / 1 points")
+
+
+def test_a_wrong_try_reveals_nothing(page: Page) -> None:
+    """A wrong check tells what is wrong, not the answer: the answer, the explanation and
+    the worked solution stay hidden until a right answer, the last attempt or Show answer."""
+    _open(page, "numbers.html")
+    concrete = _computed_with_hints()
+    q = question(page, concrete.question.id)
+    box = q.locator(".konum-variant:visible input")
+    box.fill("12345")
+    q.get_by_role("button", name="Check").click()
+    expect(q.locator(".konum-feedback")).to_contain_text("too high")
+    for hidden in (".konum-answer", ".konum-explanation", ".konum-solution"):
+        expect(q.locator(f"{hidden}:visible")).to_have_count(0)
+    assert concrete.variants[0].shown_answer not in q.inner_text()
+    box.fill(concrete.variants[0].shown_answer)
+    q.get_by_role("button", name="Check").click()
+    expect(q.locator(".konum-feedback")).to_have_text("Correct.")
+    expect(q.locator(".konum-explanation")).to_be_visible()
+    expect(q.locator(".konum-solution:visible")).to_have_count(1)
+
+
+def test_new_numbers_keeps_hints_attempts_and_credit(page: Page) -> None:
+    """Hint, New numbers, right: 1.5 of 2 (the hint still costs); credit earned stays
+    through New numbers and a reload; a hint after solving is free; attempts count on."""
+    _open(page, "numbers.html")
+    concrete = _computed_with_hints()
+    q = question(page, concrete.question.id)
+    q.locator("button.konum-hint-button").click()
+    q.get_by_role("button", name="New numbers").click()
+    box = q.locator(".konum-variant:visible input")
+    box.fill("12345")
+    q.get_by_role("button", name="Check").click()
+    expect(q.locator(".konum-feedback")).to_contain_text("2 attempts left")
+    box.fill(concrete.variants[1].shown_answer)
+    q.get_by_role("button", name="Check").click()
+    expect(score(page)).to_have_text("1.5 / 2 points (hints took 0.5)")
+    q.get_by_role("button", name="New numbers").click()
+    expect(score(page)).to_have_text("1.5 / 2 points (hints took 0.5)")
+    box = q.locator(".konum-variant:visible input")
+    box.fill("12345")
+    q.get_by_role("button", name="Check").click()
+    expect(q.locator(".konum-feedback")).to_contain_text("No attempts left")
+    expect(score(page)).to_have_text("1.5 / 2 points (hints took 0.5)")
+    page.reload()
+    expect(score(page)).to_have_text("1.5 / 2 points (hints took 0.5)")
+    q = question(page, concrete.question.id)
+    q.get_by_role("button", name="New numbers").click()
+    expect(q.get_by_role("button", name="Check")).to_be_disabled()  # the attempts stay used
+
+
+def test_a_hint_after_solving_is_free(page: Page) -> None:
+    _open(page, "numbers.html")
+    concrete = _computed_with_hints()
+    q = question(page, concrete.question.id)
+    q.locator(".konum-variant:visible input").fill(concrete.variants[0].shown_answer)
+    q.get_by_role("button", name="Check").click()
+    expect(score(page)).to_have_text("2 / 2 points")
+    hint = q.locator("button.konum-hint-button")
+    expect(hint).to_have_text("Hint")
+    hint.click()
+    expect(q.locator(".konum-hint")).to_contain_text("Radians.")
+    expect(score(page)).to_have_text("2 / 2 points")
+
+
+def test_a_revealed_variant_earns_nothing_other_numbers_do(page: Page) -> None:
+    """Show answer, then the shown number: no credit and a word why; New numbers gives a
+    question whose answer was not shown, and that earns its points."""
+    _open(page, "numbers.html")
+    concrete = _computed_with_hints()
+    q = question(page, concrete.question.id)
+    q.get_by_role("button", name="Show answer").click()
+    q.locator(".konum-variant:visible input").fill(concrete.variants[0].shown_answer)
+    q.get_by_role("button", name="Check").click()
+    expect(q.locator(".konum-feedback")).to_contain_text("no points")
+    expect(score(page)).to_have_text("0 / 2 points")
+    q.get_by_role("button", name="New numbers").click()
+    q.locator(".konum-variant:visible input").fill(concrete.variants[1].shown_answer)
+    q.get_by_role("button", name="Check").click()
+    expect(q.locator(".konum-feedback")).to_have_text("Correct.")
+    expect(score(page)).to_have_text("2 / 2 points")
 
 
 # --- pools --------------------------------------------------------------------------------
@@ -262,8 +356,13 @@ def test_a_pools_draw_is_stable_and_new_questions_draws_again(page: Page) -> Non
     page.reload()
     assert _drawn(page) == first
     draws = {tuple(first)}
+    page.get_by_role("button", name="New questions").click()  # asks first
+    expect(page.locator(".konum-confirm")).to_contain_text("Draw other questions?")
+    page.get_by_role("button", name="Keep them").click()
+    assert _drawn(page) == first
     for _ in range(6):  # 56 possible draws: six in a row equal to the first is 1 in 3e10
         page.get_by_role("button", name="New questions").click()
+        page.get_by_role("button", name="Draw again").click()
         draws.add(tuple(_drawn(page)))
         assert len(_drawn(page)) == 3
     assert len(draws) > 1
@@ -304,6 +403,9 @@ def test_exam_shows_nothing_until_submitted_then_everything(page: Page) -> None:
     assert page.evaluate("window.submits") == []
     submit.click()
     expect(page.locator(".konum-exam-result")).to_have_text("Submitted: 1 of 3 points.")
+    expect(page.locator(".konum-exam-status")).to_have_text("")  # no stale warning
+    untouched = question(page, _ordering(points=1).question.id)
+    expect(untouched.locator(".konum-feedback")).to_have_text("No answer given.")
     expect(q.locator(".konum-feedback")).to_have_text("Correct.")
     expect(question(page, num.question.id).locator(".konum-feedback")).to_contain_text("too high")
     for qid in (choice.question.id, num.question.id):
@@ -367,6 +469,29 @@ def test_a_long_exams_clock_counts_down_across_reloads(page: Page) -> None:
     expect(page.get_by_role("button", name="Start the exam")).to_be_hidden()
 
 
+def test_reset_in_a_running_exam_asks_and_keeps_the_clock(page: Page) -> None:
+    """Reset asks first; it clears the answers of a running exam but not its start time,
+    so the clock goes on where it was (and after a reload too)."""
+    _open(page, "long.html")
+    page.get_by_role("button", name="Start the exam").click()
+    page.evaluate(
+        "() => { const k = Object.keys(localStorage).find(k => k.startsWith('konum:exam:'));"
+        " const s = JSON.parse(localStorage.getItem(k)); s.start -= 290000;"
+        " localStorage.setItem(k, JSON.stringify(s)); }"
+    )
+    page.reload()
+    first = question(page, samples.choice().question.id).locator("input").first
+    first.check()
+    page.get_by_role("button", name="Reset").click()
+    expect(page.locator(".konum-confirm")).to_contain_text("Clear every answer")
+    page.get_by_role("button", name="Clear answers").click()
+    expect(first).not_to_be_checked()
+    expect(page.get_by_role("button", name="Start the exam")).to_be_hidden()
+    expect(page.locator(".konum-timer")).to_have_text(re.compile(r"^Time left: 5:[01]\d$"))
+    page.reload()
+    expect(page.locator(".konum-timer")).to_have_text(re.compile(r"^Time left: 5:[01]\d$"))
+
+
 def test_practice_checks_send_konum_submit(page: Page) -> None:
     _open(page, "practice.html")
     _events(page)
@@ -393,10 +518,20 @@ def test_practice_checks_send_konum_submit(page: Page) -> None:
     ["sin", "Sinüs", "İstanbul", "e\u0301", "𝑥 ≥ 2π", "emoji 🧭", "", "  spaced  ", "a\x1fb"],
 )
 def test_hashes_and_sealing_agree_with_python(page: Page, text: str) -> None:
-    _open(page, "practice.html")
+    """quiz.js's hashOf and unseal, which the page does not expose, reached by loading its
+    source with one line added that hands them to the test."""
+    page.set_content("<html lang='en'><body></body></html>")
+    source = (ASSETS / "quiz.js").read_text(encoding="utf-8")
+    hook = "window.__konumInternals = { hashOf: hashOf, unseal: unseal, normal: normal };\n"
+    anchor = "  window.konumQuiz = {"
+    assert source.count(anchor) == 1
+    page.add_script_tag(content=source.replace(anchor, hook + anchor))
+    assert page.evaluate("Object.keys(window.konumQuiz).sort()") == [
+        "mountAll", "mountQuestion", "normal", "parseNumber",
+    ]  # fmt: skip
     salt = "5eed"
     js = page.evaluate(
-        "([s, x, sealed]) => { const k = window.konumQuiz;"
+        "([s, x, sealed]) => { const k = window.__konumInternals;"
         " return [k.hashOf(s, ['b', 0, k.normal(x, false)]),"
         " k.normal(x, true), k.unseal(s, sealed)]; }",
         [salt, text, seal.seal(salt, text)],

@@ -12,7 +12,7 @@ import pytest
 from conftest import ASSETS, PAGE, serve_folder
 from playwright.sync_api import Page, expect
 
-from konum import model
+from konum import model, seal
 from konum.messages import message
 from konum.quiz import messages_html
 from konum.types import Blank, Concrete, FillQuestion, NumericQuestion
@@ -81,25 +81,45 @@ def test_turkish_case_rules_on_a_turkish_page(
     page.close()
 
 
-def test_english_case_rules_on_an_english_page(browser: Any, pages: str) -> None:
-    """Without Turkish rules "IŞIK" lowers to "işik" and "İPUCU" to "i̇pucu": both wrong."""
+def test_the_same_case_fold_on_an_english_page(browser: Any, pages: str) -> None:
+    """Blanks fold case the same way in every edition (I, İ and ı are i): "IŞIK" and
+    "İPUCU" are right on the English page too, and "SIN" is "sin" on the Turkish page,
+    where Turkish lowercasing alone would make it "sın" (a code blank's answer)."""
     page = browser.new_page()
     page.goto(pages + "en.html")
     blanks = page.locator('[data-question-id="tr-fill"] input')
     blanks.nth(0).fill("IŞIK")
     blanks.nth(1).fill("İPUCU")
-    assert _check(page, "tr-fill", "en") != message("en", "quiz.correct")
-    expect(blanks.nth(0)).to_have_attribute("aria-invalid", "true")
+    assert _check(page, "tr-fill", "en") == message("en", "quiz.correct")
+    page.goto(pages + "tr.html")
+    folded = page.evaluate("ws => ws.map(w => window.konumQuiz.normal(w))", ["SIN", "Sin", "sın"])
+    assert folded == ["sin"] * 3 == [seal.normal_text(w) for w in ("SIN", "Sin", "sın")]
     page.close()
 
 
-@pytest.mark.parametrize("typed", ["0,841", "0.841", "0,8415"])
-def test_turkish_numbers_take_a_comma_or_a_dot(browser: Any, pages: str, typed: str) -> None:
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [("0,841", "quiz.correct"), ("0,8415", "quiz.correct"), ("0.841", "0,841 mı demek")],
+)
+def test_turkish_numbers_take_a_comma(browser: Any, pages: str, typed: str, said: str) -> None:
+    """A Turkish page reads 0,841; "0.841" (the English way) is asked back, not judged."""
     page = browser.new_page()
     page.goto(pages + "tr.html")
     scope = page.locator('[data-question-id="tr-number"]')
     scope.locator("input").fill(typed)
-    assert _check(page, "tr-number", "tr") == message("tr", "quiz.correct")
+    got = _check(page, "tr-number", "tr")
+    assert got == message("tr", said) if said.startswith("quiz.") else said in got
+    assert scope.evaluate("q => q.konum.tries") == (1 if said.startswith("quiz.") else 0)
+    page.close()
+
+
+def test_turkish_grouping_reads_thousands(browser: Any, pages: str) -> None:
+    page = browser.new_page()
+    page.goto(pages + "tr.html")
+    got = page.evaluate(
+        "ws => ws.map(w => window.konumQuiz.parseNumber(w))", ["2.048", "1.024,5", "−0,5", "0,5"]
+    )
+    assert got == pytest.approx([2048, 1024.5, -0.5, 0.5])
     page.close()
 
 

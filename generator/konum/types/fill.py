@@ -193,9 +193,7 @@ class FillQuestion(Question):
             ],
             "data": {
                 "type": "fill",
-                "blanks": [
-                    _blank_data(b, page.salt, i, page.language) for i, b in enumerate(self.blanks)
-                ],
+                "blanks": [_blank_data(b, page.salt, i) for i, b in enumerate(self.blanks)],
             },
         }
 
@@ -348,14 +346,14 @@ def _regex_accepts(
             )
 
 
-def _blank_data(blank: Blank, salt: str, index: int, language: str) -> dict[str, Any]:
+def _blank_data(blank: Blank, salt: str, index: int) -> dict[str, Any]:
     """How quiz.js checks blank ``index``: a regular expression cannot be hashed (it accepts
     endless texts), so it is sealed and unsealed by the check; listed answers are hashed as
     the check normalises what the reader types."""
     case = blank.case_sensitive
     if blank.regex is not None:
         return {"case_sensitive": case, "regex": seal.seal(f"{salt}\x1f{index}", blank.regex)}
-    texts = [seal.normal_text(a, case_sensitive=case, language=language) for a in blank.answers]
+    texts = [seal.normal_text(a, case_sensitive=case) for a in blank.answers]
     return {
         "case_sensitive": case,
         "answers": seal.hashes(salt, [f"b\x1f{index}\x1f{a}" for a in texts]),

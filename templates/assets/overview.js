@@ -70,20 +70,23 @@
     var answers = {}, records = progress().quiz, cards = study().cards;
     keys().forEach(function (key) {
       var m = ANSWER.exec(key || "");
-      if (m) (answers[m[3]] = answers[m[3]] || []).push({ key: key, page: m[1] });
+      if (m) (answers[m[3]] = answers[m[3]] || []).push({ key: key, page: m[1], quiz: m[2] });
     });
     var midnight = new Date();
     midnight.setHours(24, 0, 0, 0);
+    var lang = document.documentElement.lang || "en";
     return lessons.map(function (lesson) {
       var right = 0, done = 0, due = 0, page = null;
+      /* The lesson's own page: where its bank's quiz is (quiz id = the bank's id). */
+      var own = new RegExp("^" + lesson.bank.replace(/[^\w]/g, "\\$&") + "(-\\d+)?$");
       lesson.questions.forEach(function (id) {
         var seen = (answers[id] || []).filter(function (a) {
           var value = get(a.key);
-          return value && value.c;
+          return value && value.c && (value.l === undefined || value.l === lang);
         });
         if (!seen.length) return;
         done++;
-        page = page || seen[0].page;
+        seen.forEach(function (a) { if (!page && own.test(a.quiz)) page = a.page; });
         if (seen.some(function (a) { return records[a.key] && records[a.key].ok; })) right++;
       });
       lesson.cards.forEach(function (key) {

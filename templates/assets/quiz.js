@@ -585,7 +585,8 @@
     function save() {
       store.set(key, {
         v: api.variant, c: api.checked, r: api.revealed, a: api.answer(),
-        b: api.best, h: api.hints, n: api.tries, p: api.paid, s: api.seen
+        b: api.best, h: api.hints, n: api.tries, p: api.paid, s: api.seen,
+        l: document.documentElement.lang || "en"  /* the edition: its overview counts its own */
       });
     }
 

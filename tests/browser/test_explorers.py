@@ -361,7 +361,8 @@ def test_readouts_state_the_cores_numbers(opened: Callable[..., Page]) -> None:
     expect(alibi).to_contain_text(f"the query itself gets {100 * weights[11]:.3g}%")
     sin = mounted(opened(LESSON["sinusoidal"])).locator(".konum-explorer__readout")
     table = pe.sinusoidal(32, 32)
-    expect(sin).to_contain_text(f"value {float(f'{table[5, 6]:.3g}'):g}")
+    # an entry to four decimals, as the lesson's questions ask it
+    expect(sin).to_contain_text(f"value {table[5, 6]:.4f}.")
     expect(sin).to_contain_text(f"= {float(f'{table[5] @ table[8]:.4g}'):g} for every p")
 
 

@@ -137,6 +137,40 @@ def test_the_overview_scores_each_lesson_and_counts_due_cards(page: Page) -> Non
     assert page.locator(".konum-overview__table tbody tr").count() == 8
 
 
+def test_the_overview_counts_its_own_editions_answers_and_links_to_the_lesson(
+    page: Page,
+) -> None:
+    """An answer given on the Turkish edition does not count in the English overview; one
+    from the exam on another page counts but does not make the row link there: the row
+    links to the lesson's own page once it holds an answer."""
+    _open(page, "index.html")
+    html = page.request.get(page.url).text()
+    found = re.search(r"data-konum-overview>\s*<template><script[^>]*>(.*?)</script>", html)
+    assert found is not None
+    lessons = json.loads(found.group(1))["lessons"]
+    first, second = next(x for x in lessons if x["bank"] == "sinusoidal")["questions"][:2]
+    page.evaluate(
+        """([a, b]) => {
+          const v = l => JSON.stringify({v: 0, c: true, r: false, a: [], l: l});
+          localStorage[`konum:/tr/lessons/02-sinusoidal.html:sinusoidal:${a}`] = v("tr");
+          localStorage[`konum:/summary.html:why-position-sinusoidal:${b}`] = v("en");
+        }""",
+        [first, second],
+    )
+    page.reload()
+    row = page.locator(".konum-overview__table tr[data-bank='sinusoidal']")
+    expect(row.locator("td").nth(1)).to_have_text(re.compile(r"^0 right, 1 of \d+ answered$"))
+    expect(row.locator("a")).to_have_count(0)
+    page.evaluate(
+        "a => { localStorage[`konum:/lessons/02-sinusoidal.html:sinusoidal:${a}`] ="
+        " JSON.stringify({v: 0, c: true, r: false, a: [], l: 'en'}); }",
+        first,
+    )
+    page.reload()
+    expect(row.locator("td").nth(1)).to_have_text(re.compile(r"^0 right, 2 of \d+ answered$"))
+    expect(row.locator("a")).to_have_attribute("href", "/lessons/02-sinusoidal.html")
+
+
 def test_export_in_one_browser_and_import_in_another(
     browser: Any, real: tuple[Path, str], page: Page, tmp_path: Path
 ) -> None:

@@ -101,7 +101,7 @@
       var pair = j >> 1, w = frequencies(d, v.base)[pair];
       ui.say(t("sin_readout", {
         p: p, j: j, kind: t(j % 2 ? "sin_cosine" : "sin_sine"), pair: pair, frequency: fmt(w),
-        wavelength: fmt(2 * Math.PI / w), value: fmt(rows[p][j], 3), o: o, dot: fmt(dot(d, v.base, o)), minus_o: -o
+        wavelength: fmt(2 * Math.PI / w), value: kit.fixed(rows[p][j], 4), o: o, dot: fmt(dot(d, v.base, o)), minus_o: -o
       }));
     }
     ui.changed = draw;

@@ -49,6 +49,11 @@
     var r = Number(x.toPrecision(digits || 4));
     return num(Math.abs(r) < 1e-12 ? 0 : r);
   }
+  /* A number with exactly `decimals` decimals, as the course's questions round it. */
+  function fixed(x, decimals) {
+    var r = Number(x.toFixed(decimals));
+    return (r === 0 ? 0 : r).toLocaleString(locale(), { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  }
   function scale(d0, d1, r0, r1) {
     return function (x) { return r0 + (x - d0) * (r1 - r0) / (d1 - d0 || 1); };
   }
@@ -140,7 +145,7 @@
       mountAll();
     },
     mountAll: mountAll,
-    kit: { el: el, svg: svg, fmt: fmt, num: num, t: t, scale: scale, line: line }
+    kit: { el: el, svg: svg, fmt: fmt, fixed: fixed, num: num, t: t, scale: scale, line: line }
   };
   function start() {
     var d$ = window.document$;

@@ -94,7 +94,7 @@ def _mulberry(seed: int) -> Iterable[int]:
 
 
 @lru_cache(maxsize=4096)
-def _tables(salt: str) -> tuple[dict[int, str], dict[int, str]]:
+def _tables(salt: str) -> tuple[dict[int, int], dict[int, int]]:
     """The permutation of :data:`SEALED` for ``salt``, as ``str.translate`` tables (seal,
     unseal): Fisher-Yates from the last place down, swapping place ``i`` with ``next % (i+1)``."""
     draws = iter(_mulberry(cyrb53(salt + "\x1fseal") % 2**32))

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, ClassVar
-
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from konum.computed.base import ParamSpec, check_constraint, describe
 from konum.errors import KonumError
 from konum.formatting import did_you_mean
 from konum.messages import LANGUAGES, catalogue, fill
 from konum.model import Choices
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 Params = dict[str, Any]
 Data = dict[str, Any]

@@ -16,17 +16,18 @@ axes; panels stack when side by side they would not fit. Figures are built witho
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
-import matplotlib
 import numpy as np
 from cycler import cycler
-from matplotlib.axes import Axes
-from matplotlib.colors import Colormap
-from matplotlib.figure import Figure
-from matplotlib.image import AxesImage
-from matplotlib.ticker import MaxNLocator
 from numpy.typing import NDArray
+
+# matplotlib is imported where a figure is drawn: a site without figures never loads it.
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.colors import Colormap
+    from matplotlib.figure import Figure
+    from matplotlib.image import AxesImage
 
 FloatArray = NDArray[np.float64]
 
@@ -95,6 +96,8 @@ _RC: dict[str, Any] = {
 
 def style(salt: str | None = None) -> AbstractContextManager[None]:
     """konum's matplotlib settings (plus the SVG id salt when saving)."""
+    import matplotlib
+
     rc: dict[str, Any] = {**_RC, "svg.hashsalt": salt} if salt else dict(_RC)
     return cast(AbstractContextManager[None], matplotlib.rc_context(cast(Any, rc)))
 
@@ -102,10 +105,14 @@ def style(salt: str | None = None) -> AbstractContextManager[None]:
 def new_figure(
     width: float, height: float, layout: Literal["constrained", "compressed"] = "constrained"
 ) -> Figure:
+    from matplotlib.figure import Figure
+
     return Figure(figsize=(width, height), layout=layout)
 
 
 def colormap(name: str) -> Colormap:
+    import matplotlib
+
     # Masked cells are transparent: the page shows through.
     return matplotlib.colormaps[name].with_extremes(bad=(0.0, 0.0, 0.0, 0.0))
 
@@ -142,12 +149,16 @@ def annotate(
 
 def int_ticks(ax: Axes, nbins: int = 5) -> None:
     """At most ``nbins`` integer ticks per axis: enough to read a cell, few enough to fit."""
+    from matplotlib.ticker import MaxNLocator
+
     ax.xaxis.set_major_locator(MaxNLocator(nbins, integer=True))
     ax.yaxis.set_major_locator(MaxNLocator(nbins, integer=True))
 
 
 def below(fig: Figure, image: AxesImage, axes: list[Axes], label: str) -> None:
     """A horizontal colour bar under ``axes``: costs height, not the width a phone lacks."""
+    from matplotlib.ticker import MaxNLocator
+
     bar = fig.colorbar(
         image, ax=axes, orientation="horizontal", label=label, shrink=0.75, aspect=30, pad=0.03
     )

@@ -17,11 +17,13 @@ from __future__ import annotations
 import html
 import io
 import re
-
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING
 
 from konum.figures.style import INK, style
 from konum.formatting import DECIMAL_MARKS, THOUSANDS_MARKS
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 _XML_HEAD = re.compile(r"\A.*?(?=<svg\b)", re.S)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)

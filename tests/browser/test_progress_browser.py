@@ -198,10 +198,12 @@ def test_export_in_one_browser_and_import_in_another(
         second.goto(real[1] + "index.html")
         second.set_input_files(".konum-overview__file", str(path))
         status = second.locator(".konum-overview__status")
-        expect(status).to_have_text(re.compile(r"1 answers and 1 cards were newer"))
+        expect(status).to_have_text(
+            re.compile(r"Newer than what was here, and kept: answers 1, cards 1\.$")
+        )
         assert _konum_storage(second) == before
         second.set_input_files(".konum-overview__file", str(path))  # again: nothing newer
-        expect(status).to_have_text(re.compile(r": 0 answers and 0 cards were newer"))
+        expect(status).to_have_text(re.compile(r"and kept: answers 0, cards 0\.$"))
         assert _konum_storage(second) == before
     finally:
         other.close()

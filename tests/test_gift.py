@@ -137,7 +137,6 @@ def check_question(q: Question, item: dict[str, Any]) -> None:
         assert item["type"] == "MC"
         assert item["stem"] == {"format": "html", "text": html_of(q.prompt)}
         right = sum(o.correct for o in q.options)
-        wrong = len(q.options) - right
         assert len(item["choices"]) == len(q.options)
         for option, choice in zip(q.options, item["choices"], strict=True):
             assert text_of(choice["text"]) == html_of(option.text, inline=True)
@@ -149,7 +148,7 @@ def check_question(q: Question, item: dict[str, Any]) -> None:
             elif option.correct:
                 assert choice["weight"] == pytest.approx(100 / right, abs=1e-4)
             else:
-                assert choice["weight"] == pytest.approx(-100 / wrong, abs=1e-4)
+                assert choice["weight"] == pytest.approx(-100 / right, abs=1e-4)  # the site's
                 assert choice["weight"] >= -100
     elif isinstance(q, FillQuestion):
         assert item["type"] == "Short"

@@ -247,7 +247,6 @@ def check_choice(read: Read, q: ChoiceQuestion) -> None:
     assert read.kind == "multichoice"
     assert read.text("single") == ("false" if q.multiple else "true")
     right = sum(o.correct for o in q.options)
-    wrong = len(q.options) - right
     answers = {html_of(o.text, inline=True): o for o in q.options}
     assert len(read.answers) == len(q.options)
     total = 0.0
@@ -259,7 +258,8 @@ def check_choice(read: Read, q: ChoiceQuestion) -> None:
             assert fraction == pytest.approx(1 / right, abs=1e-6)
             total += fraction
         else:
-            assert fraction == pytest.approx(-1 / wrong if q.multiple else 0, abs=1e-6)
+            # the site's rule: each wrong tick takes away what a right one gives
+            assert fraction == pytest.approx(-1 / right if q.multiple else 0, abs=1e-6)
         assert answer.findtext("feedback/text") == (
             html_of(option.feedback) if option.feedback else ""
         )
@@ -439,6 +439,8 @@ def check_course(course: Course, found: dict[str, Read]) -> set[str]:
             check_numeric(read, q)
         if q.figure is None and not isinstance(q, FillQuestion):
             assert read.text("questiontext/text") == html_of(q.prompt)
+        if read.kind != "cloze":  # a cloze question's grade is its gaps' sum
+            assert float(read.text("defaultgrade")) == pytest.approx(q.points)
     return missing
 
 

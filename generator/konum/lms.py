@@ -266,8 +266,8 @@ class MoodleDocument:
         text_element(
             element, "generalfeedback", self.explanation(q) if feedback is None else feedback
         )
-        if kind != "cloze":
-            value(element, "defaultgrade", "1.0000000")
+        if kind != "cloze":  # a cloze question's grade is the sum of its gaps' weights
+            value(element, "defaultgrade", f"{q.points:.7f}")
         value(element, "penalty", "0.3333333")
         value(element, "hidden", 0)
         value(element, "idnumber", idnumber or f"konum:{q.id}")

@@ -211,8 +211,8 @@ class ChoiceQuestion(Question):
 
     def moodle(self, doc: MoodleDocument, concrete: Concrete) -> None:
         """``multichoice``: one right option is ``single``; several share 100 % (each right
-        one ``100/k``) and each wrong one takes ``-100/w``, so that ticking everything
-        scores 0. Pinned options or ``shuffle: false``: written in konum's order for the
+        one ``100/k``) and each wrong one takes as much away (``-100/k``), as the site
+        scores it: (right ticks − wrong ticks) ÷ right options, never below 0. Pinned options or ``shuffle: false``: written in konum's order for the
         seed with shuffling off."""
         right = [o for o in self.options if o.correct]
         wrong = [o for o in self.options if not o.correct]
@@ -223,7 +223,7 @@ class ChoiceQuestion(Question):
         for index in order if fixed else range(len(self.options)):
             option = self.options[index]
             fraction = (
-                1 / len(right) if option.correct else (-1 / len(wrong) if self.multiple else 0)
+                1 / len(right) if option.correct else (-1 / len(right) if self.multiple else 0)
             )
             feedback = doc.html(option.feedback) if option.feedback else ""
             answer(element, fraction, doc.html(option.text, inline=True), feedback)
@@ -242,9 +242,8 @@ class ChoiceQuestion(Question):
     def gift(self, w: GiftWriter, concrete: Concrete) -> None:
         """``=right#feedback ~wrong#feedback``; with several right options, weights
         ``~%50%right`` (each right one ``100/k``) and ``~%-50%wrong`` (each wrong one
-        ``-100/w``), as in the Moodle XML export."""
+        ``-100/k``: the site's rule), as in the Moodle XML export."""
         right = sum(o.correct for o in self.options)
-        wrong = len(self.options) - right
         lines = []
         for option in self.options:
             text = w.part(w.html(option.text, inline=True))
@@ -253,7 +252,7 @@ class ChoiceQuestion(Question):
             elif option.correct:
                 mark = f"~%{w.weight(1 / right)}%"
             else:
-                mark = f"~%{w.weight(-1 / wrong)}%"
+                mark = f"~%{w.weight(-1 / right)}%"
             lines.append(f"  {mark}{text}{w.feedback(option.feedback)}")
         body = "\n".join(lines)
         w.add(f"{w.head(self.id, w.html(self.prompt))}{{\n{body}{w.general(self)}\n}}")

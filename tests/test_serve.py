@@ -65,4 +65,7 @@ def test_serve_reloads_when_a_bank_changes(tmp_path: Path) -> None:
         _wait_for(url, "Which curve fills the even columns", proc)
     finally:
         proc.terminate()
-        proc.communicate(timeout=30)
+        _, said = proc.communicate(timeout=30)
+    # It says where it serves and when a build is done, as `mkdocs serve` does.
+    assert f"Serving on http://127.0.0.1:{port}/" in said, said
+    assert "Documentation built in" in said, said

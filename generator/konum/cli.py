@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import logging
 import signal
 import sys
 import tempfile
@@ -267,6 +268,12 @@ def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
         raise KeyboardInterrupt  # as Ctrl-C: the server stops and the temporary file goes
 
     signal.signal(signal.SIGTERM, stop)
+    # What `mkdocs serve` says: each build, its warnings, and "Serving on http://...".
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+    mkdocs_log = logging.getLogger("mkdocs")
+    mkdocs_log.addHandler(handler)
+    mkdocs_log.setLevel(logging.INFO)
     with contextlib.ExitStack() as stack:
         if seed is not None:
             # A configuration that inherits the site's, with the seed changed: MkDocs reads it

@@ -212,10 +212,10 @@ class ChoiceQuestion(Question):
     def moodle(self, doc: MoodleDocument, concrete: Concrete) -> None:
         """``multichoice``: one right option is ``single``; several share 100 % (each right
         one ``100/k``) and each wrong one takes as much away (``-100/k``), as the site
-        scores it: (right ticks − wrong ticks) ÷ right options, never below 0. Pinned options or ``shuffle: false``: written in konum's order for the
-        seed with shuffling off."""
+        scores it: (right ticks − wrong ticks) ÷ right options, never below 0. Pinned
+        options or ``shuffle: false``: written in konum's order for the seed with
+        shuffling off."""
         right = [o for o in self.options if o.correct]
-        wrong = [o for o in self.options if not o.correct]
         fixed = not self.shuffle or any(o.pin for o in self.options)
         order = concrete.option_order or tuple(range(len(self.options)))
         element = doc.question("multichoice", self, text=doc.html(self.prompt))

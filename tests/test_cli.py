@@ -172,3 +172,28 @@ def test_serve_with_a_seed_inherits_the_config_with_the_seed_changed(config: str
     assert options["konum"]["seed"] == 7
     assert options["konum"]["banks"] == "content/banks"
     assert options["konum"].get("language", "en") == ("tr" if "tr" in config else "en")
+
+
+@pytest.mark.parametrize(
+    ("block", "message"),
+    [
+        ("/// quiz | gas\n///\n", "lessons/bad.md:3:"),
+        ("/// quiz | mini\n    draw: 40\n///\n", "lessons/bad.md:3:"),
+        ("/// quiz | mini\n    mode: quick\n///\n", "mode: expected practice or exam"),
+    ],
+    ids=["unknown-bank", "draw-beyond-pool", "bad-option"],
+)
+def test_check_reads_the_pages_blocks_as_the_build_does(
+    tmp_path: Path, block: str, message: str
+) -> None:
+    """A page's quiz block that the build would refuse is a problem for konum check too, at
+    the page and line, with the build's words."""
+    project = make_project(tmp_path)
+    (project / "content" / "lessons" / "bad.md").write_text("# Bad\n\n" + block, encoding="utf-8")
+    built = konum(project, "build")
+    checked = konum(project, "check")
+    assert built.returncode == 1 and checked.returncode == 1, checked.stdout + checked.stderr
+    assert message in checked.stderr, checked.stderr
+    assert "Traceback" not in checked.stderr
+    words = checked.stderr.split(": ", 3)[-1].strip().splitlines()[0]
+    assert words.split(": ")[-1][:30] in built.stderr, (words, built.stderr)

@@ -31,6 +31,7 @@ import contextlib
 import fcntl
 import logging
 import os
+import re
 import shutil
 import signal
 import sys
@@ -43,7 +44,8 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from konum.config import Options, options_from, override
-from konum.errors import BuildError, ConfigError
+from konum.errors import BuildError, ConfigError, PageError
+from konum.problems import BankProblem
 
 if TYPE_CHECKING:
     from konum.course import Course
@@ -469,6 +471,50 @@ def _mkdocs_build(
     finally:
         logger.removeHandler(handler)
     return sum(1 for _ in site_dir.rglob("*.html"))
+
+
+_LINE = re.compile(r"^line (\d+): ")
+
+
+def check_pages(settings: SiteConfig) -> list[BankProblem]:
+    """Every page of the site's ``docs_dir`` (its ``exclude_docs`` aside) converted as the
+    build converts it, with the site's Markdown extensions, and nothing written: a quiz,
+    explorer or values block that the build would refuse (an unknown bank, a draw larger
+    than its pool, a wrong option, a block not closed) as a problem at the page's line."""
+    import markdown
+
+    config = settings.mkdocs
+    excluded = config["exclude_docs"]
+    configs = {
+        name: {**config["mdx_configs"].get(name, {}), "root": str(settings.options.root)}
+        for name in ("konum", "konum.quiz", "konum.values")
+        if name in config["markdown_extensions"]
+    }
+    problems = []
+    for page in sorted(settings.docs_dir.rglob("*.md")):
+        relative = page.relative_to(settings.docs_dir).as_posix()
+        if excluded is not None and excluded.match_file(relative):
+            continue
+        converter = markdown.Markdown(
+            extensions=config["markdown_extensions"],
+            extension_configs={**config["mdx_configs"], **configs},
+        )
+        try:
+            with _quiet_mkdocs():
+                converter.convert(page.read_text(encoding="utf-8"))
+        except PageError as exc:
+            message = str(exc)
+            line = _LINE.match(message)
+            shown = str(page.relative_to(settings.config_file.parent))
+            problems.append(
+                BankProblem(
+                    shown,
+                    int(line.group(1)) if line else None,
+                    None,
+                    message[line.end() :] if line else message,
+                )
+            )
+    return problems
 
 
 def _edition_url(main: SiteConfig, folder: str) -> str | None:

@@ -120,7 +120,7 @@ def check(
     Example programs (output questions) are code: they run only with --run-programs or
     --record, or where mkdocs.yml says run_programs: true; otherwise their recorded output
     is checked against their solution's hash."""
-    from konum.build import read_site_config
+    from konum.build import check_pages, find_editions, read_site_config
     from konum.check import check_banks
     from konum.plugins import NONE, load_plugins
     from konum.problems import format_json, format_text
@@ -131,11 +131,14 @@ def check(
     # The site's plugins, when there is a site: banks given by path are checked with them
     # too, and without a mkdocs.yml with those the command names.
     plugins = load_plugins(extra_plugins, Path.cwd()) if extra_plugins else NONE
+    site = None  # the whole site is checked, its pages too
     translations = None
     complete = not paths  # the whole banks folder: a translation of no bank is reported
     project = None  # without a mkdocs.yml, images must lie in the working directory
     if not paths or Path(config_file).is_file():
-        options = read_site_config(config_file).options
+        settings = read_site_config(config_file)
+        site = settings if not paths else None
+        options = settings.options
         plugins = load_plugins((*options.plugins, *extra_plugins), options.root)
         paths = paths or (str(options.banks),)
         translations = options.translations
@@ -148,6 +151,10 @@ def check(
         list(paths), plugins=plugins, project=project, run_programs=run_programs or record
     )
     problems, files = list(report.problems), list(report.files)
+    if site is not None and not problems:
+        # The pages' blocks, each edition's with its own banks, as the build would take them.
+        for edition in (site, *(e for _, e in find_editions(site))):
+            problems += check_pages(edition)
     if translations is not None:
         if update_hashes:
             for changed in record_hashes(report.banks, translations):

@@ -165,9 +165,10 @@ class ShawIndex(BaseGenerator):
         def text(key: str, **fields: object) -> str:
             return say(language, f"shaw_index.{key}", **fields)
 
-        distractors = [
+        swapped = min(max(i - j, -k), k)
+        candidates = [
             Distractor(
-                float(min(max(i - j, -k), k) + k),
+                float(swapped + k),
                 "query_minus_key",
                 text("query_minus_key", ij=i - j, ji=j - i),
             ),
@@ -176,12 +177,26 @@ class ShawIndex(BaseGenerator):
                 "shaw_no_offset",
                 text("shaw_no_offset", clipped=clipped, k=k, last=2 * k),
             ),
+            # Both slips at once (i - j, and no + k): for a key before the query this is the
+            # row-like number that forgetting the offset gives, where clip(j - i) is negative.
+            Distractor(
+                float(swapped),
+                "shaw_no_offset",
+                text("query_minus_key", ij=i - j, ji=j - i)
+                + " "
+                + text("shaw_no_offset", clipped=swapped, k=k, last=2 * k),
+            ),
             Distractor(
                 float(j - i + k),
                 "shaw_no_clipping",
                 text("shaw_no_clipping", k=k, rows=2 * k + 1),
             ),
         ]
+        # Rows the table has (0..2k) come first: a negative row or one past 2k is ruled out
+        # without computing anything, so it is offered only when a question asks for more
+        # options than there are such rows (a bank with an odd k and 3 options never needs it:
+        # the two rows left differ whenever clip(j - i) is not k/2).
+        distractors = sorted(candidates, key=lambda d: not 0 <= d.value <= 2 * k)
         prompt = text("prompt", k=k, rows=2 * k + 1, i=i, j=j)
         solution = text("solution", i=i, j=j, k=k, ji=j - i, clipped=clipped, answer=answer)
         return self.make(

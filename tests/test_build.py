@@ -552,6 +552,35 @@ def test_refuses_a_target_konum_did_not_make(built: Path, tmp_path: Path, kind: 
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".out-tmp-")]
 
 
+@pytest.mark.parametrize("extra", [None, "notes.md", ".git/HEAD"])
+def test_replaces_what_mkdocs_built_and_nothing_more(
+    built: Path, tmp_path: Path, extra: str | None
+) -> None:
+    """A folder `mkdocs build` wrote (the order the docs' steps lead to) is replaced; the
+    same folder with something a person wrote in it (a Markdown file, a git folder) is not."""
+    target = tmp_path / "made-by-mkdocs"
+    made = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(target)],
+        cwd=built,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert made.returncode == 0, made.stderr
+    assert (target / "sitemap.xml").is_file() and not (target / ".konum-site").exists()
+    if extra is not None:
+        (target / extra).parent.mkdir(parents=True, exist_ok=True)
+        (target / extra).write_text("mine", encoding="utf-8")
+    result = konum(built, "build", "-d", str(target), env=EPOCH)
+    if extra is None:
+        assert result.returncode == 0, result.stderr
+        assert (target / ".konum-site").is_file()
+    else:
+        assert result.returncode == 1 and "refusing to publish into" in result.stderr
+        assert (target / extra).read_text(encoding="utf-8") == "mine"
+
+
 def test_replaces_an_empty_folder_and_its_own_site(built: Path, tmp_path: Path) -> None:
     target = tmp_path / "empty"
     target.mkdir()

@@ -309,7 +309,8 @@ def check_target(target: Path, settings: SiteConfig) -> None:
     """Refuse (``BuildError``, nothing touched) a target a build could destroy.
 
     A target may not be, hold or lie inside a source folder, nor be or hold the config's
-    folder; an existing one must be a folder that is empty or carries :data:`MARKER`, and
+    folder; an existing one must be a folder that is empty, carries :data:`MARKER` or holds
+    only what a MkDocs or Zensical build writes (the order the docs' own steps lead to), and
     not a git work tree.
     """
     project = settings.config_file.parent
@@ -331,12 +332,66 @@ def check_target(target: Path, settings: SiteConfig) -> None:
     entries = os.listdir(target)
     if (target / ".git").exists():
         raise BuildError(f"refusing to publish into {target}: it is a git work tree")
-    if entries and MARKER not in entries:
+    if entries and MARKER not in entries and not _built_by_mkdocs(target):
         raise BuildError(
             f"refusing to publish into {target}: it is not empty and was not made by konum "
             f"build (no {MARKER} file in it); if it is a site built before, delete it once, "
             "or choose another folder"
         )
+
+
+#: What a MkDocs or Zensical build writes (pages, feeds, assets, fonts, media, konum's
+#: downloads); a folder holding anything else is not only build output.
+_OUTPUT_SUFFIXES = frozenset(
+    [
+        ".html",
+        ".xml",
+        ".gz",
+        ".json",
+        ".js",
+        ".mjs",
+        ".css",
+        ".map",
+        ".png",
+        ".jpg",
+        ".jpeg",
+        ".gif",
+        ".svg",
+        ".webp",
+        ".avif",
+        ".ico",
+        ".woff",
+        ".woff2",
+        ".ttf",
+        ".otf",
+        ".eot",
+        ".txt",
+        ".apkg",
+        ".csv",
+        ".pdf",
+        ".mp4",
+        ".webm",
+        ".mp3",
+        ".ogg",
+        ".wasm",
+    ]
+)
+
+
+def _built_by_mkdocs(target: Path) -> bool:
+    """Whether ``target`` holds only what a MkDocs or Zensical build writes: its
+    ``index.html`` and ``sitemap.xml`` at the top, and no file of another kind (no Markdown,
+    YAML or code: nothing a person wrote)."""
+    if not ((target / "index.html").is_file() and (target / "sitemap.xml").is_file()):
+        return False
+    for folder, folders, files in os.walk(target):
+        if any(f.startswith(".") for f in (*folders, *files)):
+            return False  # .git, .DS_Store, an editor's files: someone works here
+        for name in files:
+            path = Path(folder, name)
+            if path.is_symlink() or path.suffix.lower() not in _OUTPUT_SUFFIXES:
+                return False
+    return True
 
 
 # --- the lock, leftovers and the swap ----------------------------------------------------------

@@ -342,40 +342,12 @@ def check_target(target: Path, settings: SiteConfig) -> None:
 
 #: What a MkDocs or Zensical build writes (pages, feeds, assets, fonts, media, konum's
 #: downloads); a folder holding anything else is not only build output.
-_OUTPUT_SUFFIXES = frozenset(
-    [
-        ".html",
-        ".xml",
-        ".gz",
-        ".json",
-        ".js",
-        ".mjs",
-        ".css",
-        ".map",
-        ".png",
-        ".jpg",
-        ".jpeg",
-        ".gif",
-        ".svg",
-        ".webp",
-        ".avif",
-        ".ico",
-        ".woff",
-        ".woff2",
-        ".ttf",
-        ".otf",
-        ".eot",
-        ".txt",
-        ".apkg",
-        ".csv",
-        ".pdf",
-        ".mp4",
-        ".webm",
-        ".mp3",
-        ".ogg",
-        ".wasm",
-    ]
-)
+_OUTPUT_SUFFIXES = frozenset({
+    ".html", ".xml", ".gz", ".json", ".js", ".mjs", ".css", ".map", ".txt",
+    ".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".ico",
+    ".woff", ".woff2", ".ttf", ".otf", ".eot", ".wasm",
+    ".apkg", ".csv", ".pdf", ".mp4", ".webm", ".mp3", ".ogg",
+})  # fmt: skip
 
 
 def _built_by_mkdocs(target: Path) -> bool:

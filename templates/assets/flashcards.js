@@ -400,6 +400,11 @@
       grade: grade
     };
     show("");
+    /* The card takes the keyboard when nothing else has it: Space then flips it, and once
+     * the reader clicks elsewhere on the page, Space scrolls again. */
+    if (!document.activeElement || document.activeElement === document.body) {
+      card.focus({ preventScroll: true });
+    }
   }
 
   function onKey(event) {
@@ -410,6 +415,7 @@
     if (/^(INPUT|TEXTAREA|SELECT)$/.test(tag) || (target && target.isContentEditable)) return;
     if (event.key === " " || event.key === "Spacebar") {
       if (/^(BUTTON|A|SUMMARY)$/.test(tag)) return; // their own Space activates them
+      if (!active.root.contains(target)) return; // Space scrolls the page
       event.preventDefault();
       active.flip();
     } else if (/^[1-4]$/.test(event.key)) {

@@ -730,3 +730,23 @@ def test_a_turkish_lesson_is_axe_clean_in_light_and_dark(session: Session) -> No
             page.locator("form[data-md-component=palette] label:visible").click()
             expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")
     assert found == {}
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 900), (390, 844)])
+def test_the_study_card_is_in_view_on_load(
+    browser: Any, real: tuple[Path, str], width: int, height: int
+) -> None:
+    """The flashcard page opens with the card on screen (its top in the window), on a
+    desktop and on a phone, in both editions."""
+    _, base = real
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        for path in ("flashcards.html", "tr/flashcards.html"):
+            page.goto(base + path)
+            card = page.locator(".konum-study__card[data-key]")
+            expect(card).to_have_count(1)
+            box = card.bounding_box()
+            assert box is not None and 0 <= box["y"] < height - 120, (path, box)
+    finally:
+        context.close()

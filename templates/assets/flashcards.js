@@ -175,8 +175,8 @@
     var b = el("button", "konum-study__button " + className);
     b.type = "button";
     b.appendChild(el("span", "konum-study__name", label));
-    b.setAttribute("aria-keyshortcuts", key === "Space" ? "Space" : key);
-    b.appendChild(el("kbd", "", key));
+    b.setAttribute("aria-keyshortcuts", key);
+    b.appendChild(el("kbd", "", key === "Space" ? t("space_key") : key));  /* named as the page's keyboard names it */
     return b;
   }
 

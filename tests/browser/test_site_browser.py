@@ -748,5 +748,7 @@ def test_the_study_card_is_in_view_on_load(
             expect(card).to_have_count(1)
             box = card.bounding_box()
             assert box is not None and 0 <= box["y"] < height - 120, (path, box)
+            key = page.locator(".konum-study__flip kbd").text_content()
+            assert key == ("Boşluk" if path.startswith("tr/") else "Space")  # the page's words
     finally:
         context.close()

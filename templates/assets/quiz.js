@@ -87,18 +87,15 @@
     v = v.replace(/\u2212/g, "-");  /* the minus sign the page prints, typed back */
     return caseSensitive ? v : v.replace(/[I\u0130\u0131]/g, "i").toLowerCase();
   }
-  var formats = {};  /* one Intl.NumberFormat per language: making one is slow */
-  var exact = {};  /* a typed number written back the page's way, unrounded */
-  function fmtExact(x) {
-    var lang = document.documentElement.lang || "en";
-    if (!exact[lang]) exact[lang] = new Intl.NumberFormat(lang, { maximumFractionDigits: 12 });
-    return exact[lang].format(x);
+  var formats = {};  /* one Intl.NumberFormat per language and decimals: making one is slow */
+  function numberFormat(digits) {
+    var lang = document.documentElement.lang || "en", key = lang + " " + digits;
+    if (!formats[key]) formats[key] = new Intl.NumberFormat(lang, { maximumFractionDigits: digits });
+    return formats[key];
   }
-  function fmt(x) {
-    var lang = document.documentElement.lang || "en";
-    if (!formats[lang]) formats[lang] = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
-    return formats[lang].format(Math.round(x * 100) / 100);
-  }
+  /* A number for reading (2 decimals); a typed number written back the page's way. */
+  function fmt(x) { return numberFormat(2).format(Math.round(x * 100) / 100); }
+  function fmtExact(x) { return numberFormat(12).format(x); }
 
   function $$(root, sel) { return Array.prototype.slice.call(root.querySelectorAll(sel)); }
   function make(tag, attrs, text) {
@@ -183,17 +180,11 @@
    * sign (- or the page's −) and an exponent. {value} when it reads the page's way; {ask}
    * when it reads only the other way ("0,5" on an English page: the number it would be),
    * to be asked back rather than judged; {} when it is no number. */
-  var marks = {};
   function numberMarks() {
-    var lang = document.documentElement.lang || "en";
-    if (!marks[lang]) {
-      var decimal = ".";
-      new Intl.NumberFormat(lang).formatToParts(1.5).forEach(function (p) {
-        if (p.type === "decimal") decimal = p.value;
-      });
-      marks[lang] = decimal === "," ? [",", "."] : [".", ","];
-    }
-    return marks[lang];
+    var comma = numberFormat(12).formatToParts(1.5).some(function (p) {
+      return p.type === "decimal" && p.value === ",";
+    });
+    return comma ? [",", "."] : [".", ","];
   }
   /* body (digits, points, commas) read with these marks, as JavaScript's number text. */
   function readAs(body, decimal, group) {

@@ -474,14 +474,7 @@ def _mkdocs_build(
         config["site_dir"], config["strict"] = str(site_dir), True
         if site_url is not None:
             config["site_url"] = site_url
-        for name in ("konum", "konum.quiz", "konum.values"):
-            if name in config["markdown_extensions"]:
-                config["mdx_configs"][name] = {
-                    **config["mdx_configs"].get(name, {}),
-                    "seed": options.seed,
-                    "variants": options.variants,
-                    "root": str(options.root),
-                }
+        config["mdx_configs"] = _extension_configs(config, options)
         build(config)
     except (Abort, MkDocsException) as exc:
         raise BuildError(f"the site build failed: {exc}") from None
@@ -500,6 +493,21 @@ def _mkdocs_build(
     return sum(1 for _ in site_dir.rglob("*.html"))
 
 
+def _extension_configs(config: Any, options: Options) -> dict[str, Any]:
+    """MkDocs' ``mdx_configs`` with konum's extensions given the command's seed and variants
+    and the project folder their paths start from."""
+    configs = dict(config["mdx_configs"])
+    for name in ("konum", "konum.quiz", "konum.values"):
+        if name in config["markdown_extensions"]:
+            configs[name] = {
+                **configs.get(name, {}),
+                "seed": options.seed,
+                "variants": options.variants,
+                "root": str(options.root),
+            }
+    return configs
+
+
 _LINE = re.compile(r"^line (\d+): ")
 
 
@@ -512,19 +520,14 @@ def check_pages(settings: SiteConfig) -> list[BankProblem]:
 
     config = settings.mkdocs
     excluded = config["exclude_docs"]
-    configs = {
-        name: {**config["mdx_configs"].get(name, {}), "root": str(settings.options.root)}
-        for name in ("konum", "konum.quiz", "konum.values")
-        if name in config["markdown_extensions"]
-    }
+    configs = _extension_configs(config, settings.options)
     problems = []
     for page in sorted(settings.docs_dir.rglob("*.md")):
         relative = page.relative_to(settings.docs_dir).as_posix()
         if excluded is not None and excluded.match_file(relative):
             continue
         converter = markdown.Markdown(
-            extensions=config["markdown_extensions"],
-            extension_configs={**config["mdx_configs"], **configs},
+            extensions=config["markdown_extensions"], extension_configs=configs
         )
         try:
             with _quiet_mkdocs():

@@ -19,7 +19,7 @@ import yaml
 
 from konum import __version__
 from tests import guide
-from tests.miniproject import konum
+from tests.miniproject import REPO, konum
 
 
 def _konum(folder: Path, argv: tuple[str, ...]) -> subprocess.CompletedProcess[str]:
@@ -93,6 +93,8 @@ def test_the_install_names_this_release() -> None:
     install = guide.section(1)
     assert f"`pip install konum-{__version__}-py3-none-any.whl`" in install
     assert "`pip install /path/to/konum`" in install
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert f"pip install konum-{__version__}-py3-none-any.whl " in readme
 
 
 def test_no_command_s_help_speaks_of_this_course_s_files(walked) -> None:

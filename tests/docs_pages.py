@@ -114,7 +114,8 @@ def markdown(doc: str) -> str:
             while i < len(lines) and (not lines[i].strip() or lines[i].startswith(" ")):
                 item = lines[i].strip()
                 deeper = len(lines[i]) - len(lines[i].lstrip()) > 4
-                if item and deeper and out[-1].startswith("- "):
+                joined = deeper or (section.group(1) == "Returns" and out[-1].startswith("- "))
+                if item and joined and out[-1].startswith("- "):
                     out[-1] += " " + _roles(item)
                 elif item:
                     name, colon, rest = item.partition(": ")
@@ -145,9 +146,20 @@ def _annotation(value: object) -> str:
 
 def signature(obj: object, name: str) -> str:
     """``name(param: type = default, ...) -> type``, the types as the source writes them."""
+    if getattr(obj, "_is_protocol", False):  # its attributes and methods, as it declares them
+        members = [
+            f"    {key}: {_annotation(v)}" for key, v in vars(obj)["__annotations__"].items()
+        ]
+        members += [
+            f"    def {signature(f, key)}: ..."
+            for key, f in vars(obj).items()
+            if inspect.isfunction(f) and not key.startswith("_")
+        ]
+        return "\n".join([f"class {name}(Protocol):", *members])
     own_init = inspect.isclass(obj) and "__init__" in vars(obj)
     if inspect.isclass(obj) and not (dataclasses.is_dataclass(obj) or own_init):
-        return name
+        bases = [b.__name__ for b in obj.__bases__ if b is not object]
+        return f"class {name}({', '.join(bases)})" if bases else f"class {name}"
     function = obj.__init__ if inspect.isclass(obj) else obj  # type: ignore[misc]
     found = inspect.signature(function)  # type: ignore[arg-type]
     parts = []

@@ -5,10 +5,11 @@ workflow do; the build must print no warning and ``twine check --strict`` must p
 The wheel must hold every file of the packages' folders (konum, its templates, assets and
 message catalogues, and the course's plugin ``konum_pe``): it was built from the sdist, so a
 file the sdist lacks is missing here too. It is installed into a fresh virtualenv with
-Zensical, and the "Use konum in your own site" page is followed there with the installed
-``konum`` (:mod:`tests.guide`), plus a second bank with every question type
-(``tests/fixtures/own-site``). The site is built with MkDocs and with Zensical, and a question
-is answered right and wrong in Chromium.
+Zensical, where it builds ``examples/physics`` with MkDocs and Zensical, and the site of the
+"Use konum in your own site" page (its files, :mod:`tests.guide`; ``tests/test_walkthrough.py``
+runs its commands) plus a bank with every question type (``tests/fixtures/own-site``) is
+checked, built with MkDocs, Zensical and ``konum build``, and answered right and wrong in
+Chromium.
 """
 
 from __future__ import annotations
@@ -132,6 +133,19 @@ def test_konum_build_publishes_with_downloads(venv: Path, course: Path) -> None:
     assert (downloads / "physics-by-numbers.apkg").is_file()  # the site's name
     text = (downloads / "physics-by-numbers-anki.txt").read_text(encoding="utf-8")
     assert re.search(r'\t"Physics by numbers::\d+ Motion"\t', text)  # the site's name
+
+
+def test_the_installed_konum_builds_the_physics_example_both_ways(
+    venv: Path, tmp_path: Path
+) -> None:
+    """examples/physics names a generator file of its own: the installed konum imports it."""
+    physics = tmp_path / "physics"
+    shutil.copytree(REPO / "examples" / "physics", physics)
+    run(venv / "mkdocs", "build", "--strict", "-d", physics / "by-mkdocs", cwd=physics)
+    run(venv / "zensical", "build", "--clean", cwd=physics)
+    for folder in (physics / "by-mkdocs", physics / "site"):
+        mechanics = (folder / "mechanics.html").read_text(encoding="utf-8")
+        assert 'data-question-id="projectile-range"' in mechanics, folder
 
 
 @pytest.fixture(scope="module")

@@ -198,7 +198,8 @@ def entry(module: str, name: str) -> str:
     obj: object = importlib.import_module(module)
     for part in name.split("."):
         obj = getattr(obj, part)
-    if not (inspect.isclass(obj) or inspect.isfunction(obj)):
+    generic = typing.get_origin(obj) is not None  # Callable[..., str] is a class on 3.10
+    if generic or not (inspect.isclass(obj) or inspect.isfunction(obj)):
         return _constant(module, name)
     shown = signature(obj, name)
     head = (

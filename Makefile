@@ -9,7 +9,7 @@ DEV_STAMP := $(VENV)/.dev-installed
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: site test test-slow test-oldest serve lint bench clean
+.PHONY: site test test-slow test-oldest serve lint dist bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -73,6 +73,13 @@ lint: $(DEV_STAMP)
 	$(BIN)/ruff check generator tests bench
 	$(BIN)/ruff format --check generator tests bench
 	MYPYPATH=generator $(BIN)/mypy -p konum
+
+# The wheel and the sdist in dist/, as the release workflow builds them, then twine's check of
+# both. Bytecode is on for setuptools here (it warns when told not to write it).
+dist: $(TEST_STAMP)
+	rm -rf dist
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m build --outdir dist .
+	$(BIN)/twine check --strict dist/*
 
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/run.py

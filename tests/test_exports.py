@@ -694,9 +694,12 @@ def test_a_question_that_changes_type_imports_as_a_new_note(
 
 def test_download_names_follow_the_deck() -> None:
     from konum.exports import file_names
+    from konum.lms import LMS_NAMES
 
-    assert file_names("konum") == DEFAULT_NAMES
+    assert file_names("konum") == {**DEFAULT_NAMES, **LMS_NAMES}
     assert file_names("My course")["anki"] == "my-course.apkg"
+    assert file_names("My course")["moodle"] == "my-course-moodle.xml"
+    assert file_names("My course")["gift"] == "my-course-gift.txt"
     assert file_names("Fizik: Kuvvet ve İvme")["text"] == "fizik-kuvvet-ve-ivme-anki.txt"
     assert file_names("物理")["csv"] == "konum.csv"
 

@@ -1,10 +1,15 @@
-"""The "Use konum in your own site" page, followed step by step as a teacher would.
+"""konum as a teacher gets it: the release files, installed afresh, building the page's site.
 
-A wheel of konum is built and installed into a fresh virtualenv (with Zensical), ``mkdocs
-new`` makes a site, and the page's own code blocks are used as they stand: the lines added to
-``mkdocs.yml``, the bank, the quiz block. A second bank (``tests/fixtures/own-site``) adds every
-question type. The site is checked, built with MkDocs and with Zensical, and a question is
-answered right and wrong in Chromium.
+``python -m build`` makes the sdist and, from it, the wheel, as ``make dist`` and the release
+workflow do; the build must print no warning and ``twine check --strict`` must pass both.
+The wheel must hold every file of the packages' folders (konum, its templates, assets and
+message catalogues, and the course's plugin ``konum_pe``): it was built from the sdist, so a
+file the sdist lacks is missing here too. It is installed into a fresh virtualenv with
+Zensical, where it builds ``examples/physics`` with MkDocs and Zensical, and the site of the
+"Use konum in your own site" page (its files, :mod:`tests.guide`; ``tests/test_walkthrough.py``
+runs its commands) plus a bank with every question type (``tests/fixtures/own-site``) is
+checked, built with MkDocs, Zensical and ``konum build``, and answered right and wrong in
+Chromium.
 """
 
 from __future__ import annotations
@@ -14,26 +19,26 @@ import re
 import shutil
 import subprocess
 import sys
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 
+from tests import guide
 from tests.miniproject import REPO
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
-PAGE = REPO / "content" / "own-site.md"
 EVERYTHING = Path(__file__).parent / "fixtures" / "own-site" / "everything.yml"
-ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
-
-
-def blocks(step: str) -> list[str]:
-    """The fenced code blocks of the page's section whose heading starts with ``step``."""
-    text = PAGE.read_text(encoding="utf-8")
-    section = re.search(rf"^## {re.escape(step)}.*?(?=^## |\Z)", text, re.DOTALL | re.MULTILINE)
-    assert section is not None, step
-    return [m.group(1) for m in re.finditer(r"^```\w*\n(.*?)^```", section.group(0), re.M | re.S)]
+# No PYTHONPATH: the fresh virtualenv would see the konum under test (and pip would take it
+# as installed). Bytecode on: setuptools warns when it may not write it.
+ENV = {
+    **{k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")},
+    "NO_MKDOCS_2_WARNING": "1",
+    "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+}
 
 
 def run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -44,47 +49,58 @@ def run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     return result
 
 
+def package_files() -> set[str]:
+    """What the wheel must hold: every file of the packages' folders, as installed."""
+    folders = {"konum": REPO / "generator" / "konum", "konum_pe": REPO / "generator" / "konum_pe"}
+    folders["konum/templates"] = REPO / "templates"
+    return {
+        f"{name}/{path.relative_to(folder).as_posix()}"
+        for name, folder in folders.items()
+        for path in folder.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    }
+
+
 @pytest.fixture(scope="module")
-def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh virtualenv with konum installed from a wheel (not editable) and Zensical."""
-    root = tmp_path_factory.mktemp("install")
-    run(
-        sys.executable,
-        "-m",
-        "pip",
-        "wheel",
-        "-q",
-        "--no-deps",
-        "-w",
-        root / "wheels",
-        REPO,
-        cwd=root,
-    )
-    (wheel,) = (root / "wheels").glob("konum-*.whl")
-    run(sys.executable, "-m", "venv", root / "venv", cwd=root)
-    pip = root / "venv" / "bin" / "pip"
-    run(pip, "install", "-q", wheel, "zensical", cwd=root)
-    return root / "venv" / "bin"
+def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of ``python -m build``'s sdist and wheel, checked by twine."""
+    root = tmp_path_factory.mktemp("dist")
+    built = run(sys.executable, "-m", "build", "--outdir", root, REPO, cwd=root)
+    said = (built.stdout + built.stderr).splitlines()
+    assert [line for line in said if "warning" in line.lower()] == []
+    run(sys.executable, "-m", "twine", "check", "--strict", *sorted(root.iterdir()), cwd=root)
+    return root
+
+
+def test_the_wheel_from_the_sdist_holds_every_package_file(dist: Path) -> None:
+    (wheel,) = dist.glob("konum-*-py3-none-any.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        info = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
+        entry_points = archive.read(info).decode()
+    assert {n for n in names if ".dist-info/" not in n} == package_files()
+    assert "konum = konum.cli:main" in entry_points
+    for group in ("generators", "figures", "explorers", "values", "messages"):
+        assert f"[konum.{group}]\npe = konum_pe" in entry_points
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+
+
+@pytest.fixture(scope="module")
+def venv(dist: Path) -> Path:
+    """A fresh virtualenv with konum installed from the wheel (not editable) and Zensical."""
+    (wheel,) = dist.glob("konum-*-py3-none-any.whl")
+    run(sys.executable, "-m", "venv", dist / "venv", cwd=dist)
+    run(dist / "venv" / "bin" / "pip", "install", "-q", wheel, "zensical", cwd=dist)
+    assert (dist / "venv" / "bin" / "konum").is_file()
+    return dist / "venv" / "bin"
 
 
 @pytest.fixture(scope="module")
 def course(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site made by the page's steps 2 to 5, plus the every-type bank on a second page."""
-    where = tmp_path_factory.mktemp("teacher")
-    (start,) = blocks("2.")
-    assert start.splitlines()[0] == "mkdocs new my-course"
-    run(venv / "mkdocs", "new", "my-course", cwd=where)
-    site = where / "my-course"
-    (config,) = [b for b in blocks("3.") if "markdown_extensions" in b]
-    assert (site / "mkdocs.yml").read_text(encoding="utf-8").strip() == "site_name: My Docs"
-    (site / "mkdocs.yml").write_text(config, encoding="utf-8")
-    (bank,) = [b for b in blocks("4.") if b.startswith("bank:")]
-    (site / "docs" / "banks").mkdir()
-    (site / "docs" / "banks" / "basics.yml").write_text(bank, encoding="utf-8")
+    """The page's site (its files: tests/test_walkthrough.py runs each of its commands), plus
+    the every-type bank on a page of its own."""
+    site, _results = guide.follow(tmp_path_factory.mktemp("teacher"), None)
     shutil.copy(EVERYTHING, site / "docs" / "banks" / "everything.yml")
-    whole, _partial, _study = blocks("5.")
-    index = site / "docs" / "index.md"
-    index.write_text(index.read_text(encoding="utf-8") + "\n" + whole, encoding="utf-8")
     (site / "docs" / "more.md").write_text(
         "# Every type\n\n/// quiz | everything\n///\n", encoding="utf-8"
     )
@@ -92,14 +108,18 @@ def course(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_check_and_both_builds(venv: Path, course: Path) -> None:
+    questions = sum(
+        len(yaml.safe_load(bank.read_text(encoding="utf-8"))["questions"])
+        for bank in (course / "docs" / "banks").glob("*.yml")
+    )
     checked = run(venv / "konum", "check", cwd=course)
-    assert checked.stdout.strip() == "2 banks, 5 questions: all good"
+    assert checked.stdout.strip() == f"2 banks, {questions} questions: all good"
     run(venv / "mkdocs", "build", "--strict", "-d", course / "by-mkdocs", cwd=course)
     run(venv / "zensical", "build", "--clean", cwd=course)
     for folder in (course / "by-mkdocs", course / "site"):
-        index = (folder / "index.html").read_text(encoding="utf-8")
-        assert 'data-question-id="basics-capital"' in index, folder
-        assert 'data-konum-asset="quiz"' in index, folder
+        motion = (folder / "motion" / "index.html").read_text(encoding="utf-8")
+        assert 'data-question-id="motion-third-law"' in motion, folder
+        assert 'data-konum-asset="quiz"' in motion, folder
         more = (folder / "more" / "index.html").read_text(encoding="utf-8")
         types = set(re.findall(r'data-type="(\w+)"', more))
         assert types == {"choice", "fill", "matching", "numeric"}, folder
@@ -108,10 +128,24 @@ def test_check_and_both_builds(venv: Path, course: Path) -> None:
 
 def test_konum_build_publishes_with_downloads(venv: Path, course: Path) -> None:
     result = run(venv / "konum", "build", "-d", course / "published", cwd=course)
-    assert "(2 banks, 5 questions, seed 42)" in result.stdout
-    assert (course / "published" / "downloads" / "my-course.apkg").is_file()  # the site's name
-    text = (course / "published" / "downloads" / "my-course-anki.txt").read_text(encoding="utf-8")
-    assert '\t"My course::01 The basics"\t' in text  # the deck takes the site's name
+    assert "(2 banks, " in result.stdout
+    downloads = course / "published" / "downloads"
+    assert (downloads / "physics-by-numbers.apkg").is_file()  # the site's name
+    text = (downloads / "physics-by-numbers-anki.txt").read_text(encoding="utf-8")
+    assert re.search(r'\t"Physics by numbers::\d+ Motion"\t', text)  # the site's name
+
+
+def test_the_installed_konum_builds_the_physics_example_both_ways(
+    venv: Path, tmp_path: Path
+) -> None:
+    """examples/physics names a generator file of its own: the installed konum imports it."""
+    physics = tmp_path / "physics"
+    shutil.copytree(REPO / "examples" / "physics", physics)
+    run(venv / "mkdocs", "build", "--strict", "-d", physics / "by-mkdocs", cwd=physics)
+    run(venv / "zensical", "build", "--clean", cwd=physics)
+    for folder in (physics / "by-mkdocs", physics / "site"):
+        mechanics = (folder / "mechanics.html").read_text(encoding="utf-8")
+        assert 'data-question-id="projectile-range"' in mechanics, folder
 
 
 @pytest.fixture(scope="module")
@@ -140,14 +174,15 @@ def test_a_reader_answers_right_and_wrong(
     page = chromium.new_page()  # type: ignore[attr-defined]
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto((folder / "index.html").as_uri())
-    q = page.locator('[data-question-id="basics-capital"]')
-    q.get_by_label("Istanbul").check()
+    page.goto((folder / "motion" / "index.html").as_uri())
+    q = page.locator('[data-question-id="motion-third-law"]')
+    q.get_by_label("The table pushing the book up.").check()
     q.get_by_role("button", name="Check").click()
     expect(q.locator(".konum-feedback")).to_contain_text("Not quite")
-    q.get_by_label("Ankara").check()
+    q.get_by_label("The book pulling the Earth upwards.").check()
     q.get_by_role("button", name="Check").click()
     expect(q.locator(".konum-feedback")).to_have_text("Correct.")
-    expect(page.locator(".konum-score")).to_have_text("1 / 1 points")
+    total = len(page.locator("[data-question-id]").all())
+    expect(page.locator(".konum-score")).to_have_text(f"1 / {total} points")
     page.close()
     assert errors == []

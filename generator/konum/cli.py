@@ -245,8 +245,8 @@ def build(seed: int | None, variants: int | None, site_dir: str | None, config_f
 @seed_option
 @click.option("-a", "--dev-addr", default="127.0.0.1:8000", show_default=True, metavar="IP:PORT")
 def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
-    """Preview one edition with live reload (banks, lessons, templates and code): the
-    site's, or an edition's with -f (mkdocs.tr.yml, served under its own path, /tr/)."""
+    """Preview one edition with live reload (banks, pages, templates and code): the site's
+    mkdocs.yml, or another edition's configuration with -f, served under its own path."""
     from mkdocs.commands.serve import serve as mkdocs_serve
 
     from konum.build import find_editions, read_site_config
@@ -337,7 +337,7 @@ LMS_KINDS = ("moodle", "gift")
     type=click.Path(dir_okay=False),
     default=None,
     help="File to write (default: in exports/ beside mkdocs.yml, named after the site: "
-    "NAME.apkg, NAME-anki.txt or NAME.csv; konum-moodle.xml or konum-gift.txt).",
+    "NAME.apkg, NAME-anki.txt, NAME.csv, NAME-moodle.xml or NAME-gift.txt).",
 )
 def export(
     kind: str, config_file: str, seed: int | None, variants: int | None, output: str | None
@@ -391,15 +391,15 @@ def _export_lms(
 ) -> None:
     """``konum export moodle|gift``: the questions, the ones left out listed on stderr."""
     from konum.build import read_site_config
+    from konum.exports import file_names
     from konum.exports.gift import write_gift
     from konum.exports.moodle import write_moodle
-    from konum.lms import LMS_NAMES, skipped_report
+    from konum.lms import skipped_report
 
     settings = read_site_config(config_file)
     course = _course_or_exit(settings, seed, variants)
-    path = _output(
-        settings, course, output, settings.config_file.parent / "exports" / LMS_NAMES[kind]
-    )
+    default = settings.config_file.parent / "exports" / file_names(settings.deck)[kind]
+    path = _output(settings, course, output, default)
     concretes = {c.question.id: c for c in course.concretes()}
     if kind == "moodle":
         result = write_moodle(

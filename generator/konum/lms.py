@@ -44,7 +44,8 @@ OUTPUT_PROBLEM = (
     "it checks what the reader's program prints, which no Moodle question type grades (it "
     "stays in the site, the flashcards and the printed exams)"
 )
-#: Default file names of the LMS exports, beside ``mkdocs.yml`` in ``exports/``.
+#: File names of the LMS exports for a deck called "konum", in ``exports/`` beside
+#: ``mkdocs.yml`` (:func:`konum.exports.file_names` names them after the site).
 LMS_NAMES: dict[str, str] = {"moodle": "konum-moodle.xml", "gift": "konum-gift.txt"}
 #: Moodle's grades for an answer (``question_bank::fraction_options_full``): a right option
 #: of a multiple-answer question is worth ``1/k`` of the mark, which is in the list for

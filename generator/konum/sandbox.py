@@ -277,7 +277,14 @@ class FunctionSet:
 
     Its only attributes, for a template, are the functions it was given: no module, no
     ``__dict__``, no numpy behind it. Each function refuses integer arguments whose
-    product passes :attr:`Limits.items` (sizes such as ``n * d``) before it runs.
+    product passes :attr:`Limits.items` (sizes such as ``n * d``) before it runs. A
+    plugin's ``VALUES`` maps the names pages see to such sets and to plain numbers::
+
+        VALUES = {"phys": FunctionSet("phys", {"orbit_period": orbit_period}), "g": 9.81}
+
+    Args:
+        name: the name pages write before the dot, for messages.
+        functions: each function by the name pages call it with.
     """
 
     __slots__ = ("_functions", "_name")

@@ -34,6 +34,9 @@ from konum import limits
 from konum.formatting import format_number
 from konum.model import Choices, ParamConstraint, Range
 
+#: A parameter's kind: a whole number, a number, true or false, or a word. Ranges are for
+#: ``int`` and ``float`` only; ``bool`` and ``str`` take a value or a list (a
+#: :class:`~konum.model.Choices`).
 Kind = Literal["int", "float", "bool", "str"]
 
 #: Slack on top of half a unit of the last decimal (a reader who rounds intermediate steps
@@ -73,9 +76,11 @@ class ParamSpec:
 class Distractor:
     """A wrong answer that a named misconception produces.
 
-    ``misconception`` is a key of the generator's own ``misconceptions`` (the course's
-    generators take theirs from :data:`konum.computed.misconceptions.MISCONCEPTIONS`);
-    ``feedback`` is Markdown naming the mistake, with the numbers.
+    ``misconception`` is a key of the generator's own ``misconceptions``; ``feedback`` is
+    Markdown naming the mistake, with the numbers, shown to a reader who picks the value.
+    A distractor whose value is not finite is dropped; one that equals the answer or
+    another distractor at the question's decimals is not offered (:meth:`BaseGenerator.make`
+    keeps them all; the choice form picks among them).
     """
 
     value: float
@@ -406,6 +411,18 @@ class BaseGenerator:
     Subclasses set the class attributes, may override :meth:`bounds` (a parameter's range
     depending on earlier ones, e.g. ``j < d``), and implement :meth:`build`, which returns
     None for a degenerate draw (trivial or ill-posed question) so that another is drawn.
+    A plugin lists instances: ``GENERATORS = [ProjectileRange()]``. konum refuses, when it
+    loads the plugin, a generator whose attributes are not as below, naming the file and
+    the attribute.
+
+    Attributes:
+        name: what banks write after ``generator:``: lowercase letters, digits and ``_``,
+            starting with a letter, unique among the site's plugins.
+        title: one line for authors, shown in the generators' tables.
+        params: the parameters by name, in drawing order (:func:`specs` of :func:`param`).
+        default_decimals: the answer's decimals when the question does not say, 0 to 8.
+        misconceptions: each key a :class:`Distractor` may carry, with a one-line
+            description of the mistake (``konum preview`` shows it beside the option).
     """
 
     name: str = ""
@@ -420,7 +437,23 @@ class BaseGenerator:
 
     def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         """The question for the drawn values ``v``, worded in ``language``, or None if the
-        draw is degenerate. A subclass may leave ``language`` out: it then speaks English."""
+        draw is degenerate. A subclass may leave ``language`` out: it then speaks English.
+
+        Args:
+            v: the drawn value of every parameter, by name (ints, floats, bools, strings).
+            decimals: the decimals the answer is rounded to: the question's, or
+                :attr:`default_decimals`.
+            language: the language of the page (``en``, ``tr``).
+
+        Returns:
+            A :class:`Generated`, usually made by :meth:`make`; None asks for another draw
+            (at most :data:`MAX_DRAWS` in all).
+
+        Raises:
+            ValueError: the subject's code refuses these values; ``konum check`` reports
+                it at the question's ``params`` ("the generator rejects values these
+                params allow: ...") so that the bank's ranges can be narrowed.
+        """
         raise NotImplementedError
 
     def draw(
@@ -514,7 +547,24 @@ def param(
     allowed: ParamConstraint,
     doc: str,
 ) -> ParamSpec:
-    """A :class:`ParamSpec`; a bare ``default`` value means ``Choices((value,))``."""
+    """A parameter of a generator, a figure or an explorer.
+
+    Args:
+        name: the parameter's name, as banks (``params: {v: ...}``), figure calls and
+            explorer blocks write it, and as :meth:`BaseGenerator.build` finds it in ``v``.
+        kind: ``"int"``, ``"float"``, ``"bool"`` or ``"str"`` (:data:`Kind`).
+        default: what is drawn when a bank gives no constraint: a :class:`~konum.model.Range`,
+            :class:`~konum.model.Choices`, or a bare value, which means ``Choices((value,))``.
+            A figure's or an explorer's default is its starting value (one value).
+        allowed: the bound every bank constraint must stay inside: a ``Range`` (its
+            ``step``, when given, makes the lattice, so ``Range(2, 4096, 2)`` is an even
+            int) or ``Choices``. ``konum check`` reports a constraint outside it as
+            ``expected an even int in 2..4096, found 7``, at the bank's line.
+        doc: one line for authors: the tables of generators and figures show it.
+
+    Returns:
+        The :class:`ParamSpec`; :func:`specs` makes a generator's ``params`` of several.
+    """
     if not isinstance(default, (Range, Choices)):
         default = Choices((default,))
     return ParamSpec(name, kind, default, allowed, doc)

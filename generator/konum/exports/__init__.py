@@ -23,6 +23,7 @@ from konum.exports.cards import Card, ImageForm, build_card_sets, build_cards, d
 from konum.exports.text import write_anki_text, write_csv
 from konum.files import atomic_file
 from konum.images import Images
+from konum.lms import LMS_NAMES
 from konum.plugins import NONE, Plugins
 from konum.types import Bank, Concrete
 
@@ -39,15 +40,17 @@ DEFAULT_NAMES: dict[str, str] = {
 
 
 def file_names(deck: str) -> dict[str, str]:
-    """The exports' file names for ``deck``: its name as a slug (``My course`` gives
-    ``my-course.apkg``, ``my-course-anki.txt`` and ``my-course.csv``), or ``konum``'s
-    names when nothing of it is ASCII."""
+    """The exports' file names for ``deck``, flashcards and LMS files alike: its name as a
+    slug (``My course`` gives ``my-course.apkg``, ``my-course-anki.txt``, ``my-course.csv``,
+    ``my-course-moodle.xml`` and ``my-course-gift.txt``), or ``konum``'s names when nothing
+    of it is ASCII."""
     import re
     import unicodedata
 
     ascii_name = unicodedata.normalize("NFKD", deck).encode("ascii", "ignore").decode()
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-") or "konum"
-    return {kind: name.replace("konum", slug, 1) for kind, name in DEFAULT_NAMES.items()}
+    names = {**DEFAULT_NAMES, **LMS_NAMES}
+    return {kind: name.replace("konum", slug, 1) for kind, name in names.items()}
 
 
 __all__ = [

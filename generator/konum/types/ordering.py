@@ -13,8 +13,8 @@ In a bank::
 They start in a seeded order that is never the right one (:func:`item_order`); Move up and
 Move down buttons reorder them. quiz.js's grader ``ordering`` checks that the item at
 position ``p`` (known by its place ``k`` in the starting order) has
-``answer_hash(salt, "p", p, k)`` in the data's ``positions``. Moodle XML and GIFT are left out
-(ordering is not in every Moodle).
+``answer_hash(salt, "p", p, k)`` in the data's ``positions``. Moodle XML, GIFT and QTI are
+left out (ordering is not in every Moodle, nor in the QTI that Canvas reads).
 """
 
 from __future__ import annotations
@@ -113,6 +113,12 @@ class OrderingQuestion(Question):
 
     def gift_problem(self) -> str | None:
         return "GIFT has no ordering questions"
+
+    def qti_problem(self) -> str | None:
+        return (
+            "an ordering question: QTI 1.2 as Canvas reads it has none (Canvas's ordering "
+            "questions are New Quizzes' own)"
+        )
 
     def moodle(self, doc: MoodleDocument, concrete: Concrete) -> None:  # pragma: no cover
         raise AssertionError(self.moodle_problem())

@@ -605,9 +605,8 @@ class QtiDocument:
         element = ET.SubElement(self.section, "item", ident=ident, title=title)
         fields = ET.SubElement(ET.SubElement(element, "itemmetadata"), "qtimetadata")
         for label, entry in (("question_type", kind), ("points_possible", plain_number(q.points))):
-            fields.append(
-                node("qtimetadatafield", None, node("fieldlabel", label), node("fieldentry", entry))
-            )
+            pair = node("fieldlabel", label), node("fieldentry", entry)
+            fields.append(node("qtimetadatafield", None, *pair))
         if (ref := q.figure) is not None:
             drawing = self.plugins.figure(ref.name)
             name, data = figure_file(

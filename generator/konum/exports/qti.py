@@ -123,15 +123,12 @@ def build_qti(
             continue
         assessment = node("assessment", None, section, ident=ident, title=bank.title)
         _carry(assessment, images or {}, files)
-        files[f"{ident}/{ident}.xml"] = _xml(
-            node("questestinterop", None, assessment), QTI_NAMESPACE
-        )
-        files[f"{ident}/assessment_meta.xml"] = _xml(
-            _settings(bank, deck, doc, exported), CANVAS_NAMESPACE
-        )
+        qti, meta = f"{ident}/{ident}.xml", f"{ident}/assessment_meta.xml"
+        files[qti] = _xml(node("questestinterop", None, assessment), QTI_NAMESPACE)
+        files[meta] = _xml(_settings(bank, deck, doc, exported), CANVAS_NAMESPACE)
         requires = node("dependency", identifierref=f"{ident}-meta")
-        resources.append(_resource(ident, "imsqti_xmlv1p2", f"{ident}/{ident}.xml", requires))
-        resources.append(_resource(f"{ident}-meta", _META, f"{ident}/assessment_meta.xml"))
+        resources.append(_resource(ident, "imsqti_xmlv1p2", qti, requires))
+        resources.append(_resource(f"{ident}-meta", _META, meta))
         items, quizzes = items + len(list(section.iter("item"))), quizzes + 1
     for number, name in enumerate(sorted(n for n in files if n.startswith("images/")), 1):
         resources.append(_resource(f"konum-file-{number}", "webcontent", name))
@@ -159,15 +156,8 @@ def write_qti(
 
 
 def _resource(identifier: str, kind: str, href: str, *more: ET.Element) -> ET.Element:
-    return node(
-        "resource",
-        None,
-        node("file", href=href),
-        *more,
-        identifier=identifier,
-        type=kind,
-        href=href,
-    )
+    attributes = {"identifier": identifier, "type": kind, "href": href}
+    return node("resource", None, node("file", href=href), *more, **attributes)
 
 
 def _settings(bank: Bank, deck: str, doc: QtiDocument, exported: Sequence[str]) -> ET.Element:

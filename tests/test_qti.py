@@ -303,6 +303,32 @@ def test_computed_questions_are_groups_that_pick_one_variant(package: Package) -
         assert len(group.findall("q:item", NS)) == len(package.concretes[q.id].variants)
 
 
+def test_each_option_is_scored_by_the_last_condition_that_names_it(package: Package) -> None:
+    """Canvas's importer gives an option the weight of the last condition naming it, so the
+    condition that scores the right options comes after the options' feedback."""
+    rights: dict[str, bool] = {}
+    for _, q in package.questions():
+        concrete = package.concretes[q.id]
+        if isinstance(q, ChoiceQuestion):
+            rights |= {f"konum-{q.id}-o{i}": o.correct for i, o in enumerate(q.shown(concrete))}
+        for v in concrete.variants:
+            rights |= {
+                f"konum-{q.id}-{v.index + 1}-o{i}": o.correct for i, o in enumerate(v.options)
+            }
+    weights: dict[str, float] = {}
+    for name, data in package.files.items():
+        if not name.endswith(".xml") or "/" not in name or name.endswith("meta.xml"):
+            continue
+        for condition in ET.fromstring(data).iterfind(".//q:respcondition", NS):
+            score = float(condition.findtext("q:setvar", "0", NS))
+            for named in condition.iterfind("q:conditionvar/q:varequal", NS):
+                weights[named.text or ""] = score
+            for named in condition.iterfind("q:conditionvar/q:and/q:varequal", NS):
+                weights[named.text or ""] = score
+    assert rights
+    assert {ident: weights.get(ident, 0) == 100 for ident in rights} == rights
+
+
 # --- what is left out, the settings, the file ---------------------------------------------------
 
 

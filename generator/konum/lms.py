@@ -491,12 +491,20 @@ class QtiItem:
         return ident
 
     def condition(
-        self, test: ET.Element, score: float | None = None, show: str = "", add: bool = False
+        self,
+        test: ET.Element,
+        score: float | None = None,
+        show: str = "",
+        *,
+        add: bool = False,
+        first: bool = False,
     ) -> None:
         """A ``respcondition``: when ``test`` holds, ``SCORE`` is set to ``score`` (or ``score``
-        is added to it, ``add``) and feedback ``show`` is shown. The one that sets the score
-        goes first, where readers that take the first condition for the answer look; every
-        condition lets processing go on, so every feedback that applies is shown."""
+        is added to it, ``add=True``) and feedback ``show`` is shown; every condition lets
+        processing go on. It goes after the others (Canvas takes an option's weight from the
+        last condition that names it, so an option's feedback comes before the scoring), or
+        first (``first=True``: a number's answer, where readers that take the first
+        condition for the answer look)."""
         made = node("respcondition", None, node("conditionvar", None, test), **{"continue": "Yes"})
         if score is not None:
             action = "Add" if add else "Set"
@@ -505,7 +513,7 @@ class QtiItem:
             )
         if show:
             made.append(node("displayfeedback", feedbacktype="Response", linkrefid=show))
-        self.processing.insert(1 if score is not None and not add else len(self.processing), made)
+        self.processing.insert(1 if first else len(self.processing), made)
 
     def choice(self, options: Sequence[tuple[str, bool, str | None, bool]]) -> None:
         """Options ``(Markdown, right, feedback Markdown, kept in place)`` in the order given,
@@ -550,20 +558,23 @@ class QtiItem:
             node("vargte", low, respident="response1"),
             node("varlte", high, respident="response1"),
         )
-        self.condition(node("or", None, varequal(plain_number(answer)), within), 100)
+        self.condition(node("or", None, varequal(plain_number(answer)), within), 100, first=True)
 
     def lists(self, rows: Sequence[tuple[str, Sequence[str], Sequence[int]]], key: str) -> None:
         """One drop-down or blank per row ``(label, choices as plain text, the right ones)``,
         each an equal share of ``SCORE``: Canvas's blanks (``response_blank0`` labelled
         ``blank0``, each choice an accepted answer) and matching rows (``m``: every row the
-        same choices, with the same idents)."""
+        same choices, numbered from 1)."""
         for i, (label, choices, right) in enumerate(rows):
-            respident, row = f"response_{key}{i}", "" if key == "m" else i
+            respident = f"response_{key}{i}"
+            # Canvas numbers a matching question's right-hand items by their idents' first
+            # number: plain numbers, the same in every row
+            prefix = "" if key == "m" else f"{self.ident}-{key}{i}-"
             labels = node("render_choice")
             response = ET.SubElement(self.presentation, "response_lid", ident=respident)
             mattext(response, label, "text/plain")
             response.append(labels)
-            idents = [f"{self.ident}-{key}{row}-{k}" for k in range(len(choices))]
+            idents = [f"{prefix}{k + 1}" for k in range(len(choices))]
             for ident, choice in zip(idents, choices, strict=True):
                 mattext(ET.SubElement(labels, "response_label", ident=ident), choice, "text/plain")
             tests = [varequal(idents[k], respident) for k in right]

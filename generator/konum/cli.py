@@ -343,7 +343,7 @@ def export(
     kind: str, config_file: str, seed: int | None, variants: int | None, output: str | None
 ) -> None:
     """Export flashcards (an Anki package, Anki's text format, plain CSV) or questions for
-    an LMS (Moodle XML, GIFT, a QTI package for Canvas and Blackboard)."""
+    an LMS (Moodle XML, GIFT, a QTI 1.2 package for Canvas)."""
     if kind in LMS_KINDS:
         _export_lms(kind, config_file, seed, variants, output)
         return

@@ -1,4 +1,6 @@
-"""IMS QTI 1.2 packages, as Canvas's "QTI .zip" import reads them (and Blackboard's).
+"""IMS QTI 1.2 packages, as Canvas's "QTI .zip" import reads them.
+
+Blackboard Learn's QTI import reads QTI 2.1 packages, which this module does not write.
 
 The package is what text2qti (github.com/gpoore/text2qti, 0.8.0) writes, which Canvas
 imports: a zip with ``imsmanifest.xml`` (IMS Content Packaging 1.1.4, namespace

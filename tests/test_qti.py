@@ -81,6 +81,12 @@ class Package:
         assert isinstance(self.export.text, bytes)
         with zipfile.ZipFile(io.BytesIO(self.export.text)) as package:
             self.files = {name: package.read(name) for name in package.namelist()}
+        #: Each quiz's assessment, by its bank's id.
+        self.assessments = {
+            name.split("/")[0][len("konum-") :]: ET.fromstring(data)
+            for name, data in self.files.items()
+            if re.fullmatch(r"konum-[^/]+/konum-[^/]+\.xml", name)
+        }
 
     def questions(self) -> Iterator[tuple[Bank, Question]]:
         for bank in self.course.banks:
@@ -198,12 +204,11 @@ def test_every_package_is_valid_ims_content_and_qti(
 def test_images_and_figures_travel_in_the_package(package: Package) -> None:
     shown: set[str] = set()
     texts = {}
-    for name, data in package.files.items():
-        if name.endswith(".xml") and not name.endswith("meta.xml") and "/" in name:
-            for item in ET.fromstring(data).iter(f"{{{QTI_NAMESPACE}}}item"):
-                html = "".join(m.text or "" for m in item.iter(f"{{{QTI_NAMESPACE}}}mattext"))
-                texts[item.get("ident")] = html
-                shown |= set(re.findall(re.escape(QTI_FILES) + r'(images/[^"]+)"', html))
+    for root in package.assessments.values():
+        for item in root.iter(f"{{{QTI_NAMESPACE}}}item"):
+            html = "".join(m.text or "" for m in item.iter(f"{{{QTI_NAMESPACE}}}mattext"))
+            texts[item.get("ident")] = html
+            shown |= set(re.findall(re.escape(QTI_FILES) + r'(images/[^"]+)"', html))
     assert shown == {name for name in package.files if name.startswith("images/")}
     assert all("konum-image/" not in html for html in texts.values())
     for _, q in package.questions():
@@ -287,9 +292,8 @@ def check_number(got: dict[str, Any], answer: float, tolerance: float) -> None:
 def test_computed_questions_are_groups_that_pick_one_variant(package: Package) -> None:
     groups = {
         section.get("ident"): section
-        for name, data in package.files.items()
-        if name.endswith(".xml") and "/" in name and not name.endswith("meta.xml")
-        for section in ET.fromstring(data).iterfind(".//q:section/q:section", NS)
+        for root in package.assessments.values()
+        for section in root.iterfind(".//q:section/q:section", NS)
     }
     computed = [q for _, q in package.questions() if isinstance(q, ComputedQuestion)]
     assert set(groups) == {f"konum-{q.id}" for q in computed}
@@ -316,10 +320,8 @@ def test_each_option_is_scored_by_the_last_condition_that_names_it(package: Pack
                 f"konum-{q.id}-{v.index + 1}-o{i}": o.correct for i, o in enumerate(v.options)
             }
     weights: dict[str, float] = {}
-    for name, data in package.files.items():
-        if not name.endswith(".xml") or "/" not in name or name.endswith("meta.xml"):
-            continue
-        for condition in ET.fromstring(data).iterfind(".//q:respcondition", NS):
+    for root in package.assessments.values():
+        for condition in root.iterfind(".//q:respcondition", NS):
             score = float(condition.findtext("q:setvar", "0", NS))
             for named in condition.iterfind("q:conditionvar/q:varequal", NS):
                 weights[named.text or ""] = score
@@ -327,6 +329,26 @@ def test_each_option_is_scored_by_the_last_condition_that_names_it(package: Pack
                 weights[named.text or ""] = score
     assert rights
     assert {ident: weights.get(ident, 0) == 100 for ident in rights} == rights
+
+
+def test_matching_rows_offer_every_right_hand_item(package: Package) -> None:
+    """Canvas takes a matching question's items (the distractors among them) from a row's
+    choices, numbered by their idents."""
+    matching = [(b, q) for b, q in package.questions() if isinstance(q, MatchingQuestion)]
+    assert matching
+    for bank, q in matching:
+        item = package.assessments[bank.id].find(f".//q:item[@ident='konum-{q.id}']", NS)
+        assert item is not None
+        rows = item.findall("q:presentation/q:response_lid", NS)
+        assert len(rows) == len(q.pairs)
+        rights = sorted(plain_text(text) for text in (*(p.right for p in q.pairs), *q.distractors))
+        for row in rows:
+            labels = row.findall("q:render_choice/q:response_label", NS)
+            texts = [label.findtext("q:material/q:mattext", namespaces=NS) for label in labels]
+            assert sorted(t or "" for t in texts) == rights
+            assert [label.get("ident") for label in labels] == [
+                str(k + 1) for k in range(len(rights))
+            ]
 
 
 # --- what is left out, the settings, the file ---------------------------------------------------

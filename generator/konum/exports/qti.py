@@ -3,7 +3,13 @@
 Blackboard Learn's QTI import reads QTI 2.1 packages, which this module does not write.
 
 The package is what text2qti (github.com/gpoore/text2qti, 0.8.0) writes, which Canvas
-imports: a zip with ``imsmanifest.xml`` (IMS Content Packaging 1.1.4, namespace
+imports, checked against Canvas's importer (``gems/plugins/qti_exporter/lib/qti/`` of
+github.com/instructure/canvas-lms: ``fill_in_the_blank.rb`` at
+05e9653c12ef7afc65815ca84e5da7aa2e4c3bd3, ``associate_interaction.rb`` and
+``numeric_interaction.rb`` at 0c31361aec160ac52365fd3d3a6cdc2aa42fa0bd,
+``choice_interaction.rb`` at 03f405c9c2e10e0d973d9e5978e91169b9f8f122,
+``assessment_test_converter.rb`` at 03199fe4e5a8bb12dd7aa3a6808a5100b3014db8): a zip with
+``imsmanifest.xml`` (IMS Content Packaging 1.1.4, namespace
 ``http://www.imsglobal.org/xsd/imscp_v1p1``) and, per bank, a folder ``konum-<bank id>/``
 holding the QTI 1.2 assessment ``konum-<bank id>.xml`` (``ims_qtiasiv1p2``) and Canvas's quiz
 settings ``assessment_meta.xml`` (``http://canvas.instructure.com/xsd/cccv1p0``: the title,
@@ -22,12 +28,14 @@ choice, one right option   ``multiple_choice_question``: ``response_lid`` ``Sing
 choice, several right      ``multiple_answers_question`` (``Multiple``): right for exactly the
                            right ticks; Canvas's partial credit is the site's (each right tick
                            ``1/k`` of the points, each wrong one ``-1/k``, never below 0).
-fill                       ``fill_in_multiple_blanks_question``: each blank ``[blank<i>]`` in
-                           place, its accepted answers as the choices of ``response_blank<i>``;
-                           each blank an equal share of the points, as on the site.
+fill                       ``fill_in_multiple_blanks_question``: blank ``i`` (from 0) is
+                           ``[blank<i>]`` in place, its accepted answers the choices of
+                           ``response_blank<i>`` (Canvas's blank ``blank<i>``); each blank an
+                           equal share of the points, as on the site.
 matching                   ``matching_question``: one ``response_lid`` per left item whose
-                           choices are every right-hand item (distractors too), as plain text;
-                           each pair an equal share.
+                           choices are every right-hand item (distractors too), as plain text,
+                           idents ``1``, ``2``, ... in every row (Canvas numbers the items by
+                           their idents' first number); each pair an equal share.
 numeric                    ``numerical_question``: the answer, or within its tolerance
                            (absolute; a relative one times the answer); the unit, which Canvas
                            has no field for, in brackets after the prompt.
@@ -38,9 +46,11 @@ generator)                 ``points_per_item``, Canvas's "pick 1"), one item per
 
 Options are written in konum's order for the seed; pinned options (and every option of a
 ``shuffle: false`` question) carry ``rshuffle="No"``, and a bank with any such question is a
-quiz that does not shuffle answers (Canvas shuffles per quiz, not per question). The
-explanation is each item's general feedback (``general_fb``); a computed variant's adds its
-worked solution. Hints are not carried (Canvas's quizzes have none).
+quiz that does not shuffle answers (Canvas shuffles per quiz, not per question). An
+option's feedback is a condition before the one that scores the right options (Canvas gives
+an option the weight of the last condition naming it); a number's answer is the first
+condition. The explanation is each item's general feedback (``general_fb``); a computed
+variant's adds its worked solution. Hints are not carried (Canvas's quizzes have none).
 
 Text is HTML, math as MathML (konum's own, with the LaTeX as ``alttext``): Canvas's HTML
 allow-list keeps MathML and the browser draws it, so formulas read as on the site. A

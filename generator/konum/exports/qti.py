@@ -39,6 +39,9 @@ matching                   ``matching_question``: one ``response_lid`` per left 
 numeric                    ``numerical_question``: the answer, or within its tolerance
                            (absolute; a relative one times the answer); the unit, which Canvas
                            has no field for, in brackets after the prompt.
+ordering                   what Canvas makes of an ordering question it imports (QTI 1.2 as
+                           it reads it has none): a ``matching_question`` from each position,
+                           ``1``, ``2``, ..., to its item; each position an equal share.
 computed (formula or       a question group (a ``section`` with ``selection_number`` 1 and
 generator)                 ``points_per_item``, Canvas's "pick 1"), one item per variant
                            drawn for the seed: each student gets other numbers.
@@ -59,8 +62,8 @@ package, each a ``webcontent`` resource of the manifest, and the HTML shows them
 ``$IMS-CC-FILEBASE$/images/<name>``, which Canvas points at the course's files on import.
 
 Not written, and reported by id (:class:`~konum.lms.Skipped`): blanks with a regular
-expression or case-sensitive (Canvas's blanks match listed answers, ignoring case), ordering
-questions (QTI 1.2 as Canvas reads it has none) and output questions.
+expression or case-sensitive (Canvas's blanks match listed answers, ignoring case) and output
+questions.
 
 The package is reproducible: the same seed gives the same bytes (entries in a fixed order,
 each dated 1980-01-01).

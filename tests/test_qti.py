@@ -48,6 +48,7 @@ from konum.types import (
     FillQuestion,
     MatchingQuestion,
     NumericQuestion,
+    Option,
     OrderingQuestion,
     Question,
 )
@@ -378,9 +379,7 @@ def test_questions_canvas_cannot_hold_are_listed_and_not_written(own: Package) -
 
 def test_kept_options_stay_in_place_and_the_quiz_does_not_shuffle() -> None:
     src = model.Source("demo.yml", 1, 1)
-    options = (
-        _option("Right.", True), _option("Wrong.", False), _option("None of these.", False, True)
-    )  # fmt: skip
+    options = (Option("Right.", True), Option("Wrong.", False), Option("None.", False, pin=True))
     pinned = ChoiceQuestion(
         id="pinned", bank="demo", prompt="Which?", explanation="", source=src, options=options
     )
@@ -397,12 +396,6 @@ def test_kept_options_stay_in_place_and_the_quiz_does_not_shuffle() -> None:
         "false"
     )
     assert kept == ["No" if o.pin else "Yes" for o in pinned.shown(make_concrete(pinned, 3))]
-
-
-def _option(text: str, correct: bool, pin: bool = False) -> Any:
-    from konum.types import Option
-
-    return Option(text, correct, None, pin)
 
 
 def test_a_variant_says_worked_solution_in_the_course_language(physics: Package) -> None:

@@ -323,7 +323,7 @@ def _raw_extensions(config: Path) -> object:
 
 
 #: Exports for learning management systems, beside the flashcard ones.
-LMS_KINDS = ("moodle", "gift")
+LMS_KINDS = ("moodle", "gift", "qti")
 
 
 @cli.command()
@@ -337,13 +337,13 @@ LMS_KINDS = ("moodle", "gift")
     type=click.Path(dir_okay=False),
     default=None,
     help="File to write (default: in exports/ beside mkdocs.yml, named after the site: "
-    "NAME.apkg, NAME-anki.txt, NAME.csv, NAME-moodle.xml or NAME-gift.txt).",
+    "NAME.apkg, NAME-anki.txt, NAME.csv, NAME-moodle.xml, NAME-gift.txt or NAME-qti.zip).",
 )
 def export(
     kind: str, config_file: str, seed: int | None, variants: int | None, output: str | None
 ) -> None:
     """Export flashcards (an Anki package, Anki's text format, plain CSV) or questions for
-    an LMS (Moodle XML, GIFT)."""
+    an LMS (Moodle XML, GIFT, a QTI 1.2 package for Canvas)."""
     if kind in LMS_KINDS:
         _export_lms(kind, config_file, seed, variants, output)
         return
@@ -389,11 +389,12 @@ def _output(
 def _export_lms(
     kind: str, config_file: str, seed: int | None, variants: int | None, output: str | None
 ) -> None:
-    """``konum export moodle|gift``: the questions, the ones left out listed on stderr."""
+    """``konum export moodle|gift|qti``: the questions, the ones left out listed on stderr."""
     from konum.build import read_site_config
     from konum.exports import file_names
     from konum.exports.gift import write_gift
     from konum.exports.moodle import write_moodle
+    from konum.exports.qti import write_qti
     from konum.lms import skipped_report
 
     settings = read_site_config(config_file)
@@ -401,21 +402,22 @@ def _export_lms(
     default = settings.config_file.parent / "exports" / file_names(settings.deck)[kind]
     path = _output(settings, course, output, default)
     concretes = {c.question.id: c for c in course.concretes()}
+    files = {"plugins": course.plugins, "images": course.images}
     if kind == "moodle":
-        result = write_moodle(
-            course.banks,
-            concretes,
-            path,
-            deck=settings.deck,
-            plugins=course.plugins,
-            images=course.images,
+        result = write_moodle(course.banks, concretes, path, deck=settings.deck, **files)
+    elif kind == "qti":
+        result = write_qti(
+            course.banks, concretes, path, deck=settings.deck, language=course.language, **files
         )
     else:
         result = write_gift(course.banks, concretes, path, deck=settings.deck)
     if result.skipped:
-        name = "Moodle XML" if kind == "moodle" else "GIFT"
+        name = {"moodle": "Moodle XML", "gift": "GIFT", "qti": "QTI"}[kind]
         click.echo(skipped_report(name, result.skipped), err=True)
-    categories = f"{result.categories} categor{'y' if result.categories == 1 else 'ies'}"
+    many = result.categories != 1
+    categories = f"{result.categories} " + (
+        ("quizzes" if many else "quiz") if kind == "qti" else ("categories" if many else "category")
+    )
     click.echo(
         f"konum: wrote {len(result.exported)} of {course.questions} questions "
         f"({_plural(result.items, 'question')} in {categories}, seed {course.seed}) to {path}"

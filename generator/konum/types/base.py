@@ -16,8 +16,9 @@ variants (course)      :meth:`Question.concrete`   the question with a seed appl
 render (konum.render)  :meth:`Question.view`       the view its template ``quiz/<type>.html.j2``
                                                    renders, and the checker's data for quiz.js
 cards                  :meth:`Question.cards`      its flashcards
-Moodle XML, GIFT       :meth:`Question.moodle`,    its part of each file, or why it cannot be
-                       :meth:`Question.gift`       there (``*_problem``)
+Moodle XML, GIFT, QTI  :meth:`Question.moodle`,    its part of each file, or why it cannot be
+                       :meth:`Question.gift`,      there (``*_problem``)
+                       :meth:`Question.qti`
 printed exams          :meth:`Question.printed`    one version's printed question and key
 =====================  ==========================  ==========================================
 
@@ -37,7 +38,7 @@ from typing import Any, ClassVar, Literal, TypeVar
 from markupsafe import Markup
 
 from konum.fields import Reader
-from konum.lms import GiftWriter, MoodleDocument
+from konum.lms import GiftWriter, MoodleDocument, QtiDocument
 from konum.model import FigureRef, Flashcard, Hint, Source, Variant
 from konum.plugins import Plugins
 from konum.yamlsource import YMap
@@ -383,6 +384,16 @@ class Question:
 
     def gift(self, w: GiftWriter, concrete: Concrete) -> None:
         """Write the question's GIFT blocks into ``w``."""
+        raise NotImplementedError
+
+    def qti_problem(self) -> str | None:
+        """Why a QTI 1.2 package for Canvas cannot hold the question (None when it can; a type
+        without :meth:`qti` cannot)."""
+        written = type(self).qti is not Question.qti
+        return None if written else f"konum's {self.type} questions have no QTI form"
+
+    def qti(self, doc: QtiDocument, concrete: Concrete) -> None:
+        """Write the question's items into ``doc``."""
         raise NotImplementedError
 
     def printed(self, ctx: Print) -> PrintedQuestion:

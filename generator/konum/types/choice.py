@@ -30,7 +30,7 @@ from markupsafe import Markup
 from konum import limits, seal
 from konum.fields import Reader, norm
 from konum.formatting import typeset_number
-from konum.lms import MAX_SHARES, GiftWriter, MoodleDocument, answer, multichoice
+from konum.lms import MAX_SHARES, GiftWriter, MoodleDocument, QtiDocument, answer, multichoice
 from konum.model import ConcreteOption
 from konum.seeding import rng_for
 from konum.types.base import (
@@ -256,6 +256,19 @@ class ChoiceQuestion(Question):
             lines.append(f"  {mark}{text}{w.feedback(option.feedback)}")
         body = "\n".join(lines)
         w.add(f"{w.head(self.id, w.html(self.prompt))}{{\n{body}{w.general(self)}\n}}")
+
+    def qti(self, doc: QtiDocument, concrete: Concrete) -> None:
+        """``multiple_choice_question`` (``multiple_answers_question`` with several right
+        options, which Canvas scores as the site does: each right tick ``1/k`` of the points,
+        each wrong one ``-1/k``, never below 0), feedback per option, in konum's order for the
+        seed; pinned options (every option with ``shuffle: false``) marked to stay in place,
+        and then the bank's quiz does not shuffle answers."""
+        kind = "multiple_answers_question" if self.multiple else "multiple_choice_question"
+        options = [
+            (o.text, o.correct, o.feedback, o.pin or not self.shuffle) for o in self.shown(concrete)
+        ]
+        doc.item(kind, self, doc.html(self.prompt)).choice(options)
+        doc.keeps_order = doc.keeps_order or any(option[3] for option in options)
 
     def printed(self, ctx: Print) -> PrintedQuestion:
         order = option_order(self, ctx.seed)

@@ -48,6 +48,7 @@ from konum.lms import (
     NOMINAL,
     GiftWriter,
     MoodleDocument,
+    QtiDocument,
     answer,
     category_path,
     combined_feedback,
@@ -61,6 +62,7 @@ from konum.lms import (
     units,
     value,
 )
+from konum.messages import message
 from konum.model import Choices, Misconception, ParamConstraint, Variant
 from konum.plugins import Plugins
 from konum.sandbox import SandboxError, sandbox
@@ -474,6 +476,21 @@ class ComputedQuestion(Question):
                 shown = f"#{plain_number(variant.answer)}:{plain_number(variant.tolerance)}"
                 w.add(f"{head}{{{shown}{w.general(self, solution)}\n}}")
 
+    def qti(self, doc: QtiDocument, concrete: Concrete) -> None:
+        """A question group of its variants, of which Canvas gives each student one ("pick
+        1"), worth the question's points: each variant a ``numerical_question`` (or a
+        ``multiple_choice_question`` with the misconceptions' feedback), its worked solution
+        and the explanation as its general feedback. Formula and generator questions alike."""
+        group, heading = doc.group(self), message(doc.language, "cards.worked_solution")
+        for v in concrete.variants:
+            feedback = _variant_feedback(doc.html, self, v, heading)
+            kind = "multiple_choice_question" if v.options else "numerical_question"
+            item = group.item(kind, self, doc.html(v.prompt), v.index + 1, feedback)
+            if v.options:
+                item.choice([(o.text, o.correct, o.feedback, False) for o in v.options])
+            else:
+                item.numeric(v.answer, v.tolerance, v.unit)
+
     def printed(self, ctx: Print) -> PrintedQuestion:
         """The version's variant, drawn in the paper's language (its prompt, solution,
         options and shown answer already have the language's decimal mark)."""
@@ -574,9 +591,11 @@ def _form_shape(variant: dict[str, Any]) -> tuple[object, ...]:
     return ("numeric", variant["unit"], variant["decimals"])
 
 
-def _variant_feedback(md: Any, q: ComputedQuestion, variant: Variant) -> str:
+def _variant_feedback(
+    md: Any, q: ComputedQuestion, variant: Variant, heading: str = "Worked solution"
+) -> str:
     explanation = md(q.explanation) if q.explanation.strip() else ""
-    return f"<p><strong>Worked solution</strong></p>{md(variant.solution)}" + explanation
+    return f"<p><strong>{heading}</strong></p>{md(variant.solution)}" + explanation
 
 
 def _sub(parent: Any, tag: str) -> Any:

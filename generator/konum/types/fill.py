@@ -35,6 +35,7 @@ from konum.formatting import BLANK, BLANK_TOKEN, BLANK_TOKEN_RE, blank_tokens
 from konum.lms import (
     GiftWriter,
     MoodleDocument,
+    QtiDocument,
     answer,
     cloze_answer,
     shortanswer_text,
@@ -254,6 +255,20 @@ class FillQuestion(Question):
         answers = " ".join(f"={w.shortanswer(a)}" for a in self.blanks[0].answers)
         head = f"::{w.escape(self.id)}::[html]{w.escape(before)}"
         w.add(f"{head}{{{answers}{w.general(self)}\n}}{w.escape(after)}")
+
+    def qti_problem(self) -> str | None:
+        for i, blank in enumerate(self.blanks, 1):
+            if blank.regex is not None or blank.case_sensitive:
+                why = "accepts a regular expression" if blank.regex else "is case-sensitive"
+                return f"blank {i} {why}; Canvas's blanks match listed answers, ignoring case"
+        return None
+
+    def qti(self, doc: QtiDocument, concrete: Concrete) -> None:
+        """``fill_in_multiple_blanks_question``: blank ``i`` (from 0) is ``[blank<i>]`` where the
+        prompt has it (in code too), with its accepted answers; each blank an equal share."""
+        text = with_blanks(doc.html(self.tokenised()), len(self.blanks), "[blank{}]".format)
+        rows = [(f"blank{i}", b.answers, range(len(b.answers))) for i, b in enumerate(self.blanks)]
+        doc.item("fill_in_multiple_blanks_question", self, text).lists(rows, "blank")
 
     def printed(self, ctx: Print) -> PrintedQuestion:
         prompt = with_blanks(

@@ -26,7 +26,14 @@ from markupsafe import Markup
 
 from konum import limits, seal
 from konum.fields import Reader, norm
-from konum.lms import GiftWriter, MoodleDocument, combined_feedback, text_element, value
+from konum.lms import (
+    GiftWriter,
+    MoodleDocument,
+    QtiDocument,
+    combined_feedback,
+    text_element,
+    value,
+)
 from konum.seeding import rng_for
 from konum.spoken import html_text, plain_text
 from konum.types.base import (
@@ -199,6 +206,17 @@ class MatchingQuestion(Question):
         lines += [f"  = -> {w.escape(plain_text(d))}" for d in self.distractors]
         body = "\n".join(lines)
         w.add(f"{w.head(self.id, w.html(self.prompt))}{{\n{body}{w.general(self)}\n}}")
+
+    def qti(self, doc: QtiDocument, concrete: Concrete) -> None:
+        """``matching_question``: each left item with a drop-down of the right-hand items
+        (distractors among them, in konum's order for the seed), both as plain text with math
+        as a reader says it (Canvas shows no markup there); each pair an equal share."""
+        rights = list(concrete.right_items or right_items(self, concrete.seed))
+        rows = [
+            (plain_text(p.left), list(map(plain_text, rights)), [rights.index(p.right)])
+            for p in self.pairs
+        ]
+        doc.item("matching_question", self, doc.html(self.prompt)).lists(rows, "m")
 
     def printed(self, ctx: Print) -> PrintedQuestion:
         items = right_items(self, ctx.seed)

@@ -27,7 +27,7 @@ from markupsafe import Markup
 from konum import limits, seal
 from konum.fields import Reader, num, written
 from konum.formatting import format_number, localize_numbers, typeset_number
-from konum.lms import GiftWriter, MoodleDocument, numerical_answer, plain_number, units
+from konum.lms import GiftWriter, MoodleDocument, QtiDocument, numerical_answer, plain_number, units
 from konum.types.base import (
     Card,
     Cards,
@@ -162,6 +162,12 @@ class NumericQuestion(Question):
         """``{#answer:tolerance}``, the tolerance absolute (the prompt says the unit)."""
         answer = f"#{plain_number(self.answer)}:{plain_number(self.absolute_tolerance)}"
         w.add(f"{w.head(self.id, w.html(self.prompt))}{{{answer}{w.general(self)}\n}}")
+
+    def qti(self, doc: QtiDocument, concrete: Concrete) -> None:
+        """``numerical_question``: the answer and the numbers within its tolerance (a relative
+        one times the answer); Canvas has no unit field, so the unit follows the prompt."""
+        item = doc.item("numerical_question", self, doc.html(self.prompt))
+        item.numeric(self.answer, self.absolute_tolerance, self.unit)
 
     def printed(self, ctx: Print) -> PrintedQuestion:
         shown = typeset_number(

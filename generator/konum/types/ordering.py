@@ -14,7 +14,8 @@ They start in a seeded order that is never the right one (:func:`item_order`); M
 Move down buttons reorder them. quiz.js's grader ``ordering`` checks that the item at
 position ``p`` (known by its place ``k`` in the starting order) has
 ``answer_hash(salt, "p", p, k)`` in the data's ``positions``. Moodle XML and GIFT are left out
-(ordering is not in every Moodle).
+(ordering is not in every Moodle); QTI writes what Canvas makes of an ordering question, a
+matching question from positions to items.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from markupsafe import Markup
 
 from konum import limits, seal
 from konum.fields import Reader
-from konum.lms import GiftWriter, MoodleDocument
+from konum.lms import GiftWriter, MoodleDocument, QtiDocument
 from konum.seeding import rng_for
+from konum.spoken import plain_text
 from konum.types.base import (
     Card,
     Cards,
@@ -113,6 +115,15 @@ class OrderingQuestion(Question):
 
     def gift_problem(self) -> str | None:
         return "GIFT has no ordering questions"
+
+    def qti(self, doc: QtiDocument, concrete: Concrete) -> None:
+        """What Canvas makes of the ordering questions it imports (QTI 1.2 as it reads it has
+        none): a ``matching_question`` from each position, 1, 2, ..., to its item, the items
+        as plain text in the starting order; each position an equal share, as on the site."""
+        order = concrete.item_order or item_order(self, concrete.seed)
+        shown = [plain_text(self.items[i]) for i in order]
+        rows = [(str(p + 1), shown, [order.index(p)]) for p in range(len(self.items))]
+        doc.item("matching_question", self, doc.html(self.prompt)).lists(rows, "m")
 
     def moodle(self, doc: MoodleDocument, concrete: Concrete) -> None:  # pragma: no cover
         raise AssertionError(self.moodle_problem())

@@ -264,6 +264,9 @@ class OutputQuestion(Question):
     def gift_problem(self) -> str | None:
         return OUTPUT_PROBLEM
 
+    def qti_problem(self) -> str | None:
+        return OUTPUT_PROBLEM.replace("Moodle", "Canvas")
+
     def moodle(self, doc: MoodleDocument, concrete: Concrete) -> None:  # pragma: no cover
         raise AssertionError(OUTPUT_PROBLEM)
 

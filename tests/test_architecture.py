@@ -23,6 +23,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 import konum
 from konum.types import TYPES
@@ -323,6 +324,7 @@ def test_a_new_type_goes_through_every_stage(truefalse: type, tmp_path: Path) ->
     from konum.exports.gift import build_gift
     from konum.exports.moodle import build_moodle
     from konum.render import render_quiz
+    from konum.terminal import Runner, parse
 
     banks = tmp_path / "banks"
     banks.mkdir()
@@ -352,6 +354,12 @@ def test_a_new_type_goes_through_every_stage(truefalse: type, tmp_path: Path) ->
     assert "::force-unit::[html]" in gift.text and "{T}" in gift.text
     [version] = build_versions(course, [question], seed=1, versions=1)
     assert str(version.questions[0].answer) == "<strong>True</strong>"
+    # konum quiz: the page's question, taken in the terminal with the type's grader.
+    typed, shown = iter(["2", "1"]), io.StringIO()
+    runner = Runner(Console(file=shown), "en", lambda prompt: next(typed, None), None)
+    runner.quiz(next(n for n in parse(page).elements() if "data-konum-quiz" in n.attrs))
+    assert "(1) True (2) False" in shown.getvalue()
+    assert shown.getvalue().split("Wrong\n", 1)[1].startswith("Right\n")
 
 
 # --- each text converted once ---------------------------------------------------------------

@@ -148,6 +148,24 @@ def test_the_installed_konum_builds_the_physics_example_both_ways(
         assert 'data-question-id="projectile-range"' in mechanics, folder
 
 
+def test_the_bank_in_the_terminal(venv: Path, course: Path) -> None:
+    """The page's ``konum quiz basics`` in the installed wheel: the question asked, its
+    answer shown on ``show``, the score."""
+    result = subprocess.run(
+        [str(venv / "konum"), "quiz", "basics"],
+        cwd=course,
+        env=ENV,
+        input="show\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Which city is the capital of Turkey?" in result.stdout
+    assert "Ankara" in result.stdout.split("> show", 1)[1]
+    assert result.stdout.rstrip().endswith("0 / 1 points")
+
+
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[object]:
     from playwright.sync_api import sync_playwright

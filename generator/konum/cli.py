@@ -425,6 +425,35 @@ def _export_lms(
 
 
 @cli.command()
+@click.argument("source", metavar="BANK|PAGE")
+@click.option(
+    "-f",
+    "--config-file",
+    "--config",
+    type=click.Path(dir_okay=False),
+    default="mkdocs.yml",
+    show_default=True,
+    help="The site's MkDocs configuration (for a BANK).",
+)
+@seed_option
+def quiz(source: str, config_file: str, seed: int | None) -> None:
+    """Take a quiz in the terminal: a bank of the site's (its id or file), or the quizzes of
+    a built page (an HTML file, a built folder or an http(s) URL of any konum site).
+
+    One answer a line (also from a pipe): an option by number or letter, several as "1 3",
+    matches as "1=b 2=a", an order as "3 1 2", each blank on its own line, a program's
+    output up to an empty line; or hint, show, new, skip, quit."""
+    from konum.build import read_site_config
+    from konum.terminal import bank_quiz, is_page, read_page, take
+
+    if is_page(source):
+        take(read_page(source), source=source, seed=seed)
+        return
+    course = _course_or_exit(read_site_config(config_file), seed, None)
+    take(bank_quiz(course, source), source=source, language=course.language, seed=seed)
+
+
+@cli.command()
 @config_option
 @seed_option
 @click.option(

@@ -20,6 +20,8 @@ Moodle XML, GIFT, QTI  :meth:`Question.moodle`,    its part of each file, or why
                        :meth:`Question.gift`,      there (``*_problem``)
                        :meth:`Question.qti`
 printed exams          :meth:`Question.printed`    one version's printed question and key
+terminal quiz          :meth:`Question.grade`      quiz.js's verdict on an answer, from the
+                                                   checker's data (``konum quiz``)
 =====================  ==========================  ==========================================
 
 Each stage hands its method a small context (:class:`Draw`, :class:`Page`, :class:`Cards`,
@@ -263,6 +265,43 @@ class Print:
 
 
 @dataclass(frozen=True)
+class Check:
+    """An answer to grade, as quiz.js's grader finds it in the page.
+
+    Attributes:
+        values: the form's controls in page order, as quiz.js's ``answer()`` reads them: a
+            box's text, a tick as a bool, a drop-down's value (``""`` for none); for items
+            to order, their places in the starting order, in the reader's order.
+        salt: the question's salt (a computed question's variant has its own: the type's
+            grader finds it).
+        say: a catalogue text (:mod:`konum.messages`) by key, its fields filled in, numbers
+            written the page's way.
+        language: the page's language, in which typed numbers are read.
+        variant: the variant shown, counted from 0.
+        noted: the options (by index) that have a note.
+    """
+
+    values: tuple[Any, ...]
+    salt: str
+    say: Callable[..., str]
+    language: str = "en"
+    variant: int = 0
+    noted: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class Graded:
+    """A grader's verdict, quiz.js's ``[ok, message, retry, share]``: ``retry`` when the
+    answer is not one yet (nothing entered, a number to type again): no attempt counted,
+    nothing revealed; ``share`` is the part of the points the answer earns (0 to 1)."""
+
+    ok: bool
+    message: str
+    retry: bool = False
+    share: float = 0.0
+
+
+@dataclass(frozen=True)
 class Question:
     """Fields every question has.
 
@@ -398,6 +437,13 @@ class Question:
 
     def printed(self, ctx: Print) -> PrintedQuestion:
         """The question in one version of a printed exam, and its key."""
+        raise NotImplementedError
+
+    @classmethod
+    def grade(cls, spec: Mapping[str, Any], check: Check) -> Graded:
+        """The type's quiz.js grader in Python: ``check`` judged by ``spec``, the checker's
+        data a page carries (what :meth:`view` gives as ``data``), so that a page read back
+        grades as the browser does."""
         raise NotImplementedError
 
     def preview(self, concrete: Concrete, plugins: Plugins) -> str | None:

@@ -21,7 +21,7 @@ options: a share per right option ticked, less one per wrong one (the authoring 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -36,8 +36,10 @@ from konum.seeding import rng_for
 from konum.types.base import (
     Card,
     Cards,
+    Check,
     Concrete,
     Draw,
+    Graded,
     Page,
     Print,
     PrintedQuestion,
@@ -100,6 +102,26 @@ def choice_data(options: Sequence[ConcreteOption], salt: str) -> dict[str, Any]:
         "multiple": sum(o.correct for o in options) > 1,
         "right": seal.hashes(salt, [f"o\x1f{i}" for i, o in enumerate(options) if o.correct]),
     }
+
+
+def grade_choice(spec: Mapping[str, Any], check: Check) -> Graded:
+    """quiz.js's ``gradeChoice``: ``check.values`` are the options' ticks in display order.
+    Several right options earn a share per right one ticked, less one per wrong one."""
+    say, picked = check.say, {i for i, on in enumerate(check.values) if on}
+    right = {
+        i for i in range(spec["count"]) if seal.answer_hash(check.salt, "o", i) in spec["right"]
+    }
+    if not picked:
+        return Graded(False, say("quiz.choose_first"), retry=True)
+    wrong, missing = len(picked - right), len(right - picked)
+    if not wrong and not missing:
+        return Graded(True, say("quiz.correct"), share=1.0)
+    if not spec["multiple"]:
+        return Graded(False, say("quiz.wrong_noted" if picked & check.noted else "quiz.wrong_try"))
+    parts = [say("quiz.choices_wrong", n=wrong)] if wrong else []
+    parts += [say("quiz.options_missing", n=missing)] if missing else []
+    text = say("quiz.wrong_parts", parts=say("quiz.list_separator").join(parts))
+    return Graded(False, text, share=max(0.0, (len(picked & right) - wrong) / len(right)))
 
 
 def right_texts(options: list[dict[str, Any]]) -> list[Markup]:
@@ -188,6 +210,10 @@ class ChoiceQuestion(Question):
             "answers": right_texts(options),
             "data": {"type": "choice", **choice_data(opts, page.salt)},
         }
+
+    @classmethod
+    def grade(cls, spec: Mapping[str, Any], check: Check) -> Graded:
+        return grade_choice(spec, check)
 
     def cards(self, concrete: Concrete, ctx: Cards) -> list[Card]:
         hint = f"<p><em>{ctx.say('cards.choose_all')}</em></p>" if self.multiple else ""

@@ -28,7 +28,7 @@ from __future__ import annotations
 import html
 import textwrap
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any, ClassVar, Literal, cast
 
@@ -69,9 +69,11 @@ from konum.sandbox import SandboxError, sandbox
 from konum.types.base import (
     Card,
     Cards,
+    Check,
     Concrete,
     Draw,
     Finding,
+    Graded,
     Page,
     Print,
     PrintedQuestion,
@@ -81,8 +83,8 @@ from konum.types.base import (
     letter,
     section,
 )
-from konum.types.choice import choice_data, option_views, right_texts
-from konum.types.numeric import sealed_interval, tolerance_text
+from konum.types.choice import choice_data, grade_choice, option_views, right_texts
+from konum.types.numeric import grade_numeric, sealed_interval, tolerance_text
 from konum.yamlsource import YMap
 
 #: How a computed question is answered: a typed number, or a choice among computed options.
@@ -332,6 +334,13 @@ class ComputedQuestion(Question):
         for view in variants[1:]:
             view["like_first"] = _form_shape(view) == first
         return {"variants": variants, "data": {"type": "computed", "variants": data_variants}}
+
+    @classmethod
+    def grade(cls, spec: Mapping[str, Any], check: Check) -> Graded:
+        """The variant shown, as a choice or a numeric question, under its own salt."""
+        variant = spec["variants"][check.variant]
+        grader = grade_choice if variant["form"] == "choice" else grade_numeric
+        return grader(variant, replace(check, salt=variant["salt"]))
 
     def cards(self, concrete: Concrete, ctx: Cards) -> list[Card]:
         """One card per variant, keyed ``question:<id>:variant:<i>``."""

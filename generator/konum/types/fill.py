@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -45,8 +46,10 @@ from konum.markup import MarkupError, render_text
 from konum.types.base import (
     Card,
     Cards,
+    Check,
     Concrete,
     Finding,
+    Graded,
     Page,
     Print,
     PrintedQuestion,
@@ -197,6 +200,45 @@ class FillQuestion(Question):
                 "blanks": [_blank_data(b, page.salt, i) for i, b in enumerate(self.blanks)],
             },
         }
+
+    @classmethod
+    def grade(cls, spec: Mapping[str, Any], check: Check) -> Graded:
+        """quiz.js's ``gradeFill``: each blank's text (``check.values``) against its hashes
+        or its unsealed pattern; a decimal comma that a point would make right is asked
+        again."""
+        say, typed, blanks = check.say, [str(v) for v in check.values], spec["blanks"]
+        if not any(v.strip() for v in typed):
+            return Graded(False, say("quiz.fill_first"), retry=True)
+
+        def right(i: int, text: str) -> bool:
+            blank, case = blanks[i], blanks[i]["case_sensitive"]
+            if blank.get("regex"):
+                pattern = seal.unseal(f"{check.salt}\x1f{i}", blank["regex"])
+                try:
+                    return bool(re.fullmatch(f"(?:{pattern})", text.strip(), 0 if case else re.I))
+                except re.error:
+                    return False
+            hashed = seal.answer_hash(
+                check.salt, "b", i, seal.normal_text(text, case_sensitive=case)
+            )
+            return hashed in blank["answers"]
+
+        for i, text in enumerate(typed):
+            if (
+                re.search("[0-9],[0-9]", text)
+                and not right(i, text)
+                and right(i, text.replace(",", "."))
+            ):
+                return Graded(False, say("quiz.point_not_comma"), retry=True)
+        bad = [str(i + 1) for i, text in enumerate(typed) if not right(i, text)]
+        if not bad:
+            return Graded(True, say("quiz.correct"), share=1.0)
+        listed = say("quiz.list_separator").join(bad)
+        return Graded(
+            False,
+            say("quiz.blanks_wrong", n=len(bad), list=listed),
+            share=1 - len(bad) / len(typed),
+        )
 
     def cards(self, concrete: Concrete, ctx: Cards) -> list[Card]:
         def cloze(i: int) -> str:

@@ -19,6 +19,7 @@ the letters (its options as plain text, formulas as a reader says them:
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -39,8 +40,10 @@ from konum.spoken import html_text, plain_text
 from konum.types.base import (
     Card,
     Cards,
+    Check,
     Concrete,
     Draw,
+    Graded,
     Page,
     Print,
     PrintedQuestion,
@@ -157,6 +160,23 @@ class MatchingQuestion(Question):
                 "rows": [seal.answer_hash(page.salt, "m", i, a) for i, a in enumerate(answers)],
             },
         }
+
+    @classmethod
+    def grade(cls, spec: Mapping[str, Any], check: Check) -> Graded:
+        """quiz.js's ``gradeMatching``: each row's chosen right item (``check.values``, its
+        index as text, ``""`` for none); a share per row matched."""
+        say, chosen = check.say, check.values
+        if all(v == "" for v in chosen):
+            return Graded(False, say("quiz.match_first"), retry=True)
+        right = sum(
+            v != "" and seal.answer_hash(check.salt, "m", i, v) == spec["rows"][i]
+            for i, v in enumerate(chosen)
+        )
+        if right == len(chosen):
+            return Graded(True, say("quiz.match_all", n=right), share=1.0)
+        return Graded(
+            False, say("quiz.match_some", right=right, n=len(chosen)), share=right / len(chosen)
+        )
 
     def cards(self, concrete: Concrete, ctx: Cards) -> list[Card]:
         lefts = "".join(f"<li>{ctx.md(p.left, inline=True)}</li>" for p in self.pairs)

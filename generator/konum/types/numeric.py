@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import html
 import json
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
 from typing import Any, ClassVar
@@ -31,7 +33,9 @@ from konum.lms import GiftWriter, MoodleDocument, QtiDocument, numerical_answer,
 from konum.types.base import (
     Card,
     Cards,
+    Check,
     Concrete,
+    Graded,
     Page,
     Print,
     PrintedQuestion,
@@ -46,6 +50,58 @@ def sealed_interval(salt: str, answer: float, tolerance: float) -> str:
     the slack of a double's rounding), sealed: only a check unseals them."""
     slack = tolerance + 1e-9 * max(1.0, abs(answer))
     return seal.seal(salt, json.dumps([answer - slack, answer + slack]))
+
+
+_TYPED = re.compile(r"([+-]?)([0-9.,]+)(e[+-]?[0-9]+)?", re.IGNORECASE)
+
+
+def _read_as(body: str, decimal: str, group: str) -> str | None:
+    """``body`` (digits, points, commas) read with these marks, as Python's number text."""
+    at = body.rfind(decimal)
+    whole, fraction = (body, "") if at < 0 else (body[:at], body[at + 1 :])
+    if group in whole:
+        if not re.fullmatch(rf"[1-9][0-9]{{0,2}}(\{group}[0-9]{{3}})+", whole):
+            return None
+        whole = whole.replace(group, "")
+    if not re.fullmatch(r"[0-9]*", whole + fraction) or not whole + fraction:
+        return None
+    return (whole or "0") + ("." + fraction if fraction else "")
+
+
+def read_number(text: str, language: str) -> tuple[float | None, float | None]:
+    """A typed number as quiz.js's ``readNumber`` reads it on a page in ``language``: its
+    decimal mark and digit grouping (``1,234.5``; Turkish ``1.234,5``), spaces anywhere,
+    either minus sign, an exponent. ``(value, None)`` when it reads the page's way,
+    ``(None, value)`` when only the other way (to be asked back), ``(None, None)`` when it
+    is no number."""
+    plain = re.sub(r"[\s\u00a0\u202f]", "", text).replace("\u2212", "-").replace("\u2013", "-")
+    found = _TYPED.fullmatch(plain)
+    if not found:
+        return None, None
+    sign, body, tail = found.group(1), found.group(2), found.group(3) or ""
+    marks = (",", ".") if "," in format_number(1.5, 1, language=language) else (".", ",")
+    mine, theirs = _read_as(body, *marks), _read_as(body, *marks[::-1])
+    if mine is not None:
+        return float(sign + mine + tail), None
+    return None, (float(sign + theirs + tail) if theirs is not None else None)
+
+
+def grade_numeric(spec: Mapping[str, Any], check: Check) -> Graded:
+    """quiz.js's ``gradeNumeric``: the typed text (``check.values[0]``) against the sealed
+    interval; a number written the other way, or none, is asked again."""
+    say, typed = check.say, str(check.values[0]).strip()
+    value, other = read_number(typed, check.language)
+    if not typed:
+        return Graded(False, say("quiz.number_first"), retry=True)
+    if other is not None:
+        shown = format_number(other, language=check.language)
+        return Graded(False, say("quiz.number_ask", typed=typed, value=shown), retry=True)
+    if value is None:
+        return Graded(False, say("quiz.number_bad"), retry=True)
+    low, high = json.loads(seal.unseal(check.salt, spec["interval"]))
+    if low <= value <= high:
+        return Graded(True, say("quiz.correct"), share=1.0)
+    return Graded(False, say("quiz.too_high" if value > high else "quiz.too_low", value=typed))
 
 
 def tolerance_text(tolerance: float, language: str = "en") -> str:
@@ -143,6 +199,10 @@ class NumericQuestion(Question):
                 "interval": sealed_interval(page.salt, self.answer, self.absolute_tolerance),
             },
         }
+
+    @classmethod
+    def grade(cls, spec: Mapping[str, Any], check: Check) -> Graded:
+        return grade_numeric(spec, check)
 
     def cards(self, concrete: Concrete, ctx: Cards) -> list[Card]:
         shown = html.escape(

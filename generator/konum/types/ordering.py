@@ -20,6 +20,7 @@ matching question from positions to items.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -33,8 +34,10 @@ from konum.spoken import plain_text
 from konum.types.base import (
     Card,
     Cards,
+    Check,
     Concrete,
     Draw,
+    Graded,
     Page,
     Print,
     PrintedQuestion,
@@ -97,6 +100,23 @@ class OrderingQuestion(Question):
             "answers": htmls,
             "data": {"type": "ordering", "positions": positions},
         }
+
+    @classmethod
+    def grade(cls, spec: Mapping[str, Any], check: Check) -> Graded:
+        """quiz.js's ``gradeOrdering``: ``check.values`` are the items' places in the
+        starting order, in the reader's order; a share per item in its place."""
+        say, order = check.say, [int(k) for k in check.values]
+        if order == list(range(len(order))):
+            return Graded(False, say("quiz.order_first"), retry=True)
+        right = sum(
+            seal.answer_hash(check.salt, "p", p, k) == spec["positions"][p]
+            for p, k in enumerate(order)
+        )
+        if right == len(order):
+            return Graded(True, say("quiz.order_all", n=right), share=1.0)
+        return Graded(
+            False, say("quiz.order_some", right=right, n=len(order)), share=right / len(order)
+        )
 
     def cards(self, concrete: Concrete, ctx: Cards) -> list[Card]:
         """The items on the front in the quiz's starting order, the right order on the back."""

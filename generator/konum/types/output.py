@@ -28,7 +28,9 @@ from __future__ import annotations
 import hashlib
 import html
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any, ClassVar
 
 from markupsafe import Markup
@@ -37,12 +39,15 @@ from konum import seal
 from konum.fields import Reader, describe
 from konum.formatting import code_block
 from konum.lms import OUTPUT_PROBLEM, GiftWriter, MoodleDocument
+from konum.messages import message
 from konum.programs import MAX_CHARS, ProgramError, run_program
 from konum.types.base import (
     Card,
     Cards,
+    Check,
     Concrete,
     Finding,
+    Graded,
     Page,
     Print,
     PrintedQuestion,
@@ -69,29 +74,55 @@ def solution_hash(solution: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
 
 
-def _lines(text: str) -> list[list[str]]:
-    return [tokens for line in text.split("\n") if (tokens := _TOKEN.findall(line))]
+def _lines(text: str) -> list[tuple[str, list[str]]]:
+    found = ((line.strip(), _TOKEN.findall(line)) for line in re.split(r"\r?\n", text))
+    return [(line, tokens) for line, tokens in found if tokens]
 
 
-def difference(expected: str, got: str, tolerance: float) -> str | None:
+def difference(
+    expected: str, got: str, tolerance: float, say: Callable[..., str] | None = None
+) -> str | None:
     """Where ``got`` first differs from ``expected`` as an output question compares them
     (quiz.js's grader): line by line, blank lines and spacing aside, numbers within
     ``tolerance`` times the expected number when that is larger than 1; None when it does
-    not."""
+    not. The message is ``say``'s (a catalogue's ``quiz.output_*`` text; English unless
+    given)."""
+    say = say or partial(message, "en")
     want, have = _lines(expected), _lines(got)
-    for n, (w, g) in enumerate(zip(want, have, strict=False), start=1):
-        for a, b in zip(w, g, strict=False):
-            if _NUMBER.match(a) and _NUMBER.match(b):
-                x, y = float(a.replace("\u2212", "-")), float(b.replace("\u2212", "-"))
-                if abs(x - y) > tolerance * max(1.0, abs(x)):
-                    return f"line {n}: expected {a}, found {b}"
-            elif a != b:
-                return f"line {n}: expected {a!r}, found {b!r}"
-        if len(w) != len(g):
-            return f"line {n}: expected {' '.join(w)!r}, found {' '.join(g)!r}"
-    if len(want) != len(have):
-        return f"expected {len(want)} lines, found {len(have)}"
+    for i, (text, tokens) in enumerate(want):
+        if i >= len(have):
+            return say("quiz.output_missing", line=i + 1, expected=text)
+        problem = _line_difference(i + 1, tokens, have[i][1], tolerance, say)
+        if problem:
+            return problem
+    if len(have) > len(want):
+        return say("quiz.output_extra", line=len(want) + 1, found=have[len(want)][0])
     return None
+
+
+def _line_difference(
+    n: int, want: list[str], got: list[str], tolerance: float, say: Callable[..., str]
+) -> str | None:
+    """How the reader's line ``n`` (its tokens) differs from the expected one, or None
+    (quiz.js's ``lineDifference``)."""
+    index = 0
+    for k, w in enumerate(want):
+        numeric = bool(_NUMBER.match(w))
+        index += numeric
+        if k >= len(got):
+            return say("quiz.output_short", line=n, expected=" ".join(want[k:]))
+        g = got[k]
+        if numeric and _NUMBER.match(g):
+            x, y = (float(t.replace("\u2212", "-")) for t in (w, g))
+            if not abs(x - y) <= tolerance * max(1.0, abs(x)):
+                return say("quiz.output_number", line=n, index=index, expected=w, found=g)
+        elif w != g:
+            return say("quiz.output_word", line=n, expected=w, found=g)
+    return (
+        say("quiz.output_long", line=n, found=" ".join(got[len(want) :]))
+        if len(got) > len(want)
+        else None
+    )
 
 
 @dataclass(frozen=True)
@@ -240,6 +271,18 @@ class OutputQuestion(Question):
                 "tolerance": self.tolerance,
             },
         }
+
+    @classmethod
+    def grade(cls, spec: Mapping[str, Any], check: Check) -> Graded:
+        """quiz.js's ``gradeOutput``: the pasted output (``check.values[0]``) against the
+        unsealed expected one, line by line; the first difference is told."""
+        say, box = check.say, str(check.values[0])
+        if not box.strip():
+            return Graded(False, say("quiz.output_empty"), retry=True)
+        problem = difference(seal.unseal(check.salt, spec["expected"]), box, spec["tolerance"], say)
+        return (
+            Graded(False, problem) if problem else Graded(True, say("quiz.output_right"), share=1.0)
+        )
 
     def cards(self, concrete: Concrete, ctx: Cards) -> list[Card]:
         """The task on the front; the example solution, what it prints and the

@@ -240,3 +240,9 @@ def test_a_turkish_quiz_has_no_english_interface_text(tmp_path) -> None:
     assert message("tr", "quiz.check") in html  # the scripts' texts ride along
     assert "ALiBi" in visible and "ondalık basamağa yuvarlayın" in visible
     assert "Soru 1 / 4" in html
+
+
+def test_the_own_site_page_lists_every_language() -> None:
+    page = (Path(__file__).resolve().parent.parent / "content" / "own-site.md").read_text("utf-8")
+    section = page.split("## 7. The interface in your language", 1)[1].split("\n\n**", 1)[0]
+    assert sorted(re.findall(r"\| `(\w+)` \|", section)) == sorted(LANGUAGES)

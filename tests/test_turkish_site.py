@@ -131,7 +131,7 @@ def _english_interface() -> list[str]:
     turkish = all_texts("tr")
     pieces = set()
     for key, text in catalogue("en", PE.messages).items():
-        if not key.startswith(sections) or key == "explorer.number_locale":
+        if not key.startswith(sections):
             continue
         for form in forms(text):
             split = re.split(r"\{\w+[^}]*\}|\n", form)

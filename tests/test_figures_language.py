@@ -120,9 +120,12 @@ def test_an_unknown_language_names_the_figure() -> None:
 
 
 def test_a_language_the_course_does_not_speak_has_its_english_words_and_its_own_marks() -> None:
-    german = texts(render_svg("rope_frequencies_scaled", "Alt", language="de"))
-    french = texts(render_svg("rope_frequencies_scaled", "Alt", language="fr"))
-    assert "original context 8.192" in german and "original context 8\u202f192" in french
+    german = set(texts(render_svg("pe_heatmap", "Alt", language="de", n=8, d=8)))
+    english = set(texts(render_svg("pe_heatmap", "Alt", n=8, d=8)))
+    assert {"−0,5", "0,5"} <= german and {"−0.5", "0.5"} <= english
+    assert {t for t in english if re.search("[a-z]{3}", t)} <= german
+    french = localize_text("<svg><text>0.5 of 8,192</text></svg>", "fr")
+    assert french == "<svg><text>0,5 of 8\u202f192</text></svg>"
 
 
 def test_localize_text_rewrites_text_only() -> None:

@@ -14,7 +14,7 @@ from konum import check, explorer, explorers, exports, figures, render
 from konum.computed import computed_variants as draw_variants
 from konum.exports import cards, moodle
 from konum.lms import LmsExport
-from konum.messages import catalogue, fill
+from konum.messages import Text, catalogue, fill
 from konum.model import ParamConstraint, Source, Variant
 from konum.plugins import load_plugins
 from konum.types import Bank, Card, ComputedQuestion, Concrete, Draw, Probe, Question
@@ -117,9 +117,19 @@ def render_quiz(concretes: Sequence[Concrete], quiz_id: str, **options: Any) -> 
     return render.render_quiz(concretes, quiz_id, **{"plugins": PE, **options})
 
 
+def forms(text: Text) -> list[str]:
+    """A catalogue text's forms: the text itself, or each of its plural forms."""
+    return [text] if isinstance(text, str) else list(text.values())
+
+
+def all_texts(language: str) -> str:
+    """Every form of every text of konum's and the course's catalogue, joined."""
+    return " ".join(f for text in catalogue(language, PE.messages).values() for f in forms(text))
+
+
 def message(language: str, key: str, **fields: object) -> str:
     """A text of konum's or of the course's catalogue."""
-    return fill(catalogue(language, PE.messages)[key], **fields)
+    return fill(catalogue(language, PE.messages)[key], language, **fields)
 
 
 def load_banks(*args: Any, **options: Any) -> tuple[Bank, ...]:

@@ -37,7 +37,7 @@ from konum.types import (
     OrderingQuestion,
 )
 from konum.types.choice import option_order
-from tests.helpers import PE, make_concrete
+from tests.helpers import PE, all_texts, forms, make_concrete
 from tests.miniproject import konum as run_konum
 
 REPO = Path(__file__).resolve().parent.parent
@@ -432,11 +432,11 @@ def test_a_key_writes_negative_numbers_with_a_minus_sign(course: Course) -> None
 
 
 def test_a_turkish_exam_has_no_english_interface_words(turkish: tuple[str, str]) -> None:
-    turkish_texts = " ".join(catalogue("tr", PE.messages).values())
+    turkish_texts = all_texts("tr")
     english = {"Question", "Version", "Answer key", "Student number", "Seed"}
     for name, text in catalogue("en", PE.messages).items():
         if name.startswith("print."):
-            for form in text.split("|"):
+            for form in forms(text):
                 for piece in re.split(r"\{\w+\}", form):
                     piece = piece.strip(" .,:;()")
                     if re.search(r"[A-Za-z]{3}", piece) and piece not in turkish_texts:

@@ -136,7 +136,6 @@ def test_a_turkish_page_gets_the_fallback_in_turkish(name: str) -> None:
         alt = fallback_alt(name, params["values"], "tr")
         assert alt != fallback_alt(name, params["values"], "en")
         assert f'aria-label="{alt}"' in page
-    assert '"explorer.number_locale":"tr-TR"' in page
     assert f'"explorer.settings":"{catalogue("tr", PE.messages)["explorer.settings"]}"' in page
 
 
@@ -324,11 +323,11 @@ def test_pages_carry_the_texts_of_the_explorers_they_show_only() -> None:
     """A page with the sinusoidal explorer carries its ``sin_`` texts and the shared ones,
     not the other explorers'; a page with two carries both."""
     keys = _page_texts(convert("/// explorer | sinusoidal\n///\n"))
-    assert {"explorer.settings", "explorer.number_locale", "explorer.sin_n"} <= keys
+    assert {"explorer.settings", "explorer.sin_n"} <= keys
     assert not [key for key in keys if key.startswith(("explorer.t5_", "explorer.alibi_"))]
     both = _page_texts(convert("/// explorer | alibi\n///\n\n/// explorer | t5-buckets\n///\n"))
     prefixes = {key.split("_")[0] for key in both if key.startswith("explorer.")}
-    assert prefixes == {"explorer.alibi", "explorer.t5", "explorer.settings", "explorer.number"}
+    assert prefixes == {"explorer.alibi", "explorer.t5", "explorer.settings"}
     assert not [key for key in _page_texts(convert("No explorer.")) if "explorer" in key]
 
 

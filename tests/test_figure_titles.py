@@ -26,7 +26,6 @@ from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
 from konum.figures.style import new_figure, style
-from konum.messages import LANGUAGES
 from tests.helpers import FIGURES
 
 # A sweep of every figure in every language, drawn by matplotlib: with the slow tests.
@@ -39,10 +38,14 @@ CALL = re.compile(r"\{\{\s*(figure\(.*?\))\s*\}\}", re.DOTALL)
 
 
 def lesson_calls() -> list[tuple[str, dict[str, object]]]:
-    """Every ``{{ figure("name", ..., k=v) }}`` of the course's pages, with its parameters."""
+    """Every ``{{ figure("name", ..., k=v) }}`` of the course's pages, with its parameters (not
+    those shown as written, between ``{% raw %}`` and ``{% endraw %}``)."""
     calls = []
     for page in sorted((ROOT / "content").rglob("*.md")):
-        for source in CALL.findall(page.read_text(encoding="utf-8")):
+        text = re.sub(
+            r"\{% raw %\}.*?\{% endraw %\}", "", page.read_text(encoding="utf-8"), flags=re.S
+        )
+        for source in CALL.findall(text):
             call = ast.parse(source, mode="eval").body
             assert isinstance(call, ast.Call), source
             name = ast.literal_eval(call.args[0])
@@ -140,7 +143,11 @@ def off_the_figure(fig: Figure) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
+#: The course's languages: its figures are worded in these (its English elsewhere).
+COURSE_LANGUAGES = ("en", "tr")
+
+
+@pytest.mark.parametrize("language", COURSE_LANGUAGES)
 @pytest.mark.parametrize(("name", "params"), CASES, ids=[f"{n}{p}" for n, p in CASES])
 def test_no_title_overlaps_the_data_and_no_text_runs_off(
     name: str, params: str, language: str

@@ -24,7 +24,7 @@ from test_figure_titles import lesson_calls
 from konum import figures, model
 from konum.figures import FigureError
 from konum.figures.svg import localize_text
-from konum.messages import catalogue
+from konum.messages import LANGUAGES, catalogue
 from konum.types import Bank, Concrete, NumericQuestion
 from tests.helpers import FIGURES, PE, export, render_explorer, render_quiz, render_svg
 
@@ -112,11 +112,20 @@ def test_the_cache_keeps_the_languages_apart() -> None:
 
 
 def test_an_unknown_language_names_the_figure() -> None:
-    with pytest.raises(FigureError, match=r"figure 'pe_heatmap': language: expected one of "
-                       r"en, tr, found 'de'"):  # fmt: skip
-        render_svg("pe_heatmap", "Alt", language="de")
+    expected = f"figure 'pe_heatmap': language: expected one of {', '.join(LANGUAGES)}, found 'sv'"
+    with pytest.raises(FigureError, match=expected):
+        render_svg("pe_heatmap", "Alt", language="sv")
     with pytest.raises(FigureError, match="language"):
-        FIGURES["pe_heatmap"](language="de")
+        FIGURES["pe_heatmap"](language="sv")
+
+
+def test_a_language_the_course_does_not_speak_has_its_english_words_and_its_own_marks() -> None:
+    german = set(texts(render_svg("pe_heatmap", "Alt", language="de", n=8, d=8)))
+    english = set(texts(render_svg("pe_heatmap", "Alt", n=8, d=8)))
+    assert {"−0,5", "0,5"} <= german and {"−0.5", "0.5"} <= english
+    assert {t for t in english if re.search("[a-z]{3}", t)} <= german
+    french = localize_text("<svg><text>0.5 of 8,192</text></svg>", "fr")
+    assert french == "<svg><text>0,5 of 8\u202f192</text></svg>"
 
 
 def test_localize_text_rewrites_text_only() -> None:

@@ -1,6 +1,7 @@
-"""The interface's message catalogues: every language has every key, with the same fields,
-every key the templates and the code name exists, and a Turkish page's quiz carries Turkish
-texts only."""
+"""The interface's message catalogues: every language has every key of konum's own
+catalogues, with the English fields and its CLDR plural forms; every key the templates, the
+scripts and the code name exists and every key is named; the plural and number rules are
+CLDR's; and a Turkish page's quiz carries Turkish texts only."""
 
 from __future__ import annotations
 
@@ -12,53 +13,173 @@ import pytest
 
 from konum.config import options_from
 from konum.errors import ConfigError
-from konum.messages import LANGUAGES, catalogue, message, page_messages
+from konum.formatting import format_number, number_marks
+from konum.messages import (
+    LANGUAGES,
+    OWN,
+    Text,
+    catalogue,
+    fill,
+    message,
+    page_messages,
+    plural_category,
+)
 from konum.paths import TEMPLATES_DIR
-from tests.helpers import PE
+from tests.helpers import PE, all_texts, forms
 
-#: A key written out where a text is asked for: ``t("quiz.answer")`` in a template,
-#: ``message(language, "cards.answer")`` in the code (``_say`` is the exam's HTML form).
-#: The scripts build some of their keys (``"quiz.output_" + kind``), so they are left out.
-_KEY_USED = re.compile(r"""\b(?:t|message|say)\(\s*(?:\w+,\s*)?["']([a-z_]+\.[a-z_]+)["']""")
+SOURCE = Path(__file__).resolve().parent.parent / "generator"
+#: A key written out where a text is asked for: ``t("quiz.answer")`` in a template or a
+#: script, ``message(language, "cards.answer")`` in the code (``say`` is the exam's HTML form).
+_KEY_USED = re.compile(
+    r"""\b(?:t|message|say)\(\s*(?:\w+,\s*)?["']([a-z_]+\.[a-z_]+)["'](?!\s*\+)"""
+)
+#: A script's own reader, which puts its section before the names it is given.
+_SECTION_READER = re.compile(
+    r"""function (\w+)\(key\b[^)]*\)\s*\{\s*return window\.konumText\("(\w+)\." \+ key"""
+)
+#: The quoted words of a source, from which the scripts build some keys
+#: (``"quiz.output_" + kind``, ``unit + "_long"``).
+_WORD = re.compile(r"""["']([\w.]+)["']""")
 
 
 def _fields(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
-@pytest.mark.parametrize("language", LANGUAGES[1:])
-def test_every_language_has_the_english_keys_and_fields(language: str) -> None:
-    english, other = catalogue("en", PE.messages), catalogue(language, PE.messages)
-    assert set(other) == set(english)
-    for key, text in english.items():
-        assert _fields(other[key]) == _fields(text), key
-        assert other[key].strip(), key
+def _sources() -> list[Path]:
+    return [
+        *TEMPLATES_DIR.rglob("*.j2"),
+        *TEMPLATES_DIR.rglob("*.js"),
+        *(SOURCE / "konum").rglob("*.py"),
+    ]
 
 
-def test_every_key_the_templates_and_the_code_name_exists() -> None:
-    source = Path(__file__).resolve().parent.parent / "generator"
+def _named() -> dict[str, str]:
+    """Every key the templates, scripts and code write out, with a file that does."""
     used: dict[str, str] = {}
-    for path in [*TEMPLATES_DIR.rglob("*.j2"), *(source / "konum").rglob("*.py")]:
-        for match in _KEY_USED.finditer(path.read_text(encoding="utf-8")):
+    for path in _sources():
+        source = path.read_text(encoding="utf-8")
+        for match in _KEY_USED.finditer(source):
             used.setdefault(match.group(1), path.name)
+        for reader, section in _SECTION_READER.findall(source):
+            for name in re.findall(rf"""\b{reader}\(\s*["'](\w+)["'](?!\s*\+)""", source):
+                used.setdefault(f"{section}.{name}", path.name)
+    return used
+
+
+def _counts(language: str) -> set[str]:
+    """The CLDR categories whole counts 0 to 1000 fall into in ``language``."""
+    return {plural_category(language, n) for n in range(1001)}
+
+
+@pytest.mark.parametrize("language", LANGUAGES[1:])
+def test_every_language_has_the_english_keys_fields_and_plural_forms(language: str) -> None:
+    """Read from the language's own folder alone (no fallback): the keys of every section,
+    each form's fields among the English ones, ``other``'s the same, none left out, and a
+    text that counts has a form for every category a whole count takes (or one text)."""
+    english, other, counts = catalogue("en"), catalogue(language), _counts(language)
+    assert sorted(path.name for path in (OWN / language).glob("*.yml")) == sorted(
+        path.name for path in (OWN / "en").glob("*.yml")
+    )
+    assert set(other) - set(english) == set(), "keys English does not have"
+    assert set(english) - set(other) == set(), "keys missing"
+    for key, text in english.items():
+        theirs = other[key]
+        mine = set().union(*map(_fields, forms(text)))
+        assert set().union(*map(_fields, forms(theirs))) == mine, key
+        assert all(_fields(form) <= mine and form.strip() for form in forms(theirs)), key
+        assert _fields(_other(theirs)) == _fields(_other(text)), key
+        if not isinstance(theirs, str):
+            assert counts <= set(theirs), key
+
+
+def _other(text: Text) -> str:
+    return text if isinstance(text, str) else text["other"]
+
+
+def test_the_course_speaks_english_and_turkish_and_english_elsewhere() -> None:
+    """The course plugin's catalogues are course-specific: complete in its two languages;
+    a site in another language gets its English texts, in the language's plural rules."""
+    english, turkish = catalogue("en", PE.messages), catalogue("tr", PE.messages)
+    assert set(english) == set(turkish)
+    for key, text in english.items():
+        assert _fields(_other(turkish[key])) == _fields(_other(text)), key
+    german = catalogue("de", PE.messages)
+    assert german["quiz.check"] == catalogue("de")["quiz.check"] != english["quiz.check"]
+    assert german["explorer.alibi_nearest"] == english["explorer.alibi_nearest"]
+
+
+def test_every_key_the_templates_the_scripts_and_the_code_name_exists() -> None:
+    used = _named()
     # The course's own texts: say(language, "key") is the section generators.
-    for path in (source / "konum_pe").rglob("*.py"):
+    for path in (SOURCE / "konum_pe").rglob("*.py"):
         for match in _KEY_USED.finditer(path.read_text(encoding="utf-8")):
             used.setdefault(f"generators.{match.group(1)}", path.name)
-    assert {"print.question", "print.also", "cards.answer", "quiz.blank_label"} <= set(used)
+    assert {"print.question", "cards.answer", "quiz.blank_label", "study.done_next"} <= set(used)
+    assert {"exam.minutes", "overview.forget", "quiz.check"} <= set(used)
     missing = {key: name for key, name in used.items() if key not in catalogue("en", PE.messages)}
     assert missing == {}
 
 
-def test_plural_forms_follow_n() -> None:
+def test_every_key_of_konum_s_catalogues_is_named() -> None:
+    """A key is named when its full key or its name is a quoted word of the sources, or two
+    of their words make it (``"quiz.output_" + kind``)."""
+    words = {w for path in _sources() for w in _WORD.findall(path.read_text(encoding="utf-8"))}
+
+    def named(whole: str) -> bool:
+        return whole in words or any(
+            whole[:i] in words and whole[i:] in words for i in range(1, len(whole))
+        )
+
+    unused = [key for key in catalogue("en") if not (named(key) or named(key.split(".")[1]))]
+    assert unused == []
+
+
+def test_plural_forms_follow_cldr() -> None:
     assert message("en", "quiz.choices_wrong", n=1) == "1 choice marked wrong"
     assert message("en", "quiz.choices_wrong", n=3) == "3 choices marked wrong"
     assert message("tr", "quiz.choices_wrong", n=3) == "3 seçim yanlış"
+    polish = [message("pl", "print.questions", n=n) for n in (1, 2, 5, 22, 12, 112)]
+    assert polish == ["1 pytanie", "2 pytania", "5 pytań", "22 pytania", "12 pytań", "112 pytań"]
+    russian = [message("ru", "print.questions", n=n) for n in (1, 3, 5, 21, 11)]
+    assert russian == ["1 вопрос", "3 вопроса", "5 вопросов", "21 вопрос", "11 вопросов"]
+    assert [message("ja", "print.questions", n=n) for n in (1, 5)] == ["1 問", "5 問"]
+    forms_ = {"one": "{n} jour", "other": "{n} jours"}
+    assert [fill(forms_, "fr", n=n) for n in (0, 1, 1.5, 2)] == [
+        "0 jour",
+        "1 jour",
+        "1.5 jour",
+        "2 jours",
+    ]
+    assert fill(forms_, "en", n=0) == "0 jours"  # English counts none in the plural
+
+
+def test_plural_forms_are_the_language_s_categories(tmp_path: Path) -> None:
+    folder = tmp_path / "de"
+    folder.mkdir()
+    (folder / "extra.yml").write_text('cards: {one: "{n} Karte", few: "{n} Karten"}\n')
+    with pytest.raises(
+        ConfigError,
+        match=r"extra.yml: cards: expected plural forms among one, other with 'other', found few",
+    ):
+        catalogue("de", (tmp_path,))
+
+
+def test_numbers_are_written_with_cldr_marks() -> None:
+    marks = {lang: number_marks(lang) for lang in ("en", "tr", "de", "fr", "pl", "ja")}
+    assert marks == {
+        "en": (".", ","), "tr": (",", "."), "de": (",", "."),
+        "fr": (",", "\u202f"), "pl": (",", "\xa0"), "ja": (".", ","),
+    }  # fmt: skip
+    assert [format_number(-0.5, 2, language=lang) for lang in ("en", "ru", "zh")] == [
+        "-0.50", "-0,50", "-0.50"
+    ]  # fmt: skip
 
 
 def test_page_messages_hold_only_the_sections_asked() -> None:
     texts = page_messages("tr", ["study"])
     assert texts and all(key.startswith("study.") for key in texts)
+    assert page_messages("pl", ["exam"])["exam.minutes"] == dict(catalogue("pl")["exam.minutes"])
 
 
 def test_the_language_option_is_checked() -> None:
@@ -67,6 +188,12 @@ def test_the_language_option_is_checked() -> None:
         options_from({"language": "turkish"})
     with pytest.raises(ConfigError, match="did you mean 'tr'"):
         options_from({"language": "trr"})
+    assert [options_from({"language": lang}).language for lang in LANGUAGES] == list(LANGUAGES)
+    with pytest.raises(
+        ConfigError, match="expected one of " + ", ".join(LANGUAGES) + ", found 'sv'"
+    ):
+        options_from({"language": "sv"})
+    assert len(LANGUAGES) >= 12
 
 
 def test_a_turkish_quiz_has_no_english_interface_text(tmp_path) -> None:
@@ -93,17 +220,18 @@ def test_a_turkish_quiz_has_no_english_interface_text(tmp_path) -> None:
     )
     html = md.convert("/// quiz | demo\n///\n")
     english = [
-        text
-        for key, text in catalogue("en", PE.messages).items()
-        if re.search(r"[A-Za-z]{3}", text)
+        form
+        for text in catalogue("en", PE.messages).values()
+        for form in forms(text)
+        if re.search(r"[A-Za-z]{3}", form)
     ]
     page, _, assets = html.partition("<template data-konum-messages>")
     assert "<script>" in assets  # the quiz's script follows, with no English of its own
-    turkish = " ".join(catalogue("tr", PE.messages).values())
+    turkish = all_texts("tr")
     visible = re.sub(r'class="[^"]*"|id="[^"]*"|data-[\w-]+(="[^"]*")?', "", page)
     for text in english:
         # Math and code are the same in every language (the page shows them as MathML).
-        for piece in re.split(r"\{\w+\}|\||\$\$.*?\$\$|\$[^$]*\$|`[^`]*`", text, flags=re.S):
+        for piece in re.split(r"\{\w+\}|\$\$.*?\$\$|\$[^$]*\$|`[^`]*`", text, flags=re.S):
             piece = piece.strip(" .,;:/()-\n")
             # A name or term the Turkish texts use too ("NTK-aware", "Llama 3") is not English.
             if len(piece) > 3 and piece not in turkish:
@@ -112,3 +240,9 @@ def test_a_turkish_quiz_has_no_english_interface_text(tmp_path) -> None:
     assert message("tr", "quiz.check") in html  # the scripts' texts ride along
     assert "ALiBi" in visible and "ondalık basamağa yuvarlayın" in visible
     assert "Soru 1 / 4" in html
+
+
+def test_the_own_site_page_lists_every_language() -> None:
+    page = (Path(__file__).resolve().parent.parent / "content" / "own-site.md").read_text("utf-8")
+    section = page.split(". The interface in your language\n", 1)[1].split("\n\n**", 1)[0]
+    assert sorted(re.findall(r"\| `(\w+)` \|", section)) == sorted(LANGUAGES)

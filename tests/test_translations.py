@@ -28,7 +28,7 @@ from konum.translate import (
     update_hashes,
 )
 from konum.types import Bank, ChoiceQuestion, ComputedQuestion, MatchingQuestion, NumericQuestion
-from tests.helpers import GENERATORS, PE, build_cards, export, load_banks
+from tests.helpers import GENERATORS, PE, all_texts, build_cards, export, forms, load_banks
 
 REPO = Path(__file__).resolve().parent.parent
 BANKS = REPO / "content" / "banks"
@@ -324,12 +324,12 @@ def test_turkish_cards_speak_turkish() -> None:
 def _english_prose() -> list[str]:
     """The prose of the English generator texts: each text split at its fields and its math,
     the pieces of two words or more that no Turkish text shares (``Llama 3``)."""
-    turkish = " ".join(catalogue("tr", PE.messages).values())
+    turkish = all_texts("tr")
     pieces = set()
     for key, text in catalogue("en", PE.messages).items():
         if not key.startswith("generators."):
             continue
-        for form in text.split("|"):
+        for form in forms(text):
             for piece in re.split(r"\{\w+\}|\$\$.*?\$\$|\$[^$]*\$|`[^`]*`", form, flags=re.S):
                 piece = piece.strip(" .,:;()-\n")
                 if re.search(r"[A-Za-z]{2,} [A-Za-z]{2,}", piece) and piece not in turkish:

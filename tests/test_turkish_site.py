@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from konum.messages import catalogue
-from tests.helpers import PE
+from tests.helpers import PE, all_texts, forms
 
 #: English-only pages: the authors' guide, the own-site page and the plugin API (issue 21
 #: lets them be).
@@ -129,12 +129,12 @@ def _english_interface() -> list[str]:
     of the page sections, split at its fields, the pieces with a word in them, minus any
     the Turkish catalogue also uses (``Llama 3``)."""
     sections = ("quiz.", "study.", "explorer.", "figures.")
-    turkish = " ".join(catalogue("tr", PE.messages).values())
+    turkish = all_texts("tr")
     pieces = set()
     for key, text in catalogue("en", PE.messages).items():
-        if not key.startswith(sections) or key == "explorer.number_locale":
+        if not key.startswith(sections):
             continue
-        for form in text.split("|"):
+        for form in forms(text):
             split = re.split(r"\{\w+[^}]*\}|\n", form)
             for piece in (p.strip(" .,:;()") for p in split):
                 # A fragment between fields counts when it has words enough to be telling.

@@ -10,7 +10,7 @@ In ``mkdocs.yml`` (or Zensical's reading of it)::
           plugins: [generators/chem.py]   # generators, figures, explorers (konum.plugins)
           title: Chemistry         # deck and download names (default: the site name)
           order: [atoms, bonds]    # the banks in the course's order (default: file names)
-          language: tr             # the language of the quiz and study interface (en, tr)
+          language: tr             # the interface's language (konum.messages.LANGUAGES)
           translations: docs/tr/banks   # the banks' texts in that language (konum.translate)
           run_programs: false      # run output questions' example solutions (trusted code)
 

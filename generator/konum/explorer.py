@@ -67,7 +67,7 @@ def render_explorer(
     texts = catalogue(language, plugins.messages)
 
     def say(key: str, **fields: object) -> str:
-        return fill(texts[f"explorer.{key}"], **fields)
+        return fill(texts[f"explorer.{key}"], language, **fields)
 
     svg = table = None
     if explorer.figure is not None:

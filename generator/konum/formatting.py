@@ -10,6 +10,9 @@ import difflib
 import math
 import re
 from collections.abc import Iterable
+from functools import lru_cache
+
+from babel import Locale, numbers
 
 #: Ids of banks, questions and quizzes: lowercase words joined by single hyphens.
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -24,10 +27,13 @@ BLANK_TOKEN = "KONUMBLANK{}X"
 BLANK_TOKEN_RE = re.compile(r"KONUMBLANK(\d+)X")
 
 
-#: The decimal mark of each language's prose (code and the numbers in data keep the dot).
-DECIMAL_MARKS = {"en": ".", "tr": ","}
-#: The digit-group separator of each language's prose (``786.432`` in Turkish).
-THOUSANDS_MARKS = {"en": ",", "tr": "."}
+@lru_cache(maxsize=64)
+def number_marks(language: str) -> tuple[str, str]:
+    """The decimal mark and the digit-group separator of ``language``'s prose, from CLDR
+    through Babel: ``(".", ",")`` in English, ``(",", ".")`` in Turkish and German,
+    ``(",", "\u202f")`` in French. Code and the numbers in data keep Python's form."""
+    locale = Locale.parse(language)
+    return numbers.get_decimal_symbol(locale), numbers.get_group_symbol(locale)
 
 
 def format_number(
@@ -40,8 +46,8 @@ def format_number(
         decimals: Fixed decimals, or None for the shortest exact-looking form (up to 12
             significant digits, so ``32.0`` is ``32``).
         unit: Appended after a space when given.
-        language: Whose decimal mark to write (:data:`DECIMAL_MARKS`: ``0,841`` in
-            Turkish); the digits are the same in every language.
+        language: Whose decimal mark to write (:func:`number_marks`: ``0,841`` in
+            Turkish); the digits are the same in every language, with no grouping.
 
     Returns:
         The text, with ``-0.00`` written ``0.00``.
@@ -55,7 +61,7 @@ def format_number(
     text = f"{value:.{decimals}f}" if decimals is not None else f"{value:.12g}"
     if text.startswith("-") and float(text) == 0:
         text = text[1:]
-    mark = DECIMAL_MARKS.get(language, ".")
+    mark = number_marks(language)[0]
     if mark != ".":
         text = text.replace(".", mark)
     return f"{text} {unit}" if unit else text
@@ -70,9 +76,10 @@ def localize_numbers(text: str, language: str) -> str:
     """Markdown ``text`` with the decimal points of its numbers in ``language``'s mark.
 
     Prose gets the mark itself (``0,841``), math gets it braced (``0{,}841``, so TeX sets
-    no space after it), code and HTML tags keep the dot. English text is returned as is.
+    no space after it), code and HTML tags keep the dot. Text in a language whose mark is
+    the point is returned as is.
     """
-    mark = DECIMAL_MARKS.get(language, ".")
+    mark = number_marks(language)[0]
     if mark == ".":
         return text
     parts = _SPANS.split(text)

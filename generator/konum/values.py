@@ -51,7 +51,7 @@ from markdown.preprocessors import Preprocessor
 from konum.config import DEFAULTS, Options, check_names, options_from
 from konum.errors import ConfigError, KonumError, PageError
 from konum.figures import figure_params, render_svg
-from konum.formatting import DECIMAL_MARKS, THOUSANDS_MARKS, format_number
+from konum.formatting import format_number, number_marks
 from konum.model import Choices, Range
 from konum.plugins import Plugins, load_plugins
 from konum.sandbox import SandboxError, check_decimals, fmt, sandbox
@@ -183,8 +183,7 @@ def _marked(function: Callable[..., str], mark: str) -> Callable[..., str]:
 def localize_values(text: str, language: str) -> str:
     """A rendered page with its marked numbers (:data:`NUMBER`, :data:`GROUPED`) written for
     ``language``: its decimal mark in prose, braced in math, Python's form in code."""
-    decimal = DECIMAL_MARKS.get(language, ".")
-    grouping = THOUSANDS_MARKS.get(language, ",")
+    decimal, grouping = number_marks(language)
 
     def span(part: str, code: bool, brace: bool) -> str:
         def number(match: re.Match[str]) -> str:
@@ -192,7 +191,9 @@ def localize_values(text: str, language: str) -> str:
             if code:
                 return digits
             if kind == GROUPED:
-                sep = "{" + grouping + "}" if brace and grouping != "," else grouping
+                sep = grouping
+                if brace and grouping != ",":  # TeX's thin space for a space between groups
+                    sep = "\\," if grouping.isspace() else "{" + grouping + "}"
                 return digits.replace(",", sep)
             mark = "{" + decimal + "}" if brace and decimal != "." else decimal
             return re.sub(r"(?<=\d)\.(?=\d)", mark, digits)

@@ -24,9 +24,9 @@ def say(language: str, key: str, **fields: object) -> str:
     Raises:
         KeyError: an unknown language, key or field.
     """
-    return catalogue(language, (MESSAGES,))[f"generators.{key}"].format(**fields)
+    return str(catalogue(language, (MESSAGES,))[f"generators.{key}"]).format(**fields)
 
 
 def counted(language: str, key: str, n: int) -> str:
-    """The text ``generators.<key>`` written ``one|other``, in its form for ``n``."""
-    return fill(catalogue(language, (MESSAGES,))[f"generators.{key}"], n=n)
+    """The text ``generators.<key>`` in its CLDR plural form for ``n`` in ``language``."""
+    return fill(catalogue(language, (MESSAGES,))[f"generators.{key}"], language, n=n)

@@ -3,14 +3,21 @@
  * konum.messages writes the sections a page uses as JSON into
  * <template data-konum-messages>, just before the scripts. konumText(key, fields, number)
  * returns the text of "section.name" with its {name} fields filled in (numbers through
- * `number` when it is given) and, for a text "one|other", the form fields.n asks for.
+ * `number` when it is given) and, for a text with plural forms ({one: ..., few: ...,
+ * other: ...}), the form of fields.n's CLDR category in the page's language
+ * (Intl.PluralRules, the rules konum.messages takes from Babel), "other" when it has none.
  * The texts are read again when instant navigation brings another page's template, so a
  * page with other sections (an exam, the study page) never reads the first page's.
  */
 (function () {
   "use strict";
   if (window.konumText) return;
-  var box = null, texts = {};
+  var box = null, texts = {}, rules = {};
+  function category(n) {
+    var lang = document.documentElement.lang || "en";
+    if (!rules[lang]) rules[lang] = new Intl.PluralRules(lang);
+    return typeof n === "number" ? rules[lang].select(n) : "other";
+  }
   window.konumText = function (key, fields, number) {
     /* Looked for again only once instant navigation has taken the page's template away:
      * a query per text would walk the whole page each time. */
@@ -19,8 +26,8 @@
       var script = box && box.content.querySelector("script");
       texts = script ? JSON.parse(script.textContent) : {};
     }
-    var text = texts[key] || key, forms = text.split("|");
-    if (forms.length > 1) text = fields && fields.n === 1 ? forms[0] : forms[1];
+    var text = texts[key] || key;
+    if (typeof text === "object") text = text[category(fields && fields.n)] || text.other;
     return text.replace(/\{(\w+)\}/g, function (all, name) {
       if (!fields || !(name in fields)) return all;
       var value = fields[name];

@@ -76,7 +76,7 @@ class LessonFigure:
         texts = catalogue(language, self.messages)
 
         def label(name: str, **fields: object) -> str:
-            return fill(texts[f"figures.{name}"], **fields)
+            return fill(texts[f"figures.{name}"], language, **fields)
 
         return label
 

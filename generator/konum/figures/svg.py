@@ -20,7 +20,7 @@ import re
 from typing import TYPE_CHECKING
 
 from konum.figures.style import INK, style
-from konum.formatting import DECIMAL_MARKS, THOUSANDS_MARKS
+from konum.formatting import number_marks
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -131,11 +131,10 @@ def localize_text(svg: str, language: str) -> str:
     """``svg`` with the numbers in its ``<text>`` written in ``language``'s marks.
 
     The figures print numbers in Python's form (``0.5``, ``8,192``); in Turkish these become
-    ``0,5`` and ``8.192`` (:data:`~konum.formatting.DECIMAL_MARKS`,
-    :data:`~konum.formatting.THOUSANDS_MARKS`). Only text between tags changes, never an
-    attribute. English is returned as is.
+    ``0,5`` and ``8.192`` (:func:`~konum.formatting.number_marks`). Only text between tags
+    changes, never an attribute. English is returned as is.
     """
-    marks = {".": DECIMAL_MARKS.get(language, "."), ",": THOUSANDS_MARKS.get(language, ",")}
+    marks = dict(zip(".,", number_marks(language), strict=True))
     if marks == {".": ".", ",": ","}:
         return svg
 

@@ -10,7 +10,7 @@
  * tests to compare with the plugin's Python) stay reachable as konumExplorers[name].
  * Every text comes from the interface catalogue's section "explorer" in the page's language
  * (konum.messages, JSON in <template data-konum-messages>): kit.t(key, fields); numbers are
- * written in its explorer.number_locale (kit.fmt, kit.num), so a Turkish page shows 0,841.
+ * written in the page's language by Intl (kit.fmt, kit.num), so a Turkish page shows 0,841.
  * No network requests, no dependencies.
  */
 (function () {
@@ -23,7 +23,7 @@
 
   /* The interface's texts in the page's language (messages.js). */
   function t(key, fields) { return window.konumText("explorer." + key, fields); }
-  function locale() { return t("number_locale") === "number_locale" ? "en-US" : t("number_locale"); }
+  function locale() { return document.documentElement.lang || "en"; }
   /* An exact number (a count, a base, a context length) in the page's digit grouping. */
   function num(x) { return x.toLocaleString(locale(), { maximumFractionDigits: 12 }); }
 

@@ -344,3 +344,95 @@ def test_links_resolve_against_the_page() -> None:
 def test_block_titles_are_found_on_every_line() -> None:
     text = 'Prose.\n\n```text title="Çıktı"\n1\n```\n\n    ```text title="Output"\n    2\n    ```\n'
     assert FENCE_TITLE.findall(text) == ["Çıktı", "Output"]
+
+
+# --- the language: endings and the glossary ----------------------------------------------------
+
+BANKS = TURKISH / "banks"
+CATALOGUES = (REPO / "templates/messages/tr", REPO / "generator/konum_pe/messages/tr")
+GLOSS = re.compile(r"\([^()]*\)")
+CODE_SPAN = re.compile(r"`[^`\n]*`")
+URL = re.compile(r"\]\([^)]*\)|https?://\S+")
+#: The glossary's rule: each chosen term, and the variants it replaces (a pattern each).
+GLOSSARY = {
+    "NTK-duyarlı (NTK-aware)": r"NTK-aware|NTK'y[ae] duyarlı",
+    "ara değerleme (interpolation)": r"[ei]nterpolasyon",
+    "kontrol noktası (checkpoint)": r"denetim noktas",
+    "istem (prompt)": r"\bkomut",
+    "bikübik (bicubic)": r"çift kübik",
+    "konumsal kodlama (positional encoding)": r"konum kodlama",
+    "cevap (answer)": r"\b[Yy]anıt",
+    "Transformer": r"\btransformer(?!s\b)",
+    "test (quiz), alıştırma (exercise)": r"\bUygulama\b|[Aa]lıştırma (?:sorus|puan|cevap|yok"
+    r"|tamamlandı|kısmen)|[Aa]lıştırmalar nasıl|[Aa]lıştırmanın üst|bir alıştırmayla",
+    "çift numaralı, tek numaralı (even, odd)": r"\b[ÇçTt](?:ift|ek) (?:sütun|boyut)(?!lu)",
+    "Bağlamı uzatmak (extending the context)": r"[Bb]ağlam\w* genişlet|genişletilmiş|genişletme "
+    r"çarpan",
+}
+
+
+def _strings(node: object) -> list[str]:
+    if isinstance(node, str):
+        return [node]
+    if isinstance(node, dict):
+        return [s for value in node.values() for s in _strings(value)]
+    if isinstance(node, list):
+        return [s for item in node for s in _strings(item)]
+    return []
+
+
+@lru_cache(maxsize=1)
+def _turkish_texts() -> tuple[tuple[str, str], ...]:
+    """Every Turkish text a reader sees, by where it is: the pages' prose (no programs, no
+    ``{{ }}`` expressions), the banks' and the catalogues' strings (no fenced programs)."""
+    import yaml
+
+    texts = []
+    for path in sorted(TURKISH.rglob("*.md")):
+        prose = "\n".join(_prose(path.read_text(encoding="utf-8")))
+        texts.append((f"content/tr/{path.relative_to(TURKISH)}", EXPRESSION.sub("", prose)))
+    for path in [*sorted(BANKS.glob("*.yml")), *(p for c in CATALOGUES for p in c.glob("*.yml"))]:
+        loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
+        strings = ["\n".join(_prose(s)) for s in _strings(loaded)]
+        texts.append((str(path.relative_to(REPO)), "\n".join(strings)))
+    return tuple(texts)
+
+
+def test_every_ending_is_the_one_its_word_takes() -> None:
+    """Each ending behind an apostrophe has the form the word before it takes, said as
+    konum_pe.turkish reads it (the generators' texts get theirs when they are filled in)."""
+    from konum_pe.turkish import ENDING, harmonize
+
+    wrong = []
+    for where, text in _turkish_texts():
+        for match in ENDING.finditer(text):
+            if match["ending"] and not re.search(r"\{\w*\}", match[0]):
+                right = harmonize(match[0])
+                wrong += [f"{where}: {match[0]} (not {right})"] if right != match[0] else []
+    assert wrong == []
+
+
+def test_one_term_for_each_glossary_entry() -> None:
+    """The glossary's chosen terms everywhere (an English term in parentheses after its
+    Turkish one is its gloss; code and links are not prose)."""
+    found = []
+    for where, text in _turkish_texts():
+        prose = URL.sub("", CODE_SPAN.sub("", GLOSS.sub("", text)))
+        for term, variants in GLOSSARY.items():
+            found += [
+                f"{where}: {m[0]!r}, the glossary says {term}" for m in re.finditer(variants, prose)
+            ]
+    assert found == []
+
+
+def test_each_lesson_and_its_bank_have_one_title() -> None:
+    import yaml
+
+    def title(page: Path) -> str:
+        return re.sub(r"\s*\{[^}]*\}\s*$", "", page.read_text(encoding="utf-8").split("\n")[0])[2:]
+
+    english = {yaml.safe_load(p.read_text(encoding="utf-8"))["title"]: p.name
+               for p in (ENGLISH / "banks").glob("*.yml")}  # fmt: skip
+    for page in sorted((TURKISH / "lessons").glob("*.md")):
+        bank = english[title(ENGLISH / "lessons" / page.name)]
+        assert yaml.safe_load((BANKS / bank).read_text(encoding="utf-8"))["title"] == title(page)

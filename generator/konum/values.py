@@ -51,7 +51,13 @@ from markdown.preprocessors import Preprocessor
 from konum.config import DEFAULTS, Options, check_names, options_from
 from konum.errors import ConfigError, KonumError, PageError
 from konum.figures import figure_params, render_svg
-from konum.formatting import DECIMAL_MARKS, THOUSANDS_MARKS, format_number
+from konum.formatting import (
+    DECIMAL_MARKS,
+    GROUPS_ALWAYS,
+    THOUSANDS_MARKS,
+    format_number,
+    group_digits,
+)
 from konum.model import Choices, Range
 from konum.plugins import Plugins, load_plugins
 from konum.sandbox import SandboxError, check_decimals, fmt, sandbox
@@ -182,7 +188,9 @@ def _marked(function: Callable[..., str], mark: str) -> Callable[..., str]:
 
 def localize_values(text: str, language: str) -> str:
     """A rendered page with its marked numbers (:data:`NUMBER`, :data:`GROUPED`) written for
-    ``language``: its decimal mark in prose, braced in math, Python's form in code."""
+    ``language``: its decimal mark in prose, braced in math, Python's form in code; in prose
+    a minus sign (U+2212) for the hyphen, and long numbers grouped where the language always
+    groups (:data:`konum.formatting.GROUPS_ALWAYS`)."""
     decimal = DECIMAL_MARKS.get(language, ".")
     grouping = THOUSANDS_MARKS.get(language, ",")
 
@@ -195,7 +203,10 @@ def localize_values(text: str, language: str) -> str:
                 sep = "{" + grouping + "}" if brace and grouping != "," else grouping
                 return digits.replace(",", sep)
             mark = "{" + decimal + "}" if brace and decimal != "." else decimal
-            return re.sub(r"(?<=\d)\.(?=\d)", mark, digits)
+            digits = re.sub(r"(?<=\d)\.(?=\d)", mark, digits)
+            if language in GROUPS_ALWAYS:
+                digits = group_digits(digits, "{" + grouping + "}" if brace else grouping)
+            return digits if brace else re.sub(r"(?<![\w.])-(?=\d)", "\u2212", digits)
 
         return _MARKED.sub(number, part)
 

@@ -57,6 +57,7 @@ FENCE_TITLE = re.compile(r'^ *(?:`{3,}|~{3,}) *[\w+.-]* +title="([^"]*)"', re.MU
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 # As in test_site.py, with the decimal comma of Turkish prose as well as the point.
 TYPED_RESULT = re.compile(r"(?<![\w.,^_{])-?\d+[.,]\d{3,}(?![\w.,])")
+GROUPED_WHOLE = re.compile(r"-?\d{1,3}(?:\.\d{3})+")
 
 
 @lru_cache(maxsize=2)
@@ -131,13 +132,29 @@ def _figure(call: str) -> tuple[str, dict[str, object], str | None, str | None]:
 
 
 def _code_tokens(code: str) -> list[tuple[int, str]]:
-    """The tokens of a Python program without its comments and blank lines."""
+    """The tokens of a Python program without its comments and blank lines, its docstrings
+    and the arguments of its ``raise X(...)`` written ``…``: those are prose, translated."""
     skipped = {tokenize.COMMENT, tokenize.NL}
-    return [
+    tokens = [
         (tok.type, tok.string)
         for tok in tokenize.generate_tokens(io.StringIO(code + "\n").readline)
         if tok.type not in skipped
     ]
+    out: list[tuple[int, str]] = []
+    depth = 0  # inside a raise's parentheses: how deep
+    for i, (kind, text) in enumerate(tokens):
+        if depth:
+            depth += {"(": 1, ")": -1}.get(text, 0)
+            if depth == 0:
+                out += [(tokenize.STRING, "…"), (kind, text)]
+            continue
+        statement = i == 0 or tokens[i - 1][0] in (tokenize.NEWLINE, tokenize.INDENT)
+        if kind == tokenize.STRING and statement and tokens[i + 1][0] == tokenize.NEWLINE:
+            text = "…"
+        elif text == "(" and len(out) >= 2 and out[-2][1] == "raise":
+            depth = 1
+        out.append((kind, text))
+    return out
 
 
 def _quizzes(text: str) -> list[list[str]]:
@@ -295,7 +312,8 @@ def test_links_to_turkish_pages_are_kept(page: str) -> None:
 @counterpart
 def test_no_hand_typed_results(page: str) -> None:
     text = re.sub(EXPRESSION, "", _pair(page)[1])
-    typed = TYPED_RESULT.findall(text)
+    # A whole number grouped by points (1.000) is not a decimal.
+    typed = [n for n in TYPED_RESULT.findall(text) if not GROUPED_WHOLE.fullmatch(n)]
     assert typed == [], f"numbers typed by hand in content/tr/{page}: {typed}"
 
 
@@ -306,6 +324,17 @@ def test_comments_do_not_count_but_code_does() -> None:
     english = "x = f(1)   # one\n# a note\ny = x\n"
     assert _code_tokens("x = f(1)   # bir\ny = x\n") == _code_tokens(english)
     assert _code_tokens("x = f(2)   # one\n# a note\ny = x\n") != _code_tokens(english)
+
+
+def test_docstrings_and_error_messages_are_prose() -> None:
+    program = (
+        'def f(n):\n    """{}"""\n    if n < 0:\n        raise ValueError(f"{} {{n}}")\n'
+        "    return 2 * n\n"
+    )
+    english, turkish = program.format("Twice n.", "bad"), program.format("n'nin iki katı.", "kötü")
+    assert _code_tokens(turkish) == _code_tokens(english)
+    assert _code_tokens(turkish.replace("2 * n", "3 * n")) != _code_tokens(english)
+    assert _code_tokens('print("one")\n') != _code_tokens('print("bir")\n')
 
 
 def test_figures_compare_by_name_and_parameters() -> None:
@@ -436,3 +465,23 @@ def test_each_lesson_and_its_bank_have_one_title() -> None:
     for page in sorted((TURKISH / "lessons").glob("*.md")):
         bank = english[title(ENGLISH / "lessons" / page.name)]
         assert yaml.safe_load((BANKS / bank).read_text(encoding="utf-8"))["title"] == title(page)
+
+
+#: A whole number of four digits or more written without its groups (CLDR's Turkish groups
+#: from 1.000 on); a year (2000-2029) and an issue number (#24653) are names, not amounts.
+UNGROUPED = re.compile(r"(?<![\w.,#{}\\/-])(?!20[0-2]\d(?!\d))\d{4,}(?![\w/}]|[.,]\d)")
+#: A hyphen for a minus in a table cell.
+TABLE_HYPHEN = re.compile(r"^\|.*\|\s*-\d", re.MULTILINE)
+
+
+def test_one_number_convention() -> None:
+    """Turkish prose writes numbers as CLDR's ``tr`` does: a decimal comma and a point
+    between the groups of every whole number from 1.000 on (``8.192``, ``500.000``, not
+    ``8192`` or ``500 bin``); a table's minus is a minus sign."""
+    found = []
+    for where, text in _turkish_texts():
+        prose = URL.sub("", CODE_SPAN.sub("", text))
+        found += [f"{where}: {m[0]}" for m in UNGROUPED.finditer(prose)]
+        found += [f"{where}: {m[0]}" for m in re.finditer(r"\d+ bin\b", prose)]
+        found += [f"{where}: {m[0]}" for m in TABLE_HYPHEN.finditer(prose)]
+    assert found == []

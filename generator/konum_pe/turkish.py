@@ -10,7 +10,7 @@ Conventions:
 
 * a number's last spoken word: the units, else the tens, else ``yüz``, ``bin``, ``milyon``,
   ...; a decimal's is that of its decimals read as a whole number (``0,05`` sıfır virgül
-  sıfır beş), its digits grouped with ``.`` or not, its mark ``,`` (``0{,}5`` in TeX too);
+  sıfır beş), its digits grouped with ``.`` or not, its mark ``,`` (``0{,}5``, ``10{.}000`` in TeX);
 * one reading per letter (:data:`LETTERS`: ``k`` is ``ka``, ``q`` is ``ku``, ``x`` is
   ``iks``), per Greek letter and function (:data:`COMMANDS`), per name (:data:`NAMES`); a
   name not listed is read as written, all capitals letter by letter (``MAE``: em a e);
@@ -65,7 +65,7 @@ _SILENT = re.compile(
 _LAST = re.compile(
     r"(?:\\(?:text|mathrm|operatorname|mathit|mathbf)\{(?P<text>[^{}]*)$)"
     r"|(?:\^\{?(?P<power>[23])$)|(?:\\(?P<command>[A-Za-z]+)$)"
-    r"|(?P<number>\d(?:[\d.]|\{,\}|,)*)$|(?P<name>[A-Za-z][\w-]*)'*$"
+    r"|(?P<number>\d(?:[\d.]|\{[.,]\}|,)*)$|(?P<name>[A-Za-z][\w-]*)'*$"
 )
 #: An ending behind an apostrophe (doubled in a single-quoted YAML string) and the word
 #: before it: a formula, code, a number or a name.
@@ -81,7 +81,7 @@ def number_word(text: str) -> str:
     ``"bin"``, ``"0,5"`` -> ``"beş"``, ``"500.000"`` -> ``"bin"`` (see the module's
     conventions)."""
     if not text.isdigit():
-        whole, _, decimals = text.replace("{,}", ",").partition(",")
+        whole, _, decimals = text.replace("{,}", ",").replace("{.}", "").partition(",")
         text = (decimals or whole).lstrip("−-").replace(".", "").replace(" ", "")
     digits = text.lstrip("0")
     if not digits:

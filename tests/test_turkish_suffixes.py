@@ -152,6 +152,14 @@ def test_letters_formulas_and_names(word: str, ending: str, written: str) -> Non
     assert suffixed(word, ending) == written
 
 
+def test_numbers_in_pythons_form() -> None:
+    # A generator's fields, before the page writes them in Turkish: the point is decimal.
+    assert harmonize("$x = 12.0$'dir, 1.000'dir, 2.5'dir", point=".") == (
+        "$x = 12.0$'dır, 1.000'dır, 2.5'tir"
+    )
+    assert harmonize("1.000'dir") == "1.000'dir"
+
+
 def test_a_text_gets_each_ending_right() -> None:
     text = "$j = 3$'yi, 64'yi ve $a$ ile $b$'yi; Shaw'un 0,5'dir. $$x'$$ ``x'`` 'tırnak'"
     assert harmonize(text) == (

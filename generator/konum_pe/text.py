@@ -7,7 +7,8 @@ A generator asks for its texts by key with the numbers as fields, so every langu
 same draw: ``say("tr", "learned_params.prompt", n=512, d=768)``. Texts are
 :meth:`str.format` templates: ``{n}`` is a field, ``{{`` and ``}}`` are LaTeX's braces. A
 Turkish text writes an ending after a field in any of its forms (``{d}'yi``): the filled text
-gets the form the drawn number takes (:func:`konum_pe.turkish.harmonize`: ``64'ü``, ``128'i``).
+gets the form the drawn number takes (:func:`konum_pe.turkish.harmonize`: ``64'ü``, ``128'i``),
+its numbers read in Python's form (``12.0``), as the generators write them.
 """
 
 from __future__ import annotations
@@ -28,10 +29,10 @@ def say(language: str, key: str, **fields: object) -> str:
         KeyError: an unknown language, key or field.
     """
     text = catalogue(language, (MESSAGES,))[f"generators.{key}"].format(**fields)
-    return harmonize(text) if language == "tr" else text
+    return harmonize(text, point=".") if language == "tr" else text
 
 
 def counted(language: str, key: str, n: int) -> str:
     """The text ``generators.<key>`` written ``one|other``, in its form for ``n``."""
     text = fill(catalogue(language, (MESSAGES,))[f"generators.{key}"], n=n)
-    return harmonize(text) if language == "tr" else text
+    return harmonize(text, point=".") if language == "tr" else text

@@ -76,12 +76,15 @@ ENDING = re.compile(
 )
 
 
-def number_word(text: str) -> str:
+def number_word(text: str, point: str = ",") -> str:
     """The last word a number is said with: ``"768"`` -> ``"sekiz"``, ``"1000"`` ->
     ``"bin"``, ``"0,5"`` -> ``"beş"``, ``"500.000"`` -> ``"bin"`` (see the module's
-    conventions)."""
+    conventions). ``point`` is the decimal mark: ``","`` (Turkish, ``.`` groups) or ``"."``
+    (Python's form, ungrouped: a generator's fields before the page writes them)."""
     if not text.isdigit():
-        whole, _, decimals = text.replace("{,}", ",").replace("{.}", "").partition(",")
+        text = text.replace("{,}", ",").replace("{.}", "")
+        text = text.replace(".", ",") if point == "." else text
+        whole, _, decimals = text.partition(",")
         text = (decimals or whole).lstrip("−-").replace(".", "").replace(" ", "")
     digits = text.lstrip("0")
     if not digits:
@@ -105,10 +108,10 @@ def _name_word(name: str) -> str:
     return name.lower()
 
 
-def spoken_word(word: str) -> str:
-    """The last word ``word`` is said with: a number (:func:`number_word`), a ``$...$``
-    formula or a ```code``` span (up to its last token), a letter or a name
-    (:data:`NAMES`)."""
+def spoken_word(word: str, point: str = ",") -> str:
+    """The last word ``word`` is said with: a number (:func:`number_word`, ``point`` its
+    decimal mark), a ``$...$`` formula or a ```code``` span (up to its last token), a letter
+    or a name (:data:`NAMES`)."""
     if word[0] in "$`":
         tex = _SILENT.sub("", word.strip("$`"))
         last = _LAST.search(tex)
@@ -119,10 +122,10 @@ def spoken_word(word: str) -> str:
         if last["command"]:
             return COMMANDS.get(last["command"], last["command"].lower())
         if last["number"]:
-            return number_word(last["number"].rstrip(".,"))
+            return number_word(last["number"].rstrip(".,"), point)
         return _name_word(last["text"] or last["name"])
     if _NUMBER.fullmatch(word):
-        return number_word(word)
+        return number_word(word, point)
     return _name_word(word)
 
 
@@ -162,14 +165,15 @@ def suffixed(word: str, ending: str) -> str:
     return f"{word}'{_harmonize_ending(spoken_word(word), ending)}"
 
 
-def harmonize(text: str) -> str:
+def harmonize(text: str, point: str = ",") -> str:
     """``text`` with every ending behind an apostrophe (:data:`ENDING`) in the form its word
-    takes: ``"$j = 3$'yi"`` -> ``"$j = 3$'ü"``."""
+    takes: ``"$j = 3$'yi"`` -> ``"$j = 3$'ü"``; its numbers have ``point`` as their decimal
+    mark (:func:`number_word`)."""
 
     def one(match: re.Match[str]) -> str:
         word, mark, ending = match["word"], match["mark"], match["ending"]
         if not ending:
             return match[0]
-        return f"{word}{mark}{_harmonize_ending(spoken_word(word), ending)}"
+        return f"{word}{mark}{_harmonize_ending(spoken_word(word, point), ending)}"
 
     return ENDING.sub(one, text)

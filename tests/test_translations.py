@@ -326,11 +326,16 @@ def test_turkish_cards_are_other_notes_stable_across_seeds(
 
 
 def test_turkish_cards_speak_turkish() -> None:
-    turkish = _course("tr", variants=1)
+    english, turkish = _course("en", variants=1), _course("tr", variants=1)
     cards = build_cards(turkish.banks, turkish.concretes(), language="tr")
     backs = " ".join(c.back for c in cards)
     assert "Cevap:" in backs and "Answer:" not in backs
     assert all(c.language == "tr" for c in cards)
+    # Their tags are the translations' names; a name Turkish says as English does stays.
+    same = {"alibi", "fairseq", "llama3", "nope", "ntk", "rope", "shaw", "softmax", "t5", "vit"}
+    english_tags = {t for c in build_cards(english.banks, english.concretes()) for t in c.tags}
+    assert {t for c in cards for t in c.tags} & english_tags == same
+    assert {"neden-konum", "sinüs", "hesaplanan"} <= {t for c in cards for t in c.tags}
 
 
 def _english_prose() -> list[str]:

@@ -31,7 +31,8 @@ The pass runs over the whole page before any other Markdown processing, fenced c
 included, so printed outputs in code blocks are computed too. On a page in another language
 (the extension's ``language``) the numbers that ``fmt``, ``vec`` and ``table`` print take its
 decimal mark in prose (``0,841``; ``0{,}841`` in math) and keep Python's dot in code, and
-``thousands`` groups with the language's separator (``786.432`` in Turkish) outside code.
+``thousands`` groups with the language's separator (``786.432`` in Turkish) outside code; a
+bare number (``{{ n * d }}``) is written as ``fmt`` writes it.
 A failure is a :class:`ValuesError` naming the line; MkDocs names the page and stops
 without a traceback.
 """
@@ -60,7 +61,7 @@ from konum.formatting import (
 )
 from konum.model import Choices, Range
 from konum.plugins import Plugins, load_plugins
-from konum.sandbox import SandboxError, check_decimals, fmt, sandbox
+from konum.sandbox import PRINT_NUMBER, SandboxError, check_decimals, fmt, sandbox
 
 
 class ValuesError(PageError):
@@ -272,12 +273,16 @@ class ValuesPreprocessor(Preprocessor):
         if "{{" not in source and "{%" not in source:
             return lines
         language = self.extension.options.language
+        # Bare numbers too ({{ n * d }}) are written the page's way in another language.
+        token = PRINT_NUMBER.set((lambda t: NUMBER + t + END) if language != "en" else None)
         try:
             namespace = page_namespace(self.extension.plugins(), self.figure, language)
             text = sandbox().from_string(source).render(namespace)
         except SandboxError as exc:
             where = f"line {exc.lineno}: " if exc.lineno else ""
             raise ValuesError(f"in a {{{{ ... }}}} expression, {where}{exc.message}") from exc
+        finally:
+            PRINT_NUMBER.reset(token)
         if language != "en":
             text = localize_values(text, language)
         return text.split("\n")

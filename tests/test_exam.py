@@ -410,7 +410,8 @@ def test_a_turkish_key_writes_numbers_with_a_decimal_comma(
                 continue
             point = format_number(value, decimals)
             comma = typeset_number(format_number(value, decimals, language="tr"))
-            assert "," in comma and "." not in comma and "-" not in comma
+            assert "," in comma and "-" not in comma
+            assert re.fullmatch(r"−?\d{1,3}(?:\.\d{3})*,\d+", comma.split()[0]), comma
             answer = re.search(r'<p class="konum-exam-key-answer">(.*?)</p>', sections[q.id])
             assert answer, q.id
             assert answer.group(1).startswith(f"<strong>{comma}"), (q.id, answer.group(1))

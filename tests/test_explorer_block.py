@@ -19,6 +19,7 @@ import pytest
 
 from konum.explorer import explorer_assets
 from konum.explorers import ExplorerError
+from konum.formatting import localize_numbers
 from konum.messages import catalogue as messages_catalogue
 from konum.paths import TEMPLATES_DIR
 from konum_pe import pe
@@ -52,11 +53,12 @@ def convert(text: str, language: str = "en") -> str:
 
 
 def fallback_alt(name: str, values: dict[str, Any], language: str = "en") -> str:
-    """The fallback figure's alt text of explorer ``name``: its catalogue text, filled in."""
+    """The fallback figure's alt text of explorer ``name``: its catalogue text, filled in,
+    its numbers written in ``language`` (Turkish: 10.000, 0,5)."""
     figure = EXPLORERS[name].figure
     assert figure is not None
     _, _, key, fields = figure(values)
-    return message(language, f"explorer.{key}", **fields)
+    return localize_numbers(message(language, f"explorer.{key}", **fields), language)
 
 
 def blocks(page: str) -> list[tuple[str, dict[str, Any]]]:
@@ -136,6 +138,8 @@ def test_a_turkish_page_gets_the_fallback_in_turkish(name: str) -> None:
         alt = fallback_alt(name, params["values"], "tr")
         assert alt != fallback_alt(name, params["values"], "en")
         assert f'aria-label="{alt}"' in page
+        if name == "context-extension":  # its numbers as Turkish writes them
+            assert "taban 10.000)" in alt and "4.096 belirteçlik" in alt
     assert f'"explorer.settings":"{catalogue("tr", PE.messages)["explorer.settings"]}"' in page
 
 

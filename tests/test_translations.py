@@ -17,7 +17,7 @@ from konum import model
 from konum.cli import cli
 from konum.config import options_from
 from konum.course import course_for
-from konum.exports.anki import deck_id, guid
+from konum.exports.anki import NOTE_TYPES, deck_id, guid
 from konum.formatting import format_number, localize_numbers
 from konum.messages import catalogue
 from konum.translate import (
@@ -263,16 +263,22 @@ def test_both_editions_draw_the_same_numbers_per_question_id() -> None:
     assert len(_drawn(english)) == english.questions
     computed = [c for c in turkish.concretes() if c.variants]
     shown = [v.shown_answer for c in computed for v in c.variants]
-    assert any("," in s for s in shown) and not any("." in s for s in shown)
+    assert any("," in s for s in shown)
+    # A point only groups the digits of a long number (CLDR's Turkish: 131.328, 1.256,3944).
+    assert all(re.fullmatch(r"-?\d{1,3}(?:\.\d{3})*(?:,\d+)?", s.split()[0]) for s in shown)
 
 
 def test_numbers_in_turkish_take_the_decimal_comma() -> None:
     assert format_number(0.84147, 3, language="tr") == "0,841"
     assert format_number(-0.0001, 2, "rad", language="tr") == "0,00 rad"
     assert format_number(0.84147, 3) == "0.841"
+    assert format_number(20473564.125, 1, language="tr") == "20.473.564,1"
+    assert format_number(8192, language="tr") == "8.192" and format_number(8192) == "8192"
     text = "Açı 0.5 rad, $x = 0.25$, `a = 0.5`, ```\nb = 1.5\n```"
     assert localize_numbers(text, "tr") == "Açı 0,5 rad, $x = 0{,}25$, `a = 0.5`, ```\nb = 1.5\n```"
     assert localize_numbers(text, "en") == text
+    grouped = "Taban 10000, $b = 500000.5$, `b = 10000`"
+    assert localize_numbers(grouped, "tr") == "Taban 10.000, $b = 500{.}000{,}5$, `b = 10000`"
 
 
 @pytest.fixture
@@ -303,6 +309,12 @@ def test_turkish_cards_are_other_notes_stable_across_seeds(
     import_apkg(collection, tmp_path / "en.apkg")
     import_apkg(collection, tmp_path / "tr.apkg")
     assert collection.note_count() == len(en_cards) + len(tr_cards)
+    # The Turkish notes' types, fields and card templates are named in Turkish.
+    for _, name, first, second, template in NOTE_TYPES["tr"]:
+        notetype = collection.models.by_name(name)
+        assert notetype is not None, name
+        assert [f["name"] for f in notetype["flds"]] == [first, second]
+        assert [t["name"] for t in notetype["tmpls"]] == [template]
 
     other = _course("tr", seed=7, variants=1)
     again = export("anki", other.banks, other.concretes(), tmp_path / "tr7.apkg",
@@ -314,11 +326,16 @@ def test_turkish_cards_are_other_notes_stable_across_seeds(
 
 
 def test_turkish_cards_speak_turkish() -> None:
-    turkish = _course("tr", variants=1)
+    english, turkish = _course("en", variants=1), _course("tr", variants=1)
     cards = build_cards(turkish.banks, turkish.concretes(), language="tr")
     backs = " ".join(c.back for c in cards)
     assert "Cevap:" in backs and "Answer:" not in backs
     assert all(c.language == "tr" for c in cards)
+    # Their tags are the translations' names; a name Turkish says as English does stays.
+    same = {"alibi", "fairseq", "llama3", "nope", "ntk", "rope", "shaw", "softmax", "t5", "vit"}
+    english_tags = {t for c in build_cards(english.banks, english.concretes()) for t in c.tags}
+    assert {t for c in cards for t in c.tags} & english_tags == same
+    assert {"neden-konum", "sinüs", "hesaplanan"} <= {t for c in cards for t in c.tags}
 
 
 def _english_prose() -> list[str]:
@@ -355,7 +372,9 @@ def test_generators_word_the_same_draw_in_turkish(generator: str) -> None:
         assert (en.values, en.answer, en.tolerance) == (tr.values, tr.answer, tr.tolerance)
         assert [o.correct for o in en.options] == [o.correct for o in tr.options]
         assert [o.misconception for o in en.options] == [o.misconception for o in tr.options]
-        assert [o.text.replace(",", ".") for o in tr.options] == [o.text for o in en.options]
+        # The same numbers: Turkish groups long ones with "." and writes the decimal ",".
+        read = [o.text.replace(".", "").replace(",", ".") for o in tr.options]
+        assert read == [o.text for o in en.options]
         assert tr.prompt != en.prompt and tr.solution != en.solution
         feedback = [o.feedback for o in tr.options if o.feedback]
         assert len(feedback) == len([o for o in en.options if o.feedback])

@@ -57,6 +57,7 @@ FENCE_TITLE = re.compile(r'^ *(?:`{3,}|~{3,}) *[\w+.-]* +title="([^"]*)"', re.MU
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 # As in test_site.py, with the decimal comma of Turkish prose as well as the point.
 TYPED_RESULT = re.compile(r"(?<![\w.,^_{])-?\d+[.,]\d{3,}(?![\w.,])")
+GROUPED_WHOLE = re.compile(r"-?\d{1,3}(?:\.\d{3})+")
 
 
 @lru_cache(maxsize=2)
@@ -131,13 +132,29 @@ def _figure(call: str) -> tuple[str, dict[str, object], str | None, str | None]:
 
 
 def _code_tokens(code: str) -> list[tuple[int, str]]:
-    """The tokens of a Python program without its comments and blank lines."""
+    """The tokens of a Python program without its comments and blank lines, its docstrings
+    and the arguments of its ``raise X(...)`` written ``…``: those are prose, translated."""
     skipped = {tokenize.COMMENT, tokenize.NL}
-    return [
+    tokens = [
         (tok.type, tok.string)
         for tok in tokenize.generate_tokens(io.StringIO(code + "\n").readline)
         if tok.type not in skipped
     ]
+    out: list[tuple[int, str]] = []
+    depth = 0  # inside a raise's parentheses: how deep
+    for i, (kind, text) in enumerate(tokens):
+        if depth:
+            depth += {"(": 1, ")": -1}.get(text, 0)
+            if depth == 0:
+                out += [(tokenize.STRING, "…"), (kind, text)]
+            continue
+        statement = i == 0 or tokens[i - 1][0] in (tokenize.NEWLINE, tokenize.INDENT)
+        if kind == tokenize.STRING and statement and tokens[i + 1][0] == tokenize.NEWLINE:
+            text = "…"
+        elif text == "(" and len(out) >= 2 and out[-2][1] == "raise":
+            depth = 1
+        out.append((kind, text))
+    return out
 
 
 def _quizzes(text: str) -> list[list[str]]:
@@ -295,7 +312,8 @@ def test_links_to_turkish_pages_are_kept(page: str) -> None:
 @counterpart
 def test_no_hand_typed_results(page: str) -> None:
     text = re.sub(EXPRESSION, "", _pair(page)[1])
-    typed = TYPED_RESULT.findall(text)
+    # A whole number grouped by points (1.000) is not a decimal.
+    typed = [n for n in TYPED_RESULT.findall(text) if not GROUPED_WHOLE.fullmatch(n)]
     assert typed == [], f"numbers typed by hand in content/tr/{page}: {typed}"
 
 
@@ -306,6 +324,17 @@ def test_comments_do_not_count_but_code_does() -> None:
     english = "x = f(1)   # one\n# a note\ny = x\n"
     assert _code_tokens("x = f(1)   # bir\ny = x\n") == _code_tokens(english)
     assert _code_tokens("x = f(2)   # one\n# a note\ny = x\n") != _code_tokens(english)
+
+
+def test_docstrings_and_error_messages_are_prose() -> None:
+    program = (
+        'def f(n):\n    """{}"""\n    if n < 0:\n        raise ValueError(f"{} {{n}}")\n'
+        "    return 2 * n\n"
+    )
+    english, turkish = program.format("Twice n.", "bad"), program.format("n'nin iki katı.", "kötü")
+    assert _code_tokens(turkish) == _code_tokens(english)
+    assert _code_tokens(turkish.replace("2 * n", "3 * n")) != _code_tokens(english)
+    assert _code_tokens('print("one")\n') != _code_tokens('print("bir")\n')
 
 
 def test_figures_compare_by_name_and_parameters() -> None:
@@ -344,3 +373,115 @@ def test_links_resolve_against_the_page() -> None:
 def test_block_titles_are_found_on_every_line() -> None:
     text = 'Prose.\n\n```text title="Çıktı"\n1\n```\n\n    ```text title="Output"\n    2\n    ```\n'
     assert FENCE_TITLE.findall(text) == ["Çıktı", "Output"]
+
+
+# --- the language: endings and the glossary ----------------------------------------------------
+
+BANKS = TURKISH / "banks"
+CATALOGUES = (REPO / "templates/messages/tr", REPO / "generator/konum_pe/messages/tr")
+GLOSS = re.compile(r"\([^()]*\)")
+CODE_SPAN = re.compile(r"`[^`\n]*`")
+URL = re.compile(r"\]\([^)]*\)|https?://\S+")
+#: The glossary's rule: each chosen term, and the variants it replaces (a pattern each).
+GLOSSARY = {
+    "NTK-duyarlı (NTK-aware)": r"NTK-aware|NTK'y[ae] duyarlı",
+    "ara değerleme (interpolation)": r"[ei]nterpolasyon",
+    "kontrol noktası (checkpoint)": r"denetim noktas",
+    "istem (prompt)": r"\bkomut",
+    "bikübik (bicubic)": r"çift kübik",
+    "konumsal kodlama (positional encoding)": r"konum kodlama",
+    "cevap (answer)": r"\b[Yy]anıt",
+    "Transformer": r"\btransformer(?!s\b)",
+    "test (quiz), alıştırma (exercise)": r"\bUygulama\b|[Aa]lıştırma (?:sorus|puan|cevap|yok"
+    r"|tamamlandı|kısmen)|[Aa]lıştırmalar nasıl|[Aa]lıştırmanın üst|bir alıştırmayla",
+    "çift numaralı, tek numaralı (even, odd)": r"\b[ÇçTt](?:ift|ek) (?:sütun|boyut)(?!lu)",
+    "Bağlamı uzatmak (extending the context)": r"[Bb]ağlam\w* genişlet|genişletilmiş|genişletme "
+    r"çarpan",
+}
+
+
+def _strings(node: object) -> list[str]:
+    if isinstance(node, str):
+        return [node]
+    if isinstance(node, dict):
+        return [s for value in node.values() for s in _strings(value)]
+    if isinstance(node, list):
+        return [s for item in node for s in _strings(item)]
+    return []
+
+
+@lru_cache(maxsize=1)
+def _turkish_texts() -> tuple[tuple[str, str], ...]:
+    """Every Turkish text a reader sees, by where it is: the pages' prose (no programs, no
+    ``{{ }}`` expressions), the banks' and the catalogues' strings (no fenced programs)."""
+    import yaml
+
+    texts = []
+    for path in sorted(TURKISH.rglob("*.md")):
+        prose = "\n".join(_prose(path.read_text(encoding="utf-8")))
+        texts.append((f"content/tr/{path.relative_to(TURKISH)}", EXPRESSION.sub("", prose)))
+    for path in [*sorted(BANKS.glob("*.yml")), *(p for c in CATALOGUES for p in c.glob("*.yml"))]:
+        loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
+        strings = ["\n".join(_prose(s)) for s in _strings(loaded)]
+        texts.append((str(path.relative_to(REPO)), "\n".join(strings)))
+    return tuple(texts)
+
+
+def test_every_ending_is_the_one_its_word_takes() -> None:
+    """Each ending behind an apostrophe has the form the word before it takes, said as
+    konum_pe.turkish reads it (the generators' texts get theirs when they are filled in)."""
+    from konum_pe.turkish import ENDING, harmonize
+
+    wrong = []
+    for where, text in _turkish_texts():
+        for match in ENDING.finditer(text):
+            if match["ending"] and not re.search(r"\{\w*\}", match[0]):
+                right = harmonize(match[0])
+                wrong += [f"{where}: {match[0]} (not {right})"] if right != match[0] else []
+    assert wrong == []
+
+
+def test_one_term_for_each_glossary_entry() -> None:
+    """The glossary's chosen terms everywhere (an English term in parentheses after its
+    Turkish one is its gloss; code and links are not prose)."""
+    found = []
+    for where, text in _turkish_texts():
+        prose = URL.sub("", CODE_SPAN.sub("", GLOSS.sub("", text)))
+        for term, variants in GLOSSARY.items():
+            found += [
+                f"{where}: {m[0]!r}, the glossary says {term}" for m in re.finditer(variants, prose)
+            ]
+    assert found == []
+
+
+def test_each_lesson_and_its_bank_have_one_title() -> None:
+    import yaml
+
+    def title(page: Path) -> str:
+        return re.sub(r"\s*\{[^}]*\}\s*$", "", page.read_text(encoding="utf-8").split("\n")[0])[2:]
+
+    english = {yaml.safe_load(p.read_text(encoding="utf-8"))["title"]: p.name
+               for p in (ENGLISH / "banks").glob("*.yml")}  # fmt: skip
+    for page in sorted((TURKISH / "lessons").glob("*.md")):
+        bank = english[title(ENGLISH / "lessons" / page.name)]
+        assert yaml.safe_load((BANKS / bank).read_text(encoding="utf-8"))["title"] == title(page)
+
+
+#: A whole number of four digits or more written without its groups (CLDR's Turkish groups
+#: from 1.000 on); a year (2000-2029) and an issue number (#24653) are names, not amounts.
+UNGROUPED = re.compile(r"(?<![\w.,#{}\\/-])(?!20[0-2]\d(?!\d))\d{4,}(?![\w/}]|[.,]\d)")
+#: A hyphen for a minus in a table cell.
+TABLE_HYPHEN = re.compile(r"^\|.*\|\s*-\d", re.MULTILINE)
+
+
+def test_one_number_convention() -> None:
+    """Turkish prose writes numbers as CLDR's ``tr`` does: a decimal comma and a point
+    between the groups of every whole number from 1.000 on (``8.192``, ``500.000``, not
+    ``8192`` or ``500 bin``); a table's minus is a minus sign."""
+    found = []
+    for where, text in _turkish_texts():
+        prose = URL.sub("", CODE_SPAN.sub("", text))
+        found += [f"{where}: {m[0]}" for m in UNGROUPED.finditer(prose)]
+        found += [f"{where}: {m[0]}" for m in re.finditer(r"\d+ bin\b", prose)]
+        found += [f"{where}: {m[0]}" for m in TABLE_HYPHEN.finditer(prose)]
+    assert found == []

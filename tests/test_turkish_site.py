@@ -14,33 +14,43 @@ the Turkish catalogue does not share: a whole text node for a one-word text ("Ch
 anywhere for a longer one; an English term in parentheses after its Turkish one ("konum
 enterpolasyonu (position interpolation)") is the glossary's convention, not interface. The
 questions (their banks are translated) and the figures are read like the rest of the page;
-what is still found is named in ``PENDING`` for the lead.
+what is still found is named in ``PENDING`` for the lead. The English edition's theme words
+(the palette toggle's names in mkdocs.yml) count as interface too; a matching question's
+drop-down reads its formulas in Turkish (no "to the power", no "sub"); a figure's axis writes
+its short counts in Turkish (``10 B``, ``1 Mn``, not ``10k``, ``1M``); the flashcard page
+names the deck the downloads hold (mkdocs.tr.yml's konum ``title``).
 """
 
 from __future__ import annotations
 
+import html
 import html.parser
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from konum.messages import catalogue
 from tests.helpers import PE, all_texts, forms
 
+REPO = Path(__file__).resolve().parent.parent
+
 #: English-only pages: the authors' guide, the own-site page and the plugin API (issue 21
 #: lets them be).
 ENGLISH_ONLY = {"authoring.html", "own-site.html", "plugin-api.html"}
 #: Found on purpose until another part is Turkish: lesson 6 shows a text ("position
 #: interpolation") outside a gloss's parentheses, not yet traced to its element.
-PENDING = {
-    "lessons/06-extending-context.html": ["position interpolation"],
-}
+PENDING: dict[str, list[str]] = {}
 GLOSS = re.compile(r"\([^()]*\)")
 SKIPPED_TAGS = {"code", "pre", "script", "style", "template", "math", "kbd"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
         "track", "wbr"}  # fmt: skip
 READ_ATTRIBUTES = ("alt", "aria-label", "title", "placeholder")
+#: A formula read with English words (konum.spoken) in a drop-down's option.
+ENGLISH_FORMULA = re.compile(r"\b(?:to the power|sub|from|over)\b")
+#: An axis tick written short the English way (10k, 1M).
+ENGLISH_COUNT = re.compile(r"\d+(?:[.,]\d+)?[kKMGT]")
 SELECTOR = re.compile(
     r'<a href="([^"]*)" hreflang="([a-z]+)" lang="[a-z]+" class="md-select__link">'
 )
@@ -98,6 +108,7 @@ class _Visible(html.parser.HTMLParser):
         super().__init__(convert_charrefs=True)
         self.stack: list[tuple[str, bool]] = []  # open elements: (tag, skipped?)
         self.texts: list[str] = []
+        self.options: list[str] = []  # the texts of <option> elements
 
     def _skipped(self) -> bool:
         return bool(self.stack) and self.stack[-1][1]
@@ -122,6 +133,24 @@ class _Visible(html.parser.HTMLParser):
     def handle_data(self, data: str) -> None:
         if not self._skipped() and data.strip():
             self.texts.append(data.strip())
+            if self.stack and self.stack[-1][0] == "option":
+                self.options.append(data.strip())
+
+
+def _config(name: str) -> dict[str, Any]:
+    """An edition's own config file as YAML (``!ENV`` values read as None)."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_constructor("!ENV", lambda loader, node: None)
+    return dict(yaml.load((REPO / name).read_text(encoding="utf-8"), Loader))
+
+
+def _theme_words(config: str) -> list[str]:
+    """The words an edition's config gives the theme: its palette toggle's names."""
+    return [entry["toggle"]["name"] for entry in _config(config)["theme"].get("palette", [])]
 
 
 def _english_interface() -> list[str]:
@@ -141,7 +170,7 @@ def _english_interface() -> list[str]:
                 telling = len(split) == 1 or " " in piece
                 if telling and re.search(r"[A-Za-z]{3}", piece) and piece not in turkish:
                     pieces.add(piece)
-    return sorted(pieces)
+    return sorted(pieces | set(_theme_words("mkdocs.yml")))
 
 
 def test_no_english_interface_text_on_a_turkish_page(
@@ -150,15 +179,30 @@ def test_no_english_interface_text_on_a_turkish_page(
     _, turkish = editions
     english = _english_interface()
     assert "Show answer" in english and "Explorer settings" in english and "position p" in english
-    found = {}
+    assert "Switch to dark mode" in english
+    found: dict[str, list[str]] = {}
     for page in sorted(turkish):
         parser = _Visible()
         parser.feed((built_site / "tr" / page).read_text(encoding="utf-8"))
+        nodes = [GLOSS.sub("", node) for node in parser.texts]
         seen = [
             text
             for text in english
-            if any(node == text or (" " in text and text in node) for node in parser.texts)
+            if any(node == text or (" " in text and text in node) for node in nodes)
         ]
-        if seen:
-            found[page] = seen
+        options = [t for t in parser.options if ENGLISH_FORMULA.search(t)]
+        ticks = [t for t in parser.texts if ENGLISH_COUNT.fullmatch(t)]
+        if seen or options or ticks:
+            found[page] = seen + options + ticks
     assert found == PENDING
+
+
+def test_the_theme_speaks_turkish() -> None:
+    words = _theme_words("mkdocs.tr.yml")
+    assert len(words) == 2 and not set(words) & set(_theme_words("mkdocs.yml"))
+
+
+def test_the_flashcard_page_names_the_downloaded_deck(built_site: Path) -> None:
+    deck = _config("mkdocs.tr.yml")["markdown_extensions"]["konum"]["title"]
+    page = (built_site / "tr" / "flashcards.html").read_text(encoding="utf-8")
+    assert f"<em>{html.escape(deck, quote=False)}</em>" in page

@@ -135,7 +135,9 @@ print({{ fmt(0.8414, 3) }}, {{ vec([0.5]) }})  # {{ thousands(786432) }}
 
 Kod içinde `{{ fmt(2.5, 1) }}`; yazarın 3.10 sürümü ve 0.5 sayısı olduğu gibi kalır.
 
-{{ table([[0.25]], decimals=2) }}
+{{ table([[0.25, -1.5]], decimals=2) }}
+
+Taban {{ fmt(500000) }}, $b = {{ fmt(20473564.1, 1) }}$ ve {{ fmt(-3.5, 1) }}; {{ 512 * 768 }} sayı.
 """
 
 
@@ -153,7 +155,10 @@ def test_turkish_values_take_a_decimal_comma_in_prose_and_a_dot_in_code() -> Non
     html = convert_in(PAGE, "tr")
     assert "Açı 0,841," in html and "[0,5 1,25]; 786.432." in html
     assert 'alttext="x = 1{,}5"' in html  # math sets the comma without a space after it
-    assert ">0,25</td>" in html
+    assert ">0,25</td>" in html and ">\u22121,50</td>" in html  # a minus sign, not a hyphen
+    # CLDR's Turkish groups every long number: prose by a point, math by a braced point.
+    assert "Taban 500.000," in html and 'alttext="b = 20{.}473{.}564{,}1"' in html
+    assert "ve \u22123,5;" in html and "; 393.216 sayı." in html  # a bare number too
     code = html[html.index("<pre") : html.index("</pre>")]
     assert ">0.841<" in code and ">0.5<" in code and "# 786,432" in code
     assert "<code>2.5</code>" in html
@@ -164,4 +169,5 @@ def test_turkish_values_take_a_decimal_comma_in_prose_and_a_dot_in_code() -> Non
 def test_english_values_are_unchanged() -> None:
     html = convert_in(PAGE, "en")
     assert "Açı 0.841," in html and "[0.5 1.25]; 786,432." in html
-    assert 'alttext="x = 1.5"' in html and ">0.25</td>" in html
+    assert 'alttext="x = 1.5"' in html and ">0.25</td>" in html and ">-1.50</td>" in html
+    assert "Taban 500000," in html and "; 393216 sayı." in html

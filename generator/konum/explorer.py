@@ -32,7 +32,7 @@ from pymdownx.blocks.block import Block, type_any
 
 from konum.blocks import block_options, check_closed
 from konum.explorers import TEXT_OPTIONS, Explorer, ExplorerError, explorer_values, limits
-from konum.formatting import did_you_mean
+from konum.formatting import did_you_mean, localize_numbers
 from konum.messages import catalogue, fill
 from konum.model import FigureRef
 from konum.plugins import Plugins
@@ -72,7 +72,7 @@ def render_explorer(
     svg = table = None
     if explorer.figure is not None:
         figure_name, figure_params, alt_key, alt_fields = explorer.figure(values)
-        alt = alt or say(alt_key, **alt_fields)
+        alt = alt or localize_numbers(say(alt_key, **alt_fields), language)
         svg = figure_html(FigureRef(figure_name, alt, caption, figure_params), plugins, language)
     elif explorer.table is not None:
         table_caption, headers, rows = explorer.table(values, say)

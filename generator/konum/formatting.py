@@ -36,6 +36,18 @@ def number_marks(language: str) -> tuple[str, str]:
     return numbers.get_decimal_symbol(locale), numbers.get_group_symbol(locale)
 
 
+#: Languages whose prose groups every whole number of four digits or more, as CLDR has it
+#: for Turkish (``1.000``, ``8.192``, ``20.473.564,1``); English groups where a page asks.
+GROUPS_ALWAYS = frozenset({"tr"})
+_WHOLE = re.compile(r"(?<![\d.,}])\d{4,}")
+
+
+def group_digits(text: str, mark: str) -> str:
+    """``text`` with each run of four or more digits that is not a decimal part grouped in
+    threes by ``mark``: ``group_digits("8192 ve 0,5000", ".")`` is ``"8.192 ve 0,5000"``."""
+    return _WHOLE.sub(lambda m: f"{int(m[0]):,}".replace(",", mark), text)
+
+
 def format_number(
     value: float, decimals: int | None = None, unit: str | None = None, language: str = "en"
 ) -> str:
@@ -64,6 +76,8 @@ def format_number(
     mark = number_marks(language)[0]
     if mark != ".":
         text = text.replace(".", mark)
+    if language in GROUPS_ALWAYS:
+        text = group_digits(text, number_marks(language)[1])
     return f"{text} {unit}" if unit else text
 
 
@@ -76,18 +90,20 @@ def localize_numbers(text: str, language: str) -> str:
     """Markdown ``text`` with the decimal points of its numbers in ``language``'s mark.
 
     Prose gets the mark itself (``0,841``), math gets it braced (``0{,}841``, so TeX sets
-    no space after it), code and HTML tags keep the dot. Text in a language whose mark is
-    the point is returned as is.
+    no space after it), code and HTML tags keep the dot. A language of
+    :data:`GROUPS_ALWAYS` groups long whole numbers too (``8.192``, ``8{.}192`` in math).
+    Text in a language whose mark is the point is returned as is.
     """
     mark = number_marks(language)[0]
     if mark == ".":
         return text
+    group = number_marks(language)[1] if language in GROUPS_ALWAYS else None
     parts = _SPANS.split(text)
     for i, part in enumerate(parts):
-        if i % 2 == 0:
-            parts[i] = _DECIMAL_POINT.sub(mark, part)
-        elif part.startswith("$"):
-            parts[i] = _DECIMAL_POINT.sub("{" + mark + "}", part)
+        braced = i % 2 == 1 and part.startswith("$")
+        if i % 2 == 0 or braced:
+            part = _DECIMAL_POINT.sub("{" + mark + "}" if braced else mark, part)
+            parts[i] = group_digits(part, "{" + group + "}" if braced else group) if group else part
     return "".join(parts)
 
 

@@ -190,6 +190,9 @@ class _Budget:
 
 
 _BUDGET: ContextVar[_Budget | None] = ContextVar("konum_sandbox_budget", default=None)
+#: How a render prints a bare number (``{{ n * d }}``): as ``str`` does, unless its caller
+#: marks them (:mod:`konum.values`, so that a page in another language writes them its way).
+PRINT_NUMBER: ContextVar[Callable[[str], str] | None] = ContextVar("konum_number", default=None)
 
 
 def _active() -> _Budget:
@@ -645,6 +648,9 @@ class Sandbox(ImmutableSandboxedEnvironment):
             if budget.printed + estimate > output:
                 raise SandboxError(f"too much output: a template may print {output:,} characters")
         text = value if isinstance(value, str) else str(value)
+        mark = PRINT_NUMBER.get()
+        if mark and isinstance(value, numbers.Real) and not isinstance(value, bool):
+            text = mark(text)
         budget.printed += len(text)
         if budget.printed > output:
             raise SandboxError(f"too much output: a template may print {output:,} characters")

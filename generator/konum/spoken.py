@@ -2,7 +2,8 @@
 
 For the places that cannot hold markup: a matching question's ``<option>`` (quiz pages), the
 right-hand items of Moodle XML and GIFT matching questions. ``$\\sin(0)$`` reads
-``sin(0)``, ``$s^{d/(d-2)}$`` reads ``s to the power d/(d−2)``, ``$x_1$`` reads ``x₁``.
+``sin(0)``, ``$s^{d/(d-2)}$`` reads ``s to the power d/(d−2)``, ``$x_1$`` reads ``x₁``, in
+the words of the page's language (:data:`WORDS`: ``s üzeri d/(d−2)`` in Turkish).
 """
 
 from __future__ import annotations
@@ -22,6 +23,13 @@ _ACCENTS = {"^": "\u0302", "ˆ": "\u0302", "¯": "\u0304", "‾": "\u0304", "→
             "~": "\u0303", "˜": "\u0303", "˙": "\u0307", "¨": "\u0308"}  # fmt: skip
 _FUNCTIONS = frozenset({"sin", "cos", "tan", "exp", "log", "ln", "max", "min", "arg", "softmax"})
 _SCRIPTED = frozenset({"msup", "msub", "msubsup", "munder", "mover", "munderover"})
+#: How a reader says a power, an index and a sum's limits, by language (English otherwise).
+WORDS = {
+    "en": {"power": "{} to the power {}", "sub": "{} sub {}", "range": "{} from {} to {}",
+           "over": "{} over {}"},
+    "tr": {"power": "{} üzeri {}", "sub": "{} alt {}", "range": "{}, {} ile {} arası",
+           "over": "{}, {} üzerinden"},
+}  # fmt: skip
 
 
 class _Node:
@@ -43,8 +51,9 @@ class _Node:
 class _TextParser(HTMLParser):
     """HTML to text: tags dropped, each ``<math>`` replaced by :func:`_spoken` of it."""
 
-    def __init__(self) -> None:
+    def __init__(self, language: str) -> None:
         super().__init__(convert_charrefs=True)
+        self.words = WORDS.get(language, WORDS["en"])
         self.out: list[str] = []
         self.math: list[_Node] = []  # the open MathML elements, outermost first
 
@@ -59,7 +68,7 @@ class _TextParser(HTMLParser):
         if self.math:
             node = self.math.pop()
             if not self.math:
-                self.out.append(_spoken(node))
+                self.out.append(_spoken(node, self.words))
 
     def handle_data(self, data: str) -> None:
         if self.math:
@@ -77,7 +86,7 @@ def _group(text: str, *, words: bool = False) -> str:
     return f"({text})" if several else text
 
 
-def _spoken(node: _Node, compact: bool = False) -> str:
+def _spoken(node: _Node, words: dict[str, str], compact: bool = False) -> str:
     """A MathML element as a reader says it in one line: ``sin(0)``, ``2π · 10000``,
     ``s to the power d/(d−2)``, ``W sub q``, ``x₁``, ``−1``. Inside scripts and fractions
     operators take no spaces (``compact``)."""
@@ -91,20 +100,20 @@ def _spoken(node: _Node, compact: bool = False) -> str:
     if tag == "mspace":
         return " "
     if tag == "semantics":
-        return _spoken(parts[0], compact) if parts else ""
+        return _spoken(parts[0], words, compact) if parts else ""
     if tag in _SCRIPTED and len(parts) >= 2:
-        return _scripted(tag, parts, compact)
+        return _scripted(tag, parts, words, compact)
     if tag == "mfrac" and len(parts) == 2:
-        return f"{_group(_spoken(parts[0], True))}/{_group(_spoken(parts[1], True))}"
+        return f"{_group(_spoken(parts[0], words, True))}/{_group(_spoken(parts[1], words, True))}"
     if tag == "msqrt":
-        return "√" + _group(_row(parts, True))
+        return "√" + _group(_row(parts, words, True))
     if tag == "mroot" and len(parts) == 2:
-        return f"{_spoken(parts[1], True)}√{_group(_spoken(parts[0], True))}"
+        return f"{_spoken(parts[1], words, True)}√{_group(_spoken(parts[0], words, True))}"
     if tag == "mtable":
-        return "; ".join(_spoken(row, compact) for row in parts)
+        return "; ".join(_spoken(row, words, compact) for row in parts)
     if tag == "mtr":
-        return ", ".join(_spoken(cell, compact) for cell in parts)
-    return _row(parts, compact)
+        return ", ".join(_spoken(cell, words, compact) for cell in parts)
+    return _row(parts, words, compact)
 
 
 def _as_script(text: str, table: dict[int, int]) -> str | None:
@@ -112,39 +121,41 @@ def _as_script(text: str, table: dict[int, int]) -> str | None:
     return text.translate(table) if text and all(ord(c) in table for c in text) else None
 
 
-def _scripted(tag: str, parts: list[_Node], compact: bool) -> str:
-    base = _spoken(parts[0], compact)
-    scripts = [_spoken(p, True) for p in parts[1:3]]
+def _scripted(tag: str, parts: list[_Node], words: dict[str, str], compact: bool) -> str:
+    base = _spoken(parts[0], words, compact)
+    scripts = [_spoken(p, words, True) for p in parts[1:3]]
     if tag == "mover" and scripts[0] in _ACCENTS:
         return base + _ACCENTS[scripts[0]]
     if base in _LARGE_OPERATORS:  # a sum's limits
-        words = ("from", "to") if len(scripts) == 2 else ("over",)
-        return " ".join([base] + [f"{w} {s}" for w, s in zip(words, scripts, strict=False)])
+        return words["range" if len(scripts) == 2 else "over"].format(base, *scripts)
     if tag in ("munder", "mover", "munderover"):
         return " ".join([base, *scripts])
     low = scripts[0] if tag in ("msub", "msubsup") else None
     high = scripts[-1] if tag in ("msup", "msubsup") else None
     out = base
     if low is not None:
-        out += _as_script(low, _SUBSCRIPT) or f" sub {_group(low, words=True)}"
+        sub = _as_script(low, _SUBSCRIPT)
+        out = out + sub if sub else words["sub"].format(out, _group(low, words=True))
     if high is not None:
-        primes = set(high) <= set("′″‴")
-        spoken = f" to the power {_group(high, words=True)}"
-        out += high if primes else _as_script(high, _SUPERSCRIPT) or spoken
+        power = _as_script(high, _SUPERSCRIPT)
+        if set(high) <= set("′″‴") or power:
+            out += high if set(high) <= set("′″‴") else str(power)
+        else:
+            out = words["power"].format(out, _group(high, words=True))
     return out
 
 
-def _row(parts: list[_Node], compact: bool) -> str:
+def _row(parts: list[_Node], words: dict[str, str], compact: bool) -> str:
     out: list[str] = []
     previous: _Node | None = None
     word = False  # the previous item ends in a word: a function name, or a spoken script
     for node in parts:
-        text = _spoken(node, compact)
+        text = _spoken(node, words, compact)
         if node.tag == "mo" and text in _SPACED:
             sign = (
                 previous is None
                 or node.attrs.get("form") == "prefix"
-                or (previous.tag == "mo" and _spoken(previous) not in ")]|⌋⌉")
+                or (previous.tag == "mo" and _spoken(previous, words) not in ")]|⌋⌉")
             )
             text = text if sign or compact else f" {text} "
         elif node.tag == "mo" and text in (",", ";"):
@@ -154,23 +165,24 @@ def _row(parts: list[_Node], compact: bool) -> str:
         out.append(text)
         word = text in _FUNCTIONS or (
             node.tag in _SCRIPTED
-            and (_spoken(node.elements()[0]) in _FUNCTIONS or " " in text.strip())
+            and (_spoken(node.elements()[0], words) in _FUNCTIONS or " " in text.strip())
         )
         previous = node
     return "".join(out)
 
 
-def html_text(html: str) -> str:
+def html_text(html: str, language: str = "en") -> str:
     """Sanitised HTML as one line of plain text, each formula as a reader says it (see
-    :func:`_spoken`): for places that cannot hold markup, such as ``<option>``."""
-    parser = _TextParser()
+    :func:`_spoken`, in ``language``'s :data:`WORDS`): for places that cannot hold markup,
+    such as ``<option>``."""
+    parser = _TextParser(language)
     parser.feed(html)
     parser.close()
     text = re.sub(r"\s+", " ", "".join(parser.out)).strip()
     return re.sub(r"\(\s+", "(", re.sub(r"\s+([),;:])", r"\1", text))
 
 
-def plain_text(text: str) -> str:
+def plain_text(text: str, language: str = "en") -> str:
     """Inline Markdown as plain text (:func:`html_text` of its HTML): no markup, no TeX,
     ``$\\sin(0)$`` as ``sin(0)`` and ``$s^{d/(d-2)}$`` as ``s to the power d/(d−2)``."""
-    return html_text(str(render_markdown(text, inline=True)))
+    return html_text(str(render_markdown(text, inline=True)), language)

@@ -20,6 +20,8 @@ in ``mkdocs.tr.yml``). It mirrors the bank's shape and holds only the words::
         en: 0c1d2e3f
         front: ...
         back: ...
+    tags:                 # optional: the cards' tags in the language, by tag
+      forces: kuvvetler
 
 Conventions:
 
@@ -59,7 +61,7 @@ from konum.types import Bank, Question
 HASH_LENGTH = 8
 
 #: The keys a translation file's top level may have.
-TOP_KEYS = ("bank", "en", "title", "questions", "flashcards")
+TOP_KEYS = ("bank", "en", "title", "tags", "questions", "flashcards")
 
 _MATH_OR_CODE = re.compile(
     r"```.*?```|`[^`\n]*`|\$\$.*?\$\$|\$[^$\n]*\$|\\\(.*?\\\)|<[^>\n]*>", re.DOTALL
@@ -479,7 +481,17 @@ def _translate_bank(
         )
         for fc in bank.flashcards
     )
-    translated = replace(bank, title=translated_title, questions=questions, flashcards=flashcards)
+    names = root.get("tags")
+    named = {t: names.get(t) for t in names} if isinstance(names, yamlsource.YMap) else {}
+    tag_names = tuple(
+        (tag, str(name.value))
+        for tag, name in named.items()
+        if isinstance(name, yamlsource.YScalar)
+    )
+    translated = replace(
+        bank, title=translated_title, questions=questions, flashcards=flashcards,
+        tag_names=tag_names,
+    )  # fmt: skip
     return translated, [], written
 
 

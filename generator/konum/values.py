@@ -31,7 +31,8 @@ The pass runs over the whole page before any other Markdown processing, fenced c
 included, so printed outputs in code blocks are computed too. On a page in another language
 (the extension's ``language``) the numbers that ``fmt``, ``vec`` and ``table`` print take its
 decimal mark in prose (``0,841``; ``0{,}841`` in math) and keep Python's dot in code, and
-``thousands`` groups with the language's separator (``786.432`` in Turkish) outside code.
+``thousands`` groups with the language's separator (``786.432`` in Turkish) outside code; a
+bare number (``{{ n * d }}``) is written as ``fmt`` writes it.
 A failure is a :class:`ValuesError` naming the line; MkDocs names the page and stops
 without a traceback.
 """
@@ -51,10 +52,10 @@ from markdown.preprocessors import Preprocessor
 from konum.config import DEFAULTS, Options, check_names, options_from
 from konum.errors import ConfigError, KonumError, PageError
 from konum.figures import figure_params, render_svg
-from konum.formatting import format_number, number_marks
+from konum.formatting import GROUPS_ALWAYS, format_number, group_digits, number_marks
 from konum.model import Choices, Range
 from konum.plugins import Plugins, load_plugins
-from konum.sandbox import SandboxError, check_decimals, fmt, sandbox
+from konum.sandbox import PRINT_NUMBER, SandboxError, check_decimals, fmt, sandbox
 
 
 class ValuesError(PageError):
@@ -182,7 +183,9 @@ def _marked(function: Callable[..., str], mark: str) -> Callable[..., str]:
 
 def localize_values(text: str, language: str) -> str:
     """A rendered page with its marked numbers (:data:`NUMBER`, :data:`GROUPED`) written for
-    ``language``: its decimal mark in prose, braced in math, Python's form in code."""
+    ``language``: its decimal mark in prose, braced in math, Python's form in code; in prose
+    a minus sign (U+2212) for the hyphen, and long numbers grouped where the language always
+    groups (:data:`konum.formatting.GROUPS_ALWAYS`)."""
     decimal, grouping = number_marks(language)
 
     def span(part: str, code: bool, brace: bool) -> str:
@@ -196,7 +199,10 @@ def localize_values(text: str, language: str) -> str:
                     sep = "\\," if grouping.isspace() else "{" + grouping + "}"
                 return digits.replace(",", sep)
             mark = "{" + decimal + "}" if brace and decimal != "." else decimal
-            return re.sub(r"(?<=\d)\.(?=\d)", mark, digits)
+            digits = re.sub(r"(?<=\d)\.(?=\d)", mark, digits)
+            if language in GROUPS_ALWAYS:
+                digits = group_digits(digits, "{" + grouping + "}" if brace else grouping)
+            return digits if brace else re.sub(r"(?<![\w.])-(?=\d)", "\u2212", digits)
 
         return _MARKED.sub(number, part)
 
@@ -262,12 +268,16 @@ class ValuesPreprocessor(Preprocessor):
         if "{{" not in source and "{%" not in source:
             return lines
         language = self.extension.options.language
+        # Bare numbers too ({{ n * d }}) are written the page's way in another language.
+        token = PRINT_NUMBER.set((lambda t: NUMBER + t + END) if language != "en" else None)
         try:
             namespace = page_namespace(self.extension.plugins(), self.figure, language)
             text = sandbox().from_string(source).render(namespace)
         except SandboxError as exc:
             where = f"line {exc.lineno}: " if exc.lineno else ""
             raise ValuesError(f"in a {{{{ ... }}}} expression, {where}{exc.message}") from exc
+        finally:
+            PRINT_NUMBER.reset(token)
         if language != "en":
             text = localize_values(text, language)
         return text.split("\n")

@@ -369,11 +369,13 @@ def _rope_scalings(p: Params) -> dict[str, tuple[dict[str, object], dict[str, ob
     }
 
 
-def _short_count(value: float, _position: object = None) -> str:
-    """A log-axis tick as plain text (1, 100, 10k, 1M): no small superscript exponents."""
-    for scale, suffix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if value >= scale:
-            return f"{value / scale:g}{suffix}"
+def _short_count(value: float, label: Label) -> str:
+    """A log-axis tick as plain text, short as the language writes it (CLDR's compact
+    numbers: 10K and 1M in English, 10 B and 1 Mn in Turkish): no superscript exponents."""
+    units = label("count_units").split()
+    for power, unit in reversed(list(enumerate(units, start=1))):
+        if value >= 1000**power:
+            return label("count_short", n=value / 1000**power, unit=unit)
     return f"{value:g}"
 
 
@@ -419,7 +421,7 @@ class RopeFrequenciesScaled(CourseFigure):
                 )
             ax.set_yscale("log")
             ax.yaxis.set_major_locator(LogLocator(base=10, numticks=6))
-            ax.yaxis.set_major_formatter(FuncFormatter(_short_count))
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: _short_count(v, label)))
             ax.axhline(p["original_max"], color=INK, alpha=0.5, lw=0.8)
             ax.annotate(
                 label("original_context", n=p["original_max"]),

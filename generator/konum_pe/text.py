@@ -5,7 +5,10 @@ Sections: ``generators`` (the generators' prompts, worked solutions and misconce
 feedback), ``figures`` (the figures' labels) and ``explorer`` (every text of the explorers).
 A generator asks for its texts by key with the numbers as fields, so every language words the
 same draw: ``say("tr", "learned_params.prompt", n=512, d=768)``. Texts are
-:meth:`str.format` templates: ``{n}`` is a field, ``{{`` and ``}}`` are LaTeX's braces.
+:meth:`str.format` templates: ``{n}`` is a field, ``{{`` and ``}}`` are LaTeX's braces. A
+Turkish text writes an ending after a field in any of its forms (``{d}'yi``): the filled text
+gets the form the drawn number takes (:func:`konum_pe.turkish.harmonize`: ``64'ü``, ``128'i``),
+its numbers read in Python's form (``12.0``), as the generators write them.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from konum.messages import catalogue, fill
+from konum_pe.turkish import harmonize
 
 #: The course's message folder.
 MESSAGES = Path(__file__).resolve().parent / "messages"
@@ -24,9 +28,11 @@ def say(language: str, key: str, **fields: object) -> str:
     Raises:
         KeyError: an unknown language, key or field.
     """
-    return str(catalogue(language, (MESSAGES,))[f"generators.{key}"]).format(**fields)
+    text = str(catalogue(language, (MESSAGES,))[f"generators.{key}"]).format(**fields)
+    return harmonize(text, point=".") if language == "tr" else text
 
 
 def counted(language: str, key: str, n: int) -> str:
     """The text ``generators.<key>`` in its CLDR plural form for ``n`` in ``language``."""
-    return fill(catalogue(language, (MESSAGES,))[f"generators.{key}"], language, n=n)
+    text = fill(catalogue(language, (MESSAGES,))[f"generators.{key}"], language, n=n)
+    return harmonize(text, point=".") if language == "tr" else text

@@ -18,6 +18,7 @@ modification time, which genanki sets from the package timestamp: :func:`write_a
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -37,6 +38,14 @@ from konum.types import Card, MediaFile
 # Hard-coded, never change: Anki recognises note types by id.
 BASIC_MODEL_ID = 1_732_905_311
 CLOZE_MODEL_ID = 1_732_905_312
+#: Each language's note types, their fields and card templates in its words (the basic and
+#: the cloze type's ids, names, fields and template); English for a language not listed.
+NOTE_TYPES = {
+    "en": ((BASIC_MODEL_ID, "Konum Basic", "Front", "Back", "Card 1"),
+           (CLOZE_MODEL_ID, "Konum Cloze", "Text", "Back Extra", "Cloze")),
+    "tr": ((1_732_905_313, "konum Temel", "Ön yüz", "Arka yüz", "Kart 1"),
+           (1_732_905_314, "konum Boşluk doldurma", "Metin", "Ek bilgi", "Boşluk doldurma")),
+}  # fmt: skip
 
 CSS = """\
 .card { font-family: system-ui, sans-serif; font-size: 19px; line-height: 1.5;
@@ -54,34 +63,22 @@ img { max-width: 100%; height: auto; }
 .nightMode .cloze, .night_mode .cloze { color: #82b1ff; }
 """
 
-BASIC_MODEL = genanki.Model(
-    BASIC_MODEL_ID,
-    "Konum Basic",
-    fields=[{"name": "Front"}, {"name": "Back"}],
-    templates=[
-        {
-            "name": "Card 1",
-            "qfmt": "{{Front}}",
-            "afmt": '{{FrontSide}}<hr id="answer">{{Back}}',
-        }
-    ],
-    css=CSS,
-)
 
-CLOZE_MODEL = genanki.Model(
-    CLOZE_MODEL_ID,
-    "Konum Cloze",
-    fields=[{"name": "Text"}, {"name": "Back Extra"}],
-    templates=[
-        {
-            "name": "Cloze",
-            "qfmt": "{{cloze:Text}}",
-            "afmt": "{{cloze:Text}}<br>{{Back Extra}}",
-        }
-    ],
-    css=CSS,
-    model_type=genanki.Model.CLOZE,
-)
+@functools.lru_cache(maxsize=8)
+def note_types(language: str) -> tuple[genanki.Model, genanki.Model]:
+    """The basic and the cloze note type of ``language`` (:data:`NOTE_TYPES`)."""
+    (basic_id, basic, front, back, card), (cloze_id, cloze, text, extra, template) = NOTE_TYPES.get(
+        language, NOTE_TYPES["en"]
+    )
+    return (
+        genanki.Model(basic_id, basic, fields=[{"name": front}, {"name": back}], css=CSS,
+                      templates=[{"name": card, "qfmt": f"{{{{{front}}}}}",
+                                  "afmt": f'{{{{FrontSide}}}}<hr id="answer">{{{{{back}}}}}'}]),
+        genanki.Model(cloze_id, cloze, fields=[{"name": text}, {"name": extra}], css=CSS,
+                      templates=[{"name": template, "qfmt": f"{{{{cloze:{text}}}}}",
+                                  "afmt": f"{{{{cloze:{text}}}}}<br>{{{{{extra}}}}}"}],
+                      model_type=genanki.Model.CLOZE),
+    )  # fmt: skip
 
 
 def deck_names(cards: Iterable[Card], root: str) -> dict[str, str]:
@@ -151,10 +148,10 @@ def build_package(cards: Sequence[Card], deck: str) -> genanki.Package:
             subdeck = decks[card.bank] = genanki.Deck(
                 deck_id(card.bank, card.language), names[card.bank]
             )
-        is_cloze = card.kind == "cloze"
+        is_cloze = int(card.kind == "cloze")
         subdeck.add_note(
             genanki.Note(
-                model=CLOZE_MODEL if is_cloze else BASIC_MODEL,
+                model=note_types(card.language)[is_cloze],
                 fields=[card.front, card.back],
                 tags=anki_tags(card),
                 guid=guid(card),

@@ -61,7 +61,7 @@ _CLOZE_RE = re.compile(r"\{\{c\d+::(.*?)(?:::(.*?))?\}\}", re.DOTALL)
 
 
 def _flashcard(ctx: Cards, fc: Flashcard) -> Card:
-    tags = tuple(dict.fromkeys(t for t in (ctx.bank.id, *fc.tags) if t.strip()))
+    tags = ctx.bank.card_tags(*fc.tags)
     return Card(
         f"flashcard:{ctx.bank.id}:{fc.id}",
         ctx.bank.id,

@@ -188,9 +188,7 @@ class Cards:
     def card(self, q: Question, front: str, back: str, **more: Any) -> Card:
         """A card of question ``q``, keyed ``question:<id>`` unless ``key`` is given."""
         key = more.pop("key", f"question:{q.id}")
-        tags = tuple(
-            dict.fromkeys(t for t in (self.bank.id, *q.tags, *more.pop("tags", ())) if t.strip())
-        )
+        tags = self.bank.card_tags(*q.tags, *more.pop("tags", ()))
         return Card(
             key, self.bank.id, self.bank.title, more.pop("kind", "basic"), front, back, tags
         )
@@ -473,7 +471,9 @@ class Concrete:
 class Bank:
     """One bank file: a lesson's questions and extra flashcards.
 
-    ``title`` names the lesson (and the Anki subdeck ``<deck>::<title>``).
+    ``title`` names the lesson (and the Anki subdeck ``<deck>::<title>``); ``tag_names`` are
+    its cards' tags in its language (a translation's ``tags``, tag and name pairs): quizzes
+    and exams choose by the tags themselves, a tag not named keeps its name on the cards.
     """
 
     id: str
@@ -481,6 +481,13 @@ class Bank:
     path: str
     questions: tuple[Question, ...]
     flashcards: tuple[Flashcard, ...] = ()
+    tag_names: tuple[tuple[str, str], ...] = ()
+
+    def card_tags(self, *tags: str) -> tuple[str, ...]:
+        """The bank's id and ``tags`` as its cards carry them: named, once each, in order."""
+        names = dict(self.tag_names)
+        named = (names.get(t, t) for t in (self.id, *tags) if t.strip())
+        return tuple(dict.fromkeys(named))
 
     def question(self, question_id: str) -> Question:
         for q in self.questions:

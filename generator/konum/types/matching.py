@@ -144,7 +144,12 @@ class MatchingQuestion(Question):
         answers = [right.index(pair.right) for pair in self.pairs]
         return {
             "rights": [
-                {"index": i, "letter": letter(i), "html": html, "plain": html_text(html)}
+                {
+                    "index": i,
+                    "letter": letter(i),
+                    "html": html,
+                    "plain": html_text(html, page.language),
+                }
                 for i, html in enumerate(page.md(text, inline=True) for text in right)
             ],
             "rows": [

@@ -53,7 +53,7 @@
       plot.textContent = "";
       for (var e = 0; e <= top; e += Math.max(1, Math.round(top / 5))) {
         svg("path", { d: kit.line([[44, sy(e)], [312, sy(e)]]), "class": "kx-grid" }, plot);
-        svg("text", { x: 40, y: sy(e) + 4, "text-anchor": "end" }, plot, e >= 6 ? Math.pow(10, e - 6) + "M" : e >= 3 ? Math.pow(10, e - 3) + "k" : String(Math.pow(10, e)));
+        svg("text", { x: 40, y: sy(e) + 4, "text-anchor": "end" }, plot, kit.short(Math.pow(10, e)));
       }
       [[v.original, "ctx_original_line"], [longer, "ctx_extended_line"]].forEach(function (c) {
         svg("path", { d: kit.line([[44, ly(c[0])], [312, ly(c[0])]]), "class": "kx-mark", "stroke-dasharray": "1 3" }, plot);

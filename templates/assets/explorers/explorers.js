@@ -26,6 +26,8 @@
   function locale() { return document.documentElement.lang || "en"; }
   /* An exact number (a count, a base, a context length) in the page's digit grouping. */
   function num(x) { return x.toLocaleString(locale(), { maximumFractionDigits: 12 }); }
+  // A log axis's tick, short as the language writes it (10K, 1M; 10 B, 1 Mn in Turkish).
+  function short(x) { return x.toLocaleString(locale(), { notation: "compact" }); }
 
   function attrs(node, a) {
     Object.keys(a || {}).forEach(function (k) { node.setAttribute(k, a[k]); });
@@ -145,7 +147,7 @@
       mountAll();
     },
     mountAll: mountAll,
-    kit: { el: el, svg: svg, fmt: fmt, fixed: fixed, num: num, t: t, scale: scale, line: line }
+    kit: { el: el, svg: svg, fmt: fmt, fixed: fixed, num: num, short: short, t: t, scale: scale, line: line }
   };
   function start() {
     var d$ = window.document$;

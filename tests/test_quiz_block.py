@@ -59,6 +59,10 @@ def test_several_banks_tags_and_a_draw(banks: Path) -> None:
     assert 'data-quiz-id="alpha-beta"' in html and 'data-draw="3"' in html
     assert '<p class="konum-quiz-title">Alpha · Beta</p>' in html
     assert "New questions" in html  # the catalogue's texts for quiz.js
+    titled = convert(banks, "/// quiz | alpha, beta\n    title: Final exam\n///\n")
+    assert '<p class="konum-quiz-title">Final exam</p>' in titled and "Alpha · Beta" not in titled
+    with pytest.raises(QuizError, match=r"title: expected a text, found \[1\]"):
+        convert(banks, "/// quiz | alpha\n    title: [1]\n///\n")
 
 
 def test_exam_mode_time_limit_and_attempts_reach_the_page(banks: Path) -> None:

@@ -38,7 +38,8 @@ Syntax (pymdownx Blocks)::
 A quiz block names a bank (``<banks>/<bank>.yml``), or several separated by commas; the
 optional ``questions`` option keeps only those ids, in that order, and ``tags`` only the
 questions with one of those tags. ``draw: N`` shows N of them, drawn in the reader's browser;
-``attempts`` limits each question's checks (unless it sets its own); ``mode: exam`` gives one
+``attempts`` limits each question's checks (unless it sets its own); ``title`` replaces the
+heading (by default the banks' titles); ``mode: exam`` gives one
 submission for the whole quiz, with an optional ``time_limit`` (``90 s``, ``10 min``; a bare
 number is minutes). Mistakes are errors naming the page's line. The study block shows every
 card of the course, one at a time; the progress block is the course overview (each lesson's
@@ -183,6 +184,7 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
         "attempts": (None, type_any),
         "mode": ("practice", type_any),
         "time_limit": (None, type_any),
+        "title": (None, type_any),
     }
 
     def on_validate(self, parent: etree.Element) -> bool:
@@ -228,6 +230,10 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
         if time_limit is not None and mode != "exam":
             raise QuizError(f"{where}: time_limit: only an exam has one (add 'mode: exam')")
         attempts = _whole(where, "attempts", self.options["attempts"], *limits.ATTEMPTS)
+        title = self.options["title"]
+        if title is not None and not isinstance(title, str):
+            raise QuizError(f"{where}: title: expected a text, found {title!r}")
+        self.title = title.strip() if title else " · ".join(bank.title for bank in banks)
         self.course, self.banks, self.pool, self.ids = course, banks, pool, ids
         self.settings: _Settings = {
             "draw": draw,
@@ -249,7 +255,7 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
             html = render_quiz(
                 [course.concrete(self.pool[i]) for i in self.ids],
                 self.quiz_id,
-                title=" · ".join(bank.title for bank in self.banks),
+                title=self.title,
                 language=self.config["extension"].options.language,
                 plugins=course.plugins,
                 images=course.images,

@@ -568,6 +568,9 @@ def test_flashcards_page(session: Session, real: tuple[Path, str]) -> None:
     )
     assert embedded is not None, "the study block carries its cards in the page"
     cards = json.loads(embedded.group(1))
+    keys = [c["key"] for c in cards["cards"]]
+    variants = [k for k in keys if ":variant:" in k]
+    assert variants and all(k.endswith(":variant:0") for k in variants)  # one per question
     page = session.open("flashcards.html")
     card = page.locator(".konum-study__card[data-key]")
     expect(card).to_have_count(1)

@@ -141,12 +141,13 @@ def _code_tokens(code: str) -> list[tuple[int, str]]:
 
 
 def _quizzes(text: str) -> list[list[str]]:
+    """Each quiz block's lines, its heading (``title``, translated) left out."""
     blocks: list[list[str]] = []
     current: list[str] | None = None
     for line in text.split("\n"):
         if current is None and QUIZ_START.match(line):
             current = [line.strip()]
-        elif current is not None:
+        elif current is not None and not line.strip().startswith("title:"):
             current.append(line.strip())
             if QUIZ_END.match(line):
                 blocks.append(current)

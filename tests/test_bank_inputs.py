@@ -160,7 +160,7 @@ def test_reserved_classes_are_reported_and_stripped(text: str, reserved: str) ->
 def test_other_classes_and_konums_own_stay() -> None:
     html = render_markdown('<span class="note">x</span>\n\n$$\nx\n$$\n\n```python\nx = 1\n```')
     assert '<span class="note">' in html
-    assert '<div class="konum-math"><math' in html
+    assert '<div class="konum-math" tabindex="0"><math' in html
     assert '<div class="highlight">' in html
     assert scan('<span class="note">x</span>') == []
 

@@ -26,7 +26,7 @@ def test_inline_math_becomes_mathml() -> None:
 
 def test_display_math_block_on_its_own_lines() -> None:
     html = render_markdown("Before.\n\n$$\na^2 + b^2\n$$\n\nAfter.")
-    assert '<div class="konum-math"><math' in html
+    assert '<div class="konum-math" tabindex="0"><math' in html
     assert 'display="block"' in html
     assert html.index("Before") < html.index("<math") < html.index("After")
 

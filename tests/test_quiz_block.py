@@ -42,10 +42,9 @@ def banks(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def convert(banks: Path, text: str) -> str:
-    md = markdown.Markdown(
-        extensions=["konum"], extension_configs={"konum": {"banks": str(banks), "plugins": ["pe"]}}
-    )
+def convert(banks: Path, text: str, **options: object) -> str:
+    config = {"banks": str(banks), "plugins": ["pe"], "pages": str(banks), **options}
+    md = markdown.Markdown(extensions=["konum"], extension_configs={"konum": config})
     return md.convert(text)
 
 
@@ -59,6 +58,10 @@ def test_several_banks_tags_and_a_draw(banks: Path) -> None:
     assert 'data-quiz-id="alpha-beta"' in html and 'data-draw="3"' in html
     assert '<p class="konum-quiz-title">Alpha · Beta</p>' in html
     assert "New questions" in html  # the catalogue's texts for quiz.js
+    titled = convert(banks, "/// quiz | alpha, beta\n    title: Final exam\n///\n")
+    assert '<p class="konum-quiz-title">Final exam</p>' in titled and "Alpha · Beta" not in titled
+    with pytest.raises(QuizError, match=r"title: expected a text, found \[1\]"):
+        convert(banks, "/// quiz | alpha\n    title: [1]\n///\n")
 
 
 def test_exam_mode_time_limit_and_attempts_reach_the_page(banks: Path) -> None:
@@ -120,3 +123,27 @@ def test_the_study_page_and_the_overview_carry_a_computed_question_once(tmp_path
     lessons = re.search(r"data-konum-overview>\s*<template><script[^>]*>(.*?)</script>", overview)
     assert lessons is not None, overview[:400]
     assert json.loads(lessons.group(1))["lessons"][0]["cards"] == _cards_of(study)
+
+
+def test_the_study_page_leaves_out_what_only_exams_show(banks: Path) -> None:
+    """A question that an exam-mode quiz shows and no practice quiz does has no card on the
+    study page or the overview, unless ``exam_cards: true``; an exam's question that a
+    practice quiz also shows keeps its card, and a block in fenced code is an example."""
+    pages = banks / "pages"
+    (pages / "lessons").mkdir(parents=True)
+    (pages / "exam.md").write_text(
+        "/// quiz | alpha, beta\n    questions: alpha-one, alpha-two, beta-one\n"
+        "    mode: exam\n///\n\n```text\n/// quiz | beta\n    mode: exam\n///\n```\n",
+        "utf-8",
+    )
+    (pages / "lessons" / "a.md").write_text(
+        "/// quiz | alpha\n    tags: easy\n///\n\n/// quiz | beta\n///\n", "utf-8"
+    )
+    every = ["alpha-one", "alpha-two", "alpha-order", "beta-one", "beta-two", "beta-order"]
+    for key, shown in ((False, set(every) - {"alpha-two"}), (True, set(every))):
+        study = convert(banks, "/// study\n///\n", pages=str(pages), exam_cards=key)
+        assert {c.split(":")[1] for c in _cards_of(study)} == shown
+        overview = convert(banks, "/// progress\n///\n", pages=str(pages), exam_cards=key)
+        assert ("question:alpha-two" in overview) is key
+    with pytest.raises(QuizError, match=r"option 'pages' of konum: expected the folder"):
+        convert(banks, "/// study\n///\n", pages=str(banks / "nowhere"))

@@ -158,12 +158,13 @@ def _code_tokens(code: str) -> list[tuple[int, str]]:
 
 
 def _quizzes(text: str) -> list[list[str]]:
+    """Each quiz block's lines, its heading (``title``, translated) left out."""
     blocks: list[list[str]] = []
     current: list[str] | None = None
     for line in text.split("\n"):
         if current is None and QUIZ_START.match(line):
             current = [line.strip()]
-        elif current is not None:
+        elif current is not None and not line.strip().startswith("title:"):
             current.append(line.strip())
             if QUIZ_END.match(line):
                 blocks.append(current)
@@ -403,8 +404,8 @@ GLOSSARY = {
 def _strings(node: object) -> list[str]:
     if isinstance(node, str):
         return [node]
-    if isinstance(node, dict):
-        return [s for value in node.values() for s in _strings(value)]
+    if isinstance(node, dict):  # not the English source hashes (en:), which no reader sees
+        return [s for key, value in node.items() if key != "en" for s in _strings(value)]
     if isinstance(node, list):
         return [s for item in node for s in _strings(item)]
     return []

@@ -504,6 +504,7 @@ def _extension_configs(config: Any, options: Options) -> dict[str, Any]:
                 "seed": options.seed,
                 "variants": options.variants,
                 "root": str(options.root),
+                "pages": str(config["docs_dir"]),
             }
     return configs
 
@@ -633,11 +634,15 @@ def build_site(
 
 def _write_downloads(settings: SiteConfig, course: Course, place: Path) -> None:
     """The flashcard exports of one edition, in its own deck name and docs, into
-    ``place/downloads``."""
+    ``place/downloads``: every question but those only its exams show (unless
+    ``exam_cards``), as on its study page."""
     from konum.exports import write_downloads
+    from konum.quiz import card_banks, exam_only
 
+    options = settings.options
+    hidden = frozenset() if options.exam_cards else exam_only(course, settings.docs_dir)
     write_downloads(
-        course.banks,
+        card_banks(course, hidden),
         course.concretes(),
         place / "downloads",
         deck=settings.deck,

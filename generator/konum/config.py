@@ -13,6 +13,8 @@ In ``mkdocs.yml`` (or Zensical's reading of it)::
           language: tr             # the interface's language (konum.messages.LANGUAGES)
           translations: docs/tr/banks   # the banks' texts in that language (konum.translate)
           run_programs: false      # run output questions' example solutions (trusted code)
+          pages: docs              # the site's pages (konum build passes docs_dir)
+          exam_cards: false        # cards of questions that only exam-mode quizzes show
 
 The extension, ``konum build`` (which passes its ``--seed``/``--variants`` in as options) and
 every other command read these through :func:`options_from`, so a bad value gets the same
@@ -44,6 +46,8 @@ DEFAULTS: dict[str, list[Any]] = {
     "language": ["en", "language of the quiz, study and explorer interface (konum.messages)"],
     "translations": ["", "folder of the banks' translations into the language (default: none)"],
     "run_programs": [False, "run output questions' example solutions instead of their recordings"],
+    "pages": ["docs", "folder of the site's pages, where the study block finds the exams"],
+    "exam_cards": [False, "cards for the questions that only exams show (study page, decks)"],
     "nav_progress": [
         None,
         "progress marks in every page's navigation (konum: on, konum.quiz: off)",
@@ -69,6 +73,9 @@ class Options:
             (:mod:`konum.translate`); None: the banks' own text.
         run_programs: output questions' example solutions run at every check and build
             (the site trusts them); otherwise their recorded output is used.
+        pages: the folder of the site's Markdown pages, absolute (``docs_dir``).
+        exam_cards: the study page, the overview and the downloaded decks carry the questions
+            that only exam-mode quizzes show (by default they are left out).
     """
 
     banks: Path
@@ -81,6 +88,8 @@ class Options:
     language: str = "en"
     translations: Path | None = None
     run_programs: bool = False
+    pages: Path | None = None
+    exam_cards: bool = False
 
 
 def _whole(name: str, value: object, low: int, high: int) -> int:
@@ -143,12 +152,12 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
                 f"names, module names or .py files, found {given!r}"
             )
         plugins += given
-    run_programs = values["run_programs"]
-    if not isinstance(run_programs, bool):
-        raise ConfigError(
-            "option 'run_programs' of konum in markdown_extensions: expected true or false, "
-            f"found {run_programs!r}"
-        )
+    for name in ("run_programs", "exam_cards"):
+        if not isinstance(values[name], bool):
+            raise ConfigError(
+                f"option {name!r} of konum in markdown_extensions: expected true or false, "
+                f"found {values[name]!r}"
+            )
     order = values["order"]
     if not isinstance(order, (list, tuple)) or not all(isinstance(b, str) for b in order):
         raise ConfigError(
@@ -166,12 +175,13 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
             f"option 'language' of konum in markdown_extensions: expected one of "
             f"{', '.join(LANGUAGES)}, found {language!r}{did_you_mean(str(language), LANGUAGES)}"
         )
-    translations = values["translations"]
-    if not isinstance(translations, (str, Path)):
-        raise ConfigError(
-            "option 'translations' of konum in markdown_extensions: expected a folder, "
-            f"found {translations!r}"
-        )
+    translations, pages = values["translations"], values["pages"]
+    for name in ("translations", "pages"):
+        if not isinstance(values[name], (str, Path)):
+            raise ConfigError(
+                f"option {name!r} of konum in markdown_extensions: expected a folder, "
+                f"found {values[name]!r}"
+            )
     return Options(
         banks=(base / str(banks)).resolve(),
         seed=_whole("seed", values["seed"], *limits.SEED),
@@ -186,7 +196,9 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
         root=base,
         language=language,
         translations=(base / str(translations)).resolve() if str(translations).strip() else None,
-        run_programs=run_programs,
+        run_programs=values["run_programs"],
+        pages=(base / str(pages)).resolve() if str(pages).strip() else None,
+        exam_cards=values["exam_cards"],
     )
 
 

@@ -129,6 +129,8 @@ class _Scanner(HTMLParser):
                 )
             elif (tag, name) == ("img", "src"):
                 continue  # an image's source: konum.imagerefs checks the file
+            elif (tag, name, self.author) == ("div", "tabindex", False):
+                continue  # konum's formula box, which a keyboard scrolls
             elif name in URL_ATTRIBUTES and value and (scheme := url_scheme(value)):
                 self._add(_url_message(scheme, f"URL in '{name}'"), f"url:{scheme.lower()}")
             elif name == "class" and value:

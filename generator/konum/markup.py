@@ -307,7 +307,7 @@ def _formula(tex: str, display: bool, math: MathMode, block: bool) -> str:
         shown = tex_to_html(tex, display=display, mode="anki")
         return f"<p>{shown}</p>" if block else shown
     mathml = sanitise(tex_to_html(tex, display=display))
-    return f'<div class="konum-math">{mathml}</div>' if block else mathml
+    return f'<div class="konum-math" tabindex="0">{mathml}</div>' if block else mathml
 
 
 @lru_cache(maxsize=32768)

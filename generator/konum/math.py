@@ -257,9 +257,10 @@ def bind_punctuation(html: str) -> str:
 #: Browsers stretch brackets, bars and radicals only with a font that has an OpenType MATH
 #: table, and the generic ``math`` family does not always find one (Chromium on Linux).
 #: A formula wider than its line scrolls in its own box (phones): a display one in its
-#: <div>, an inline one as an inline block that keeps its baseline (where browsers can; the
-#: padding keeps fraction bars and scripts from being clipped). An inline formula keeps the
-#: punctuation after it on its line (:func:`bind_punctuation`).
+#: <div> (focusable, so that a keyboard can scroll it), an inline one as an inline block
+#: that keeps its baseline (where browsers can; the padding keeps fraction bars and
+#: scripts from being clipped). An inline formula keeps the punctuation after it on its
+#: line (:func:`bind_punctuation`).
 MATH_FONTS = (
     '<style>math{font-family:"STIX Two Math","Cambria Math","Latin Modern Math",'
     '"DejaVu Math TeX Gyre","Noto Sans Math",math}'
@@ -338,7 +339,7 @@ class DisplayMathPreprocessor(Preprocessor):
         def replace(m: re.Match[str]) -> str:
             markup = self.extension.render(m.group("tex"), True)
             if self.extension.getConfig("mode") != "anki":  # its own box, that may scroll
-                markup = f'<div class="konum-math">{markup}</div>'
+                markup = f'<div class="konum-math" tabindex="0">{markup}</div>'
             placeholder = self.md.htmlStash.store(markup)
             return f"{m.group('indent')}\n{m.group('indent')}{placeholder}\n"
 

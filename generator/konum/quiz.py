@@ -38,7 +38,8 @@ Syntax (pymdownx Blocks)::
 A quiz block names a bank (``<banks>/<bank>.yml``), or several separated by commas; the
 optional ``questions`` option keeps only those ids, in that order, and ``tags`` only the
 questions with one of those tags. ``draw: N`` shows N of them, drawn in the reader's browser;
-``attempts`` limits each question's checks (unless it sets its own); ``mode: exam`` gives one
+``attempts`` limits each question's checks (unless it sets its own); ``title`` replaces the
+heading (by default the banks' titles); ``mode: exam`` gives one
 submission for the whole quiz, with an optional ``time_limit`` (``90 s``, ``10 min``; a bare
 number is minutes). Mistakes are errors naming the page's line. The study block shows every
 card of the course, one at a time; the progress block is the course overview (each lesson's
@@ -55,6 +56,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
+from collections.abc import Iterator
 from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
@@ -80,7 +82,7 @@ from konum.messages import page_messages
 from konum.plugins import Plugins, load_plugins
 from konum.problems import BankError, format_text
 from konum.render import asset, environment, render_quiz, script_json
-from konum.types import Concrete
+from konum.types import Bank, Concrete
 
 
 class QuizError(PageError):
@@ -183,6 +185,7 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
         "attempts": (None, type_any),
         "mode": ("practice", type_any),
         "time_limit": (None, type_any),
+        "title": (None, type_any),
     }
 
     def on_validate(self, parent: etree.Element) -> bool:
@@ -228,6 +231,10 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
         if time_limit is not None and mode != "exam":
             raise QuizError(f"{where}: time_limit: only an exam has one (add 'mode: exam')")
         attempts = _whole(where, "attempts", self.options["attempts"], *limits.ATTEMPTS)
+        title = self.options["title"]
+        if title is not None and not isinstance(title, str):
+            raise QuizError(f"{where}: title: expected a text, found {title!r}")
+        self.title = title.strip() if title else " · ".join(bank.title for bank in banks)
         self.course, self.banks, self.pool, self.ids = course, banks, pool, ids
         self.settings: _Settings = {
             "draw": draw,
@@ -249,7 +256,7 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
             html = render_quiz(
                 [course.concrete(self.pool[i]) for i in self.ids],
                 self.quiz_id,
-                title=" · ".join(bank.title for bank in self.banks),
+                title=self.title,
                 language=self.config["extension"].options.language,
                 plugins=course.plugins,
                 images=course.images,
@@ -271,17 +278,72 @@ def study_concretes(course: Course) -> list[Concrete]:
     return [replace(c, variants=c.variants[:1]) for c in course.concretes()]
 
 
-def render_study(course: Course, language: str = "en") -> str:
-    """The study block: every card of ``course`` as JSON inside the page, for
-    ``flashcards.js``. The JSON sits in a ``<script type="application/json">`` inside a
-    ``<template>``, out of reach of Material's instant navigation (which re-creates scripts
-    without their type). Without JavaScript the block says so.
+def card_banks(course: Course, leave_out: frozenset[str]) -> list[Bank]:
+    """The course's banks as its cards show them: without the questions in ``leave_out``."""
+    return [
+        replace(bank, questions=tuple(q for q in bank.questions if q.id not in leave_out))
+        for bank in course.banks
+    ]
+
+
+def exam_only(course: Course, pages: Path) -> frozenset[str]:
+    """The ids of the questions that the exam-mode quiz blocks of the Markdown pages below
+    ``pages`` show and no other quiz block does (blocks inside fenced code are examples,
+    not quizzes). A flashcard shows its answer in the page: these are left off the cards
+    unless the site sets ``exam_cards: true``.
+
+    Raises:
+        QuizError: a quiz block's options are not YAML, or name an unknown option.
+    """
+    shown: dict[bool, set[str]] = {True: set(), False: set()}
+    for page in sorted(pages.rglob("*.md")):
+        lines = page.read_text(encoding="utf-8").splitlines()
+        for index, line in _outside_fences(lines):
+            if not (_QUIZ_START.match(line) and _WELL_FORMED.match(line)):
+                continue
+            where = f"{page}: /// quiz"
+            given, _ = block_options(lines, index, where, _BLOCK_OPTIONS["quiz"], QuizError)
+            names = _names(line.split("|", 1)[1])
+            pool = {q.id: q for b in names if b in course.by_id for q in course.by_id[b].questions}
+            tags = set(_names(given.get("tags")))
+            shown[str(given.get("mode", "")).strip() == "exam"].update(
+                i
+                for i in _names(given.get("questions")) or pool
+                if i in pool and (not tags or tags & set(pool[i].tags))
+            )
+    return frozenset(shown[True] - shown[False])
+
+
+def _left_out(options: Options, course: Course) -> frozenset[str]:
+    """What the study and progress blocks leave out: :func:`exam_only` unless ``exam_cards``.
+
+    Raises:
+        QuizError: ``pages`` is not a folder.
+    """
+    if options.exam_cards:
+        return frozenset()
+    if options.pages is None or not options.pages.is_dir():
+        raise QuizError(
+            f"option 'pages' of konum: expected the folder of the site's pages, found "
+            f"{options.pages}, which is not a folder (the study page leaves out the questions "
+            "that only exams show, and reads the pages to find them; or set exam_cards: true)"
+        )
+    return exam_only(course, options.pages)
+
+
+def render_study(
+    course: Course, language: str = "en", leave_out: frozenset[str] = frozenset()
+) -> str:
+    """The study block: every card of ``course`` (but the questions in ``leave_out``) as
+    JSON inside the page, for ``flashcards.js``. The JSON sits in a ``<script
+    type="application/json">`` inside a ``<template>``, out of reach of Material's instant
+    navigation (which re-creates scripts without their type). Without JavaScript the block says so.
 
     Raises:
         konum.errors.ExportError: a question cannot be made into a card.
     """
     cards = build_cards(
-        course.banks,
+        card_banks(course, leave_out),
         study_concretes(course),
         math="mathml",
         language=course.language,
@@ -292,18 +354,20 @@ def render_study(course: Course, language: str = "en") -> str:
     return template.render(data=script_json(cards_json(cards))).strip() + "\n"
 
 
-def render_progress(course: Course, language: str = "en") -> str:
+def render_progress(
+    course: Course, language: str = "en", leave_out: frozenset[str] = frozenset()
+) -> str:
     """The course overview block: the lessons of ``course`` in its order as JSON for
     ``overview.js``: ``{"lessons": [{"bank", "title", "questions": [question ids], "cards":
-    [card keys]}]}``. The scores and due cards are the learner's, so the browser adds them;
-    without JavaScript the block says so.
+    [card keys]}]}``, with no card for the questions in ``leave_out``. The scores and due
+    cards are the learner's, so the browser adds them; without JavaScript the block says so.
 
     Raises:
         konum.errors.ExportError: a question cannot be made into a card.
     """
     keys: dict[str, list[str]] = {}
     cards = build_cards(
-        course.banks,
+        card_banks(course, leave_out),
         study_concretes(course),
         math="mathml",
         plugins=course.plugins,
@@ -335,8 +399,9 @@ class _CourseBlock(Block):  # type: ignore[misc]
 
     def on_end(self, block: etree.Element) -> None:
         options = self.config["extension"].options
+        course = _course(options)
         try:
-            html = type(self).RENDER(_course(options), options.language)
+            html = type(self).RENDER(course, options.language, _left_out(options, course))
         except (ValueError, ExportError) as exc:
             raise QuizError(f"/// {self.NAME}: {exc}") from None
         for child in list(block):
@@ -372,6 +437,21 @@ _BLOCK_OPTIONS = {
 }
 
 
+def _outside_fences(lines: list[str]) -> Iterator[tuple[int, str]]:
+    """The lines of a page (index, text) that are not in fenced code, fences aside."""
+    fence: str | None = None
+    for index, line in enumerate(lines):
+        opened = _FENCE.match(line)
+        if opened:
+            mark = opened.group(1)
+            if fence is None:
+                fence = mark
+            elif mark.startswith(fence[0]) and len(mark) >= len(fence):
+                fence = None
+        elif fence is None:
+            yield index, line
+
+
 class MalformedBlockPreprocessor(Preprocessor):
     """A quiz or explorer line that pymdownx would leave as text is an error naming its
     line; the line of each quiz block is kept for its errors."""
@@ -381,24 +461,14 @@ class MalformedBlockPreprocessor(Preprocessor):
         self.extension = extension
 
     def run(self, lines: list[str]) -> list[str]:
-        fence: str | None = None
         quizzes = self.extension.quiz_lines
         quizzes.clear()
 
         def explorers() -> Any:
             return self.extension.plugins().explorers
 
-        for number, line in enumerate(lines, start=1):
-            opened = _FENCE.match(line)
-            if opened:
-                mark = opened.group(1)
-                if fence is None:
-                    fence = mark
-                elif mark.startswith(fence[0]) and len(mark) >= len(fence):
-                    fence = None
-                continue
-            if fence is not None:
-                continue
+        for index, line in _outside_fences(lines):
+            number = index + 1
             if _QUIZ_START.match(line) and _WELL_FORMED.match(line):
                 quizzes.append(number)
             started = _BLOCK_START.match(line)

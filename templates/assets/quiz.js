@@ -609,6 +609,15 @@
       var done = (api.checked && api.ok) || api.revealed || !!locked();
       show(explanation, done);
       if (computed) show(answers[api.variant].konumSolution, done);
+      freeze();
+    }
+    /* Attempts used up (practice): the answer stays as it was checked, nothing can move. */
+    function freeze() {
+      if (opts.exam) return;
+      var on = !!locked();
+      checkBtn.disabled = on;
+      $$(el, "input, select, textarea").forEach(function (c) { c.disabled = on; });
+      if (order) order.disable(on);
     }
 
     /* The hint button takes the next hint (its cost in its name), then hides and shows. */
@@ -636,7 +645,7 @@
       if (result[2]) {  /* nothing entered yet: no attempt, nothing revealed or saved */
         feedback.textContent = text;
         feedback.className = "konum-feedback is-wrong";
-        return;
+        return false;
       }
       var shown = api.seen.indexOf(api.variant) >= 0;
       if (!restoring) api.tries++;
@@ -654,14 +663,13 @@
       }
       feedback.textContent = text;
       feedback.className = "konum-feedback " + (api.ok ? "is-right" : "is-wrong");
-      checkBtn.disabled = !!locked() && !opts.exam;
-      if (order && locked() && !opts.exam) order.disable(true);
       hintLabel();
       if (locked() && !api.ok && !api.revealed) setRevealed(true);
       afterAnswer();
       if (!restoring) save();
       if (opts.onChange) opts.onChange();
       if (!restoring && opts.onCheck) opts.onCheck(api);
+      return true;
     }
 
     /* Variant k's form and answer boxes, made the first time it is shown (hidden). */
@@ -693,7 +701,6 @@
       if (order) order.set(orderOf(el).slice().sort(function (x, y) { return x - y; }));
       api.checked = api.ok = false;
       setRevealed(false);
-      checkBtn.disabled = !!locked() && !opts.exam;
     }
 
     function reset(keepStore) {
@@ -728,14 +735,14 @@
 
     /* Exam mode: grade (feedback and the answer shown), then nothing can change. */
     api.grade = function (restoring) {
-      if (api.answered()) check(restoring);
-      else {  /* graded as unanswered: nothing earned, and not counted as answered */
+      /* Unanswered, or unreadable ("abc" for a number): nothing earned, nothing to ask. */
+      if (!(api.answered() && check(restoring))) {
         api.best = api.best || 0;
         feedback.textContent = t("quiz.not_answered");
         feedback.className = "konum-feedback is-wrong";
       }
       setRevealed(true);
-      $$(el, "input, select").forEach(function (c) { c.disabled = true; });
+      $$(el, "input, select, textarea").forEach(function (c) { c.disabled = true; });
       if (order) order.disable(true);
       if (!restoring) save();
     };

@@ -74,6 +74,7 @@ def _pages() -> dict[str, str]:
         "practice.html": render_quiz(practice, "practice", title="Practice"),
         "attempts.html": render_quiz([samples.numeric()], "tries", title="Tries", attempts=2),
         "numbers.html": render_quiz([_computed_with_hints()], "numbers", title="Numbers"),
+        "locked.html": render_quiz([_ordering(attempts=1)], "locked", title="Locked"),
         "pool.html": render_quiz(samples.all_samples(), "pool", title="Pool", draw=3),
         "exam.html": render_quiz(exam, "exam", title="Exam", mode="exam"),
         "timed.html": render_quiz(exam, "timed", title="Timed", mode="exam", time_limit=EXAM_LIMIT),
@@ -238,6 +239,36 @@ def test_attempts_run_out_and_the_answer_is_shown(page: Page) -> None:
     page.reload()
     expect(question(page, num.question.id).get_by_role("button", name="Check")).to_be_disabled()
     expect(score(page)).to_have_text("0 / 1 points")
+
+
+def test_used_up_attempts_freeze_the_answer_even_an_orderings(page: Page) -> None:
+    """The last attempt used: the checked answer stays on screen as it was (the number box
+    and the move buttons are disabled, a click on one moves nothing and the feedback
+    stays), also after a reload."""
+    _open(page, "locked.html")
+    qid = _ordering(attempts=1).question.id
+    q = question(page, qid)
+    _swap_first_two(page, qid)
+    q.get_by_role("button", name="Check").click()
+    said = q.locator(".konum-feedback")
+    expect(said).to_contain_text("No attempts left")
+    order = q.locator("li[data-item]").evaluate_all("ls => ls.map(l => l.dataset.item)")
+    for _ in range(2):
+        moves = q.locator("button.konum-move")
+        assert moves.evaluate_all("bs => bs.every(b => b.disabled)")
+        moves.nth(1).click(force=True)
+        assert q.locator("li[data-item]").evaluate_all("ls => ls.map(l => l.dataset.item)") == order
+        expect(said).to_contain_text("No attempts left")
+        page.reload()
+        q = question(page, qid)
+        said = q.locator(".konum-feedback")
+    _open(page, "attempts.html")
+    num = question(page, samples.numeric().question.id)
+    for typed in ("1e9", "-1e9"):
+        num.locator("input").fill(typed)
+        num.get_by_role("button", name="Check").click()
+    expect(num.locator("input")).to_be_disabled()
+    expect(num.locator(".konum-feedback")).to_contain_text("No attempts left")
 
 
 def test_show_answer_before_a_right_check_earns_nothing(page: Page) -> None:
@@ -406,6 +437,7 @@ def test_exam_shows_nothing_until_submitted_then_everything(page: Page) -> None:
     expect(page.locator(".konum-exam-status")).to_have_text("")  # no stale warning
     untouched = question(page, _ordering(points=1).question.id)
     expect(untouched.locator(".konum-feedback")).to_have_text("No answer given.")
+    expect(page.locator("[data-konum-quiz] .konum-quiz-title")).to_have_text("Exam")
     expect(q.locator(".konum-feedback")).to_have_text("Correct.")
     expect(question(page, num.question.id).locator(".konum-feedback")).to_contain_text("too high")
     for qid in (choice.question.id, num.question.id):
@@ -431,6 +463,23 @@ def test_exam_shows_nothing_until_submitted_then_everything(page: Page) -> None:
     page.get_by_role("button", name="Clear answers").click()
     expect(page.get_by_role("button", name="Submit answers")).to_be_visible()
     expect(question(page, choice.question.id).locator("input").first).to_be_enabled()
+
+
+def test_a_submitted_exam_asks_nothing_of_the_locked_questions(page: Page) -> None:
+    """After submitting, no question asks for an answer ("choose an answer first", "type a
+    number"): an unreadable entry ("abc") is graded as no answer, before and after a reload."""
+    _open(page, "exam.html")
+    num = question(page, samples.numeric().question.id)
+    num.locator("input").fill("abc")
+    submit = page.get_by_role("button", name="Submit answers")
+    submit.click()
+    submit.click()
+    for _ in range(2):
+        said = page.locator("[data-konum-quiz] .konum-feedback")
+        expect(said).to_have_count(3)
+        assert said.all_text_contents() == ["No answer given."] * 3
+        expect(num.locator("input")).to_be_disabled()
+        page.reload()
 
 
 def test_a_timed_exam_submits_when_the_time_runs_out_and_survives_a_reload(page: Page) -> None:
@@ -547,12 +596,10 @@ def test_hashes_and_sealing_agree_with_python(page: Page, text: str) -> None:
 
 
 def _axe(page: Page) -> list[dict[str, Any]]:
-    """axe-core in the quiz; syntax-highlighted code is Material's (its token colours are
-    checked, and excused, in test_quiz_browser.py)."""
+    """axe-core in the quiz, every rule."""
     from axe_playwright_python.sync_playwright import Axe
 
-    context = {"include": [["[data-konum-quiz]"]], "exclude": [["[data-konum-quiz] .highlight"]]}
-    result = Axe().run(page, context=context)
+    result = Axe().run(page, context={"include": [["[data-konum-quiz]"]]})
     return [
         {"id": v["id"], "nodes": [n["target"] for n in v["nodes"]]}
         for v in result.response["violations"]

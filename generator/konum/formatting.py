@@ -39,7 +39,7 @@ def format_number(
         value: The number (finite).
         decimals: Fixed decimals, or None for the shortest exact-looking form (up to 12
             significant digits, so ``32.0`` is ``32``).
-        unit: Appended after a space when given.
+        unit: Appended after a non-breaking space when given (:func:`with_unit`).
         language: Whose decimal mark to write (:data:`DECIMAL_MARKS`: ``0,841`` in
             Turkish); the digits are the same in every language.
 
@@ -58,7 +58,13 @@ def format_number(
     mark = DECIMAL_MARKS.get(language, ".")
     if mark != ".":
         text = text.replace(".", mark)
-    return f"{text} {unit}" if unit else text
+    return with_unit(text, unit)
+
+
+def with_unit(text: str, unit: str | None) -> str:
+    """A shown number ``text`` and its ``unit`` after a non-breaking space (a line never
+    breaks between them), or ``text`` alone: the one way every output writes a unit."""
+    return f"{text}\u00a0{unit}" if unit else text
 
 
 #: Code (fenced or inline), math (display or inline) and HTML tags, in that priority.

@@ -94,10 +94,11 @@ class Finding:
 class Probe:
     """What :meth:`Question.probe` may use: the site's plugins, whether example programs may
     run (``konum check --run-programs``, or the site's ``run_programs`` option), and the
-    bank file's folder."""
+    variants the site draws of each computed question."""
 
     plugins: Plugins
     run_programs: bool = False
+    variants: int = 5
 
 
 @dataclass(frozen=True)

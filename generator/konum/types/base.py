@@ -224,9 +224,10 @@ class PrintedQuestion:
     """One question as a version of a printed exam shows it, and its entry in the key.
 
     ``kind`` picks its layout in ``templates/exam/``: ``choice``, ``fill``, ``matching``,
-    ``numeric``, ``ordering`` or ``output`` (the task alone; the key holds what the example
-    solution prints, and the example as its worked solution). ``options`` and ``rights`` are
-    lettered A, B, ... in the version's order; ``answer`` is the key's answer, HTML.
+    ``numeric``, ``ordering`` or ``output`` (the task and ``lines`` ruled lines to write
+    on; the key holds what the example solution prints, and the example as its worked
+    solution). ``options`` and ``rights`` are lettered A, B, ... in the version's order;
+    ``answer`` is the key's answer, HTML.
     """
 
     number: int
@@ -242,6 +243,7 @@ class PrintedQuestion:
     unit: str | None = None
     solution: Markup | None = None
     explanation: Markup | None = None
+    lines: int = 0
 
 
 @dataclass(frozen=True)

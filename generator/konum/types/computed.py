@@ -557,14 +557,14 @@ def _formula_tolerance(r: Reader, node: YMap, decimals: int | None) -> float | N
     tolerance = r.tolerance(node, "tolerance")
     if tolerance is None or value_node is None:
         return None
-    places = DEFAULT_DECIMALS if decimals is None else decimals
-    half = 0.5 * 10.0**-places
+    shown = DEFAULT_DECIMALS if decimals is None else decimals
+    half = 0.5 * 10.0**-shown
     if tolerance < half * (1 - 1e-9):
         r.problem(
             value_node.mark,
             "tolerance",
-            f"tolerance {message_number(tolerance)} is less than half a unit of the last of "
-            f"{places} decimals, so an answer rounded correctly could be refused",
+            f"tolerance {message_number(tolerance)} is less than half a unit of the last "
+            f"decimal (at {places(shown)}), so an answer rounded correctly could be refused",
             expected=f"tolerance >= {message_number(half)}",
             found=message_number(tolerance),
         )

@@ -322,27 +322,27 @@ def check_generator(recipe: Recipe) -> list[tuple[str, str]]:
         )
     if problems:
         return problems
+    names = list(gen.params)
     try:
         drawn = _drawings(recipe, recipe.params, PROBE_DRAWINGS, "")
-        never = _never_gives(recipe, drawn)
+        hidden = [
+            hidden_answer(g.answer, g.decimals, shown_values(g.values, names)) for g, _ in drawn
+        ]
+        some = any(ok for _, ok in drawn)
+        never = _never_gives(recipe, drawn) if some and not any(hidden) else None
     except GeneratorTimeout as exc:
         return [("generator", str(exc))]
     except GeneratorError as exc:
         return [("params", str(exc))]
     except ValueError as exc:  # the generator's own code rejected a drawn combination
         return [("params", f"the generator rejects values these params allow: {exc}")]
-    names = list(gen.params)
-    for generated, _ in drawn:
-        hidden = hidden_answer(
-            generated.answer, generated.decimals, shown_values(generated.values, names)
-        )
-        if hidden:
-            return [("decimals", hidden)]
+    if any(hidden):
+        return [("decimals", next(h for h in hidden if h))]
     shown = places(gen.default_decimals if recipe.decimals is None else recipe.decimals)
     wanted = (
         f"{recipe.options - 1} distractors that differ from the answer and each other at {shown}"
     )
-    if not any(ok for _, ok in drawn):
+    if not some:
         return [
             (
                 "options",

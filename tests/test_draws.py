@@ -19,7 +19,7 @@ from konum.build import read_site_config
 from konum.check import check_banks
 from konum.computed import GeneratorError, computed_variants
 from konum.course import Course, course_for
-from konum.exam import build_versions, render_pages
+from konum.exam import ExamError, build_versions, render_pages
 from konum.exports.cards import build_cards
 from konum.exports.gift import build_gift
 from konum.exports.moodle import build_moodle
@@ -203,6 +203,8 @@ def test_variants_are_distinct_or_the_draw_says_why(course: Course) -> None:
     assert len({tuple(v.values.items()) for v in every}) == 12
     with pytest.raises(GeneratorError, match="drew no values unlike those of the 12 variants"):
         computed_variants(recipe, 1, 13)
+    with pytest.raises(ExamError, match=r"^--versions 13: question pressure: .* 12 variants"):
+        build_versions(course, [q], seed=7, versions=13)  # konum exam says it in one line
 
 
 # --- the unit on every output ---------------------------------------------------------------

@@ -219,7 +219,7 @@ def test_valid_computed(bank: Bank) -> None:
     assert q.generator == "sinusoidal_entry"
     assert dict(q.params) == {
         "pos": model.Range(1, 50, None),
-        "j": model.Range(0, 7, 1),
+        "j": model.Range(1, 7, 1),
         "d": model.Choices((4, 8, 16)),
         "base": model.Choices((10000,)),
     }

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from konum.computed import GeneratorError, PromptTemplateError, tolerance_for
 from konum.computed.base import Distractor, Generated
 from konum.computed.variants import apart, pick_distractors
-from konum.formatting import format_number
+from konum.formatting import format_number, with_unit
 from konum.model import Choices, ParamConstraint, Range, Source
 from konum.plugins import UnknownGeneratorError
 from konum.seeding import rng_for
@@ -348,7 +348,7 @@ def test_answers_tolerances_and_distractors_over_many_seeds(name: str) -> None:
         assert len(texts) == options
         assert len(set(texts)) == options, (seed, texts)
         correct = [o for o in cv.options if o.correct]
-        assert len(correct) == 1 and correct[0].text == cv.shown_answer
+        assert len(correct) == 1 and correct[0].text == with_unit(cv.shown_answer, cv.unit)
         assert correct[0].misconception is None
         for option in cv.options:
             if option.correct:
@@ -393,7 +393,9 @@ def test_degenerate_draws_are_avoided() -> None:
 
 def test_position_0_is_a_question_when_a_bank_asks_for_it() -> None:
     # Row 0 is (0, 1, 0, 1, ...): the answers are exact, and the zero-vector belief is an option.
-    q = question("sinusoidal_entry", answer="choice", options=3, params={"pos": Choices((0,))})
+    # Not j = 3, 5 or 7: there row 0's mistakes give fewer than two other numbers.
+    row0 = {"pos": Choices((0,)), "j": Choices((0, 1, 2, 4, 6))}
+    q = question("sinusoidal_entry", answer="choice", options=3, params=row0)
     assert validate_computed("sinusoidal_entry", q.params, "choice", None, 3) == []
     answers = set()
     for variant in computed_variants(q, 5, count=12):
@@ -657,7 +659,7 @@ def test_validate_answer_decimals_and_options(tmp_path: Path) -> None:
     for options in (1, 7):
         got = problems(f"    answer: choice\n    options: {options}\n")
         assert "from 2 to 6" in got["options"]
-    assert problems("    answer: choice\n    options: 6\n    decimals: 6\n") == {}
+    assert "from 2 to 6" not in problems("    answer: choice\n    options: 6\n").get("options", "")
 
 
 def test_validate_huge_numbers_without_overflow() -> None:
@@ -678,15 +680,11 @@ def test_validate_huge_numbers_without_overflow() -> None:
 def test_validate_choice_needs_enough_distractors() -> None:
     got = _messages(validate_computed("faster_dimension", {}, "choice", None, 4))
     assert "at most 3 options" in got["options"]
-    assert validate_computed("faster_dimension", {}, "choice", None, 3) == []
-    got = _messages(
-        validate_computed("t5_bucket", {"relative_position": Choices((3,))}, "choice", None, 4)
-    )
+    assert validate_computed("faster_dimension", {}, "choice", None, 2) == []
+    small = {"relative_position": Choices((3, 4, 5, 6, 7))}
+    got = _messages(validate_computed("t5_bucket", small, "choice", None, 4))
     assert "cannot give 3 distractors" in got["options"]
-    assert (
-        validate_computed("t5_bucket", {"relative_position": Choices((3,))}, "numeric", None, 4)
-        == []
-    )
+    assert validate_computed("t5_bucket", small, "numeric", None, 4) == []
 
 
 def test_validate_reports_constraints_with_no_usable_draw() -> None:
@@ -767,7 +765,8 @@ PINNED_SEED_42: dict[str, list[tuple[float, str, dict[str, object]]]] = {
     ],
     "learned_params": [
         (262144.0, "262144", {"n": 512, "d": 512}),
-        (262144.0, "262144", {"n": 512, "d": 512}),
+        # The same values came again: the variant is drawn anew (variants are distinct).
+        (1048576.0, "1048576", {"n": 2048, "d": 512}),
     ],
     "permutation_gap": [
         (1.7211584234114132, "1.721", {"n": 6, "d": 6, "with_pe": True, "vector_seed": 333931}),
@@ -976,12 +975,20 @@ def test_probe_outcomes_are_pinned() -> None:
     def check(name: str, params: Mapping[str, ParamConstraint], *args: Any) -> object:
         return validate_computed(name, params, *args)
 
-    assert check("sinusoidal_entry", {}, "choice", None, 5) == []
+    assert check("sinusoidal_entry", {"j": Range(1, 7)}, "choice", None, 5) == []
     assert check("alibi_slope", {"heads": Choices((8,))}, "choice", 0, 4) == [
         (
+            "decimals",
+            "the answer 0.25 for heads = 8, head = 2 shows as 0 at 0 decimals, so 0 counts as "
+            "right; ask for 1 decimal or change the params",
+        )
+    ]
+    row0 = {"pos": Choices((0,)), "j": Choices((5,))}
+    assert check("sinusoidal_entry", row0, "choice", None, 3) == [
+        (
             "options",
-            "with these params alibi_slope cannot give 3 distractors that differ from the "
-            "answer and each other at 0 decimals; ask for fewer options, more decimals or "
+            "with these params sinusoidal_entry cannot give 2 distractors that differ from the "
+            "answer and each other at 4 decimals; ask for fewer options, more decimals or "
             "wider params",
         )
     ]

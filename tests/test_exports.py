@@ -185,7 +185,7 @@ def test_cards_per_question_type(banks: list[Bank]) -> None:
     assert len(rows) == 2 and "\\(\\sin 0\\)" in rows[0] and "\\(\\cos 0\\)" in rows[1]
     assert "-1" not in matching.back  # distractors are not pairs
 
-    assert "32 columns" in cards["question:sin-num-columns"].back
+    assert "32\u00a0columns" in cards["question:sin-num-columns"].back
     assert "0.50" in cards["question:rope-num-half"].back
 
     computed = next(c for c in concretes if c.question.id == "sin-entry")
@@ -198,7 +198,7 @@ def test_cards_per_question_type(banks: list[Bank]) -> None:
     choice_form = next(c for c in concretes if c.question.id == "rope-angle-choice")
     first = cards["question:rope-angle-choice:variant:0"]
     assert first.front.count("<li>") == len(choice_form.variants[0].options)
-    assert f"A. {choice_form.variants[0].shown_answer} rad" in first.back
+    assert f"A. {choice_form.variants[0].shown_answer}\u00a0rad" in first.back
 
     fact = cards["flashcard:rope:fc-rotation"]
     assert fact.deck == rope.title and "\\[m\\theta_k\\]" in fact.back

@@ -255,7 +255,7 @@ questions:
     for v in computed_variants(q, seed=1, count=5):
         assert v.answer == 0.5 * v.values["m"] * v.values["v"] ** 2
         assert (v.unit, v.tolerance, v.options) == ("J", 0.5, ())
-        assert v.solution.rstrip().endswith(" J.")
+        assert v.solution.rstrip().endswith("**\u00a0J.")
 
 
 def test_the_default_tolerance_admits_the_rounded_answer(tmp_path: Path) -> None:
@@ -420,12 +420,12 @@ questions:
   - id: rope-q
     type: computed
     generator: rope_angle
-    unit: rad
+    tolerance: 0.1
 """
     problems = problems_for(tmp_path, text)
     assert problems == [
-        f"{tmp_path / 'phys.yml'}:7:5: [rope-q] unit: 'unit' is for formula questions (with "
-        "'formula:'); the generator rope_angle gives its own"
+        f"{tmp_path / 'phys.yml'}:7:5: [rope-q] tolerance: 'tolerance' is for formula questions "
+        "(with 'formula:'); the generator rope_angle gives its own"
     ]
 
 

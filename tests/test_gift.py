@@ -181,7 +181,10 @@ def check_variants(
     for variant in concrete.variants:
         category, item = found[f"{q.id} #{variant.index + 1}"]
         assert category == path
-        assert item["stem"]["text"] == html_of(variant.prompt)
+        # A numeric form's unit follows the answer, so Moodle shows it after the blank.
+        after = f" _____ {html_of(variant.unit, inline=True)}" if variant.unit else ""
+        stem = html_of(variant.prompt) + ("" if variant.options else after)
+        assert item["stem"]["text"] == stem
         solution = f"<p><strong>Worked solution</strong></p>{html_of(variant.solution)}"
         assert text_of(item["globalFeedback"]) == solution + explanation
         if variant.options:

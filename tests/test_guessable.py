@@ -91,7 +91,7 @@ def _variants(qid: str) -> tuple[Variant, ...]:
 
 
 def _value(text: str) -> float:
-    return float(text.replace(",", "."))
+    return float(text.split("\u00a0")[0].replace(",", "."))  # the unit after a no-break space
 
 
 def _ids() -> list[str]:

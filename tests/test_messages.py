@@ -208,6 +208,7 @@ def test_a_turkish_quiz_has_no_english_interface_text(tmp_path) -> None:
         "  - id: q2\n    type: fill\n    prompt: 'Boşluk ____ burada'\n"
         "    blanks: [{answers: [bir]}]\n    explanation: Bir.\n"
         "  - id: q3\n    type: computed\n    generator: alibi_slope\n    answer: choice\n"
+        "    params: {heads: [5, 6, 7, 12], head: {min: 1, max: 12}}\n"
         "    explanation: Eğim.\n"
         "  - id: q4\n    type: computed\n    generator: rope_scaling\n    explanation: Ölçek.\n",
         encoding="utf-8",

@@ -172,7 +172,9 @@ def test_computed_answers_match_the_formulas_on_the_drawn_numbers(
                 assert f"{(low + high) / 2:.{decimals}f}" == shown
             else:  # the option marked correct shows the answer, and no option repeats
                 marks = right_options(entry, salt)
-                correct = [t for t, ok in zip(options, marks, strict=True) if ok]
+                # An option shows its unit after the number, a no-break space between.
+                texts = [t.split("&nbsp;")[0] for t in options]
+                correct = [t for t, ok in zip(texts, marks, strict=True) if ok]
                 assert correct == [shown] and len(set(options)) == len(options)
             prompts.add(prompt)
         assert len(prompts) > 1, f"{question_id}: the variants draw different numbers"
@@ -211,7 +213,7 @@ def test_the_worked_solution_shows_the_formula_with_the_numbers(konum_site: Path
         volts, ohms = NUMBER.findall(prompt)
         assert f'alttext="\\frac{{V}}{{R}} = \\frac{{{volts}}}{{{ohms}}}' in solution
         shown = f"{current(float(volts), float(ohms)):.{decimals}f}"
-        assert f"<strong>{shown}</strong> A" in solution
+        assert f"<strong>{shown}</strong>&nbsp;A" in solution
 
 
 def test_the_courses_generator_gives_its_own_distractors(konum_site: Path) -> None:
@@ -229,7 +231,9 @@ def test_the_courses_generator_gives_its_own_distractors(konum_site: Path) -> No
             f"{(v * math.sin(theta)) ** 2 / (2 * g):.1f}",  # height_for_range
             f"{v * math.sin(2 * theta) / g:.1f}",  # speed_not_squared
         }
-        shown = {option.replace("\u2212", "-") for option in options}  # a real minus sign
+        assert all(option.endswith("&nbsp;m") for option in options)  # the generator's unit
+        # A real minus sign on the page.
+        shown = {option.removesuffix("&nbsp;m").replace("\u2212", "-") for option in options}
         assert len(options) == 4 and shown <= candidates, (prompt, options)
 
 

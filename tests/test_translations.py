@@ -18,7 +18,7 @@ from konum.cli import cli
 from konum.config import options_from
 from konum.course import course_for
 from konum.exports.anki import NOTE_TYPES, deck_id, guid
-from konum.formatting import format_number, localize_numbers
+from konum.formatting import format_number, localize_numbers, with_unit
 from konum.messages import catalogue
 from konum.translate import (
     check_translations,
@@ -270,7 +270,7 @@ def test_both_editions_draw_the_same_numbers_per_question_id() -> None:
 
 def test_numbers_in_turkish_take_the_decimal_comma() -> None:
     assert format_number(0.84147, 3, language="tr") == "0,841"
-    assert format_number(-0.0001, 2, "rad", language="tr") == "0,00 rad"
+    assert format_number(-0.0001, 2, "rad", language="tr") == "0,00\u00a0rad"
     assert format_number(0.84147, 3) == "0.841"
     assert format_number(20473564.125, 1, language="tr") == "20.473.564,1"
     assert format_number(8192, language="tr") == "8.192" and format_number(8192) == "8192"
@@ -372,9 +372,12 @@ def test_generators_word_the_same_draw_in_turkish(generator: str) -> None:
         assert (en.values, en.answer, en.tolerance) == (tr.values, tr.answer, tr.tolerance)
         assert [o.correct for o in en.options] == [o.correct for o in tr.options]
         assert [o.misconception for o in en.options] == [o.misconception for o in tr.options]
-        # The same numbers: Turkish groups long ones with "." and writes the decimal ",".
-        read = [o.text.replace(".", "").replace(",", ".") for o in tr.options]
-        assert read == [o.text for o in en.options]
+        # The same numbers (Turkish groups long ones with "." and writes the decimal ","),
+        # the unit after them the language's own.
+        assert [
+            with_unit(o.text.split("\u00a0")[0].replace(".", "").replace(",", "."), en.unit)
+            for o in tr.options
+        ] == [o.text for o in en.options]
         assert tr.prompt != en.prompt and tr.solution != en.solution
         feedback = [o.feedback for o in tr.options if o.feedback]
         assert len(feedback) == len([o for o in en.options if o.feedback])

@@ -129,11 +129,13 @@ def check_loaded(
     plugins: Plugins = NONE,
     project: Path | None = None,
     run_programs: bool = False,
+    variants: int = 5,
 ) -> tuple[list[Bank], list[BankProblem], dict[Path, Image]]:
-    """Check what :func:`konum.load.load_files` loaded: the banks with no problem left (as
-    checked), every problem the check found, and the images the texts show, by file."""
+    """Check what :func:`konum.load.load_files` loaded (``variants``: what the site draws
+    of each computed question): the banks with no problem left (as checked), every
+    problem the check found, and the images the texts show, by file."""
     project = (project or Path.cwd()).absolute()
-    probe = Probe(plugins, run_programs)
+    probe = Probe(plugins, run_programs, variants)
     banks: list[Bank] = []
     problems: list[BankProblem] = []
     images: dict[Path, Image] = {}
@@ -185,11 +187,13 @@ def check_banks(
     plugins: Plugins = NONE,
     project: Path | None = None,
     run_programs: bool = False,
+    variants: int = 5,
 ) -> CheckReport:
-    """Load and check banks without raising (see :func:`load_banks` for the arguments)."""
+    """Load and check banks without raising (see :func:`load_banks` for the arguments;
+    ``variants``: what the site draws of each computed question)."""
     loaded, files, cross = load_files(paths, root, project=project)
     banks, found, images = check_loaded(
-        loaded, plugins=plugins, project=project, run_programs=run_programs
+        loaded, plugins=plugins, project=project, run_programs=run_programs, variants=variants
     )
     problems = [p for item in loaded for p in item.problems] + found + list(cross)
     return CheckReport(files, tuple(banks), tuple(sort_problems(problems, files)), images)

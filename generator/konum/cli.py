@@ -135,6 +135,7 @@ def check(
     translations = None
     complete = not paths  # the whole banks folder: a translation of no bank is reported
     project = None  # without a mkdocs.yml, images must lie in the working directory
+    variants = 5  # what a site draws of each computed question unless it says otherwise
     if not paths or Path(config_file).is_file():
         settings = read_site_config(config_file)
         site = settings if not paths else None
@@ -144,11 +145,16 @@ def check(
         translations = options.translations
         project = options.root
         run_programs = run_programs or options.run_programs
+        variants = options.variants
     if record:
         for changed in record_outputs(list(paths), project=project):
             click.echo(f"konum: recorded the example solutions' output in {changed}", err=True)
     report = check_banks(
-        list(paths), plugins=plugins, project=project, run_programs=run_programs or record
+        list(paths),
+        plugins=plugins,
+        project=project,
+        run_programs=run_programs or record,
+        variants=variants,
     )
     problems, files = list(report.problems), list(report.files)
     if site is not None and not problems:

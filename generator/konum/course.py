@@ -182,7 +182,11 @@ def load_course(options: Options, plugins: Plugins | None = None) -> Course:
     if plugins is None:
         plugins = load_plugins(options.plugins, options.root)
     report = check_banks(
-        options.banks, plugins=plugins, project=options.root, run_programs=options.run_programs
+        options.banks,
+        plugins=plugins,
+        project=options.root,
+        run_programs=options.run_programs,
+        variants=options.variants,
     )
     if report.problems:
         raise BankError(report.problems, report.files)

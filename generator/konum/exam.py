@@ -53,6 +53,7 @@ from pathlib import Path
 from markupsafe import Markup, escape
 
 from konum import limits
+from konum.computed import GeneratorError
 from konum.course import Course
 from konum.errors import ExportError, KonumError
 from konum.files import atomic_folder
@@ -165,7 +166,10 @@ def build_versions(
 
     def variants(q: Question) -> tuple[Variant, ...]:
         if q.id not in drawn:
-            drawn[q.id] = q.concrete(course.draw(seed, versions)).variants
+            try:  # a version's numbers are the question's variant of that number
+                drawn[q.id] = q.concrete(course.draw(seed, versions)).variants
+            except GeneratorError as exc:
+                raise ExamError(f"--versions {versions}: {exc}") from None
         return drawn[q.id]
 
     out = []

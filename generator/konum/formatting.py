@@ -57,9 +57,9 @@ def format_number(
         value: The number (finite).
         decimals: Fixed decimals, or None for the shortest exact-looking form (up to 12
             significant digits, so ``32.0`` is ``32``).
-        unit: Appended after a space when given.
+        unit: Appended after a non-breaking space when given (:func:`with_unit`).
         language: Whose decimal mark to write (:func:`number_marks`: ``0,841`` in
-            Turkish); the digits are the same in every language, with no grouping.
+            Turkish); whole numbers are grouped only in a language of :data:`GROUPS_ALWAYS`.
 
     Returns:
         The text, with ``-0.00`` written ``0.00``.
@@ -78,7 +78,13 @@ def format_number(
         text = text.replace(".", mark)
     if language in GROUPS_ALWAYS:
         text = group_digits(text, number_marks(language)[1])
-    return f"{text} {unit}" if unit else text
+    return with_unit(text, unit)
+
+
+def with_unit(text: str, unit: str | None) -> str:
+    """A shown number ``text`` and its ``unit`` after a non-breaking space (a line never
+    breaks between them), or ``text`` alone: the one way every output writes a unit."""
+    return f"{text}\u00a0{unit}" if unit else text
 
 
 #: Code (fenced or inline), math (display or inline) and HTML tags, in that priority.

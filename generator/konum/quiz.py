@@ -128,7 +128,9 @@ def _course(options: Options) -> Course:
     try:
         return course_for(options)
     except BankError as exc:
-        raise QuizError("the question banks have problems:\n" + format_text(exc.problems)) from None
+        # MkDocs heads this with the page it was rendering: say where the problems are.
+        where = "the question banks have problems (in the bank files, not in this page):\n"
+        raise QuizError(where + format_text(exc.problems)) from None
     except KonumError as exc:  # the order option, a plugin that does not import
         raise QuizError(str(exc)) from None
 

@@ -916,7 +916,8 @@
         applyDraw(true);
         if (hooks.layout) hooks.layout();
         update();
-        status.textContent = t("quiz.drawn", { n: draw, total: els.length });
+        /* The line under the head already says how many were drawn. */
+        status.textContent = t("quiz.drawn_again");
       }
     });
     offer("", [], null);

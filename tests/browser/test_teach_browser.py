@@ -396,6 +396,9 @@ def test_a_pools_draw_is_stable_and_new_questions_draws_again(page: Page) -> Non
         page.get_by_role("button", name="Draw again").click()
         draws.add(tuple(_drawn(page)))
         assert len(_drawn(page)) == 3
+        # The status says what happened; how many were drawn is said once, under the head.
+        expect(page.locator(".konum-reset-status")).to_have_text("Other questions drawn.")
+        expect(page.get_by_text("3 of 8 questions, drawn for you.")).to_have_count(1)
     assert len(draws) > 1
     latest = _drawn(page)
     page.reload()

@@ -32,6 +32,7 @@ import numpy as np
 
 from konum import limits
 from konum.formatting import format_number
+from konum.messages import message
 from konum.model import Choices, ParamConstraint, Range
 
 #: A parameter's kind: a whole number, a number, true or false, or a word. Ranges are for
@@ -189,6 +190,26 @@ def tolerance_for(answer: float, decimals: int, *, exact: bool = False) -> float
     return max((0.5 + TOLERANCE_SLACK) * unit, needed)
 
 
+def places(decimals: int) -> str:
+    """``1 decimal``, ``2 decimals``: the catalogue's English plural, for messages."""
+    return message("en", "formula.places", n=decimals)
+
+
+def hidden_answer(answer: float, decimals: int, values: str) -> str | None:
+    """Why ``answer`` (drawn for ``values``, as text) cannot be asked at ``decimals``: it
+    shows as 0 there but not at the most decimals a question may ask
+    (:data:`konum.limits.DECIMALS`), so a reader who types 0 is right. None when it shows,
+    or is 0 (rounding noise of a zero included)."""
+    shown = (d for d in range(decimals, limits.DECIMALS[1] + 1) if float(format_number(answer, d)))
+    first = next(shown, decimals)
+    if first == decimals:
+        return None
+    return (
+        f"the answer {sig(answer)} for {values} shows as {format_number(0, decimals)} at "
+        f"{places(decimals)}, so 0 counts as right; ask for {places(first)} or change the params"
+    )
+
+
 # --- describing and checking constraints -------------------------------------------------------
 
 
@@ -225,6 +246,11 @@ def _show(value: object) -> str:
         return sig(float(value))  # type: ignore[arg-type]
     text = repr(value)
     return text if len(text) <= 24 else f"{text[:12]}... ({len(text)} characters)"
+
+
+def shown_values(values: Mapping[str, object], names: Sequence[str]) -> str:
+    """``m = 12, a = 2.5`` for messages: the drawn ``values`` of ``names``."""
+    return ", ".join(f"{name} = {_show(values[name])}" for name in names if name in values)
 
 
 def describe(spec: ParamSpec) -> str:

@@ -410,6 +410,13 @@ def _compile(text: str, node: ast.AST, params: frozenset[str], used: dict[str, N
         return apply
     if isinstance(node, ast.Call):
         return _compile_call(text, node, params, used)
+    if isinstance(node, ast.BinOp):  # an operator outside the list: name it at its column
+        start = node.left.end_col_offset or 0
+        gap = text[start : node.right.col_offset]
+        symbol = gap.strip(" ()")
+        hint = "use ** for powers, as in x**2" if symbol == "^" else "use + - * / // % **"
+        column = start + len(gap) - len(gap.lstrip(" ()"))
+        raise FormulaError(f"'{symbol}' is not an operator of formulas: {hint}", column)
     raise _refuse(text, node)
 
 

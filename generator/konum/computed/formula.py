@@ -44,7 +44,10 @@ from konum.computed.base import (
     ParamSpec,
     Values,
     _typed,
+    hidden_answer,
     lattice,
+    places,
+    shown_values,
     sig,
     specs,
     tolerance_for,
@@ -89,11 +92,6 @@ def param_kind(constraint: ParamConstraint) -> Kind:
 def spec_for(name: str, constraint: ParamConstraint) -> ParamSpec:
     """The parameter of a formula question: the author's constraint is its own bound."""
     return ParamSpec(name, param_kind(constraint), constraint, constraint, f"the value {name}")
-
-
-def shown_values(values: Mapping[str, object], names: Sequence[str]) -> str:
-    """``m = 12, a = 2.5`` for messages."""
-    return ", ".join(f"{name} = {sig(float(values[name]))}" for name in names)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -168,7 +166,7 @@ class FormulaGenerator(BaseGenerator):
         steps = [named] + ([numbers] if numbers != named else [])
         text = f"$${' = '.join(steps)} {relation} {exact}$$\n"
         shown = format_number(answer, decimals)
-        unit = f" {self.unit}" if self.unit else ""
+        unit = f"\u00a0{self.unit}" if self.unit else ""
         places = message(language, "formula.places", n=decimals)
         how = "formula.exact" if float(shown) == answer else "formula.rounded"
         return text + "\n" + message(language, how, places=places, shown=shown, unit=unit) + "\n"
@@ -360,14 +358,18 @@ def _probe(
     names: Sequence[str],
     decimals: int,
 ) -> list[FormulaProblem]:
-    """The formulas on every drawing: none fails, no misconception gives the answer."""
+    """The formulas on every drawing: none fails, the answer shows (not 0 at the decimals
+    when it is not 0), no misconception gives the answer."""
     shown: list[str] = []
+    hidden: str | None = None
     for values in drawings:
         try:
-            shown.append(format_number(answer.evaluate(values), decimals))
+            value = answer.evaluate(values)
         except FormulaError as exc:
             return [_fails("formula", values, names, exc)]
-    problems: list[FormulaProblem] = []
+        shown.append(format_number(value, decimals))
+        hidden = hidden or hidden_answer(value, decimals, shown_values(values, names))
+    problems = [FormulaProblem("decimals", hidden)] if hidden else []
     for i, misconception, formula in wrong:
         field = f"misconceptions[{i}].formula"
         same: list[int] = []
@@ -385,7 +387,7 @@ def _probe(
                     FormulaProblem(
                         field,
                         f"'{misconception.formula}' always gives the answer (on all "
-                        f"{len(drawings)} variants checked, at {decimals} decimals): it is the "
+                        f"{len(drawings)} variants checked, at {places(decimals)}): it is the "
                         "right formula written another way, not a misconception",
                     )
                 )

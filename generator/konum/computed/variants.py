@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal, TypeGuard
 
@@ -29,10 +29,15 @@ from konum.computed.base import (
     GeneratorError,
     GeneratorTimeout,
     SpeakingGenerator,
+    _show,
     check_constraint,
+    hidden_answer,
+    lattice,
+    places,
+    shown_values,
 )
 from konum.formatting import did_you_mean, format_number, localize_numbers
-from konum.model import ConcreteOption, ParamConstraint, Variant
+from konum.model import Choices, ConcreteOption, ParamConstraint, Variant
 from konum.sandbox import SandboxedTemplate, SandboxError, sandbox
 from konum.seeding import rng_for
 
@@ -91,11 +96,14 @@ def draw_variant(
     decimals: int | None,
     rng: np.random.Generator,
     language: str = "en",
-) -> tuple[Generated, tuple[ConcreteOption, ...]] | None:
-    """One drawing and, for the choice form, its shuffled options (None: not enough options).
+    unit: str | None = None,
+) -> tuple[Generated, tuple[ConcreteOption, ...] | None]:
+    """One drawing and, for the choice form, its shuffled options (None: not enough options;
+    the numeric form has none).
 
     The generator words it in ``language`` when it can (:func:`speaks`), in English
-    otherwise; the draw is the same in every language.
+    otherwise; the draw is the same in every language. ``unit`` (the question's) replaces
+    the generator's; the options show it after the number, as :func:`format_number` does.
 
     Raises:
         GeneratorError: the constraints leave no usable draw.
@@ -110,15 +118,16 @@ def draw_variant(
                 generated = generator.generate(rng, params, decimals)
     except limits.TimeLimitError as exc:
         raise GeneratorTimeout(f"{exc} (a loop that never ends?)") from None
+    generated = replace(generated, unit=unit or generated.unit)
     if form != "choice":
         return generated, ()
     picked = pick_distractors(generated, options - 1)
     if picked is None:
-        return None
-    shown_answer = format_number(generated.answer, generated.decimals, language=language)
+        return generated, None
+    shown_answer = format_number(generated.answer, generated.decimals, generated.unit, language)
     choices = [ConcreteOption(text=shown_answer, correct=True)] + [
         ConcreteOption(
-            text=format_number(d.value, generated.decimals, language=language),
+            text=format_number(d.value, generated.decimals, generated.unit, language),
             correct=False,
             feedback=localize_numbers(d.feedback, language),
             misconception=d.misconception,
@@ -142,8 +151,9 @@ def speaks(generator: Generator) -> TypeGuard[SpeakingGenerator]:
 class Recipe:
     """What draws the variants of one computed question: its id (the seeds' key), its
     generator (a plugin's, or a formula's), the constraints on its params, the answer form,
-    the options of the choice form, the decimals asked for (None: the generator's) and the
-    author's prompt template (empty: the generator's own prompt)."""
+    the options of the choice form, the decimals asked for (None: the generator's), the
+    author's prompt template (empty: the generator's own prompt) and unit (None: the
+    generator's)."""
 
     qid: str
     generator: Generator
@@ -152,6 +162,7 @@ class Recipe:
     options: int = 4
     decimals: int | None = None
     prompt: str = ""
+    unit: str | None = None
 
 
 @lru_cache(maxsize=1024)
@@ -174,10 +185,13 @@ def computed_variants(
     The numbers depend on the seed, the question id and the variant only: every language
     draws the same values, answers and option order; ``language`` changes the words and
     the decimal mark of the shown numbers (:func:`konum.formatting.localize_numbers`).
+    The variants are distinct: a drawing with the values of an earlier variant is drawn
+    again, as one without enough options is.
 
     Raises:
-        GeneratorError: the generator cannot produce the question from its params (e.g. not
-            enough distinct distractors in :data:`MAX_ATTEMPTS` draws); names the question.
+        GeneratorError: the generator cannot produce the question from its params (not
+            enough distinct distractors, or no values unlike the earlier variants', in
+            :data:`MAX_ATTEMPTS` draws); names the question.
         PromptTemplateError: the prompt is not a valid template for the values.
     """
     qid, generator = recipe.qid, recipe.generator
@@ -190,12 +204,12 @@ def computed_variants(
                 f"question {qid}: the prompt is not a valid Jinja template: {exc}"
             ) from exc
     variants = []
+    seen: set[str] = set()
     for index in range(count):
-        result = None
         for attempt in range(MAX_ATTEMPTS):
             rng = rng_for(seed, qid, index) if attempt == 0 else rng_for(seed, qid, index, attempt)
             try:
-                result = draw_variant(
+                generated, options = draw_variant(
                     generator,
                     recipe.params,
                     form=recipe.form,
@@ -203,18 +217,25 @@ def computed_variants(
                     decimals=recipe.decimals,
                     rng=rng,
                     language=language,
+                    unit=recipe.unit,
                 )
             except GeneratorError as exc:
                 raise GeneratorError(f"question {qid}: {exc}") from exc
-            if result is not None:
+            key = repr(tuple(generated.values.items()))
+            if options is not None and key not in seen:
+                seen.add(key)
                 break
-        if result is None:
-            raise GeneratorError(
-                f"question {qid}: {generator.name} gave fewer than "
-                f"{recipe.options - 1} distractors that differ at the precision shown in "
-                f"{MAX_ATTEMPTS} draws; ask for fewer options, more decimals or wider params"
+        else:
+            why = (
+                f"gave fewer than {recipe.options - 1} distractors that differ at the "
+                "precision shown"
+                if options is None
+                else f"drew no values unlike those of the {index} variants before"
             )
-        generated, options = result
+            raise GeneratorError(
+                f"question {qid}: {generator.name} {why} in {MAX_ATTEMPTS} draws; ask for "
+                "fewer options or variants, more decimals or wider params"
+            )
         prompt = generated.prompt
         if template is not None:
             try:
@@ -241,19 +262,37 @@ def computed_variants(
     return tuple(variants)
 
 
-#: Variants drawn (with a fixed seed) to check that the params really give usable questions.
-PROBE_VARIANTS = 6
+#: Drawings (with a fixed seed) that check that the params really give usable questions ...
+PROBE_DRAWINGS = 24
+#: ... and, of a value that gave no options in two of them or more, drawings with it held.
+HELD_DRAWINGS = 12
+
+
+def possible_draws(recipe: Recipe) -> int:
+    """How many different drawings ``recipe``'s params allow at most: the product of the
+    parameters' counts of values (a generator's dependent bounds and redrawn cases allow
+    fewer)."""
+    count = 1
+    for name, spec in recipe.generator.params.items():
+        c = recipe.params.get(name, spec.default)
+        count *= (
+            len({repr(v) for v in c.values}) if isinstance(c, Choices) else lattice(spec, c).count
+        )
+    return count
 
 
 def check_generator(recipe: Recipe) -> list[tuple[str, str]]:
     """Problems with a computed question that names a generator, as ``(field path,
-    message)`` pairs (``params.<name>``, ``params`` for the combination, ``options``).
+    message)`` pairs (``params.<name>``, ``params`` for the combination, ``options``,
+    ``decimals``).
 
     Every param must be declared (with a suggestion) and its constraint of the right kind,
     not empty and inside the allowed bounds; the choice form's options must not outnumber
-    the generator's misconceptions plus the answer. When nothing else is wrong, a few
-    variants are drawn with a fixed seed: the params must leave usable draws and (for the
-    choice form) enough distinct distractors.
+    the generator's misconceptions plus the answer. When nothing else is wrong,
+    :data:`PROBE_DRAWINGS` drawings are made with a fixed seed: the params must leave usable
+    draws whose answers show at the decimals asked (:func:`hidden_answer`) and, for the
+    choice form, enough distinct distractors, for every value a parameter is drawn with (a
+    value that never gives them is one no reader sees).
     """
     gen = recipe.generator
     problems: list[tuple[str, str]] = []
@@ -283,35 +322,88 @@ def check_generator(recipe: Recipe) -> list[tuple[str, str]]:
         )
     if problems:
         return problems
-    for index in range(PROBE_VARIANTS):
-        result = None
-        for attempt in range(MAX_ATTEMPTS):
-            rng = rng_for(0, "konum-validate", gen.name, index, attempt)
-            try:
-                result = draw_variant(
-                    gen,
-                    recipe.params,
-                    form=recipe.form,
-                    options=recipe.options,
-                    decimals=recipe.decimals,
-                    rng=rng,
-                )
-            except GeneratorTimeout as exc:
-                return [("generator", str(exc))]
-            except GeneratorError as exc:
-                return [("params", str(exc))]
-            except ValueError as exc:  # the generator's own code rejected a drawn combination
-                return [("params", f"the generator rejects values these params allow: {exc}")]
-            if result is not None:
-                break
-        if result is None:
-            shown = gen.default_decimals if recipe.decimals is None else recipe.decimals
-            return [
-                (
-                    "options",
-                    f"with these params {gen.name} cannot give {recipe.options - 1} "
-                    f"distractors that differ from the answer and each other at {shown} "
-                    "decimals; ask for fewer options, more decimals or wider params",
-                )
-            ]
+    names = list(gen.params)
+    try:
+        drawn = _drawings(recipe, recipe.params, PROBE_DRAWINGS, "")
+        hidden = [
+            hidden_answer(g.answer, g.decimals, shown_values(g.values, names)) for g, _ in drawn
+        ]
+        some = any(ok for _, ok in drawn)
+        never = _never_gives(recipe, drawn) if some and not any(hidden) else None
+    except GeneratorTimeout as exc:
+        return [("generator", str(exc))]
+    except GeneratorError as exc:
+        return [("params", str(exc))]
+    except ValueError as exc:  # the generator's own code rejected a drawn combination
+        return [("params", f"the generator rejects values these params allow: {exc}")]
+    if any(hidden):
+        return [("decimals", next(h for h in hidden if h))]
+    shown = places(gen.default_decimals if recipe.decimals is None else recipe.decimals)
+    wanted = (
+        f"{recipe.options - 1} distractors that differ from the answer and each other at {shown}"
+    )
+    if not some:
+        return [
+            (
+                "options",
+                f"with these params {gen.name} cannot give {wanted}; ask for fewer options, "
+                "more decimals or wider params",
+            )
+        ]
+    if never is not None:
+        name, values = never
+        them = "them" if " or " in values else "it"
+        return [
+            (
+                f"params.{name}" if name in recipe.params else "options",
+                f"with {name} = {values}, {gen.name} never gave {wanted} ({HELD_DRAWINGS} "
+                f"drawings or more each), so no reader sees {them}: leave {them} (and any "
+                f"like {them}) out of params.{name}, ask for fewer options or show more decimals",
+            )
+        ]
     return []
+
+
+def _drawings(
+    recipe: Recipe, params: Mapping[str, ParamConstraint], count: int, salt: str
+) -> list[tuple[Generated, bool]]:
+    """``count`` drawings of ``recipe``'s generator under ``params`` (fixed seeds, keyed by
+    ``salt``), each with whether it gives the options asked."""
+    found = []
+    for index in range(count):
+        generated, options = draw_variant(
+            recipe.generator,
+            params,
+            form=recipe.form,
+            options=recipe.options,
+            decimals=recipe.decimals,
+            rng=rng_for(0, "konum-validate", recipe.generator.name, salt, index),
+        )
+        found.append((generated, options is not None))
+    return found
+
+
+def _never_gives(recipe: Recipe, drawn: list[tuple[Generated, bool]]) -> tuple[str, str] | None:
+    """The first parameter with values that gave no options in two of ``drawn`` or more,
+    nor in :data:`HELD_DRAWINGS` more with each held, and those values (as text)."""
+    if recipe.form != "choice":
+        return None
+    for name in recipe.generator.params:
+        tried: dict[str, tuple[object, list[bool]]] = {}
+        for generated, ok in drawn:
+            value = generated.values.get(name)
+            tried.setdefault(repr(value), (value, []))[1].append(ok)
+        never = []
+        for value, oks in tried.values():
+            if value is None or len(oks) < 2 or any(oks):
+                continue
+            held = {**recipe.params, name: Choices((value,))}
+            try:
+                again = _drawings(recipe, held, HELD_DRAWINGS, name)
+            except GeneratorError:  # held, the value leaves no usable draw at all
+                continue
+            if not any(ok for _, ok in again):
+                never.append(_show(value))
+        if never:
+            return name, " or ".join([", ".join(never[:-1]), never[-1]] if never[1:] else never)
+    return None

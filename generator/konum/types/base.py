@@ -97,10 +97,11 @@ class Finding:
 class Probe:
     """What :meth:`Question.probe` may use: the site's plugins, whether example programs may
     run (``konum check --run-programs``, or the site's ``run_programs`` option), and the
-    bank file's folder."""
+    variants the site draws of each computed question."""
 
     plugins: Plugins
     run_programs: bool = False
+    variants: int = 5
 
 
 @dataclass(frozen=True)
@@ -224,9 +225,10 @@ class PrintedQuestion:
     """One question as a version of a printed exam shows it, and its entry in the key.
 
     ``kind`` picks its layout in ``templates/exam/``: ``choice``, ``fill``, ``matching``,
-    ``numeric``, ``ordering`` or ``output`` (the task alone; the key holds what the example
-    solution prints, and the example as its worked solution). ``options`` and ``rights`` are
-    lettered A, B, ... in the version's order; ``answer`` is the key's answer, HTML.
+    ``numeric``, ``ordering`` or ``output`` (the task and ``lines`` ruled lines to write
+    on; the key holds what the example solution prints, and the example as its worked
+    solution). ``options`` and ``rights`` are lettered A, B, ... in the version's order;
+    ``answer`` is the key's answer, HTML.
     """
 
     number: int
@@ -242,6 +244,7 @@ class PrintedQuestion:
     unit: str | None = None
     solution: Markup | None = None
     explanation: Markup | None = None
+    lines: int = 0
 
 
 @dataclass(frozen=True)

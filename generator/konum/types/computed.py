@@ -35,13 +35,18 @@ from typing import Any, ClassVar, Literal, cast
 from markupsafe import Markup
 
 from konum import limits
-from konum.computed import FormulaGenerator, Generator, Recipe, check_formula, num
-from konum.computed.base import lattice
+from konum.computed import FormulaGenerator, Generator, Recipe, check_formula
+from konum.computed.base import lattice, places
 from konum.computed.formula import DEFAULT_DECIMALS, spec_for
-from konum.computed.variants import PromptTemplateError, check_generator, computed_variants
+from konum.computed.variants import (
+    PromptTemplateError,
+    check_generator,
+    computed_variants,
+    possible_draws,
+)
 from konum.fields import Reader
 from konum.fields import num as message_number
-from konum.formatting import typeset_number
+from konum.formatting import typeset_number, with_unit
 from konum.htmlcheck import scan_generated
 from konum.lms import (
     DECIMALS_FORMAT,
@@ -90,7 +95,7 @@ from konum.yamlsource import YMap
 #: How a computed question is answered: a typed number, or a choice among computed options.
 COMPUTED_ANSWERS = ("numeric", "choice")
 #: The fields only a formula question (``formula:`` instead of ``generator:``) has.
-FORMULA_ONLY_FIELDS = ("misconceptions", "unit", "tolerance")
+FORMULA_ONLY_FIELDS = ("misconceptions", "tolerance")
 MISCONCEPTION_FIELDS = ("formula", "feedback")
 _TOKEN = "KONUMPARAM{}X"
 
@@ -103,8 +108,9 @@ class ComputedQuestion(Question):
     :mod:`konum.plugins`) declares its parameters, prompt, solution and misconceptions;
     ``params`` constrains them. A formula question (:mod:`konum.computed.formula`) declares
     its own: ``params`` names every value the ``formula`` uses, ``misconceptions`` are
-    wrong formulas whose values are the distractors, and ``unit``/``tolerance`` are the
-    author's (tolerance absolute; None means half a unit of the last decimal plus slack).
+    wrong formulas whose values are the distractors, and ``tolerance`` is the author's
+    (absolute; None means half a unit of the last decimal plus slack). ``unit`` (None: a
+    generator's own) is shown after the number, a non-breaking space between them.
 
     ``prompt`` may be empty for a generator question: the generator's own prompt is used.
     When given it is a Jinja template rendered with the drawn values. ``answer`` asks for a
@@ -189,6 +195,7 @@ class ComputedQuestion(Question):
                 "'options' only applies with 'answer: choice'",
             )
         decimals = r.integer(node, "decimals", "", limits.DECIMALS)
+        unit = r.text(node, "unit", "", required=False, markdown=True)
         if not formula:
             return cls(
                 **common,
@@ -197,8 +204,8 @@ class ComputedQuestion(Question):
                 answer=form,
                 decimals=decimals,
                 options=options or 4,
+                unit=unit,
             )
-        unit = r.text(node, "unit", "", required=False, markdown=True)
         tolerance = _formula_tolerance(r, node, decimals)
         misconceptions = _misconceptions(r, node)
         wrong = len(misconceptions)
@@ -244,12 +251,20 @@ class ComputedQuestion(Question):
         else:
             generator = plugins.generator(self.generator)
         return Recipe(
-            self.id, generator, self.params, self.answer, self.options, self.decimals, self.prompt
+            self.id,
+            generator,
+            self.params,
+            self.answer,
+            self.options,
+            self.decimals,
+            self.prompt,
+            self.unit,
         )
 
     def probe(self, ctx: Probe) -> tuple[list[Finding], ComputedQuestion]:
         """The generator exists and its params give questions (or the formulas hold on many
-        drawings), and the prompt template renders for a variant."""
+        drawings), they allow ``ctx.variants`` different variants, and the prompt template
+        renders for a variant."""
         if self.formula is not None:
             found = [
                 Finding(p.field, p.message, p.offset)
@@ -271,10 +286,22 @@ class ComputedQuestion(Question):
             except Exception as exc:  # the generator's own bug must still not hide the bank
                 message = f"the generator check failed ({type(exc).__name__}: {exc})"
                 return [Finding("generator", message)], self
-        if found or not self.prompt:
+        if found:
+            return found, self
+        recipe = self.recipe(ctx.plugins)
+        most = possible_draws(recipe)
+        if most < ctx.variants:
+            message = (
+                f"the params ({', '.join(recipe.generator.params)}) allow at most {most} "
+                f"different variant{'s' if most != 1 else ''}, fewer than the {ctx.variants} "
+                "the site draws of each computed question: widen a range or add values (or "
+                "lower the site's 'variants')"
+            )
+            return [Finding("params", message)], self
+        if not self.prompt:
             return found, self
         try:
-            (variant,) = computed_variants(self.recipe(ctx.plugins), 0, 1)
+            (variant,) = computed_variants(recipe, 0, 1)
         except PromptTemplateError as exc:
             return [Finding("prompt", str(exc))], self
         except Exception as exc:  # a generator failure must still not hide the bank
@@ -347,9 +374,7 @@ class ComputedQuestion(Question):
         cards = []
         for v in concrete.variants:
             front = ctx.md(v.prompt)
-            shown = html.escape(
-                f"{v.shown_answer} {v.unit}" if v.unit else v.shown_answer, quote=False
-            )
+            shown = html.escape(with_unit(v.shown_answer, v.unit), quote=False)
             if v.options:
                 front += ctx.options([o.text for o in v.options])
                 letters = [letter(i) for i, o in enumerate(v.options) if o.correct]
@@ -425,11 +450,16 @@ class ComputedQuestion(Question):
         value(element, "shuffleanswers", 1 if multi else 0)
         combined_feedback(element)
         formula = moodle_formula(self.formula, names)
+        unit = doc.html(self.unit, inline=True) if self.unit else None
         answers: list[tuple[float, str, str]] = []
         if multi:
-            answers.append((1.0, f"{{={formula}}}", ""))
+            answers.append((1.0, with_unit(f"{{={formula}}}", unit), ""))
             answers += [
-                (0.0, f"{{={moodle_formula(m.formula, names)}}}", literal(doc.html(m.feedback)))
+                (
+                    0.0,
+                    with_unit(f"{{={moodle_formula(m.formula, names)}}}", unit),
+                    literal(doc.html(m.feedback)),
+                )
                 for m in self.misconceptions
             ]
         else:
@@ -483,7 +513,9 @@ class ComputedQuestion(Question):
                 w.add(f"{head}{{\n{body}{w.general(self, solution)}\n}}")
             else:
                 shown = f"#{plain_number(variant.answer)}:{plain_number(variant.tolerance)}"
-                w.add(f"{head}{{{shown}{w.general(self, solution)}\n}}")
+                # Moodle shows text after the answer after a blank: "_____ kPa".
+                unit = f" {w.escape(w.html(variant.unit, inline=True))}" if variant.unit else ""
+                w.add(f"{head}{{{shown}{w.general(self, solution)}\n}}{unit}")
 
     def qti(self, doc: QtiDocument, concrete: Concrete) -> None:
         """A question group of its variants, of which Canvas gives each student one ("pick
@@ -504,9 +536,7 @@ class ComputedQuestion(Question):
         """The version's variant, drawn in the paper's language (its prompt, solution,
         options and shown answer already have the language's decimal mark)."""
         variant = ctx.variant(self)
-        shown = typeset_number(
-            f"{variant.shown_answer} {variant.unit}" if variant.unit else variant.shown_answer
-        )
+        shown = typeset_number(with_unit(variant.shown_answer, variant.unit))
         prompt, figure = ctx.md(variant.prompt), ctx.figure(self.figure)
         solution = ctx.md(variant.solution)
         explanation = ctx.md(self.explanation) if self.explanation.strip() else None
@@ -553,14 +583,14 @@ def _formula_tolerance(r: Reader, node: YMap, decimals: int | None) -> float | N
     tolerance = r.tolerance(node, "tolerance")
     if tolerance is None or value_node is None:
         return None
-    places = DEFAULT_DECIMALS if decimals is None else decimals
-    half = 0.5 * 10.0**-places
+    shown = DEFAULT_DECIMALS if decimals is None else decimals
+    half = 0.5 * 10.0**-shown
     if tolerance < half * (1 - 1e-9):
         r.problem(
             value_node.mark,
             "tolerance",
-            f"tolerance {message_number(tolerance)} is less than half a unit of the last of "
-            f"{places} decimals, so an answer rounded correctly could be refused",
+            f"tolerance {message_number(tolerance)} is less than half a unit of the last "
+            f"decimal (at {places(shown)}), so an answer rounded correctly could be refused",
             expected=f"tolerance >= {message_number(half)}",
             found=message_number(tolerance),
         )
@@ -689,10 +719,10 @@ _INDENT = "    "
 
 
 def _shown_value(x: object) -> str:
+    """A drawn value as the bank writes it (``true``), a number as a prompt's ``{{ x }}``
+    shows it (``2.25``, not ``2.250000``)."""
     if isinstance(x, bool):
         return "true" if x else "false"
-    if isinstance(x, float):
-        return num(x, 6)
     return str(x)
 
 
@@ -724,10 +754,10 @@ def format_preview(
         values = ", ".join(f"{k}={_shown_value(v)}" for k, v in variant.values.items())
         lines.append(_block(textwrap.fill(values, 92)))
         lines += ["prompt:", _block(variant.prompt)]
-        unit = f" {variant.unit}" if variant.unit else ""
         lines.append(
-            f"answer: {variant.shown_answer}{unit}   (exact {variant.answer!r}, "
-            f"tolerance +/- {variant.tolerance:.3g}, {variant.decimals} decimals)"
+            f"answer: {with_unit(variant.shown_answer, variant.unit)}   (exact "
+            f"{variant.answer!r}, tolerance +/- {variant.tolerance:.3g}, "
+            f"{places(variant.decimals)})"
         )
         if variant.options:
             lines.append("options:")

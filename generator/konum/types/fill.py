@@ -71,12 +71,53 @@ class BlankError(ValueError):
 @dataclass(frozen=True)
 class Blank:
     """One blank: the reader's answer, stripped of surrounding whitespace, must equal one of
-    ``answers`` (case-insensitively unless ``case_sensitive``), or fully match ``regex``.
-    ``answers[0]`` is the one shown by "Show answer" and on flashcards."""
+    ``answers`` (case-insensitively unless ``case_sensitive``), or fully match ``regex``."""
 
     answers: tuple[str, ...]
     regex: str | None = None
     case_sensitive: bool = False
+
+    @property
+    def shown(self) -> str | None:
+        """The answer "Show answer", the flashcard and the exam key show: ``answers[0]``,
+        else a text the ``regex`` matches (:func:`regex_example`), else None."""
+        if self.answers or self.regex is None:
+            return self.answers[0] if self.answers else None
+        return regex_example(self.regex, self.case_sensitive)
+
+
+#: A regular expression's parts: an escape, a class, a group's start, ``)``, ``|``, an
+#: anchor, a quantifier (group 1: a counted one's least count) or one character.
+_REGEX_PART = re.compile(
+    r"\\.|\[\^?\]?(?:\\.|[^\]])*\]|\(\?:|[()|^$]|[*+?]\??|\{(\d+)(?:,\d*)?\}\??|.", re.S
+)
+_CLASS_EXAMPLE = {"\\d": "0", "\\w": "a", "\\s": " ", ".": "a"}
+
+
+def regex_example(regex: str, case_sensitive: bool = False) -> str | None:
+    """A short text that ``regex`` fully matches, for a reader (``6\\.02[0-9]*`` gives
+    ``6.02``): each part once, the least count of a repeated part, the first alternative
+    and the first character of a class; None when that text does not match (a pattern
+    beyond these rules)."""
+    groups: list[list[list[str]]] = [[[]]]  # open groups, their alternatives, their parts
+    for match in _REGEX_PART.finditer(regex):
+        part, parts = match.group(), groups[-1][-1]
+        if part in ("(", "(?:"):
+            groups.append([[]])
+        elif part == ")" and len(groups) > 1:
+            done = groups.pop()
+            groups[-1][-1].append("".join(done[0]))
+        elif part == "|":
+            groups[-1].append([])
+        elif part[0] in "*+?{" and parts:
+            parts[-1] *= 1 if part[0] == "+" else int(match.group(1) or 0)
+        elif part not in ("^", "$"):
+            if part[0] == "[" and part[1] != "^":  # a class: its first character
+                part = part[1:3] if part[1] == "\\" else part[1]
+            parts.append(_CLASS_EXAMPLE.get(part, part[-1]))
+    text = "".join(groups[0][0])
+    flags = 0 if case_sensitive else re.IGNORECASE
+    return text if len(groups) == 1 and re.fullmatch(regex, text, flags) else None
 
 
 def with_blanks(html_text: str, count: int, fill: Any) -> str:
@@ -191,10 +232,7 @@ class FillQuestion(Question):
         )
         return {
             "prompt": Markup(prompt),
-            "blanks": [
-                {"shown": b.answers[0] if b.answers else None, "regex": b.regex}
-                for b in self.blanks
-            ],
+            "blanks": [{"shown": b.shown, "regex": b.regex} for b in self.blanks],
             "data": {
                 "type": "fill",
                 "blanks": [_blank_data(b, page.salt, i) for i, b in enumerate(self.blanks)],
@@ -243,7 +281,7 @@ class FillQuestion(Question):
     def cards(self, concrete: Concrete, ctx: Cards) -> list[Card]:
         def cloze(i: int) -> str:
             blank = self.blanks[i]
-            shown = blank.answers[0] if blank.answers else blank.regex or ""
+            shown = blank.shown or blank.regex or ""
             # Inside <code> when the blank was in code, so it keeps the code's formatting.
             return "{{c1::" + _cloze_safe(shown) + "}}"
 
@@ -420,8 +458,9 @@ def _blank_data(blank: Blank, salt: str, index: int) -> dict[str, Any]:
 def _printed_answer(ctx: Print, index: int, blank: Blank) -> Markup:
     """Blank ``index``'s accepted answers as code, as written (no decimal mark changed)."""
     words = []
-    if blank.answers:
-        words.append(Markup("<code>{}</code>").format(blank.answers[0]))
+    first = blank.shown
+    if first is not None:
+        words.append(Markup("<code>{}</code>").format(first))
         if len(blank.answers) > 1:
             others = Markup(", ").join(
                 Markup("<code>{}</code>").format(a) for a in blank.answers[1:]
@@ -429,7 +468,7 @@ def _printed_answer(ctx: Print, index: int, blank: Blank) -> Markup:
             words.append(ctx.say("print.also", answers=others))
     if blank.regex is not None:
         pattern = Markup("<code>{}</code>").format(blank.regex)
-        key = "print.or_matching" if blank.answers else "print.matching"
+        key = "print.or_matching" if first is not None else "print.matching"
         words.append(ctx.say(key, pattern=pattern))
     shown = Markup(" ").join(words)
     if blank.case_sensitive:

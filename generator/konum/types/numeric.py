@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 from markupsafe import Markup
 
 from konum import limits, seal
+from konum.computed.base import places
 from konum.fields import Reader, num, written
 from konum.formatting import format_number, localize_numbers, typeset_number
 from konum.lms import GiftWriter, MoodleDocument, QtiDocument, numerical_answer, plain_number, units
@@ -276,7 +277,7 @@ def _check_rounding(
         mark,
         key,
         f"{key} {num(tolerance)} does not admit {rounded:.{decimals}f}, the answer "
-        f"{num(answer)} rounded to {decimals} decimals; use at least {num(need)}",
+        f"{num(answer)} rounded to {places(decimals)}; use at least {num(need)}",
         expected=f"{key} >= {num(need)}",
         found=num(tolerance),
     )

@@ -331,4 +331,5 @@ class OutputQuestion(Question):
             figure=ctx.figure(self.figure),
             solution=ctx.md(code_block(self.solution)),
             explanation=ctx.md(self.explanation) if self.explanation.strip() else None,
+            lines=self.expected.count("\n") + 2,
         )

@@ -35,7 +35,9 @@ TEMPLATES = REPO / "templates"
 NEWTYPE = REPO / "tests" / "fixtures" / "newtype"
 
 #: Lines of Python the engine may have: code lines, not blank lines, comments or docstrings.
-ENGINE_BUDGET = 12_000
+#: 12,000 held the engine of issue 31; issue 36's QTI export and terminal quiz (with a Python
+#: grader per type) and issue 33's draw checks brought their own lines, and nothing else may.
+ENGINE_BUDGET = 13_250
 
 
 def module_files() -> dict[str, Path]:

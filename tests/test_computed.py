@@ -45,7 +45,7 @@ CATALOGUE: dict[str, set[str]] = {
     "sinusoidal_entry": {"pos", "j", "d", "base"},
     "sinusoidal_angle": {"pos", "k", "d", "base"},
     "sinusoidal_wavelength": {"k", "d", "base"},
-    "faster_dimension": {"j1", "j2", "d", "base"},
+    "faster_dimension": {"j1", "j2", "d", "base", "slower"},
     "sinusoidal_dot": {"p", "q", "d", "base"},
     "shift_matrix_entry": {"offset", "k", "d", "base", "row", "col"},
     "rope_angle": {"m", "k", "d", "base"},
@@ -128,7 +128,8 @@ def _sinusoidal_wavelength(v: Mapping[str, Any]) -> float:
 def _faster_dimension(v: Mapping[str, Any]) -> float:
     lam = pe.sinusoidal_wavelengths(v["d"], base=v["base"])
     j1, j2 = v["j1"], v["j2"]
-    return float(j1 if lam[j1 // 2] < lam[j2 // 2] else j2)
+    faster, slower = (j1, j2) if lam[j1 // 2] < lam[j2 // 2] else (j2, j1)
+    return float(slower if v.get("slower") else faster)
 
 
 def _sinusoidal_dot(v: Mapping[str, Any]) -> float:
@@ -762,8 +763,8 @@ PINNED_SEED_42: dict[str, list[tuple[float, str, dict[str, object]]]] = {
         (0.25, "0.2500", {"heads": 6, "head": 1}),
     ],
     "faster_dimension": [
-        (16.0, "16", {"d": 32, "j1": 16, "j2": 21, "base": 10000}),
-        (0.0, "0", {"d": 8, "j1": 0, "j2": 6, "base": 10000}),
+        (16.0, "16", {"d": 32, "j1": 16, "j2": 21, "slower": False, "base": 10000}),
+        (0.0, "0", {"d": 8, "j1": 0, "j2": 6, "slower": False, "base": 10000}),
     ],
     "learned_params": [
         (262144.0, "262144", {"n": 512, "d": 512}),

@@ -27,7 +27,7 @@ from konum.formatting import format_number
 from konum.model import Choices, Range
 from konum.seeding import rng_for
 from konum_pe import pe
-from konum_pe.generators.common import base_param
+from konum_pe.generators.common import base_param, varied
 from konum_pe.misconceptions import described
 from konum_pe.text import counted, say
 
@@ -55,8 +55,11 @@ class RopeAngle(BaseGenerator):
     default_decimals = 4
     misconceptions = described(
         "i_for_2k",
+        "pair_from_1",
         "degrees",
+        "turns_for_radians",
         "position_from_1",
+        "pairs_for_d",
         "frequency_inverted",
         "integer_exponent",
     )
@@ -76,17 +79,36 @@ class RopeAngle(BaseGenerator):
         def text(key: str, **fields: object) -> str:
             return say(language, f"rope_angle.{key}", **fields)
 
-        distractors = [
-            Distractor(m * base ** (-k / d), "i_for_2k", text("i_for_2k", b=b)),
-            Distractor(math.degrees(answer), "degrees", text("degrees", ans=ans)),
-            Distractor((m + 1) * inv_freq, "position_from_1", text("position_from_1", next=m + 1)),
-            Distractor(
-                m * base ** (2 * k / d),
-                "frequency_inverted",
-                text("frequency_inverted", b=b, inv_freq=sig(inv_freq)),
-            ),
-            Distractor(float(m), "integer_exponent", text("integer_exponent", m=m, k=k)),
-        ]
+        # Mistakes that give a smaller angle alternate with those that give a larger one.
+        distractors = varied(
+            [
+                Distractor(m * base ** (-k / d), "i_for_2k", text("i_for_2k", b=b)),
+                Distractor(
+                    m * base ** (-2 * (k + 1) / d),
+                    "pair_from_1",
+                    text("pair_from_1", b=b, k=k, next=k + 1),
+                ),
+                Distractor(math.degrees(answer), "degrees", text("degrees", ans=ans)),
+                Distractor(
+                    answer / (2 * math.pi), "turns_for_radians", text("turns_for_radians", ans=ans)
+                ),
+                Distractor(
+                    (m + 1) * inv_freq, "position_from_1", text("position_from_1", next=m + 1)
+                ),
+                Distractor(m * base ** (-4 * k / d), "pairs_for_d", text("pairs_for_d", b=b)),
+                Distractor(
+                    m * base ** (2 * k / d),
+                    "frequency_inverted",
+                    text("frequency_inverted", b=b, inv_freq=sig(inv_freq)),
+                ),
+                Distractor(float(m), "integer_exponent", text("integer_exponent", m=m, k=k)),
+            ],
+            answer,
+            d,
+            k,
+            m,
+            base,
+        )
         prompt = text("prompt", d=d, b=b, m=m, k=k, decimals=decimals)
         solution = text("solution", k=k, b=b, d=d, inv_freq=sig(inv_freq), m=m, ans=ans)
         return self.make(
@@ -288,7 +310,9 @@ class RopeScaling(BaseGenerator):
     misconceptions = described(
         "no_scaling",
         "missing_2pi",
+        "wavelength_degrees",
         "scaling_direction",
+        "pair_from_1",
         "scale_all_pairs",
         "ntk_base_linear",
     )
@@ -320,8 +344,18 @@ class RopeScaling(BaseGenerator):
         distractors = [
             Distractor(plain_lambda, "no_scaling", text("no_scaling", b=b, lam=lam, k=k)),
             Distractor(answer / (2 * math.pi), "missing_2pi", text("missing_2pi")),
+            Distractor(
+                answer * 360 / (2 * math.pi), "wavelength_degrees", text("wavelength_degrees")
+            ),
             Distractor(plain_lambda / f, "scaling_direction", text("scaling_direction", f=fs)),
         ]
+        if k + 1 < d // 2:
+            next_freq = pe.rope_frequencies(d, base=base, scaling=_scaling(method, v))[k + 1]
+            distractors.append(
+                Distractor(
+                    2 * math.pi / float(next_freq), "pair_from_1", text("pair_from_1", next=k + 1)
+                )
+            )
         if method != "linear":
             distractors.append(
                 Distractor(
@@ -389,7 +423,7 @@ class RopeScaling(BaseGenerator):
             answer=answer,
             decimals=decimals,
             solution=start + steps,
-            distractors=distractors,
+            distractors=varied(distractors, answer, method, d, k, base, f, l0, seq),
             unit=say(language, "units.positions"),
             extra={
                 "inv_freq": inv,

@@ -385,7 +385,7 @@ def test_rope_rotation_points_come_from_rope() -> None:
 def test_rope_frequencies_scaled_curves_come_from_the_core() -> None:
     data = figure_data("rope_frequencies_scaled", d=64, base=500000, factor=4, original_max=2048)
     curves = list(data["wavelengths"].values())
-    assert len(curves) == 4
+    assert len(curves) == 5
     plain = 2 * np.pi / pe.rope_frequencies(64, base=500000.0)
     np.testing.assert_allclose(curves[0], plain)
     np.testing.assert_allclose(curves[1], 4 * plain)
@@ -412,17 +412,23 @@ def test_rope_frequencies_scaled_curves_come_from_the_core() -> None:
         },
     )
     np.testing.assert_allclose(curves[3], 2 * np.pi / llama3)
+    ramp = pe.yarn_ramp(64, base=500000.0, factor=4.0, original_max=2048)
+    plain_inv = pe.rope_frequencies(64, base=500000.0)
+    np.testing.assert_allclose(
+        curves[4], 2 * np.pi / ((1 - ramp) * plain_inv + ramp * plain_inv / 4)
+    )
     fig = FIGURES["rope_frequencies_scaled"](d=64, base=500000, factor=4, original_max=2048)
-    drawn = [line.get_ydata() for line in fig.axes[0].lines[:4]]
+    drawn = [line.get_ydata() for line in fig.axes[0].lines[:5]]
     for line, curve in zip(drawn, curves, strict=True):
         np.testing.assert_allclose(line, curve)
     (legend,) = fig.legends  # below the axes, where it hides no curve
-    assert list(data["wavelengths"]) == ["none", "linear", "dynamic", "llama3"]
+    assert list(data["wavelengths"]) == ["none", "linear", "dynamic", "llama3", "yarn"]
     assert [t.get_text() for t in legend.get_texts()] == [
         "no scaling",
         "linear (positions ÷ 4)",
         "dynamic NTK (at 8,192 tokens)",
         "Llama 3 (low 1, high 4)",
+        "YaRN (ramp from 32 to 1 turns)",
     ]
 
 

@@ -366,6 +366,14 @@ def _rope_scalings(p: Params) -> dict[str, tuple[dict[str, object], dict[str, ob
                 "original_max_position_embeddings": original,
             },
         ),
+        "yarn": (
+            {"beta_fast": 32, "beta_slow": 1},
+            {
+                "rope_type": "yarn",
+                "factor": factor,
+                "original_max_position_embeddings": original,
+            },
+        ),
     }
 
 
@@ -378,12 +386,12 @@ def _short_count(value: float, _position: object = None) -> str:
 
 
 class RopeFrequenciesScaled(CourseFigure):
-    """Wavelength of each RoPE pair, unscaled and under linear, dynamic NTK and Llama 3 scaling.
+    """Wavelength of each RoPE pair, unscaled and under linear, dynamic NTK, Llama 3 and YaRN.
 
     Wavelength ``2π / inv_freq[k]`` from ``pe.rope_frequencies`` on a log scale, by kind of
-    scaling (``none``, ``linear``, ``dynamic``, ``llama3``, the keys of the data's
+    scaling (``none``, ``linear``, ``dynamic``, ``llama3``, ``yarn``, the keys of the data's
     ``wavelengths``); the dynamic curve is evaluated at ``seq_len = factor · original_max``;
-    Llama 3 uses low/high frequency factors 1 and 4. A horizontal line marks the original
+    Llama 3 uses low/high frequency factors 1 and 4, YaRN the paper's betas 32 and 1. A horizontal line marks the original
     context. The legend sits below the axes, where it hides no curve.
     """
 
@@ -404,7 +412,7 @@ class RopeFrequenciesScaled(CourseFigure):
         return {"pairs": np.arange(d // 2), "wavelengths": curves}
 
     def draw(self, p: Params, data: Data, label: Label) -> Figure:
-        styles = ["-", "--", "-.", ":"]
+        styles = ["-", "--", "-.", ":", (0, (5, 1, 1, 1))]
         with style():
             fig = new_figure(WIDTH, 4.6)
             ax = fig.add_subplot()

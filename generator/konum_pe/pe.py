@@ -52,6 +52,8 @@ __all__ = [
     "sinusoidal_wavelengths",
     "softmax",
     "t5_bucket",
+    "yarn_attention_factor",
+    "yarn_ramp",
 ]
 
 FloatArray = NDArray[np.float64]
@@ -62,7 +64,7 @@ RopeLayout = Literal["half", "interleaved"]
 
 _LAYOUTS: tuple[str, ...] = ("interleaved", "concat")
 _ROPE_LAYOUTS: tuple[str, ...] = ("half", "interleaved")
-_ROPE_TYPES: tuple[str, ...] = ("default", "linear", "dynamic", "llama3")
+_ROPE_TYPES: tuple[str, ...] = ("default", "linear", "dynamic", "llama3", "yarn")
 
 # Keys each Hugging Face ``rope_type`` takes here: (required, optional).
 _ROPE_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
@@ -77,6 +79,10 @@ _ROPE_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
             {"factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"}
         ),
         frozenset(),
+    ),
+    "yarn": (
+        frozenset({"factor", "original_max_position_embeddings"}),
+        frozenset({"beta_fast", "beta_slow"}),
     ),
 }
 
@@ -461,6 +467,11 @@ def rope_frequencies(
       ``lam = 2*pi/inv_freq``: pairs with ``lam < L0/hi`` (high frequency) are kept; pairs with
       ``lam > L0/lo`` (low frequency) are divided by ``f``; in between,
       ``s = (L0/lam - lo) / (hi - lo)`` blends ``(1 - s) * inv_freq/f + s * inv_freq``.
+    * ``{"rope_type": "yarn", "factor": f, "original_max_position_embeddings": L0}``, optional
+      ``"beta_fast"`` (32) and ``"beta_slow"`` (1): YaRN (Peng et al., 2023), as its reference
+      code and transformers' ``_compute_yarn_parameters`` compute it:
+      ``(1 - g) * inv_freq + g * inv_freq/f`` with ``g = yarn_ramp(...)``, 0 for the pairs kept,
+      1 for those interpolated. The attention temperature is :func:`yarn_attention_factor`.
 
     Args:
         d: The rotated dimension (head dimension, or ``rotary_dim``), a positive even integer.
@@ -524,6 +535,20 @@ def rope_frequencies(
         seq_len = max(seq_len, max_pos)
         grown = base * ((factor * seq_len / max_pos) - (factor - 1.0)) ** (d / (d - 2))
         return np.asarray(grown ** (-2.0 * k / d), dtype=np.float64)
+    if rope_type == "yarn":
+        ramp = yarn_ramp(
+            d,
+            base=base,
+            factor=factor,
+            original_max=_scaling_number(
+                "original_max_position_embeddings",
+                scaling["original_max_position_embeddings"],
+                integer=True,
+            ),
+            beta_fast=_scaling_number("beta_fast", scaling.get("beta_fast", 32.0)),
+            beta_slow=_scaling_number("beta_slow", scaling.get("beta_slow", 1.0)),
+        )
+        return np.asarray((1.0 - ramp) * inv_freq + ramp * inv_freq / factor, dtype=np.float64)
     # llama3
     low = _scaling_number("low_freq_factor", scaling["low_freq_factor"])
     high = _scaling_number("high_freq_factor", scaling["high_freq_factor"])
@@ -550,6 +575,75 @@ def rope_frequencies(
         np.where(wavelength > low_freq_wavelength, inv_freq / factor, blended),
     )
     return np.asarray(out, dtype=np.float64)
+
+
+def yarn_ramp(
+    d: int,
+    *,
+    base: float = 10000.0,
+    factor: float,
+    original_max: float,
+    beta_fast: float = 32.0,
+    beta_slow: float = 1.0,
+) -> FloatArray:
+    """YaRN's interpolation weight per RoPE pair: 0 keeps the pair, 1 divides it by the factor.
+
+    Pair ``k`` makes ``r_k = L0 / lambda_k = L0 * base**(-2k/d) / (2*pi)`` turns within the
+    original context ``L0``. The paper ramps on ``r``: pairs with more than ``beta_fast``
+    turns are kept, those with fewer than ``beta_slow`` interpolated. Its reference code
+    (``jquesnelle/yarn``, ``find_correction_range`` and ``linear_ramp_mask``; transformers'
+    ``_compute_yarn_parameters`` with ``truncate``) solves ``r_k = beta`` for ``k``,
+    ``k(beta) = d * ln(L0 / (2*pi*beta)) / (2 * ln(base))``, takes ``low = floor(k(beta_fast))``
+    and ``high = ceil(k(beta_slow))`` clamped to ``[0, d - 1]``, and ramps linearly in the pair
+    index between them: ``clip((k - low) / (high - low), 0, 1)`` (``high`` moved by 0.001 when
+    the two meet). This function follows the reference code.
+
+    Args:
+        d: The rotated dimension, a positive even integer.
+        base: RoPE's ``theta``, greater than 1.
+        factor: The extension factor ``s`` (new context / original), at least 1.
+        original_max: The trained context ``L0`` (``original_max_position_embeddings``).
+        beta_fast: Turns above which a pair is kept (32 in the paper).
+        beta_slow: Turns below which a pair is fully interpolated (1 in the paper).
+
+    Returns:
+        float64 array of shape ``(d/2,)`` with values in ``[0, 1]``.
+    """
+    d = _even_int("d", d)
+    base = _base(base)
+    _positive_real("factor", factor)
+    original = _positive_real("original_max", original_max)
+    fast = _positive_real("beta_fast", beta_fast)
+    slow = _positive_real("beta_slow", beta_slow)
+    if slow >= fast:
+        raise ValueError(f"beta_slow must be below beta_fast ({fast:g}), got {slow:g}")
+
+    def pair_at(turns: float) -> float:
+        return d * math.log(original / (turns * 2 * math.pi)) / (2 * math.log(base))
+
+    low = max(math.floor(pair_at(fast)), 0)
+    high = min(math.ceil(pair_at(slow)), d - 1)
+    span = high - low if high != low else 0.001
+    ramp = (np.arange(d // 2, dtype=np.float64) - low) / span
+    return np.asarray(np.clip(ramp, 0.0, 1.0), dtype=np.float64)
+
+
+def yarn_attention_factor(factor: float) -> float:
+    """YaRN's attention scale ``0.1 * ln(s) + 1`` (1 for ``s <= 1``).
+
+    The reference code multiplies both the cosines and the sines by it (``mscale``), so the
+    rotated query and key are each scaled and the logits grow by its square; the paper
+    writes the same as a temperature ``sqrt(1/t) = 0.1 ln s + 1``. transformers calls it
+    ``attention_factor`` (``get_mscale``).
+
+    Args:
+        factor: The extension factor ``s``, a positive number.
+
+    Returns:
+        The scale, a float >= 1.
+    """
+    s = _positive_real("factor", factor)
+    return 1.0 if s <= 1 else 0.1 * math.log(s) + 1.0
 
 
 def rope_angles(

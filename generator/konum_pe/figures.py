@@ -391,8 +391,9 @@ class RopeFrequenciesScaled(CourseFigure):
     Wavelength ``2π / inv_freq[k]`` from ``pe.rope_frequencies`` on a log scale, by kind of
     scaling (``none``, ``linear``, ``dynamic``, ``llama3``, ``yarn``, the keys of the data's
     ``wavelengths``); the dynamic curve is evaluated at ``seq_len = factor · original_max``;
-    Llama 3 uses low/high frequency factors 1 and 4, YaRN the paper's betas 32 and 1. A horizontal line marks the original
-    context. The legend sits below the axes, where it hides no curve.
+    Llama 3 uses low/high frequency factors 1 and 4, YaRN the paper's betas 32 and 1. A
+    horizontal line marks the original context. The legend sits below the axes, where it
+    hides no curve.
     """
 
     name = "rope_frequencies_scaled"

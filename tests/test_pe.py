@@ -361,6 +361,22 @@ def test_yarn_attention_factor() -> None:
         pe.yarn_attention_factor(0)
 
 
+def test_rope_decay_bound_is_roformers_term() -> None:
+    # r = 0: |S_j| = j, so the mean over j = 1..d/2 is (d/2 + 1)/2.
+    assert pe.rope_decay_bound([0], 128)[0] == pytest.approx(32.5)
+    # Against the partial sums written out, one term at a time.
+    theta = 10000.0 ** (-np.arange(0, 16, 2) / 16)
+    for r in (1.0, 7.0, 250.0):
+        partial, total = 0j, 0.0
+        for t in theta:
+            partial += complex(math.cos(r * t), math.sin(r * t))
+            total += abs(partial)
+        assert pe.rope_decay_bound([r], 16)[0] == pytest.approx(total / 8, rel=1e-12)
+    assert pe.rope_decay_bound(3, 8).shape == (3,)
+    with pytest.raises(ValueError, match="d must be"):
+        pe.rope_decay_bound([1], 7)
+
+
 def test_rope_hand_values() -> None:
     # d = 2: one pair, inv_freq = 1, so position m rotates by m radians.
     np.testing.assert_allclose(pe.rope(np.array([1.0, 0.0]), 1), [math.cos(1), math.sin(1)])

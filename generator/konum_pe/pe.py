@@ -41,6 +41,7 @@ __all__ = [
     "relative_index",
     "rope",
     "rope_angles",
+    "rope_decay_bound",
     "rope_frequencies",
     "rope_layout_permutation",
     "self_attention",
@@ -667,6 +668,30 @@ def rope_angles(
     pos = _positions(positions)
     inv_freq = rope_frequencies(d, base=base, scaling=scaling)
     return np.asarray(np.outer(pos, inv_freq), dtype=np.float64)
+
+
+def rope_decay_bound(distances: int | ArrayLike, d: int, *, base: float = 10000.0) -> FloatArray:
+    """RoFormer's long-range decay term: ``(1/(d/2)) * sum_{j=1}^{d/2} |S_j(r)|``.
+
+    With ``h_k`` the query's pair ``k`` times the conjugate of the key's (complex numbers),
+    summation by parts bounds a RoPE score at distance ``r``:
+    ``|sum_k h_k e^{i r theta_k}| <= max_k |h_{k+1} - h_k| * sum_j |S_j|``, where
+    ``S_j = sum_{k<j} e^{i r theta_k}`` (Su et al., 2021, section 3.4.3). The second factor
+    depends on ``r`` alone; the paper plots it divided by ``d/2``, which this returns. At
+    ``r = 0`` every ``|S_j| = j``, so the value is ``(d/2 + 1) / 2``.
+
+    Args:
+        distances: ``n`` (distances ``0..n-1``) or a 1-D array of distances ``r``.
+        d: Rotated dimension, a positive even integer.
+        base: RoPE's ``theta``, greater than 1.
+
+    Returns:
+        float64 array of shape ``(len(distances),)``.
+    """
+    r = _positions(distances, "distances")
+    theta = rope_frequencies(d, base=base)
+    partial = np.cumsum(np.exp(1j * np.outer(r, theta)), axis=1)
+    return np.asarray(np.abs(partial).mean(axis=1), dtype=np.float64)
 
 
 def rope_layout_permutation(d: int) -> IntArray:

@@ -377,6 +377,52 @@ def test_rope_decay_bound_is_roformers_term() -> None:
         pe.rope_decay_bound([1], 7)
 
 
+def test_rope_nd_angles_by_hand() -> None:
+    # Axial (per axis), sections (2, 2), base 100: each axis has frequencies 100^(-j/2) = 1, 0.1.
+    np.testing.assert_allclose(
+        pe.rope_nd_angles([[3, 5]], 8, [2, 2], base=100.0), [[3.0, 0.3, 5.0, 0.5]]
+    )
+    # M-RoPE: the frequencies of one 1-D RoPE of size 8 (1, 0.1, 0.01, 0.001), pairs 0 and 1
+    # following time, 2 following height, 3 following width.
+    np.testing.assert_allclose(
+        pe.rope_nd_angles([[2, 3, 5]], 8, [2, 1, 1], per_axis=False),
+        [[2.0, 0.2, 0.03, 0.005]],
+    )
+    # Qwen2-VL's sections for a head of 128: a text token (t = h = w) is rotated as by RoPE.
+    same = pe.rope_nd_angles([[7, 7, 7]], 128, [16, 24, 24], base=1e6, per_axis=False)
+    np.testing.assert_allclose(same, pe.rope_angles([7], 128, base=1e6))
+
+
+def test_rope_nd_scores_depend_on_the_offset_per_axis() -> None:
+    rng = np.random.default_rng(3)
+    q, k = rng.normal(size=(1, 16)), rng.normal(size=(1, 16))
+
+    def score(a: tuple[int, int], b: tuple[int, int], layout: pe.RopeLayout) -> float:
+        rq = pe.rope_nd(q, [a], [4, 4], base=100.0, layout=layout)
+        rk = pe.rope_nd(k, [b], [4, 4], base=100.0, layout=layout)
+        return float((rq * rk).sum())
+
+    for layout in ("half", "interleaved"):
+        assert score((1, 2), (3, 5), layout) == pytest.approx(score((4, 0), (6, 3), layout))
+        assert score((1, 2), (3, 5), layout) != pytest.approx(score((1, 2), (5, 3), layout))
+    x = rng.normal(size=(3, 8))
+    np.testing.assert_allclose(pe.rope_nd(x, [[0], [1], [2]], [4], per_axis=False), pe.rope(x))
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: pe.rope_nd_angles([[1, 2]], 16, [3, 4]), "summing to d/2 = 8"),
+        (lambda: pe.rope_nd_angles([[1, 2]], 16, [8, 0]), "positive integers"),
+        (lambda: pe.rope_nd_angles([[1, 2, 3]], 16, [4, 4]), "one column per section"),
+        (lambda: pe.rope_nd(np.ones((2, 16)), [[1, 2]], [4, 4]), "one row per row of x"),
+    ],
+)
+def test_rope_nd_errors(call: Callable[[], object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
 def test_rope_hand_values() -> None:
     # d = 2: one pair, inv_freq = 1, so position m rotates by m radians.
     np.testing.assert_allclose(pe.rope(np.array([1.0, 0.0]), 1), [math.cos(1), math.sin(1)])

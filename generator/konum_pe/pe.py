@@ -44,6 +44,8 @@ __all__ = [
     "rope_decay_bound",
     "rope_frequencies",
     "rope_layout_permutation",
+    "rope_nd",
+    "rope_nd_angles",
     "self_attention",
     "sincos_2d",
     "sinusoidal",
@@ -795,9 +797,17 @@ def rope(
         if r > d:
             raise ValueError(f"rotary_dim must be <= d ({d}), got {r}")
     theta = np.outer(pos, rope_frequencies(r, base=base, scaling=scaling))
+    out = _rotate(rows, theta, layout_)
+    return np.asarray(out[0] if single else out, dtype=np.float64)
+
+
+def _rotate(rows: FloatArray, theta: FloatArray, layout: str) -> FloatArray:
+    """``rows`` (n, d) with pair ``k`` of its first ``2 * theta.shape[1]`` dimensions turned
+    by ``theta[:, k]`` (the rest unchanged), in the ``"half"`` or ``"interleaved"`` layout."""
+    r = 2 * theta.shape[1]
     cos, sin = np.cos(theta), np.sin(theta)
     out = rows.copy()
-    if layout_ == "half":
+    if layout == "half":
         a, b = rows[:, : r // 2], rows[:, r // 2 : r]
         out[:, : r // 2] = a * cos - b * sin
         out[:, r // 2 : r] = a * sin + b * cos
@@ -805,7 +815,95 @@ def rope(
         a, b = rows[:, 0:r:2], rows[:, 1:r:2]
         out[:, 0:r:2] = a * cos - b * sin
         out[:, 1:r:2] = a * sin + b * cos
-    return np.asarray(out[0] if single else out, dtype=np.float64)
+    return out
+
+
+def rope_nd_angles(
+    positions: ArrayLike,
+    d: int,
+    sections: ArrayLike,
+    *,
+    base: float = 10000.0,
+    per_axis: bool = True,
+) -> FloatArray:
+    """Angles of RoPE over several position axes (image rows and columns; time, height, width).
+
+    The ``d/2`` pairs are split into consecutive blocks, ``sections[a]`` pairs following
+    axis ``a``: pair ``k`` of block ``a`` turns by ``positions[:, a]`` times its frequency.
+
+    * ``per_axis=True``: axial RoPE for images (Heo et al., 2024, ``compute_axial_cis``): each
+      block has the frequencies of a 1-D RoPE of its own size, ``base**(-j/s_a)`` for its
+      ``j``-th pair (``s_a = sections[a]``), so every axis runs from fast to slow.
+    * ``per_axis=False``: multimodal RoPE (M-RoPE, Qwen2-VL's ``mrope_section``, e.g.
+      ``(16, 24, 24)`` for time, height and width in a head of 128): the frequencies of a
+      1-D RoPE of size ``d``, ``base**(-2k/d)``, each pair reading the position of its block's
+      axis. With all coordinates equal this is 1-D RoPE.
+
+    Args:
+        positions: ``(n, A)`` array: one coordinate per axis for each of ``n`` tokens.
+        d: The rotated dimension, a positive even integer.
+        sections: ``A`` positive integers, pairs per axis, summing to ``d/2``.
+        base: RoPE's ``theta``, greater than 1.
+        per_axis: As above.
+
+    Returns:
+        float64 array of shape ``(n, d/2)`` in radians.
+    """
+    d = _even_int("d", d)
+    base = _base(base)
+    counts = [_as_int(c) for c in np.atleast_1d(np.asarray(sections, dtype=object))]
+    if (
+        not counts
+        or any(c is None or c < 1 for c in counts)
+        or sum(c or 0 for c in counts) != d // 2
+    ):
+        raise ValueError(
+            f"sections must be positive integers summing to d/2 = {d // 2}, got {_short(sections)}"
+        )
+    blocks = [int(c or 0) for c in counts]
+    pos = _float_matrix("positions", positions)
+    if pos.shape[1] != len(blocks):
+        raise ValueError(
+            f"positions must have one column per section ({len(blocks)}), got shape {pos.shape}"
+        )
+    if per_axis:
+        freq = np.concatenate([base ** (-np.arange(s, dtype=np.float64) / s) for s in blocks])
+    else:
+        freq = rope_frequencies(d, base=base)
+    axis = np.repeat(np.arange(len(blocks)), blocks)
+    return np.asarray(pos[:, axis] * freq, dtype=np.float64)
+
+
+def rope_nd(
+    x: ArrayLike,
+    positions: ArrayLike,
+    sections: ArrayLike,
+    *,
+    base: float = 10000.0,
+    per_axis: bool = True,
+    layout: RopeLayout = "half",
+) -> FloatArray:
+    """Rotate each row of ``x`` by its position on several axes (see :func:`rope_nd_angles`).
+
+    Args:
+        x: Array of shape ``(n, d)``, ``d = 2 * sum(sections)``.
+        positions: ``(n, A)`` coordinates, one row per row of ``x``.
+        sections: Pairs per axis, as in :func:`rope_nd_angles`.
+        base: RoPE's ``theta``, greater than 1.
+        per_axis: As in :func:`rope_nd_angles`.
+        layout: ``"half"`` or ``"interleaved"``, as in :func:`rope`.
+
+    Returns:
+        float64 array of the same shape as ``x``.
+    """
+    layout_ = _choice("layout", layout, _ROPE_LAYOUTS)
+    rows = _float_matrix("x", x)
+    theta = rope_nd_angles(positions, rows.shape[1], sections, base=base, per_axis=per_axis)
+    if theta.shape[0] != rows.shape[0]:
+        raise ValueError(
+            f"positions must hold one row per row of x ({rows.shape[0]}), got {theta.shape[0]}"
+        )
+    return np.asarray(_rotate(rows, theta, layout_), dtype=np.float64)
 
 
 # --------------------------------------------------------------------------------------------

@@ -264,6 +264,16 @@ def test_example_solutions_run_alone_and_print_what_the_page_shows(
     assert problems == []
 
 
+@pytest.mark.parametrize("page", ["index.md", "tr/index.md"])
+def test_the_home_page_shows_only_outputs_its_programs_print(page: str, tmp_path: Path) -> None:
+    """The home page promises that every program prints exactly its Output: it holds it too."""
+    path = REPO / "content" / page
+    blocks = fenced_blocks(rendered(path))
+    programs = [b for b in blocks if b.lang == "python"]
+    assert [b.line for b in blocks if b.lang == "text"] == []
+    assert (_check(path, programs, tmp_path) if programs else []) == []
+
+
 def test_text_blocks_follow_a_program() -> None:
     """A ``text`` block right after a program is its output; one anywhere else in a lesson is
     most likely an output whose program moved away."""

@@ -267,6 +267,12 @@ def _scaling(method: str, v: Values) -> Mapping[str, object]:
             "max_position_embeddings": v["original_max"],
             "seq_len": v["seq_len"],
         }
+    if method == "yarn":
+        return {
+            "rope_type": "yarn",
+            "factor": v["factor"],
+            "original_max_position_embeddings": v["original_max"],
+        }
     return {
         "rope_type": "llama3",
         "factor": v["factor"],
@@ -278,14 +284,15 @@ def _scaling(method: str, v: Values) -> Mapping[str, object]:
 
 class RopeScaling(BaseGenerator):
     name = "rope_scaling"
-    title = "The wavelength of RoPE pair k after linear, dynamic NTK or Llama 3 scaling"
+    title = "The wavelength of RoPE pair k after linear, dynamic NTK, Llama 3 or YaRN scaling"
     params = specs(
         param(
             "method",
             "str",
             Choices(("linear", "dynamic", "llama3")),
-            Choices(("linear", "dynamic", "llama3")),
-            "Scaling: 'linear' (position interpolation), 'dynamic' (NTK-aware) or 'llama3'.",
+            Choices(("linear", "dynamic", "llama3", "yarn")),
+            "Scaling: 'linear' (position interpolation), 'dynamic' (NTK-aware), 'llama3' or "
+            "'yarn' (the paper's betas 32 and 1).",
         ),
         param("d", "int", Choices((64, 128)), Range(4, 4096, 2), "Head dimension (even)."),
         param("k", "int", Range(0, 63), PAIR, "Pair index k, 0 <= k < d/2."),
@@ -329,7 +336,7 @@ class RopeScaling(BaseGenerator):
         scaled = float(pe.rope_frequencies(d, base=base, scaling=_scaling(method, v))[k])
         answer = 2 * math.pi / scaled
         plain_lambda = 2 * math.pi / inv
-        if method != "llama3" and format_number(answer, decimals) == format_number(
+        if method not in ("llama3", "yarn") and format_number(answer, decimals) == format_number(
             plain_lambda, decimals
         ):
             return None  # e.g. pair 0 under NTK: nothing to compute
@@ -394,6 +401,26 @@ class RopeScaling(BaseGenerator):
                 d2=d - 2,
                 new_base=sig(new_base, 7),
                 k=k,
+                ans=ans,
+            )
+        elif method == "yarn":
+            ramp = float(pe.yarn_ramp(d, base=base, factor=f, original_max=l0)[k])
+
+            def pair_at(turns: float) -> float:
+                return d * math.log(l0 / (2 * math.pi * turns)) / (2 * math.log(base))
+
+            steps = text(
+                "yarn",
+                l0=l0,
+                b=b,
+                d=d,
+                fast=sig(pair_at(32.0)),
+                slow=sig(pair_at(1.0)),
+                low=max(math.floor(pair_at(32.0)), 0),
+                high=min(math.ceil(pair_at(1.0)), d - 1),
+                k=k,
+                gamma=sig(1.0 - ramp),
+                scaled=sig(scaled),
                 ans=ans,
             )
         else:

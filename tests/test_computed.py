@@ -45,7 +45,7 @@ CATALOGUE: dict[str, set[str]] = {
     "sinusoidal_entry": {"pos", "j", "d", "base"},
     "sinusoidal_angle": {"pos", "k", "d", "base"},
     "sinusoidal_wavelength": {"k", "d", "base"},
-    "faster_dimension": {"j1", "j2", "d", "base"},
+    "faster_dimension": {"j1", "j2", "d", "base", "slower"},
     "sinusoidal_dot": {"p", "q", "d", "base"},
     "shift_matrix_entry": {"offset", "k", "d", "base", "row", "col"},
     "rope_angle": {"m", "k", "d", "base"},
@@ -128,7 +128,8 @@ def _sinusoidal_wavelength(v: Mapping[str, Any]) -> float:
 def _faster_dimension(v: Mapping[str, Any]) -> float:
     lam = pe.sinusoidal_wavelengths(v["d"], base=v["base"])
     j1, j2 = v["j1"], v["j2"]
-    return float(j1 if lam[j1 // 2] < lam[j2 // 2] else j2)
+    faster, slower = (j1, j2) if lam[j1 // 2] < lam[j2 // 2] else (j2, j1)
+    return float(slower if v.get("slower") else faster)
 
 
 def _sinusoidal_dot(v: Mapping[str, Any]) -> float:
@@ -180,6 +181,8 @@ def _rope_scaling(v: Mapping[str, Any]) -> float:
         scaling.update(
             low_freq_factor=1.0, high_freq_factor=4.0, original_max_position_embeddings=l0
         )
+    elif method == "yarn":
+        scaling.update(original_max_position_embeddings=l0)
     inv = pe.rope_frequencies(v["d"], base=v["base"], scaling=scaling)[v["k"]]
     return float(2 * math.pi / inv)
 
@@ -481,6 +484,13 @@ def test_hand_worked_values() -> None:
     assert _one("sinusoidal_angle", pos=5, k=1, d=4).shown_answer == "0.0500"
     assert _one("faster_dimension", j1=9, j2=2, d=16).shown_answer == "2"
     assert _one("alibi_bias", heads=8, head=1, i=5, j=1, causal=True).shown_answer == "-2.0000"
+    # YaRN, d = 16, base 10000, L0 = 4096: k(32) = 2.62 -> 2 and k(1) = 5.63 -> 6 (by hand).
+    # Pair 2 is kept (2 pi * 10), pair 7 divided by 4, pair 4 halfway: theta' = 0.01 * 5/8.
+    yarn = {"method": "yarn", "d": 16, "base": 10000.0, "factor": 4.0, "original_max": 4096}
+    assert _one("rope_scaling", k=2, **yarn).shown_answer == "62.8"
+    assert _one("rope_scaling", k=4, **yarn).shown_answer == "1005.3"
+    assert _one("rope_scaling", k=7, **yarn).shown_answer == f"{4 * 2 * math.pi * 10**3.5:.1f}"
+    assert "rounded down to 2" in _one("rope_scaling", k=4, **yarn).solution
     linear = _one("rope_scaling", method="linear", k=0, d=64, factor=4.0)
     assert linear.shown_answer == "25.1"  # 4 * 2 pi
     gap = _one("permutation_gap", with_pe=False)
@@ -760,8 +770,8 @@ PINNED_SEED_42: dict[str, list[tuple[float, str, dict[str, object]]]] = {
         (0.25, "0.2500", {"heads": 6, "head": 1}),
     ],
     "faster_dimension": [
-        (16.0, "16", {"d": 32, "j1": 16, "j2": 21, "base": 10000}),
-        (0.0, "0", {"d": 8, "j1": 0, "j2": 6, "base": 10000}),
+        (16.0, "16", {"d": 32, "j1": 16, "j2": 21, "slower": False, "base": 10000}),
+        (0.0, "0", {"d": 8, "j1": 0, "j2": 6, "slower": False, "base": 10000}),
     ],
     "learned_params": [
         (262144.0, "262144", {"n": 512, "d": 512}),

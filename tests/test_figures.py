@@ -35,6 +35,7 @@ SPEC_DEFAULTS = {
     "fingerprint": {"n": 8, "d": 16},
     "rope_rotation": {"m_values": (0, 1, 2, 3), "k": 0, "d": 8},
     "rope_frequencies_scaled": {"d": 128, "base": 10000, "factor": 8, "original_max": 8192},
+    "rope_decay": {"d": 128, "base": 10000, "max_distance": 10000, "samples": 256, "seed": 0},
     "alibi_matrices": {"n": 8, "heads": (1, 4, 8)},
     "t5_buckets": {"num_buckets": 32, "max_distance": 128, "span": 160},
     "shaw_clipping": {"n": 8, "max_distance": 2},
@@ -385,7 +386,7 @@ def test_rope_rotation_points_come_from_rope() -> None:
 def test_rope_frequencies_scaled_curves_come_from_the_core() -> None:
     data = figure_data("rope_frequencies_scaled", d=64, base=500000, factor=4, original_max=2048)
     curves = list(data["wavelengths"].values())
-    assert len(curves) == 4
+    assert len(curves) == 5
     plain = 2 * np.pi / pe.rope_frequencies(64, base=500000.0)
     np.testing.assert_allclose(curves[0], plain)
     np.testing.assert_allclose(curves[1], 4 * plain)
@@ -412,18 +413,45 @@ def test_rope_frequencies_scaled_curves_come_from_the_core() -> None:
         },
     )
     np.testing.assert_allclose(curves[3], 2 * np.pi / llama3)
+    ramp = pe.yarn_ramp(64, base=500000.0, factor=4.0, original_max=2048)
+    plain_inv = pe.rope_frequencies(64, base=500000.0)
+    np.testing.assert_allclose(
+        curves[4], 2 * np.pi / ((1 - ramp) * plain_inv + ramp * plain_inv / 4)
+    )
     fig = FIGURES["rope_frequencies_scaled"](d=64, base=500000, factor=4, original_max=2048)
-    drawn = [line.get_ydata() for line in fig.axes[0].lines[:4]]
+    drawn = [line.get_ydata() for line in fig.axes[0].lines[:5]]
     for line, curve in zip(drawn, curves, strict=True):
         np.testing.assert_allclose(line, curve)
     (legend,) = fig.legends  # below the axes, where it hides no curve
-    assert list(data["wavelengths"]) == ["none", "linear", "dynamic", "llama3"]
+    assert list(data["wavelengths"]) == ["none", "linear", "dynamic", "llama3", "yarn"]
     assert [t.get_text() for t in legend.get_texts()] == [
         "no scaling",
         "linear (positions ÷ 4)",
         "dynamic NTK (at 8,192 tokens)",
         "Llama 3 (low 1, high 4)",
+        "YaRN (32 → 1 turns)",
     ]
+
+
+def test_rope_decay_draws_the_bound_and_scores_of_the_core() -> None:
+    data = figure_data("rope_decay", d=16, base=10000, max_distance=1000, samples=32, seed=5)
+    r = data["distances"]
+    assert r[0] == 1 and r[-1] == 1000 and np.all(np.diff(r) > 0)
+    bound = pe.rope_decay_bound(np.concatenate([[0.0], r]), 16)
+    np.testing.assert_allclose(data["bound"], bound[1:] / bound[0])
+    rng = np.random.default_rng(5)
+    q, k = rng.normal(size=(32, 16)), rng.normal(size=(32, 16))
+
+    def mean_abs(key: np.ndarray, at: float) -> float:
+        scores = pe.rope(q, np.full(32, at)) @ key.T
+        return float(np.abs(np.diag(scores)).mean())
+
+    for i in (0, len(r) // 2, len(r) - 1):
+        assert data["random"][i] == pytest.approx(mean_abs(k, r[i]) / mean_abs(k, 0), rel=1e-12)
+        assert data["same"][i] == pytest.approx(mean_abs(q, r[i]) / mean_abs(q, 0), rel=1e-12)
+    fig = FIGURES["rope_decay"](d=16, base=10000, max_distance=1000, samples=32, seed=5)
+    for line, kind in zip(fig.axes[0].lines[:3], ("bound", "random", "same"), strict=True):
+        np.testing.assert_allclose(line.get_ydata(), data[kind])
 
 
 def test_alibi_matrices_are_the_biases_of_the_chosen_heads() -> None:

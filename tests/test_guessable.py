@@ -5,17 +5,24 @@ with the course's own loaders (:func:`tests.helpers.load_banks`, :func:`make_con
 as many variants as the site shows. A question is guessable when, across those variants,
 
 * the right option sits in the same slot too often (pick "the first one");
-* the right option is too often the smallest or the largest shown (pick "the smallest");
+* the right option is too often at one rank among the options by value: the smallest, the
+  largest, or any rank between (pick "the smallest", "the second largest");
 * one value answers too many variants (remember the number, not the method);
 * a wrong option is impossible by sign: negative when every answer is non-negative (a count,
   a row or a column), so it can be ruled out without computing anything.
+
+Each rule is a function of the variants; the last tests feed each one a made-up guessable
+question, so a rule that stops catching what it should fails too.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Protocol
 
 import pytest
 import yaml
@@ -33,8 +40,8 @@ VARIANTS = int(
     ]["variants"]
 )
 
-#: Largest share of variants whose right option is in one slot, or is the smallest (or the
-#: largest) option.
+#: Largest share of variants whose right option is in one slot, or at one rank among the
+#: options sorted by value (the smallest, the second smallest, ...).
 MAX_POSITION_SHARE = 0.60
 #: Largest share of variants that one shown answer may answer.
 MAX_ANSWER_SHARE = 0.40
@@ -43,31 +50,25 @@ MAX_ANSWER_SHARE = 0.40
 #: question added here must say why remembering its answers is knowing the method).
 SMALL_ANSWER_SETS: dict[str, str] = {}
 
-#: Questions whose right option is always at one end of the options by the nature of the
-#: question or of the misconceptions available, with the reason. These are known to be
-#: guessable by rank; each is an expected failure (strict: fixing one makes the test say so).
-KNOWN_RANK_GUESSABLE: dict[str, str] = {
-    "sin-faster": (
-        "of two columns in different pairs the faster is always the smaller column (frequencies "
-        "fall with the pair index for any base > 1); same-pair draws, where the answer would "
-        "be 'the same', cannot be asked: a computed option is a number"
-    ),
-    "sin-angle": (
-        "every misconception of sinusoidal_angle (2k -> k, inverted frequency, degrees, "
-        "position + 1, exponent 0) gives a larger angle; a smaller one needs a new "
-        "misconception and its texts in generator/konum_pe/messages/"
-    ),
-    "rope-sinusoidal-angle": "rope_angle's misconceptions all give larger angles (as sin-angle)",
-    "rope-angle-choice": "rope_angle's misconceptions all give larger angles (as sin-angle)",
-    "ext-scaled-freq-choice": (
-        "under linear scaling (and Llama 3's slow pairs) the answer is the wavelength times f, "
-        "larger than every wrong option rope_scaling has (unscaled, divided by f, no 2*pi)"
-    ),
-    "alibi-bias-choice": (
-        "a causal bias is negative and two of alibi_bias's misconceptions (sign, official "
-        "code +m*j) are positive, so the answer is the smallest option in about 2 of 3"
-    ),
-}
+
+class _Option(Protocol):
+    @property
+    def text(self) -> str: ...
+    @property
+    def correct(self) -> bool: ...
+    @property
+    def misconception(self) -> str | None: ...
+
+
+class _Variant(Protocol):
+    @property
+    def index(self) -> int: ...
+    @property
+    def answer(self) -> float: ...
+    @property
+    def shown_answer(self) -> str: ...
+    @property
+    def options(self) -> Sequence[_Option]: ...
 
 
 @lru_cache(maxsize=1)
@@ -98,70 +99,147 @@ def _ids() -> list[str]:
     return [q.id for q in _choice_questions()]
 
 
-def test_every_choice_question_is_checked() -> None:
-    ids = _ids()
-    assert len(ids) >= 10
-    assert set(SMALL_ANSWER_SETS) <= set(ids)
-    assert set(KNOWN_RANK_GUESSABLE) <= set(ids)
+# --- the rules: each returns why the variants are guessable, or None -------------------------
 
 
-@pytest.mark.parametrize("qid", _ids())
-def test_the_right_option_does_not_keep_one_slot(qid: str) -> None:
-    variants = _variants(qid)
+def slot_problem(variants: Sequence[_Variant]) -> str | None:
+    """The right option sits in one slot too often ("pick the first one")."""
     slots = Counter(next(i for i, o in enumerate(v.options) if o.correct) for v in variants)
     slot, count = slots.most_common(1)[0]
-    share = count / len(variants)
-    assert share <= MAX_POSITION_SHARE, (
-        f"{qid}: the right option is option {slot + 1} in {count} of {len(variants)} variants"
-    )
+    if count / len(variants) > MAX_POSITION_SHARE:
+        return f"the right option is option {slot + 1} in {count} of {len(variants)} variants"
+    return None
 
 
-@pytest.mark.parametrize(
-    "qid",
-    [
-        pytest.param(qid, marks=pytest.mark.xfail(strict=True, reason=KNOWN_RANK_GUESSABLE[qid]))
-        if qid in KNOWN_RANK_GUESSABLE
-        else qid
-        for qid in _ids()
-    ],
-)
-def test_the_right_option_is_not_always_the_smallest_or_the_largest(qid: str) -> None:
-    variants = _variants(qid)
-    smallest = largest = 0
+def rank_problem(variants: Sequence[_Variant]) -> str | None:
+    """The right option has one rank among the options by value too often ("pick the
+    smallest", "pick the second largest")."""
+    ranks: Counter[tuple[int, int]] = Counter()
     for v in variants:
-        values = [_value(o.text) for o in v.options]
+        values = sorted(_value(o.text) for o in v.options)
         right = next(_value(o.text) for o in v.options if o.correct)
-        smallest += right == min(values)
-        largest += right == max(values)
-    n = len(variants)
-    assert smallest / n <= MAX_POSITION_SHARE, f"{qid}: the smallest option in {smallest}/{n}"
-    assert largest / n <= MAX_POSITION_SHARE, f"{qid}: the largest option in {largest}/{n}"
+        ranks[values.index(right), len(values)] += 1
+    (rank, size), count = ranks.most_common(1)[0]
+    if count / len(variants) > MAX_POSITION_SHARE:
+        return (
+            f"the right option is number {rank + 1} of {size} from the smallest in {count} of "
+            f"{len(variants)} variants"
+        )
+    return None
 
 
-@pytest.mark.parametrize("qid", _ids())
-def test_no_value_answers_most_variants(qid: str) -> None:
-    if qid in SMALL_ANSWER_SETS:
-        pytest.skip(SMALL_ANSWER_SETS[qid])
-    variants = _variants(qid)
-    answers = Counter(v.shown_answer for v in variants)
-    answer, count = answers.most_common(1)[0]
-    assert count / len(variants) <= MAX_ANSWER_SHARE, (
-        f"{qid}: {answer} answers {count} of {len(variants)} variants"
-    )
+def answer_problem(variants: Sequence[_Variant]) -> str | None:
+    """One value answers too many variants (remember the number, not the method)."""
+    answer, count = Counter(v.shown_answer for v in variants).most_common(1)[0]
+    if count / len(variants) > MAX_ANSWER_SHARE:
+        return f"{answer} answers {count} of {len(variants)} variants"
+    return None
 
 
-@pytest.mark.parametrize("qid", _ids())
-def test_no_wrong_option_is_impossible_by_sign(qid: str) -> None:
-    variants = _variants(qid)
+def sign_problem(variants: Sequence[_Variant]) -> str | None:
+    """A wrong option is negative where every answer is >= 0 (a count, a row, a column)."""
     if any(v.answer < 0 for v in variants):
-        return  # answers of either sign: a negative option may be right
+        return None  # answers of either sign: a negative option may be right
     negative = [
         (v.index, o.text, o.misconception)
         for v in variants
         for o in v.options
         if not o.correct and _value(o.text) < 0
     ]
-    assert not negative, (
-        f"{qid}: every answer is >= 0, yet {len(negative)} wrong options are negative, "
-        f"e.g. {negative[:3]}"
-    )
+    if negative:
+        return (
+            f"every answer is >= 0, yet {len(negative)} wrong options are negative, "
+            f"e.g. {negative[:3]}"
+        )
+    return None
+
+
+# --- the course's questions ------------------------------------------------------------------
+
+
+def test_every_choice_question_is_checked() -> None:
+    ids = _ids()
+    assert len(ids) >= 10
+    assert set(SMALL_ANSWER_SETS) <= set(ids)
+
+
+@pytest.mark.parametrize("qid", _ids())
+def test_the_right_option_does_not_keep_one_slot(qid: str) -> None:
+    assert slot_problem(_variants(qid)) is None, qid
+
+
+@pytest.mark.parametrize("qid", _ids())
+def test_the_right_option_does_not_keep_one_rank(qid: str) -> None:
+    assert rank_problem(_variants(qid)) is None, qid
+
+
+@pytest.mark.parametrize("qid", _ids())
+def test_no_value_answers_most_variants(qid: str) -> None:
+    if qid in SMALL_ANSWER_SETS:
+        pytest.skip(SMALL_ANSWER_SETS[qid])
+    assert answer_problem(_variants(qid)) is None, qid
+
+
+@pytest.mark.parametrize("qid", _ids())
+def test_no_wrong_option_is_impossible_by_sign(qid: str) -> None:
+    assert sign_problem(_variants(qid)) is None, qid
+
+
+# --- the rules themselves --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _FakeOption:
+    text: str
+    correct: bool = False
+    misconception: str | None = None
+
+
+@dataclass(frozen=True)
+class _FakeVariant:
+    index: int
+    answer: float
+    shown_answer: str
+    options: tuple[_FakeOption, ...]
+
+
+def _fake(answer: float, wrong: Sequence[float], slot: int, index: int = 0) -> _FakeVariant:
+    options = [_FakeOption(f"{w:g}", misconception="m") for w in wrong]
+    options.insert(slot, _FakeOption(f"{answer:g}", correct=True))
+    return _FakeVariant(index, answer, f"{answer:g}", tuple(options))
+
+
+def _fair(n: int = 40) -> list[_FakeVariant]:
+    """Answers all different, at every slot and every rank in turn."""
+    out = []
+    for i in range(n):
+        answer = 10.0 + i
+        below = [answer - 1 - j for j in range(i % 4)]
+        above = [answer + 1 + j for j in range(3 - i % 4)]
+        out.append(_fake(answer, below + above, (i // 4) % 4, i))
+    return out
+
+
+def test_the_rules_pass_a_fair_question() -> None:
+    fair = _fair()
+    assert [slot_problem(fair), rank_problem(fair), answer_problem(fair), sign_problem(fair)] == [
+        None
+    ] * 4
+
+
+@pytest.mark.parametrize(
+    ("rule", "variants", "why"),
+    [
+        (slot_problem, [_fake(10 + i, [1, 2, 3], 0, i) for i in range(20)], "option 1"),
+        (rank_problem, [_fake(10 + i, [1, 2, 3], i % 4, i) for i in range(20)], "4 of 4"),
+        (rank_problem, [_fake(10 + i, [1, 99, 98], i % 4, i) for i in range(20)], "2 of 4"),
+        (answer_problem, [_fake(7, [1, 2, 90 + i], i % 4, i) for i in range(20)], "7 answers"),
+        (sign_problem, [_fake(3 + i, [-1, 1, 99], i % 4, i) for i in range(20)], "negative"),
+    ],
+    ids=["slot", "largest", "second-smallest", "one-answer", "sign"],
+)
+def test_the_rules_catch_a_guessable_question(
+    rule: Callable[[Sequence[_Variant]], str | None], variants: list[_FakeVariant], why: str
+) -> None:
+    problem = rule(variants)
+    assert problem is not None and why in problem

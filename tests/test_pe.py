@@ -286,6 +286,143 @@ def test_rope_frequencies_llama3_blend_is_continuous() -> None:
     assert np.all(np.diff(ratio) <= 1e-12)  # lower frequencies are scaled at least as much
 
 
+YARN = {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 8192}
+
+
+def _turns(d: int, base: float, original: float) -> np.ndarray:
+    """r_k = L0 / lambda_k, the turns pair k makes in the original context (YaRN's r)."""
+    return original / (2 * math.pi * base ** (np.arange(0, d, 2) / d))
+
+
+@pytest.mark.parametrize(
+    ("d", "base", "factor", "original", "low", "high"),
+    [
+        # Worked by hand from find_correction_dim, d * ln(L0 / (2 pi beta)) / (2 ln base):
+        # 128 * ln(8192 / (64 pi)) / (2 ln 500000) = 18.08 -> floor 18;
+        # 128 * ln(8192 / (2 pi)) / (2 ln 500000) = 34.98 -> ceil 35.
+        (128, 500000.0, 8.0, 8192, 18, 35),
+        # The YaRN paper's Llama 2 at 64k (s = 16, L0 = 4096, base 10000): 20.94 -> 20 and
+        # 45.03 -> 46.
+        (128, 10000.0, 16.0, 4096, 20, 46),
+    ],
+)
+def test_yarn_ramp_matches_the_reference_code(
+    d: int, base: float, factor: float, original: int, low: int, high: int
+) -> None:
+    ramp = pe.yarn_ramp(d, base=base, factor=factor, original_max=original)
+    k = np.arange(d // 2)
+    np.testing.assert_array_equal(ramp[k <= low], 0.0)
+    np.testing.assert_array_equal(ramp[k >= high], 1.0)
+    middle = (k > low) & (k < high)
+    np.testing.assert_allclose(ramp[middle], (k[middle] - low) / (high - low), rtol=1e-15)
+    # The paper's reading: every kept pair turned more than beta_fast = 32 times, and every
+    # pair that turned fewer than beta_slow = 1 times is interpolated in full.
+    turns = _turns(d, base, original)
+    assert np.all(turns[ramp == 0] > 32) and np.all(ramp[turns < 1] == 1)
+    inv = pe.rope_frequencies(d, base=base)
+    scaled = pe.rope_frequencies(
+        d,
+        base=base,
+        scaling={
+            "rope_type": "yarn",
+            "factor": factor,
+            "original_max_position_embeddings": original,
+        },
+    )
+    np.testing.assert_allclose(scaled, (1 - ramp) * inv + ramp * inv / factor, rtol=1e-15)
+    np.testing.assert_array_equal(scaled[: low + 1], inv[: low + 1])
+
+
+def test_yarn_betas_and_their_errors() -> None:
+    wide = pe.yarn_ramp(128, base=500000.0, factor=8, original_max=8192, beta_fast=64)
+    assert (wide == 0).sum() < (
+        pe.yarn_ramp(128, base=500000.0, factor=8, original_max=8192) == 0
+    ).sum()
+    cfg = {**YARN, "beta_fast": 64.0, "beta_slow": 2.0}
+    ramp = pe.yarn_ramp(128, base=10000.0, factor=8, original_max=8192, beta_fast=64, beta_slow=2)
+    inv = pe.rope_frequencies(128)
+    np.testing.assert_allclose(
+        pe.rope_frequencies(128, scaling=cfg), (1 - ramp) * inv + ramp * inv / 8
+    )
+    with pytest.raises(ValueError, match="beta_slow must be below beta_fast"):
+        pe.yarn_ramp(128, factor=8, original_max=8192, beta_fast=1, beta_slow=32)
+    with pytest.raises(ValueError, match="missing key"):
+        pe.rope_frequencies(128, scaling={"rope_type": "yarn", "factor": 8.0})
+    with pytest.raises(ValueError, match="unknown key"):
+        pe.rope_frequencies(128, scaling={**YARN, "low_freq_factor": 1.0})
+
+
+def test_yarn_attention_factor() -> None:
+    # 0.1 ln s + 1: 1.2772588722 for s = 16 (the paper's 64k Llama 2), 1 for s <= 1.
+    assert pe.yarn_attention_factor(16) == pytest.approx(1.2772588722239782, rel=1e-15)
+    assert pe.yarn_attention_factor(8) == pytest.approx(1 + 0.1 * math.log(8))
+    assert pe.yarn_attention_factor(1) == pe.yarn_attention_factor(0.5) == 1.0
+    with pytest.raises(ValueError, match="factor"):
+        pe.yarn_attention_factor(0)
+
+
+def test_rope_decay_bound_is_roformers_term() -> None:
+    # r = 0: |S_j| = j, so the mean over j = 1..d/2 is (d/2 + 1)/2.
+    assert pe.rope_decay_bound([0], 128)[0] == pytest.approx(32.5)
+    # Against the partial sums written out, one term at a time.
+    theta = 10000.0 ** (-np.arange(0, 16, 2) / 16)
+    for r in (1.0, 7.0, 250.0):
+        partial, total = 0j, 0.0
+        for t in theta:
+            partial += complex(math.cos(r * t), math.sin(r * t))
+            total += abs(partial)
+        assert pe.rope_decay_bound([r], 16)[0] == pytest.approx(total / 8, rel=1e-12)
+    assert pe.rope_decay_bound(3, 8).shape == (3,)
+    with pytest.raises(ValueError, match="d must be"):
+        pe.rope_decay_bound([1], 7)
+
+
+def test_rope_nd_angles_by_hand() -> None:
+    # Axial (per axis), sections (2, 2), base 100: each axis has frequencies 100^(-j/2) = 1, 0.1.
+    np.testing.assert_allclose(
+        pe.rope_nd_angles([[3, 5]], 8, [2, 2], base=100.0), [[3.0, 0.3, 5.0, 0.5]]
+    )
+    # M-RoPE: the frequencies of one 1-D RoPE of size 8 (1, 0.1, 0.01, 0.001), pairs 0 and 1
+    # following time, 2 following height, 3 following width.
+    np.testing.assert_allclose(
+        pe.rope_nd_angles([[2, 3, 5]], 8, [2, 1, 1], per_axis=False),
+        [[2.0, 0.2, 0.03, 0.005]],
+    )
+    # Qwen2-VL's sections for a head of 128: a text token (t = h = w) is rotated as by RoPE.
+    same = pe.rope_nd_angles([[7, 7, 7]], 128, [16, 24, 24], base=1e6, per_axis=False)
+    np.testing.assert_allclose(same, pe.rope_angles([7], 128, base=1e6))
+
+
+def test_rope_nd_scores_depend_on_the_offset_per_axis() -> None:
+    rng = np.random.default_rng(3)
+    q, k = rng.normal(size=(1, 16)), rng.normal(size=(1, 16))
+
+    def score(a: tuple[int, int], b: tuple[int, int], layout: pe.RopeLayout) -> float:
+        rq = pe.rope_nd(q, [a], [4, 4], base=100.0, layout=layout)
+        rk = pe.rope_nd(k, [b], [4, 4], base=100.0, layout=layout)
+        return float((rq * rk).sum())
+
+    for layout in ("half", "interleaved"):
+        assert score((1, 2), (3, 5), layout) == pytest.approx(score((4, 0), (6, 3), layout))
+        assert score((1, 2), (3, 5), layout) != pytest.approx(score((1, 2), (5, 3), layout))
+    x = rng.normal(size=(3, 8))
+    np.testing.assert_allclose(pe.rope_nd(x, [[0], [1], [2]], [4], per_axis=False), pe.rope(x))
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: pe.rope_nd_angles([[1, 2]], 16, [3, 4]), "summing to d/2 = 8"),
+        (lambda: pe.rope_nd_angles([[1, 2]], 16, [8, 0]), "positive integers"),
+        (lambda: pe.rope_nd_angles([[1, 2, 3]], 16, [4, 4]), "one column per section"),
+        (lambda: pe.rope_nd(np.ones((2, 16)), [[1, 2]], [4, 4]), "one row per row of x"),
+    ],
+)
+def test_rope_nd_errors(call: Callable[[], object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
 def test_rope_hand_values() -> None:
     # d = 2: one pair, inv_freq = 1, so position m rotates by m radians.
     np.testing.assert_allclose(pe.rope(np.array([1.0, 0.0]), 1), [math.cos(1), math.sin(1)])
@@ -729,9 +866,9 @@ BAD: list[tuple[str, Callable[[], object], str]] = [
     ),
     (
         "rope-scaling-type",
-        lambda: pe.rope_frequencies(8, scaling={"rope_type": "yarn", "factor": 2.0}),
+        lambda: pe.rope_frequencies(8, scaling={"rope_type": "longrope", "factor": 2.0}),
         r"scaling\['rope_type'\] must be one of 'default', 'linear', 'dynamic', 'llama3', "
-        r"got 'yarn'",
+        r"'yarn', got 'longrope'",
     ),
     (
         "rope-scaling-not-mapping",

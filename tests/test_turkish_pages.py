@@ -269,8 +269,10 @@ def test_same_programs_and_outputs(page: str) -> None:
             assert _code_tokens(tr.code) == _code_tokens(en.code), f"{where}: the code differs"
         else:
             assert tr.code == en.code, where
-        shown = [(b.output or "").split() for b in (en, tr)]
-        assert shown[1] == shown[0], f"{where}: the output differs"
+        shown = [
+            [line.rstrip() for line in (b.output or "").rstrip().split("\n")] for b in (en, tr)
+        ]
+        assert shown[1] == shown[0], f"{where}: the output differs (character for character)"
 
 
 @counterpart

@@ -203,7 +203,7 @@ EXPLORERS = (
     Explorer(
         "context-extension",
         "How long is each RoPE pair's wavelength under position interpolation, NTK-aware "
-        "scaling and Llama 3, against the original context?",
+        "scaling, Llama 3 and YaRN, against the original context?",
         specs(
             param("d", "int", 128, Range(8, 256, 2), "head dimension"),
             param("base", "float", 10000.0, _BASES, "RoPE base (rope_theta)"),

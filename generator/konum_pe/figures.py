@@ -366,6 +366,14 @@ def _rope_scalings(p: Params) -> dict[str, tuple[dict[str, object], dict[str, ob
                 "original_max_position_embeddings": original,
             },
         ),
+        "yarn": (
+            {"beta_fast": 32, "beta_slow": 1},
+            {
+                "rope_type": "yarn",
+                "factor": factor,
+                "original_max_position_embeddings": original,
+            },
+        ),
     }
 
 
@@ -380,13 +388,14 @@ def _short_count(value: float, label: Label) -> str:
 
 
 class RopeFrequenciesScaled(CourseFigure):
-    """Wavelength of each RoPE pair, unscaled and under linear, dynamic NTK and Llama 3 scaling.
+    """Wavelength of each RoPE pair, unscaled and under linear, dynamic NTK, Llama 3 and YaRN.
 
     Wavelength ``2π / inv_freq[k]`` from ``pe.rope_frequencies`` on a log scale, by kind of
-    scaling (``none``, ``linear``, ``dynamic``, ``llama3``, the keys of the data's
+    scaling (``none``, ``linear``, ``dynamic``, ``llama3``, ``yarn``, the keys of the data's
     ``wavelengths``); the dynamic curve is evaluated at ``seq_len = factor · original_max``;
-    Llama 3 uses low/high frequency factors 1 and 4. A horizontal line marks the original
-    context. The legend sits below the axes, where it hides no curve.
+    Llama 3 uses low/high frequency factors 1 and 4, YaRN the paper's betas 32 and 1. A
+    horizontal line marks the original context. The legend sits below the axes, where it
+    hides no curve.
     """
 
     name = "rope_frequencies_scaled"
@@ -406,9 +415,9 @@ class RopeFrequenciesScaled(CourseFigure):
         return {"pairs": np.arange(d // 2), "wavelengths": curves}
 
     def draw(self, p: Params, data: Data, label: Label) -> Figure:
-        styles = ["-", "--", "-.", ":"]
+        styles = ["-", "--", "-.", ":", (0, (5, 1, 1, 1))]
         with style():
-            fig = new_figure(WIDTH, 4.6)
+            fig = new_figure(WIDTH, 5.6)
             ax = fig.add_subplot()
             fields = {kind: given for kind, (given, _) in _rope_scalings(p).items()}
             for i, (kind, wavelengths) in enumerate(data["wavelengths"].items()):
@@ -437,7 +446,76 @@ class RopeFrequenciesScaled(CourseFigure):
             ax.grid(axis="y", which="major")
             ax.set_xlim(0, p["d"] // 2 - 1)
             ax.xaxis.set_major_locator(MaxNLocator(6, integer=True))
-            fig.legend(loc="outside lower center", ncols=2, handlelength=2.4, columnspacing=1.0)
+            fig.legend(loc="outside lower center", ncols=1, handlelength=2.4, fontsize=SMALL)
+        return fig
+
+
+class RopeDecay(CourseFigure):
+    """RoFormer's decay term and the mean ``|score|`` of RoPE, against the distance.
+
+    Three curves over distances ``r`` from 1 to ``max_distance`` (log scale), each divided
+    by its value at ``r = 0``: ``pe.rope_decay_bound`` (the mean ``|S_j|`` that the paper's
+    bound multiplies); the mean ``|q . R(r) k|`` over ``samples`` random queries and keys
+    (independent standard normal vectors, ``np.random.default_rng(seed)``), which does not
+    decay, since a rotation leaves their distribution as it was; and the same with the key
+    equal to the query, which does. Scores are ``rope(q at r) . rope(k at 0)`` from
+    ``pe.rope`` (half layout).
+    """
+
+    name = "rope_decay"
+    params = specs(
+        param("d", "int", 128, Range(2, 512, 2), "head dimension"),
+        base_param("RoPE base (rope_theta)"),
+        param("max_distance", "int", 10000, Range(10, 1_000_000), "largest distance drawn"),
+        param("samples", "int", 256, Range(8, 2048), "random query-key pairs averaged"),
+        param("seed", "int", 0, Range(0, 2**31 - 1), "seed of the random vectors"),
+    )
+
+    def data(self, p: Params) -> Data:
+        d, base = p["d"], p["base"]
+        distances = np.unique(np.round(np.geomspace(1, p["max_distance"], 48)))
+        at = np.concatenate([[0.0], distances])
+        rng = np.random.default_rng(p["seed"])
+        q = rng.normal(size=(p["samples"], d))
+        k = rng.normal(size=(p["samples"], d))
+        keys = {"random": k, "same": q}
+        scores = {
+            kind: np.array(
+                [
+                    np.abs((pe.rope(q, np.full(len(q), r), base=base) * key).sum(axis=1)).mean()
+                    for r in at
+                ]
+            )
+            for kind, key in keys.items()
+        }
+        bound = pe.rope_decay_bound(at, d, base=base)
+        return {
+            "distances": distances,
+            "bound": bound[1:] / bound[0],
+            "random": scores["random"][1:] / scores["random"][0],
+            "same": scores["same"][1:] / scores["same"][0],
+        }
+
+    def draw(self, p: Params, data: Data, label: Label) -> Figure:
+        with style():
+            fig = new_figure(WIDTH, 4.0)
+            ax = fig.add_subplot()
+            for i, kind in enumerate(("bound", "random", "same")):
+                ax.plot(
+                    data["distances"],
+                    data[kind],
+                    ls=["-", "--", "-."][i],
+                    lw=2.0 if i == 0 else 1.6,
+                    label=label(f"decay_{kind}", d=p["d"], samples=p["samples"]),
+                )
+            ax.set_xscale("log")
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: _short_count(v, label)))
+            ax.axhline(1.0, color=INK, alpha=0.3, lw=0.8)
+            ax.set_ylim(bottom=0)
+            ax.set_xlabel(label("decay_distance"))
+            ax.set_ylabel(label("decay_relative"))
+            ax.grid(axis="y")
+            fig.legend(loc="outside lower center", ncols=1, handlelength=2.4)
         return fig
 
 
@@ -753,6 +831,7 @@ FIGURES = (
     Fingerprint(),
     RopeRotation(),
     RopeFrequenciesScaled(),
+    RopeDecay(),
     AlibiMatrices(),
     T5Buckets(),
     ShawClipping(),

@@ -20,6 +20,10 @@ MISCONCEPTIONS: dict[str, str] = {
     "sin_cos_swapped": "puts cosines in the even columns and sines in the odd ones",
     "degrees": "mixes up degrees and radians (angles in PE and RoPE are radians)",
     "position_from_1": "counts positions from 1, so the first token already has a non-zero angle",
+    "pair_from_1": "counts pairs from 1, so pair k turns at the speed of pair k + 1",
+    "pairs_for_d": "divides the exponent by the number of pairs d/2 instead of the dimension d",
+    "odd_column_exponent": "puts the cosine's column 2k + 1 in the exponent, where both use 2k",
+    "turns_for_radians": "gives the angle in full turns (divided by 2*pi) where radians were asked",
     "layout_mixup": (
         "reads the interleaved layout as the concatenated one (all sines first) or back"
     ),
@@ -58,6 +62,7 @@ MISCONCEPTIONS: dict[str, str] = {
     "alibi_fixed_ratio": "uses 2^(-h) for every head count (the 8-head rule), ignoring 8/n",
     "alibi_head_order": "gives head 1 the smallest slope, reversing the head order",
     "head_off_by_one": "counts heads from 0, reading the slope of the neighbouring head",
+    "alibi_distance_plus_one": "counts the tokens from key to query, both ends, as the distance",
     "alibi_sign": "forgets the minus sign: distant keys get a bonus instead of a penalty",
     "alibi_official_code": "uses the official code's +m*j, which differs from -m*(i - j) by m*i",
     # relative positions
@@ -82,6 +87,7 @@ MISCONCEPTIONS: dict[str, str] = {
         "counts one parameter per pair of positions (n^2) instead of a vector per row"
     ),
     "half_table": "counts one parameter per sine/cosine pair (n*d/2)",
+    "float32_bytes": "gives the table's size in bytes (4 per float32 number), not in parameters",
     "invariance_for_equivariance": (
         "thinks attention output should stay in place under a permutation"
     ),

@@ -41,8 +41,11 @@ __all__ = [
     "relative_index",
     "rope",
     "rope_angles",
+    "rope_decay_bound",
     "rope_frequencies",
     "rope_layout_permutation",
+    "rope_nd",
+    "rope_nd_angles",
     "self_attention",
     "sincos_2d",
     "sinusoidal",
@@ -52,6 +55,8 @@ __all__ = [
     "sinusoidal_wavelengths",
     "softmax",
     "t5_bucket",
+    "yarn_attention_factor",
+    "yarn_ramp",
 ]
 
 FloatArray = NDArray[np.float64]
@@ -62,7 +67,7 @@ RopeLayout = Literal["half", "interleaved"]
 
 _LAYOUTS: tuple[str, ...] = ("interleaved", "concat")
 _ROPE_LAYOUTS: tuple[str, ...] = ("half", "interleaved")
-_ROPE_TYPES: tuple[str, ...] = ("default", "linear", "dynamic", "llama3")
+_ROPE_TYPES: tuple[str, ...] = ("default", "linear", "dynamic", "llama3", "yarn")
 
 # Keys each Hugging Face ``rope_type`` takes here: (required, optional).
 _ROPE_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
@@ -77,6 +82,10 @@ _ROPE_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
             {"factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"}
         ),
         frozenset(),
+    ),
+    "yarn": (
+        frozenset({"factor", "original_max_position_embeddings"}),
+        frozenset({"beta_fast", "beta_slow"}),
     ),
 }
 
@@ -461,6 +470,11 @@ def rope_frequencies(
       ``lam = 2*pi/inv_freq``: pairs with ``lam < L0/hi`` (high frequency) are kept; pairs with
       ``lam > L0/lo`` (low frequency) are divided by ``f``; in between,
       ``s = (L0/lam - lo) / (hi - lo)`` blends ``(1 - s) * inv_freq/f + s * inv_freq``.
+    * ``{"rope_type": "yarn", "factor": f, "original_max_position_embeddings": L0}``, optional
+      ``"beta_fast"`` (32) and ``"beta_slow"`` (1): YaRN (Peng et al., 2023), as its reference
+      code and transformers' ``_compute_yarn_parameters`` compute it:
+      ``(1 - g) * inv_freq + g * inv_freq/f`` with ``g = yarn_ramp(...)``, 0 for the pairs kept,
+      1 for those interpolated. The attention temperature is :func:`yarn_attention_factor`.
 
     Args:
         d: The rotated dimension (head dimension, or ``rotary_dim``), a positive even integer.
@@ -524,6 +538,20 @@ def rope_frequencies(
         seq_len = max(seq_len, max_pos)
         grown = base * ((factor * seq_len / max_pos) - (factor - 1.0)) ** (d / (d - 2))
         return np.asarray(grown ** (-2.0 * k / d), dtype=np.float64)
+    if rope_type == "yarn":
+        ramp = yarn_ramp(
+            d,
+            base=base,
+            factor=factor,
+            original_max=_scaling_number(
+                "original_max_position_embeddings",
+                scaling["original_max_position_embeddings"],
+                integer=True,
+            ),
+            beta_fast=_scaling_number("beta_fast", scaling.get("beta_fast", 32.0)),
+            beta_slow=_scaling_number("beta_slow", scaling.get("beta_slow", 1.0)),
+        )
+        return np.asarray((1.0 - ramp) * inv_freq + ramp * inv_freq / factor, dtype=np.float64)
     # llama3
     low = _scaling_number("low_freq_factor", scaling["low_freq_factor"])
     high = _scaling_number("high_freq_factor", scaling["high_freq_factor"])
@@ -552,6 +580,75 @@ def rope_frequencies(
     return np.asarray(out, dtype=np.float64)
 
 
+def yarn_ramp(
+    d: int,
+    *,
+    base: float = 10000.0,
+    factor: float,
+    original_max: float,
+    beta_fast: float = 32.0,
+    beta_slow: float = 1.0,
+) -> FloatArray:
+    """YaRN's interpolation weight per RoPE pair: 0 keeps the pair, 1 divides it by the factor.
+
+    Pair ``k`` makes ``r_k = L0 / lambda_k = L0 * base**(-2k/d) / (2*pi)`` turns within the
+    original context ``L0``. The paper ramps on ``r``: pairs with more than ``beta_fast``
+    turns are kept, those with fewer than ``beta_slow`` interpolated. Its reference code
+    (``jquesnelle/yarn``, ``find_correction_range`` and ``linear_ramp_mask``; transformers'
+    ``_compute_yarn_parameters`` with ``truncate``) solves ``r_k = beta`` for ``k``,
+    ``k(beta) = d * ln(L0 / (2*pi*beta)) / (2 * ln(base))``, takes ``low = floor(k(beta_fast))``
+    and ``high = ceil(k(beta_slow))`` clamped to ``[0, d - 1]``, and ramps linearly in the pair
+    index between them: ``clip((k - low) / (high - low), 0, 1)`` (``high`` moved by 0.001 when
+    the two meet). This function follows the reference code.
+
+    Args:
+        d: The rotated dimension, a positive even integer.
+        base: RoPE's ``theta``, greater than 1.
+        factor: The extension factor ``s`` (new context / original), at least 1.
+        original_max: The trained context ``L0`` (``original_max_position_embeddings``).
+        beta_fast: Turns above which a pair is kept (32 in the paper).
+        beta_slow: Turns below which a pair is fully interpolated (1 in the paper).
+
+    Returns:
+        float64 array of shape ``(d/2,)`` with values in ``[0, 1]``.
+    """
+    d = _even_int("d", d)
+    base = _base(base)
+    _positive_real("factor", factor)
+    original = _positive_real("original_max", original_max)
+    fast = _positive_real("beta_fast", beta_fast)
+    slow = _positive_real("beta_slow", beta_slow)
+    if slow >= fast:
+        raise ValueError(f"beta_slow must be below beta_fast ({fast:g}), got {slow:g}")
+
+    def pair_at(turns: float) -> float:
+        return d * math.log(original / (turns * 2 * math.pi)) / (2 * math.log(base))
+
+    low = max(math.floor(pair_at(fast)), 0)
+    high = min(math.ceil(pair_at(slow)), d - 1)
+    span = high - low if high != low else 0.001
+    ramp = (np.arange(d // 2, dtype=np.float64) - low) / span
+    return np.asarray(np.clip(ramp, 0.0, 1.0), dtype=np.float64)
+
+
+def yarn_attention_factor(factor: float) -> float:
+    """YaRN's attention scale ``0.1 * ln(s) + 1`` (1 for ``s <= 1``).
+
+    The reference code multiplies both the cosines and the sines by it (``mscale``), so the
+    rotated query and key are each scaled and the logits grow by its square; the paper
+    writes the same as a temperature ``sqrt(1/t) = 0.1 ln s + 1``. transformers calls it
+    ``attention_factor`` (``get_mscale``).
+
+    Args:
+        factor: The extension factor ``s``, a positive number.
+
+    Returns:
+        The scale, a float >= 1.
+    """
+    s = _positive_real("factor", factor)
+    return 1.0 if s <= 1 else 0.1 * math.log(s) + 1.0
+
+
 def rope_angles(
     positions: int | ArrayLike,
     d: int,
@@ -573,6 +670,30 @@ def rope_angles(
     pos = _positions(positions)
     inv_freq = rope_frequencies(d, base=base, scaling=scaling)
     return np.asarray(np.outer(pos, inv_freq), dtype=np.float64)
+
+
+def rope_decay_bound(distances: int | ArrayLike, d: int, *, base: float = 10000.0) -> FloatArray:
+    """RoFormer's long-range decay term: ``(1/(d/2)) * sum_{j=1}^{d/2} |S_j(r)|``.
+
+    With ``h_k`` the query's pair ``k`` times the conjugate of the key's (complex numbers),
+    summation by parts bounds a RoPE score at distance ``r``:
+    ``|sum_k h_k e^{i r theta_k}| <= max_k |h_{k+1} - h_k| * sum_j |S_j|``, where
+    ``S_j = sum_{k<j} e^{i r theta_k}`` (Su et al., 2021, section 3.4.3). The second factor
+    depends on ``r`` alone; the paper plots it divided by ``d/2``, which this returns. At
+    ``r = 0`` every ``|S_j| = j``, so the value is ``(d/2 + 1) / 2``.
+
+    Args:
+        distances: ``n`` (distances ``0..n-1``) or a 1-D array of distances ``r``.
+        d: Rotated dimension, a positive even integer.
+        base: RoPE's ``theta``, greater than 1.
+
+    Returns:
+        float64 array of shape ``(len(distances),)``.
+    """
+    r = _positions(distances, "distances")
+    theta = rope_frequencies(d, base=base)
+    partial = np.cumsum(np.exp(1j * np.outer(r, theta)), axis=1)
+    return np.asarray(np.abs(partial).mean(axis=1), dtype=np.float64)
 
 
 def rope_layout_permutation(d: int) -> IntArray:
@@ -676,9 +797,17 @@ def rope(
         if r > d:
             raise ValueError(f"rotary_dim must be <= d ({d}), got {r}")
     theta = np.outer(pos, rope_frequencies(r, base=base, scaling=scaling))
+    out = _rotate(rows, theta, layout_)
+    return np.asarray(out[0] if single else out, dtype=np.float64)
+
+
+def _rotate(rows: FloatArray, theta: FloatArray, layout: str) -> FloatArray:
+    """``rows`` (n, d) with pair ``k`` of its first ``2 * theta.shape[1]`` dimensions turned
+    by ``theta[:, k]`` (the rest unchanged), in the ``"half"`` or ``"interleaved"`` layout."""
+    r = 2 * theta.shape[1]
     cos, sin = np.cos(theta), np.sin(theta)
     out = rows.copy()
-    if layout_ == "half":
+    if layout == "half":
         a, b = rows[:, : r // 2], rows[:, r // 2 : r]
         out[:, : r // 2] = a * cos - b * sin
         out[:, r // 2 : r] = a * sin + b * cos
@@ -686,7 +815,95 @@ def rope(
         a, b = rows[:, 0:r:2], rows[:, 1:r:2]
         out[:, 0:r:2] = a * cos - b * sin
         out[:, 1:r:2] = a * sin + b * cos
-    return np.asarray(out[0] if single else out, dtype=np.float64)
+    return out
+
+
+def rope_nd_angles(
+    positions: ArrayLike,
+    d: int,
+    sections: ArrayLike,
+    *,
+    base: float = 10000.0,
+    per_axis: bool = True,
+) -> FloatArray:
+    """Angles of RoPE over several position axes (image rows and columns; time, height, width).
+
+    The ``d/2`` pairs are split into consecutive blocks, ``sections[a]`` pairs following
+    axis ``a``: pair ``k`` of block ``a`` turns by ``positions[:, a]`` times its frequency.
+
+    * ``per_axis=True``: axial RoPE for images (Heo et al., 2024, ``compute_axial_cis``): each
+      block has the frequencies of a 1-D RoPE of its own size, ``base**(-j/s_a)`` for its
+      ``j``-th pair (``s_a = sections[a]``), so every axis runs from fast to slow.
+    * ``per_axis=False``: multimodal RoPE (M-RoPE, Qwen2-VL's ``mrope_section``, e.g.
+      ``(16, 24, 24)`` for time, height and width in a head of 128): the frequencies of a
+      1-D RoPE of size ``d``, ``base**(-2k/d)``, each pair reading the position of its block's
+      axis. With all coordinates equal this is 1-D RoPE.
+
+    Args:
+        positions: ``(n, A)`` array: one coordinate per axis for each of ``n`` tokens.
+        d: The rotated dimension, a positive even integer.
+        sections: ``A`` positive integers, pairs per axis, summing to ``d/2``.
+        base: RoPE's ``theta``, greater than 1.
+        per_axis: As above.
+
+    Returns:
+        float64 array of shape ``(n, d/2)`` in radians.
+    """
+    d = _even_int("d", d)
+    base = _base(base)
+    counts = [_as_int(c) for c in np.atleast_1d(np.asarray(sections, dtype=object))]
+    if (
+        not counts
+        or any(c is None or c < 1 for c in counts)
+        or sum(c or 0 for c in counts) != d // 2
+    ):
+        raise ValueError(
+            f"sections must be positive integers summing to d/2 = {d // 2}, got {_short(sections)}"
+        )
+    blocks = [int(c or 0) for c in counts]
+    pos = _float_matrix("positions", positions)
+    if pos.shape[1] != len(blocks):
+        raise ValueError(
+            f"positions must have one column per section ({len(blocks)}), got shape {pos.shape}"
+        )
+    if per_axis:
+        freq = np.concatenate([base ** (-np.arange(s, dtype=np.float64) / s) for s in blocks])
+    else:
+        freq = rope_frequencies(d, base=base)
+    axis = np.repeat(np.arange(len(blocks)), blocks)
+    return np.asarray(pos[:, axis] * freq, dtype=np.float64)
+
+
+def rope_nd(
+    x: ArrayLike,
+    positions: ArrayLike,
+    sections: ArrayLike,
+    *,
+    base: float = 10000.0,
+    per_axis: bool = True,
+    layout: RopeLayout = "half",
+) -> FloatArray:
+    """Rotate each row of ``x`` by its position on several axes (see :func:`rope_nd_angles`).
+
+    Args:
+        x: Array of shape ``(n, d)``, ``d = 2 * sum(sections)``.
+        positions: ``(n, A)`` coordinates, one row per row of ``x``.
+        sections: Pairs per axis, as in :func:`rope_nd_angles`.
+        base: RoPE's ``theta``, greater than 1.
+        per_axis: As in :func:`rope_nd_angles`.
+        layout: ``"half"`` or ``"interleaved"``, as in :func:`rope`.
+
+    Returns:
+        float64 array of the same shape as ``x``.
+    """
+    layout_ = _choice("layout", layout, _ROPE_LAYOUTS)
+    rows = _float_matrix("x", x)
+    theta = rope_nd_angles(positions, rows.shape[1], sections, base=base, per_axis=per_axis)
+    if theta.shape[0] != rows.shape[0]:
+        raise ValueError(
+            f"positions must hold one row per row of x ({rows.shape[0]}), got {theta.shape[0]}"
+        )
+    return np.asarray(_rotate(rows, theta, layout_), dtype=np.float64)
 
 
 # --------------------------------------------------------------------------------------------

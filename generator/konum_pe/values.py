@@ -9,6 +9,9 @@ functions lessons use, for ``{{ }}`` expressions (:mod:`konum.values`).
   (``np.random.default_rng(seed)`` with only ``normal(size=...)`` and ``permutation(n)``).
   Broadcasting replaces ``np.subtract.outer``: ``a.reshape(-1, 1) - b`` (Jinja has no
   ``a[:, none]``).
+* ``printed(x, decimals)``: what a lesson's program prints for ``x`` rounded, character for
+  character, for the output blocks (``[0. 1. 0. 1.]``, ``16.0``), where ``vec`` and ``fmt``
+  write prose.
 """
 
 from __future__ import annotations
@@ -111,6 +114,34 @@ def _dot(a: Any, b: Any) -> Any:
     return np.dot(a, b)
 
 
+#: numpy's default print options, so a page shows what a fresh ``python`` prints.
+_NUMPY_PRINT = {
+    "precision": 8,
+    "threshold": 1000,
+    "edgeitems": 3,
+    "linewidth": 75,
+    "suppress": False,
+    "floatmode": "maxprec",
+    "sign": "-",
+    "legacy": False,
+}
+
+
+def _printed(x: Any, decimals: int | None = None) -> str:
+    """What ``print(np.round(x, decimals))`` prints for an array (a list or tuple of numbers is
+    one), ``print(round(x, decimals))`` for a number; ``decimals=None`` prints ``x`` as it is.
+    A number is printed as Python prints a ``float`` or an ``int`` (``16.0``, ``7``).
+    """
+    if isinstance(x, (np.ndarray, list, tuple)):
+        array = np.asarray(x)  # numpy's threshold summarises a large one
+        with np.printoptions(**_NUMPY_PRINT):  # type: ignore[arg-type]
+            return str(array if decimals is None else np.round(array, decimals))
+    number = x.item() if isinstance(x, np.generic) else x
+    if isinstance(number, bool) or not isinstance(number, (int, float)):
+        raise ValueError(f"printed() takes a number or an array, got {type(x).__name__}")
+    return str(number if decimals is None else round(number, decimals))
+
+
 #: The numpy functions lessons compute with, by the names lessons call them.
 NUMERIC: dict[str, object] = {
     "abs": _unary(np.abs),
@@ -127,6 +158,7 @@ NUMERIC: dict[str, object] = {
     "norm": _with_axis(np.linalg.norm),
     "ones": _ones,
     "pi": math.pi,
+    "printed": _printed,
     "rng": _rng,
     "round": _round,
     "sin": _unary(np.sin),

@@ -264,7 +264,7 @@ def context_extension(page: Page) -> None:
         (d, base, method, factor, original)
         for d in (8, 64, 128, 256)
         for base in (100.0, 10000.0, 500000.0)
-        for method in ("none", "linear", "ntk", "llama3")
+        for method in ("none", "linear", "ntk", "llama3", "yarn")
         for factor in (2.0, 8.0, 32.0)
         for original in (2048, 8192, 32768)
     ]
@@ -284,6 +284,11 @@ def context_extension(page: Page) -> None:
                     "factor": factor,
                     "low_freq_factor": 1.0,
                     "high_freq_factor": 4.0,
+                    "original_max_position_embeddings": original,
+                },
+                "yarn": {
+                    "rope_type": "yarn",
+                    "factor": factor,
                     "original_max_position_embeddings": original,
                 },
             }[method]

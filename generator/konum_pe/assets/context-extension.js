@@ -1,7 +1,8 @@
 /* konum explorer "context-extension": the wavelength of every RoPE pair, unscaled and under
  * position interpolation ("linear"), NTK-aware scaling (the base times factor^(d/(d-2)), as
- * lesson 6 computes it) and Llama 3 (low and high frequency factors 1 and 4), against the
- * original and the extended context. The core has no YaRN, so neither has this explorer.
+ * lesson 6 computes it), Llama 3 (low and high frequency factors 1 and 4) and YaRN (the
+ * paper's betas 32 and 1, its reference code's ramp over the pair index), against the
+ * original and the extended context.
  * Arithmetic ported from konum_pe.pe.rope_frequencies (Hugging Face's rope_scaling semantics);
  * the browser tests compare it with the core.
  */
@@ -12,10 +13,20 @@
   var kit = K.kit, svg = kit.svg, fmt = kit.fmt, t = kit.t;
   /* Method, its name's catalogue key, line class and dashes. */
   var METHODS = [["none", "ctx_none", "kx-ink", ""], ["linear", "ctx_linear", "kx-line", ""],
-    ["ntk", "ctx_ntk", "kx-line2", "6 3"], ["llama3", "ctx_llama3", "kx-line", "2 3"]];
+    ["ntk", "ctx_ntk", "kx-line2", "6 3"], ["llama3", "ctx_llama3", "kx-line", "2 3"],
+    ["yarn", "ctx_yarn", "kx-line2", "1 2"]];
 
-  /* pe.rope_frequencies for method none, linear (scaling factor), ntk (base * factor^(d/(d-2)))
-   * or llama3 (factor, low 1, high 4, original_max_position_embeddings = original). */
+  /* pe.yarn_ramp: the pair index that makes `turns` turns in the original context, rounded
+   * outward, and a linear ramp between (0 keeps a pair, 1 divides it by the factor). */
+  function yarnRamp(d, base, original, k) {
+    var at = function (turns) { return d * Math.log(original / (turns * 2 * Math.PI)) / (2 * Math.log(base)); };
+    var low = Math.max(Math.floor(at(32)), 0), high = Math.min(Math.ceil(at(1)), d - 1);
+    return Math.min(1, Math.max(0, (k - low) / (high === low ? 0.001 : high - low)));
+  }
+
+  /* pe.rope_frequencies for method none, linear (scaling factor), ntk (base * factor^(d/(d-2))),
+   * llama3 (factor, low 1, high 4, original_max_position_embeddings = original) or yarn
+   * (factor, original_max_position_embeddings = original). */
   function frequencies(d, base, method, factor, original) {
     var grown = method === "ntk" ? base * Math.pow(factor, d / (d - 2)) : base, out = [];
     for (var k = 0; k < d / 2; k++) {
@@ -25,6 +36,10 @@
         var wave = 2 * Math.PI / inv, smooth = (original / wave - 1) / (4 - 1);
         if (wave > original) inv = inv / factor;
         else if (wave >= original / 4) inv = (1 - smooth) * inv / factor + smooth * inv;
+      }
+      if (method === "yarn") {
+        var ramp = yarnRamp(d, base, original, k);
+        inv = (1 - ramp) * inv + ramp * inv / factor;
       }
       out.push(inv);
     }
@@ -41,7 +56,7 @@
     ui.select("factor", t("ctx_factor"), function (x) { return "× " + kit.num(x); });
     ui.select("original", t("ctx_original"), kit.num);
     ui.slider("pair", t("ctx_pair"));
-    var plot = svg("g", {}, ui.view(320, 290, t("ctx_plot_label")));
+    var plot = svg("g", {}, ui.view(320, 310, t("ctx_plot_label")));
 
     function draw() {
       var h = v.d / 2, longer = v.factor * v.original;
@@ -71,7 +86,7 @@
 
       ui.say(t("ctx_readout", {
         pair: v.pair, unscaled: fmt(at[0]), turns: fmt(v.original / at[0], 3), original: kit.num(v.original),
-        linear: fmt(at[1]), ntk: fmt(at[2]), llama3: fmt(at[3])
+        linear: fmt(at[1]), ntk: fmt(at[2]), llama3: fmt(at[3]), yarn: fmt(at[4])
       }));
     }
     ui.changed = draw;

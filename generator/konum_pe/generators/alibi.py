@@ -23,6 +23,7 @@ from konum.computed import (
 from konum.formatting import format_number
 from konum.model import Choices, Range
 from konum_pe import pe
+from konum_pe.generators.common import varied
 from konum_pe.misconceptions import described
 from konum_pe.text import say
 
@@ -78,7 +79,8 @@ class AlibiSlope(BaseGenerator):
         slopes = pe.alibi_slopes(heads)
         answer = float(slopes[head - 1])
         ans = format_number(answer, decimals)
-        neighbour = head + 1 if head < heads else head - 1
+        # h counted from 0 in 2^(-8h/n) reads the slope of head h - 1 (h + 1 for head 1).
+        neighbour = head - 1 if head > 1 else head + 1
 
         def text(key: str, **fields: object) -> str:
             return say(language, f"alibi_slope.{key}", **fields)
@@ -134,7 +136,11 @@ class AlibiBias(BaseGenerator):
     )
     default_decimals = 4
     misconceptions = described(
-        "alibi_sign", "alibi_official_code", "alibi_naive_slope", "head_off_by_one"
+        "alibi_sign",
+        "alibi_official_code",
+        "alibi_naive_slope",
+        "head_off_by_one",
+        "alibi_distance_plus_one",
     )
 
     def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
@@ -159,7 +165,8 @@ class AlibiBias(BaseGenerator):
         else:  # the (heads, n, n) tensor would be too large to build
             answer = -m * distance
         ans = format_number(answer, decimals)
-        neighbour = head + 1 if head < heads else head - 1
+        # h counted from 0 in 2^(-8h/n) reads the slope of head h - 1 (h + 1 for head 1).
+        neighbour = head - 1 if head > 1 else head + 1
         naive = 2.0 ** (-8 * head / heads)
         dist_text = f"({i} - {j})" if causal else f"|{i} - {j}|"
 
@@ -179,6 +186,16 @@ class AlibiBias(BaseGenerator):
                 "head_off_by_one",
                 text("head_off_by_one", neighbour=neighbour),
             ),
+            Distractor(
+                -m * (distance + 1),
+                "alibi_distance_plus_one",
+                text(
+                    "distance_plus_one",
+                    tokens=distance + 1,
+                    distance_text=dist_text,
+                    distance=distance,
+                ),
+            ),
         ]
         steps, exponent = _slope_steps(heads, head, language)
         mode = text("causal" if causal else "bidirectional")
@@ -197,7 +214,7 @@ class AlibiBias(BaseGenerator):
             answer=answer,
             decimals=decimals,
             solution=solution,
-            distractors=distractors,
+            distractors=varied(distractors, answer, heads, head, causal, i, j),
             extra={"slope": m, "distance": distance, "exponent": exponent},
         )
 

@@ -25,6 +25,7 @@ from konum.formatting import format_number
 from konum.model import Choices, Range
 from konum.seeding import rng_for
 from konum_pe import pe
+from konum_pe.generators.common import varied
 from konum_pe.misconceptions import described
 from konum_pe.text import say
 
@@ -40,7 +41,9 @@ class LearnedParams(BaseGenerator):
         param("d", "int", Choices((256, 512, 768, 1024)), Range(1, 100_000), "Model dimension."),
     )
     default_decimals = 0
-    misconceptions = described("n_plus_1_rows", "sum_not_product", "pairwise_table", "half_table")
+    misconceptions = described(
+        "n_plus_1_rows", "sum_not_product", "pairwise_table", "half_table", "float32_bytes"
+    )
 
     def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         n, d = v["n"], v["d"]
@@ -60,6 +63,7 @@ class LearnedParams(BaseGenerator):
             Distractor(float(n + d), "sum_not_product", text("sum_not_product", n=n, d=d)),
             Distractor(float(n * n), "pairwise_table", text("pairwise_table")),
             Distractor(float(n * d // 2), "half_table", text("half_table")),
+            Distractor(float(4 * n * d), "float32_bytes", text("float32_bytes")),
         ]
         return self.make(
             v,
@@ -67,7 +71,7 @@ class LearnedParams(BaseGenerator):
             answer=float(answer),
             decimals=decimals,
             solution=text("solution", n=n, d=d, answer=answer),
-            distractors=distractors,
+            distractors=varied(distractors, answer, n, d),
             unit=text("unit"),
             exact=True,
         )

@@ -1,8 +1,12 @@
-"""What the course's generator families share: the frequency base, spelt once."""
+"""What the course's generator families share: the frequency base, spelt once, and the order
+in which a drawing offers its distractors."""
 
 from __future__ import annotations
 
-from konum.computed import ParamSpec, param
+import hashlib
+from collections.abc import Sequence
+
+from konum.computed import Distractor, ParamSpec, param
 from konum.model import Range
 
 #: The frequency bases a question may draw (the 10000 of the paper, RoPE's rope_theta).
@@ -12,3 +16,25 @@ BASE_ALLOWED = Range(1.5, 1e9)
 def base_param(doc: str = "The frequency base (the 10000 of the paper).") -> ParamSpec:
     """The ``base`` parameter, every family's the same way."""
     return param("base", "float", 10000.0, BASE_ALLOWED, doc)
+
+
+def varied(distractors: Sequence[Distractor], answer: float, *key: object) -> list[Distractor]:
+    """``distractors`` reordered so that the answer's rank among the options varies.
+
+    A choice question shows the first distractors that stand apart from the answer. When most
+    mistakes move the number the same way, the answer would nearly always sit at one rank
+    among its options (the smallest, the second smallest), and a reader could pick by rank.
+    Here each place in the order takes the next distractor below the answer or the next one
+    above it (each side in the generator's order of preference), as the bits of a BLAKE2 hash of
+    the drawing's ``key`` say: the same drawing always shows the same options, and across
+    drawings the number of options below the answer is spread as by coin flips.
+    """
+    below = [d for d in distractors if d.value < answer]
+    above = [d for d in distractors if d.value >= answer]
+    bits = int.from_bytes(hashlib.blake2b(repr(key).encode(), digest_size=8).digest(), "big")
+    out: list[Distractor] = []
+    while below or above:
+        side = below if (bits & 1 and below) or not above else above
+        out.append(side.pop(0))
+        bits >>= 1
+    return out

@@ -27,7 +27,7 @@ from konum.formatting import format_number
 from konum.model import Choices, Range
 from konum.seeding import rng_for
 from konum_pe import pe
-from konum_pe.generators.common import base_param
+from konum_pe.generators.common import base_param, varied
 from konum_pe.misconceptions import described
 from konum_pe.text import counted, say
 
@@ -55,8 +55,11 @@ class RopeAngle(BaseGenerator):
     default_decimals = 4
     misconceptions = described(
         "i_for_2k",
+        "pair_from_1",
         "degrees",
+        "turns_for_radians",
         "position_from_1",
+        "pairs_for_d",
         "frequency_inverted",
         "integer_exponent",
     )
@@ -76,17 +79,36 @@ class RopeAngle(BaseGenerator):
         def text(key: str, **fields: object) -> str:
             return say(language, f"rope_angle.{key}", **fields)
 
-        distractors = [
-            Distractor(m * base ** (-k / d), "i_for_2k", text("i_for_2k", b=b)),
-            Distractor(math.degrees(answer), "degrees", text("degrees", ans=ans)),
-            Distractor((m + 1) * inv_freq, "position_from_1", text("position_from_1", next=m + 1)),
-            Distractor(
-                m * base ** (2 * k / d),
-                "frequency_inverted",
-                text("frequency_inverted", b=b, inv_freq=sig(inv_freq)),
-            ),
-            Distractor(float(m), "integer_exponent", text("integer_exponent", m=m, k=k)),
-        ]
+        # Mistakes that give a smaller angle alternate with those that give a larger one.
+        distractors = varied(
+            [
+                Distractor(m * base ** (-k / d), "i_for_2k", text("i_for_2k", b=b)),
+                Distractor(
+                    m * base ** (-2 * (k + 1) / d),
+                    "pair_from_1",
+                    text("pair_from_1", b=b, k=k, next=k + 1),
+                ),
+                Distractor(math.degrees(answer), "degrees", text("degrees", ans=ans)),
+                Distractor(
+                    answer / (2 * math.pi), "turns_for_radians", text("turns_for_radians", ans=ans)
+                ),
+                Distractor(
+                    (m + 1) * inv_freq, "position_from_1", text("position_from_1", next=m + 1)
+                ),
+                Distractor(m * base ** (-4 * k / d), "pairs_for_d", text("pairs_for_d", b=b)),
+                Distractor(
+                    m * base ** (2 * k / d),
+                    "frequency_inverted",
+                    text("frequency_inverted", b=b, inv_freq=sig(inv_freq)),
+                ),
+                Distractor(float(m), "integer_exponent", text("integer_exponent", m=m, k=k)),
+            ],
+            answer,
+            d,
+            k,
+            m,
+            base,
+        )
         prompt = text("prompt", d=d, b=b, m=m, k=k, decimals=decimals)
         solution = text("solution", k=k, b=b, d=d, inv_freq=sig(inv_freq), m=m, ans=ans)
         return self.make(
@@ -245,6 +267,12 @@ def _scaling(method: str, v: Values) -> Mapping[str, object]:
             "max_position_embeddings": v["original_max"],
             "seq_len": v["seq_len"],
         }
+    if method == "yarn":
+        return {
+            "rope_type": "yarn",
+            "factor": v["factor"],
+            "original_max_position_embeddings": v["original_max"],
+        }
     return {
         "rope_type": "llama3",
         "factor": v["factor"],
@@ -256,14 +284,15 @@ def _scaling(method: str, v: Values) -> Mapping[str, object]:
 
 class RopeScaling(BaseGenerator):
     name = "rope_scaling"
-    title = "The wavelength of RoPE pair k after linear, dynamic NTK or Llama 3 scaling"
+    title = "The wavelength of RoPE pair k after linear, dynamic NTK, Llama 3 or YaRN scaling"
     params = specs(
         param(
             "method",
             "str",
             Choices(("linear", "dynamic", "llama3")),
-            Choices(("linear", "dynamic", "llama3")),
-            "Scaling: 'linear' (position interpolation), 'dynamic' (NTK-aware) or 'llama3'.",
+            Choices(("linear", "dynamic", "llama3", "yarn")),
+            "Scaling: 'linear' (position interpolation), 'dynamic' (NTK-aware), 'llama3' or "
+            "'yarn' (the paper's betas 32 and 1).",
         ),
         param("d", "int", Choices((64, 128)), Range(4, 4096, 2), "Head dimension (even)."),
         param("k", "int", Range(0, 63), PAIR, "Pair index k, 0 <= k < d/2."),
@@ -288,7 +317,9 @@ class RopeScaling(BaseGenerator):
     misconceptions = described(
         "no_scaling",
         "missing_2pi",
+        "wavelength_degrees",
         "scaling_direction",
+        "pair_from_1",
         "scale_all_pairs",
         "ntk_base_linear",
     )
@@ -305,7 +336,7 @@ class RopeScaling(BaseGenerator):
         scaled = float(pe.rope_frequencies(d, base=base, scaling=_scaling(method, v))[k])
         answer = 2 * math.pi / scaled
         plain_lambda = 2 * math.pi / inv
-        if method != "llama3" and format_number(answer, decimals) == format_number(
+        if method not in ("llama3", "yarn") and format_number(answer, decimals) == format_number(
             plain_lambda, decimals
         ):
             return None  # e.g. pair 0 under NTK: nothing to compute
@@ -320,8 +351,18 @@ class RopeScaling(BaseGenerator):
         distractors = [
             Distractor(plain_lambda, "no_scaling", text("no_scaling", b=b, lam=lam, k=k)),
             Distractor(answer / (2 * math.pi), "missing_2pi", text("missing_2pi")),
+            Distractor(
+                answer * 360 / (2 * math.pi), "wavelength_degrees", text("wavelength_degrees")
+            ),
             Distractor(plain_lambda / f, "scaling_direction", text("scaling_direction", f=fs)),
         ]
+        if k + 1 < d // 2:
+            next_freq = pe.rope_frequencies(d, base=base, scaling=_scaling(method, v))[k + 1]
+            distractors.append(
+                Distractor(
+                    2 * math.pi / float(next_freq), "pair_from_1", text("pair_from_1", next=k + 1)
+                )
+            )
         if method != "linear":
             distractors.append(
                 Distractor(
@@ -362,6 +403,26 @@ class RopeScaling(BaseGenerator):
                 k=k,
                 ans=ans,
             )
+        elif method == "yarn":
+            ramp = float(pe.yarn_ramp(d, base=base, factor=f, original_max=l0)[k])
+
+            def pair_at(turns: float) -> float:
+                return d * math.log(l0 / (2 * math.pi * turns)) / (2 * math.log(base))
+
+            steps = text(
+                "yarn",
+                l0=l0,
+                b=b,
+                d=d,
+                fast=sig(pair_at(32.0)),
+                slow=sig(pair_at(1.0)),
+                low=max(math.floor(pair_at(32.0)), 0),
+                high=min(math.ceil(pair_at(1.0)), d - 1),
+                k=k,
+                gamma=sig(1.0 - ramp),
+                scaled=sig(scaled),
+                ans=ans,
+            )
         else:
             high = l0 / LLAMA3_HIGH
             low = l0 / LLAMA3_LOW
@@ -389,7 +450,7 @@ class RopeScaling(BaseGenerator):
             answer=answer,
             decimals=decimals,
             solution=start + steps,
-            distractors=distractors,
+            distractors=varied(distractors, answer, method, d, k, base, f, l0, seq),
             unit=say(language, "units.positions"),
             extra={
                 "inv_freq": inv,

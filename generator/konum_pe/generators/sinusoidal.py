@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from konum.computed import (
+    BOOL,
     BaseGenerator,
     Distractor,
     Generated,
@@ -23,7 +24,7 @@ from konum.computed import (
 from konum.formatting import format_number
 from konum.model import Choices, Range
 from konum_pe import pe
-from konum_pe.generators.common import base_param
+from konum_pe.generators.common import base_param, varied
 from konum_pe.misconceptions import described
 from konum_pe.text import say
 
@@ -182,7 +183,9 @@ class SinusoidalAngle(BaseGenerator):
     default_decimals = 4
     misconceptions = described(
         "i_for_2k",
+        "pair_from_1",
         "frequency_inverted",
+        "turns_for_radians",
         "degrees",
         "position_from_1",
         "integer_exponent",
@@ -204,25 +207,40 @@ class SinusoidalAngle(BaseGenerator):
         def text(key: str, **fields: object) -> str:
             return say(language, f"sinusoidal_angle.{key}", **fields)
 
-        distractors = [
-            Distractor(pos / base ** (k / d), "i_for_2k", text("i_for_2k", k=k, d=d)),
-            Distractor(
-                pos * denom,
-                "frequency_inverted",
-                text("frequency_inverted", b=b, denom=den, pos=pos, ans=ans),
-            ),
-            Distractor(math.degrees(answer), "degrees", text("degrees", ans=ans)),
-            Distractor(
-                (pos + 1) / denom,
-                "position_from_1",
-                text("position_from_1", next=pos + 1, pos=pos, denom=den),
-            ),
-            Distractor(
-                float(pos),
-                "integer_exponent",
-                text("integer_exponent", k=k, d=d, ratio=sig(2 * k / d)),
-            ),
-        ]
+        # Mistakes that give a smaller angle alternate with those that give a larger one.
+        distractors = varied(
+            [
+                Distractor(pos / base ** (k / d), "i_for_2k", text("i_for_2k", k=k, d=d)),
+                Distractor(
+                    pos / base ** (2 * (k + 1) / d),
+                    "pair_from_1",
+                    text("pair_from_1", k=k, next=k + 1, d=d),
+                ),
+                Distractor(
+                    pos * denom,
+                    "frequency_inverted",
+                    text("frequency_inverted", b=b, denom=den, pos=pos, ans=ans),
+                ),
+                Distractor(
+                    answer / (2 * math.pi), "turns_for_radians", text("turns_for_radians", ans=ans)
+                ),
+                Distractor(math.degrees(answer), "degrees", text("degrees", ans=ans)),
+                Distractor(
+                    (pos + 1) / denom,
+                    "position_from_1",
+                    text("position_from_1", next=pos + 1, pos=pos, denom=den),
+                ),
+                Distractor(
+                    float(pos),
+                    "integer_exponent",
+                    text("integer_exponent", k=k, d=d, ratio=sig(2 * k / d)),
+                ),
+            ],
+            answer,
+            d,
+            k,
+            pos,
+        )
         prompt = text("prompt", intro=_intro(d, base, language), pos=pos, k=k, decimals=decimals)
         solution = text(
             "solution", k=k, b=b, d=d, denom=den, omega=sig(1 / denom), pos=pos, ans=ans
@@ -249,7 +267,12 @@ class SinusoidalWavelength(BaseGenerator):
     )
     default_decimals = 2
     misconceptions = described(
-        "missing_2pi", "i_for_2k", "wavelength_degrees", "frequency_for_wavelength"
+        "missing_2pi",
+        "i_for_2k",
+        "wavelength_degrees",
+        "frequency_for_wavelength",
+        "pair_from_1",
+        "odd_column_exponent",
     )
 
     def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
@@ -277,7 +300,18 @@ class SinusoidalWavelength(BaseGenerator):
                 text("wavelength_degrees", factor=sig(factor), ans=ans),
             ),
             Distractor(omega, "frequency_for_wavelength", text("frequency_for_wavelength", k=k)),
+            Distractor(
+                2 * math.pi * base ** (2 * (k + 1) / d),
+                "pair_from_1",
+                text("pair_from_1", k=k, next=k + 1, d=d),
+            ),
+            Distractor(
+                2 * math.pi * base ** ((2 * k + 1) / d),
+                "odd_column_exponent",
+                text("odd_column_exponent", k=k, odd=2 * k + 1, k2=2 * k, d=d),
+            ),
         ]
+        distractors = varied(distractors, answer, d, k, base)
         prompt = text("prompt", intro=_intro(d, base, language), k=k, decimals=decimals)
         solution = text("solution", k=k, b=b, d=d, factor=sig(factor), ans=ans)
         return self.make(
@@ -294,11 +328,12 @@ class SinusoidalWavelength(BaseGenerator):
 
 class FasterDimension(BaseGenerator):
     name = "faster_dimension"
-    title = "Which of two columns oscillates faster"
+    title = "Which of two columns oscillates faster (or more slowly)"
     params = specs(
         param("d", "int", Choices((8, 16, 32, 64)), D_EVEN, "Model dimension (even)."),
         param("j1", "int", Range(0, 63), COLUMN, "First column (kept below d)."),
         param("j2", "int", Range(0, 63), COLUMN, "Second column, in another pair than j1."),
+        param("slower", "bool", Choices((False,)), BOOL, "Ask for the slower column instead."),
         base_param(),
     )
     default_decimals = 0
@@ -308,31 +343,33 @@ class FasterDimension(BaseGenerator):
         return (0, drawn["d"] - 1) if name in ("j1", "j2") else None
 
     def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
-        d, j1, j2, base = v["d"], v["j1"], v["j2"], v["base"]
+        d, j1, j2, base, slower = v["d"], v["j1"], v["j2"], v["base"], v["slower"]
         if j1 // 2 == j2 // 2:  # same pair: same frequency, no answer
             return None
         omega = pe.sinusoidal_frequencies(d, base=base)
         w1, w2 = float(omega[j1 // 2]), float(omega[j2 // 2])
         fast, slow = (j1, j2) if w1 > w2 else (j2, j1)
+        answer, other = (slow, fast) if slower else (fast, slow)
         lam = pe.sinusoidal_wavelengths(d, base=base)
         b = sig(base)
+        ask = "_slower" if slower else ""
 
         def text(key: str, **fields: object) -> str:
             return say(language, f"faster_dimension.{key}", **fields)
 
         distractors = [
             Distractor(
-                float(slow),
+                float(other),
                 "fast_slow_reversed",
-                text("fast_slow_reversed", slow=slow, pair=slow // 2, b=b),
+                text(f"fast_slow_reversed{ask}", other=other, pair=other // 2, b=b),
             ),
             Distractor(
-                float(fast // 2),
+                float(answer // 2),
                 "pair_for_column",
-                text("pair_for_column", pair=fast // 2, fast=fast),
+                text("pair_for_column", pair=answer // 2, column=answer),
             ),
         ]
-        prompt = text("prompt", intro=_intro(d, base, language, columns=True), j1=j1, j2=j2)
+        prompt = text(f"prompt{ask}", intro=_intro(d, base, language, columns=True), j1=j1, j2=j2)
         rows = [
             text(
                 "row",
@@ -345,16 +382,16 @@ class FasterDimension(BaseGenerator):
             )
             for j, w in ((j1, w1), (j2, w2))
         ]
-        solution = "\n\n".join(rows) + "\n\n" + text("conclusion", fast=fast)
+        solution = "\n\n".join(rows) + "\n\n" + text(f"conclusion{ask}", answer=answer)
         return self.make(
             v,
             prompt=prompt,
-            answer=float(fast),
+            answer=float(answer),
             decimals=decimals,
             solution=solution,
             distractors=distractors,
             exact=True,
-            extra={"slow": slow},
+            extra={"other": other},
         )
 
 

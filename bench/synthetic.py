@@ -30,7 +30,7 @@ COMPUTED: tuple[tuple[str, dict[str, object]], ...] = (
     ("sinusoidal_entry", {"pos": {"min": 1, "max": 50}, "d": [8, 16, 32]}),
     ("sinusoidal_angle", {"pos": {"min": 1, "max": 40}, "d": [16, 64]}),
     ("rope_angle", {"m": {"min": 1, "max": 30}, "d": [8, 64]}),
-    ("alibi_slope", {"heads": [8, 12, 16]}),
+    ("alibi_slope", {"heads": [12, 16]}),
     ("t5_bucket", {"relative_position": {"min": -60, "max": 60}}),
     ("shaw_index", {"max_distance": [2, 4]}),
 )

@@ -134,8 +134,18 @@ def off_the_figure(fig: Figure) -> list[str]:
     fig.draw_without_rendering()
     renderer = canvas.get_renderer()
     edge = fig.bbox.padded(1.0)
+    undrawn = {
+        id(label)
+        for ax in fig.axes
+        for axis in (ax.xaxis, ax.yaxis)
+        for tick in axis.get_major_ticks() + axis.get_minor_ticks()
+        if not min(axis.get_view_interval()) <= tick.get_loc() <= max(axis.get_view_interval())
+        for label in (tick.label1, tick.label2)
+    }
     found = []
     for text in fig.findobj(Text):
+        if id(text) in undrawn:
+            continue
         if text.get_visible() and re.search(r"[^\W\d_]{2}", text.get_text()):
             box = text.get_window_extent(renderer)
             if not (edge.contains(box.x0, box.y0) and edge.contains(box.x1, box.y1)):

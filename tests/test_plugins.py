@@ -118,7 +118,7 @@ def fresh_plugins() -> Iterator[None]:
 
 def test_the_course_is_a_plugin_loaded_like_a_users() -> None:
     course = load_plugins(["pe"], REPO)
-    assert (len(course.generators), len(course.figures), len(course.explorers)) == (16, 12, 6)
+    assert (len(course.generators), len(course.figures), len(course.explorers)) == (16, 13, 6)
     assert course.origin("rope_angle") == "entry point 'pe' (konum_pe) of konum.generators"
     assert course.origin("pe_heatmap") == "entry point 'pe' (konum_pe) of konum.figures"
     assert {"pe", "arange"} <= set(course.values) and course.messages

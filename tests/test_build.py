@@ -277,12 +277,11 @@ def test_killed_build_leaves_the_site_intact(built: Path, sig: signal.Signals) -
 
 
 @pytest.mark.usefixtures("sigint_default")
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT, signal.SIGTERM])
-def test_a_build_killed_in_an_edition_leaves_every_edition_intact(
-    edition: Path, sig: signal.Signals
-) -> None:
+def test_a_build_killed_in_an_edition_leaves_every_edition_intact(edition: Path) -> None:
     """Killed while it writes the Turkish edition (the English one staged already), the
-    build publishes neither: both stay as they were."""
+    build publishes neither: both stay as they were. (How each signal ends a build is the
+    test above's; here the kill is the harshest.)"""
+    sig = signal.SIGKILL
     before = tree_digest(edition / "site")
     _lengthen(edition, docs="content/tr")
     proc = _start_build(edition, "--seed", "5")

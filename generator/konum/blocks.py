@@ -10,7 +10,7 @@ wrong; the quiz, study, progress and explorer blocks all use them.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import yaml
@@ -73,8 +73,15 @@ def check_closed(lines: Sequence[str], index: int, where: str, error: Error) -> 
     Raises:
         ``error(message)``: naming the block's line.
     """
-    fence = None
-    for line in lines[index + 1 :]:
+    if any(_END.match(line) for _, line in outside_fences(lines[index + 1 :])):
+        return
+    raise error(f"line {index + 1}: {where}: no '///' line closes the block")
+
+
+def outside_fences(lines: Sequence[str]) -> Iterator[tuple[int, str]]:
+    """The lines of a page (index, text) that are not in fenced code, fences aside."""
+    fence: str | None = None
+    for index, line in enumerate(lines):
         opened = _FENCE.match(line)
         if opened:
             mark = opened.group(1)
@@ -82,9 +89,5 @@ def check_closed(lines: Sequence[str], index: int, where: str, error: Error) -> 
                 fence = mark
             elif mark.startswith(fence[0]) and len(mark) >= len(fence):
                 fence = None
-            continue
-        if fence is not None:
-            continue
-        if _END.match(line):
-            return
-    raise error(f"line {index + 1}: {where}: no '///' line closes the block")
+        elif fence is None:
+            yield index, line

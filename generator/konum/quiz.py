@@ -56,7 +56,6 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
-from collections.abc import Iterator
 from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
@@ -69,7 +68,7 @@ from pymdownx.blocks import BlocksExtension, BlocksProcessor
 from pymdownx.blocks.block import Block, type_any
 
 from konum import limits
-from konum.blocks import block_options, check_closed
+from konum.blocks import block_options, check_closed, outside_fences
 from konum.config import DEFAULTS, Options, check_names, options_from
 from konum.course import Course, course_for
 from konum.errors import ConfigError, ExportError, KonumError, PageError
@@ -300,7 +299,7 @@ def exam_only(course: Course, pages: Path) -> frozenset[str]:
     shown: dict[bool, set[str]] = {True: set(), False: set()}
     for page in sorted(pages.rglob("*.md")):
         lines = page.read_text(encoding="utf-8").splitlines()
-        for index, line in _outside_fences(lines):
+        for index, line in outside_fences(lines):
             if not (_QUIZ_START.match(line) and _WELL_FORMED.match(line)):
                 continue
             where = f"{page}: /// quiz"
@@ -430,28 +429,12 @@ class ProgressBlock(_CourseBlock):
 _BLOCK_START = re.compile(r"^ {0,3}///\s*(quiz|study|progress)\b")
 _WELL_FORMED = re.compile(r"^ {0,3}/// (?:quiz *\| *\S.*|study *|progress *)$")
 _QUIZ_START = re.compile(r"^ {0,3}/// quiz\b")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 #: The options each block takes (pymdownx's own ``attrs`` among them).
 _BLOCK_OPTIONS = {
     "quiz": (*QuizBlock.OPTIONS, "attrs"),
     "study": ("attrs",),
     "progress": ("attrs",),
 }
-
-
-def _outside_fences(lines: list[str]) -> Iterator[tuple[int, str]]:
-    """The lines of a page (index, text) that are not in fenced code, fences aside."""
-    fence: str | None = None
-    for index, line in enumerate(lines):
-        opened = _FENCE.match(line)
-        if opened:
-            mark = opened.group(1)
-            if fence is None:
-                fence = mark
-            elif mark.startswith(fence[0]) and len(mark) >= len(fence):
-                fence = None
-        elif fence is None:
-            yield index, line
 
 
 class MalformedBlockPreprocessor(Preprocessor):
@@ -469,7 +452,7 @@ class MalformedBlockPreprocessor(Preprocessor):
         def explorers() -> Any:
             return self.extension.plugins().explorers
 
-        for index, line in _outside_fences(lines):
+        for index, line in outside_fences(lines):
             number = index + 1
             if _QUIZ_START.match(line) and _WELL_FORMED.match(line):
                 quizzes.append(number)

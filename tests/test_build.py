@@ -415,6 +415,29 @@ def test_a_course_is_loaded_once_and_again_when_a_bank_file_changes(
     assert set(course_for(options).by_id) == {"mini"}
 
 
+def test_a_build_checks_each_editions_banks_once(
+    edition: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """konum build loads every edition's course before it writes anything (to report every
+    bank problem at once); the pages MkDocs then converts find that same course, so the
+    banks are checked once per edition, not once more by the build's quiz blocks."""
+    import konum.course
+    from konum import build
+
+    loads: list[Path] = []
+    real = konum.course.check_banks
+
+    def counted(path: Any, **options: Any) -> Any:
+        loads.append(path)
+        return real(path, **options)
+
+    konum.course._course.cache_clear()
+    monkeypatch.setattr(konum.course, "check_banks", counted)
+    monkeypatch.chdir(edition)
+    build.build_site(edition / "mkdocs.yml", seed=3)
+    assert len(loads) == 2, loads  # the main edition and the Turkish one
+
+
 @pytest.mark.parametrize(
     ("block", "needle"),
     [

@@ -38,7 +38,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -214,6 +214,9 @@ def read_site_config(config_file: str | Path = "mkdocs.yml") -> SiteConfig:
             "(add '- konum:' with 'banks: FOLDER' under it)"
         )
     options = options_from(config["mdx_configs"].get(name, {}), root=path.parent)
+    # The options the extension gets in the build (see _extension_configs), so that the
+    # course loaded before the build is the one the build's pages find in the cache.
+    options = replace(options, pages=Path(config["docs_dir"]).resolve())
     theme_dir = config["theme"].custom_dir
     folders = (config["docs_dir"], options.banks, options.translations, theme_dir)
     sources = tuple(Path(p).resolve() for p in folders if p)

@@ -305,7 +305,11 @@ class _BankReader(Reader):
                 self.check_keys(node, "", _all_fields())
             else:
                 self.check_keys(node, "", COMMON_FIELDS + kind.FIELDS, _elsewhere(kind))
-            common = self.common(node, bank, prompt_required=kind is None or kind.PROMPT_REQUIRED)
+            # With no known type, a field only some types require is not reported missing:
+            # the type's own problem says what is wrong.
+            common = self.common(
+                node, bank, prompt_required=kind is not None and kind.PROMPT_REQUIRED
+            )
             built = kind.read(self, node, common) if kind is not None else None
             return built if self.count() == start else None
         finally:

@@ -429,6 +429,26 @@ def test_data_cannot_break_out_of_the_json_script() -> None:
     assert title.text == evil and title.children == []
 
 
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [
+        ("en", "text matching <code>v[0-9](?&lt;!v0)</code>"),
+        ("tr", "<code>v[0-9](?&lt;!v0)</code> kalıbına uyan metin"),
+    ],
+)
+def test_a_pattern_blanks_answer_is_written_in_the_pages_language(
+    language: str, shown: str
+) -> None:
+    """A blank whose pattern gives no example answer (a look-behind here) shows the pattern
+    in the revealed answer, in the page's language and word order."""
+    q = FillQuestion(
+        id="pat", bank="t", prompt="Version ____.", explanation="", source=samples.SRC,
+        blanks=(Blank(answers=(), regex="v[0-9](?<!v0)"),),
+    )  # fmt: skip
+    answer = _later(parse(render_quiz([Concrete(q, 1)], "q", language=language)))["answer"]
+    assert f"<li>{shown}</li>" in answer
+
+
 def test_markdown_html_is_sanitised() -> None:
     q = ChoiceQuestion(
         id="x", bank="t", prompt='Pick <img src=x onerror="alert(1)"> one', explanation="",

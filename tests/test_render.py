@@ -481,6 +481,20 @@ def test_plain_text_says_formulas_as_a_reader_would(source: str, text: str) -> N
     assert plain_text(source) == text
 
 
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("tr", "∑, i=0 ile n arası x alt i; s üzeri d/2"),
+        ("de", "∑ von i=0 bis n x Index i; s hoch d/2"),
+        ("ja", "∑ i=0 から n まで x 添字 i; s の d/2 乗"),
+    ],
+)
+def test_plain_text_says_formulas_in_the_pages_language(language: str, text: str) -> None:
+    """A formula a select's option cannot show is said in the page's own words (each
+    language's ``spoken`` texts), not in English."""
+    assert plain_text("$\\sum_{i=0}^{n} x_i$; $s^{d/2}$", language) == text
+
+
 def test_numbers_shown_to_the_reader_have_a_real_minus_sign() -> None:
     """Choice values and shown answers that are negative numbers use U+2212, as the prose's
     math does; the checker's data keeps what a reader types."""

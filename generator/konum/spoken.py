@@ -3,7 +3,8 @@
 For the places that cannot hold markup: a matching question's ``<option>`` (quiz pages), the
 right-hand items of Moodle XML and GIFT matching questions. ``$\\sin(0)$`` reads
 ``sin(0)``, ``$s^{d/(d-2)}$`` reads ``s to the power d/(d−2)``, ``$x_1$`` reads ``x₁``, in
-the words of the page's language (:data:`WORDS`: ``s üzeri d/(d−2)`` in Turkish).
+the words of the page's language (its catalogue's ``spoken`` texts: ``s üzeri d/(d−2)`` in
+Turkish).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import re
 from html.parser import HTMLParser
 
 from konum.markup import render_markdown
+from konum.messages import catalogue
 
 #: Operators written with a space on each side (as a reader says them), unless they are signs.
 _SPACED = frozenset("+−=≠≈≤≥<>·×→↦∈∉⊂⊆∪∩±∓∝≡")
@@ -23,13 +25,13 @@ _ACCENTS = {"^": "\u0302", "ˆ": "\u0302", "¯": "\u0304", "‾": "\u0304", "→
             "~": "\u0303", "˜": "\u0303", "˙": "\u0307", "¨": "\u0308"}  # fmt: skip
 _FUNCTIONS = frozenset({"sin", "cos", "tan", "exp", "log", "ln", "max", "min", "arg", "softmax"})
 _SCRIPTED = frozenset({"msup", "msub", "msubsup", "munder", "mover", "munderover"})
-#: How a reader says a power, an index and a sum's limits, by language (English otherwise).
-WORDS = {
-    "en": {"power": "{} to the power {}", "sub": "{} sub {}", "range": "{} from {} to {}",
-           "over": "{} over {}"},
-    "tr": {"power": "{} üzeri {}", "sub": "{} alt {}", "range": "{}, {} ile {} arası",
-           "over": "{}, {} üzerinden"},
-}  # fmt: skip
+
+
+def _words(language: str) -> dict[str, str]:
+    """How a reader of ``language`` says a power, an index and a sum's limits: the
+    ``spoken`` texts of its catalogue (``{base} üzeri {exponent}`` in Turkish)."""
+    texts = catalogue(language)
+    return {key: str(texts[f"spoken.{key}"]) for key in ("power", "sub", "range", "over")}
 
 
 class _Node:
@@ -53,7 +55,7 @@ class _TextParser(HTMLParser):
 
     def __init__(self, language: str) -> None:
         super().__init__(convert_charrefs=True)
-        self.words = WORDS.get(language, WORDS["en"])
+        self.words = _words(language)
         self.out: list[str] = []
         self.math: list[_Node] = []  # the open MathML elements, outermost first
 
@@ -127,7 +129,9 @@ def _scripted(tag: str, parts: list[_Node], words: dict[str, str], compact: bool
     if tag == "mover" and scripts[0] in _ACCENTS:
         return base + _ACCENTS[scripts[0]]
     if base in _LARGE_OPERATORS:  # a sum's limits
-        return words["range" if len(scripts) == 2 else "over"].format(base, *scripts)
+        if len(scripts) == 2:
+            return words["range"].format(operator=base, low=scripts[0], high=scripts[1])
+        return words["over"].format(operator=base, below=scripts[0])
     if tag in ("munder", "mover", "munderover"):
         return " ".join([base, *scripts])
     low = scripts[0] if tag in ("msub", "msubsup") else None
@@ -135,13 +139,13 @@ def _scripted(tag: str, parts: list[_Node], words: dict[str, str], compact: bool
     out = base
     if low is not None:
         sub = _as_script(low, _SUBSCRIPT)
-        out = out + sub if sub else words["sub"].format(out, _group(low, words=True))
+        out = out + sub if sub else words["sub"].format(base=out, index=_group(low, words=True))
     if high is not None:
         power = _as_script(high, _SUPERSCRIPT)
         if set(high) <= set("′″‴") or power:
             out += high if set(high) <= set("′″‴") else str(power)
         else:
-            out = words["power"].format(out, _group(high, words=True))
+            out = words["power"].format(base=out, exponent=_group(high, words=True))
     return out
 
 

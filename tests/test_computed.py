@@ -256,12 +256,15 @@ def _learned_params(v: Mapping[str, Any]) -> float:
 
 def _permutation_gap(v: Mapping[str, Any]) -> float:
     x = np.array(v["x"], dtype=float)
-    n, d = x.shape
-    enc = pe.sinusoidal(n, d) if v["with_pe"] else np.zeros_like(x)
-    perm = np.arange(n)[::-1]
-    return float(
-        np.max(np.abs(pe.self_attention(x[perm] + enc) - pe.self_attention(x + enc)[perm]))
-    )
+    enc = np.array(v["table"], dtype=float) if v["with_pe"] else np.zeros_like(x)
+    move = np.eye(len(x))[v["order"]]  # the permutation matrix: row k picks token order[k]
+    z = move @ x + enc
+    a, b = v["pair"]
+    # The reordered scores put back in token order: Pi^T S Pi, read at the pair.
+    score = float((move.T @ (z @ z.T) @ move)[a, b])
+    if not v["with_pe"]:
+        assert score == float(x[a] @ x[b])  # equivariance: the pair keeps its score
+    return score
 
 
 RECOMPUTE: dict[str, Callable[[Mapping[str, Any]], float]] = {
@@ -493,8 +496,13 @@ def test_hand_worked_values() -> None:
     assert "rounded down to 2" in _one("rope_scaling", k=4, **yarn).solution
     linear = _one("rope_scaling", method="linear", k=0, d=64, factor=4.0)
     assert linear.shown_answer == "25.1"  # 4 * 2 pi
-    gap = _one("permutation_gap", with_pe=False)
-    assert gap.shown_answer == "0.000"
+    # A, B, C reordered to C, B, A: A moves to position 2, B stays at 1. With position vectors
+    # (1, 1) + p_2 = (2, 0) and (1, 2) + p_1 = (2, 3) give 4; without them (1, 1) . (1, 2) = 3.
+    gap = _one("permutation_gap", n=3, d=2, with_pe=True, vector_seed=1)
+    assert gap.values["order"] == [2, 1, 0] and gap.values["pair"] == [0, 1]
+    assert gap.shown_answer == "4"
+    plain = _one("permutation_gap", n=3, d=2, with_pe=False, vector_seed=1)
+    assert plain.values["x"] == gap.values["x"] and plain.shown_answer == "3"
 
 
 def test_hand_worked_distractors() -> None:
@@ -512,6 +520,14 @@ def test_hand_worked_distractors() -> None:
     assert by_key["alibi_naive_slope"] == pytest.approx(2 ** (-40 / 6))
     g = GENERATORS["t5_bucket"].generate(rng_for(0, "x"), {"relative_position": Choices((20,))})
     assert {d.misconception: d.value for d in g.distractors}["t5_sign"] == 10
+    # The draw of test_hand_worked_values: the old score keeps p_0 for A, (0, 1) . (2, 3) = 3;
+    # the score matrix kept in place reads C and B, (0, 1) + p_2 = (1, 0) and (2, 3): 2.
+    gap = {"n": 3, "d": 2, "with_pe": True, "vector_seed": 1}
+    g = GENERATORS["permutation_gap"].generate(
+        rng_for(0, "x"), {k: Choices((x,)) for k, x in gap.items()}
+    )
+    by_key = {d.misconception: d.value for d in g.distractors}
+    assert by_key == {"pe_moves_with_token": 3, "invariance_for_equivariance": 2}
 
 
 # --- seeds and variants ------------------------------------------------------------------------
@@ -778,9 +794,10 @@ PINNED_SEED_42: dict[str, list[tuple[float, str, dict[str, object]]]] = {
         # The same values came again: the variant is drawn anew (variants are distinct).
         (1048576.0, "1048576", {"n": 2048, "d": 512}),
     ],
+    # Redrawn when the question became one score worked by hand (issue 37).
     "permutation_gap": [
-        (1.7211584234114132, "1.721", {"n": 6, "d": 6, "with_pe": True, "vector_seed": 333931}),
-        (2.220446049250313e-16, "0.000", {"n": 5, "d": 8, "with_pe": False, "vector_seed": 692493}),
+        (-1.0, "-1", {"n": 4, "d": 3, "with_pe": True, "vector_seed": 333931}),
+        (5.0, "5", {"n": 4, "d": 3, "with_pe": False, "vector_seed": 692493}),
     ],
     "rope_angle": [
         (13.514923516295815, "13.5149", {"d": 64, "k": 6, "m": 76, "base": 10000}),

@@ -89,11 +89,9 @@ MISCONCEPTIONS: dict[str, str] = {
     "half_table": "counts one parameter per sine/cosine pair (n*d/2)",
     "float32_bytes": "gives the table's size in bytes (4 per float32 number), not in parameters",
     "invariance_for_equivariance": (
-        "thinks attention output should stay in place under a permutation"
+        "thinks attention scores and outputs stay in place under a permutation"
     ),
-    "attention_sees_order": "believes attention without position information is order-aware",
     "pe_moves_with_token": "lets the position encoding travel with the token, so nothing changes",
-    "missing_sqrt_d": "forgets the 1/sqrt(d) scaling of the attention scores",
 }
 
 

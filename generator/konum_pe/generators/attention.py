@@ -2,12 +2,13 @@
 
 Conventions: a learned table (:func:`konum_pe.pe.learned`) has one row of ``d`` numbers per
 position ``0..n-1``; attention is :func:`konum_pe.pe.self_attention` (no projections,
-``softmax(x x^T / sqrt(d)) x``); position encodings are added by position, after reordering.
+``softmax(x x^T / sqrt(d)) x``), and an attention score is an entry of ``x x^T``, before the
+scaling; position vectors are added by position (counted from 0), after any reordering.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from itertools import product
 
 import numpy as np
 
@@ -18,19 +19,15 @@ from konum.computed import (
     Generated,
     Values,
     param,
-    sig,
     specs,
 )
-from konum.formatting import format_number
 from konum.model import Choices, Range
 from konum.seeding import rng_for
-from konum_pe import pe
 from konum_pe.generators.common import varied
 from konum_pe.misconceptions import described
 from konum_pe.text import say
 
 SEED = Range(0, 2**31 - 1)
-Attend = Callable[[np.ndarray], np.ndarray]
 
 
 class LearnedParams(BaseGenerator):
@@ -77,121 +74,148 @@ class LearnedParams(BaseGenerator):
         )
 
 
-def _matrix(x: np.ndarray) -> str:
-    rows = " \\\\ ".join(" & ".join(str(int(a)) for a in row) for row in x)
-    return f"\\begin{{pmatrix}} {rows} \\end{{pmatrix}}"
+#: What the tokens are called in a question: A, B, C, ... (as many as ``n`` allows).
+LETTERS = "ABCDEF"
 
 
-def _paren(value: float) -> str:
-    """A number for after a minus sign: negative ones in parentheses."""
-    text = sig(value, 5)
-    return f"\\left({text}\\right)" if value < 0 else text
+def _vector(values: np.ndarray) -> str:
+    return "(" + ", ".join(str(int(x)) for x in values) + ")"
 
 
-def _attention_unscaled(x: np.ndarray) -> np.ndarray:
-    return np.asarray(pe.softmax(x @ x.T) @ x)
+def _factor(value: int) -> str:
+    """An integer for a product in a worked sum: negative ones in parentheses."""
+    return f"({value})" if value < 0 else str(value)
+
+
+def _dot(u: np.ndarray, w: np.ndarray) -> str:
+    """``u . w`` worked out in LaTeX, term by term: ``(1, 3) . (3, -1) = 1 . 3 + 3 . (-1) = 0``
+    with ``\\cdot`` for each dot."""
+    terms = " + ".join(
+        f"{_factor(int(a))} \\cdot {_factor(int(b))}" for a, b in zip(u, w, strict=True)
+    )
+    return f"{_vector(u)} \\cdot {_vector(w)} = {terms} = {int(u @ w)}"
+
+
+def _distinct_rows(rng: np.random.Generator, n: int, d: int, bound: int) -> np.ndarray:
+    """``n`` different non-zero integer vectors of length ``d``, entries ``-bound..bound``: a
+    repeated token or position, or a zero one, would blur the point of the question."""
+    grid = np.array(list(product(range(-bound, bound + 1), repeat=d)))
+    grid = grid[np.any(grid, axis=1)]
+    return grid[rng.choice(len(grid), size=n, replace=False)]
 
 
 class PermutationGap(BaseGenerator):
+    """One attention score before and after the tokens are reordered.
+
+    Tokens ``A, B, ...`` (integer vectors, entries -2..2) stand at positions ``0..n-1`` in
+    alphabetical order; ``order[k]`` is the token at position ``k`` after the reordering. With
+    ``with_pe`` the model adds row ``k`` of a position table (integer entries -1..1) to
+    whatever token stands at position ``k``; the score of two tokens is the dot product of
+    their inputs (an entry of the ``x x^T`` of :func:`konum_pe.pe.self_attention`, before its
+    ``1/sqrt(d)`` scaling and its softmax). Without position vectors the score of a pair does
+    not change when the tokens move (equivariance); with them it does. Without them the only
+    mistake to compute is reading the score matrix in place, so the choice form (two wrong
+    options) draws the variants with position vectors.
+    """
+
     name = "permutation_gap"
-    title = "Does self-attention output follow a permutation? With and without PE"
+    title = "An attention score after the tokens are reordered, with and without position vectors"
     params = specs(
-        param("n", "int", Range(3, 6), Range(2, 16), "Number of tokens."),
-        param("d", "int", Choices((4, 6, 8)), Range(2, 16, 2), "Model dimension (even)."),
-        param("with_pe", "bool", BOOL, BOOL, "Add sinusoidal encodings after reordering."),
+        param("n", "int", Range(3, 4), Range(2, len(LETTERS)), "Number of tokens (A, B, ...)."),
+        param("d", "int", Choices((2, 3)), Range(2, 4), "Dimension of the vectors."),
+        param(
+            "with_pe",
+            "bool",
+            BOOL,
+            BOOL,
+            "Add to each token the position vector of the place it stands at after reordering.",
+        ),
         param(
             "vector_seed",
             "int",
             Range(0, 999_999),
             SEED,
-            "Seed of the integer token vectors (entries -2..2).",
+            "Seed of the vectors (tokens -2..2, positions -1..1), the new order and the pair.",
         ),
     )
-    default_decimals = 3
-    misconceptions = described(
-        "pe_moves_with_token",
-        "invariance_for_equivariance",
-        "attention_sees_order",
-        "missing_sqrt_d",
-    )
+    default_decimals = 0
+    misconceptions = described("pe_moves_with_token", "invariance_for_equivariance")
 
     def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         n, d, with_pe, vseed = v["n"], v["d"], v["with_pe"], v["vector_seed"]
-        x = rng_for(vseed, "permutation_gap", n, d).integers(-2, 3, size=(n, d)).astype(np.float64)
-        if len({tuple(row) for row in x}) < n:
-            return None  # repeated tokens blur the point of the question
-        perm = np.arange(n)[::-1]
-        enc = pe.sinusoidal(n, d)
-
-        def gap(add_pe: bool, attend: Attend = pe.self_attention, follow: bool = True) -> float:
-            e = enc if add_pe else np.zeros_like(x)
-            moved = attend(x[perm] + e)
-            base_out = attend(x + e)
-            target = base_out[perm] if follow else base_out
-            return float(np.max(np.abs(moved - target)))
+        rng = rng_for(vseed, "permutation_gap", n, d)
+        x = _distinct_rows(rng, n, d, 2)
+        table = _distinct_rows(rng, n, d, 1)
+        order = rng.permutation(n)
+        a, b = sorted(int(t) for t in rng.choice(n, size=2, replace=False))
+        place = np.argsort(order)  # place[t]: where token t stands after the reordering
+        if {int(place[a]), int(place[b])} == {a, b}:
+            return None  # the pair kept (or swapped) its places: reading in place would be right
+        enc = table if with_pe else np.zeros_like(x)
+        before = x + enc  # token t at position t
+        after = x[order] + enc  # token order[k] at position k
+        old_scores, new_scores = before @ before.T, after @ after.T
+        pa, pb = int(place[a]), int(place[b])
+        answer, old = int(new_scores[pa, pb]), int(old_scores[a, b])
+        if answer == 0 or (with_pe and answer == old):
+            return None  # 0 is the order-blind gap; with position vectors the score must move
 
         def text(key: str, **fields: object) -> str:
             return say(language, f"permutation_gap.{key}", **fields)
 
-        answer = gap(with_pe)
-        if with_pe and float(format_number(answer, decimals)) == 0.0:
-            return None
-        e = enc if with_pe else np.zeros_like(x)
-        moved = pe.self_attention(x[perm] + e)
-        target = pe.self_attention(x + e)[perm]
-        r, c = np.unravel_index(int(np.argmax(np.abs(moved - target))), moved.shape)
-        ans = format_number(answer, decimals)
+        ta, tb = LETTERS[a], LETTERS[b]
+        names = {"ta": ta, "tb": tb, "pa": pa, "pb": pb, "a": a, "b": b}
+        # The score matrix kept in place: the old score at the places the pair holds now.
+        in_place = Distractor(
+            float(old_scores[pa, pb]),
+            "invariance_for_equivariance",
+            text(
+                "invariance_for_equivariance_pe" if with_pe else "invariance_for_equivariance",
+                sa=LETTERS[pa],
+                sb=LETTERS[pb],
+                **names,
+            ),
+        )
+        distractors = [in_place]
         if with_pe:
-            distractors = [
-                Distractor(0.0, "pe_moves_with_token", text("pe_moves_with_token")),
-                Distractor(
-                    gap(True, follow=False),
-                    "invariance_for_equivariance",
-                    text("invariance_for_equivariance_pe"),
-                ),
-                Distractor(
-                    gap(True, attend=_attention_unscaled),
-                    "missing_sqrt_d",
-                    text("missing_sqrt_d", d=d),
-                ),
-            ]
-        else:
-            distractors = [
-                Distractor(gap(True), "attention_sees_order", text("attention_sees_order")),
-                Distractor(
-                    gap(False, follow=False),
-                    "invariance_for_equivariance",
-                    text("invariance_for_equivariance"),
-                ),
-            ]
+            moved = text("pe_moves_with_token", **names)
+            distractors.insert(0, Distractor(float(old), "pe_moves_with_token", moved))
+        vectors = r", \quad ".join(f"x_{LETTERS[t]} = {_vector(x[t])}" for t in range(n))
+        positions = r", \quad ".join(f"p_{{{k}}} = {_vector(table[k])}" for k in range(n))
         prompt = text(
             "prompt",
-            n=n,
-            d=d,
-            matrix=_matrix(x),
-            pe_text=text("with_pe" if with_pe else "without_pe"),
-            e=" + E" if with_pe else "",
-            decimals=decimals,
+            sequence=", ".join(LETTERS[:n]),
+            reordered=", ".join(LETTERS[t] for t in order),
+            vectors=vectors,
+            pe_text=text("with_pe", positions=positions) if with_pe else text("without_pe"),
+            **names,
         )
         if with_pe:
             solution = text(
                 "solution_pe",
-                r=r,
-                c=c,
-                moved=sig(float(moved[r, c]), 5),
-                target=_paren(float(target[r, c])),
-                ans=ans,
+                input_a=(
+                    f"x_{ta} + p_{{{pa}}} = {_vector(x[a])} + {_vector(table[pa])} "
+                    f"= {_vector(after[pa])}"
+                ),
+                input_b=(
+                    f"x_{tb} + p_{{{pb}}} = {_vector(x[b])} + {_vector(table[pb])} "
+                    f"= {_vector(after[pb])}"
+                ),
+                dot=_dot(after[pa], after[pb]),
+                old=old,
+                **names,
             )
         else:
-            solution = text("solution", rounded=sig(answer, 2) if answer else "0", ans=ans)
+            solution = text("solution", dot=_dot(x[a], x[b]), **names)
         return self.make(
             v,
             prompt=prompt,
-            answer=answer,
+            answer=float(answer),
             decimals=decimals,
             solution=solution,
-            distractors=distractors,
-            extra={"x": x, "permutation": perm},
+            distractors=varied(distractors, answer, vseed, n, d, with_pe),
+            exact=True,
+            extra={"x": x, "table": table, "order": order, "pair": [a, b]},
         )
 
 

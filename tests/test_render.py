@@ -433,7 +433,7 @@ def test_data_cannot_break_out_of_the_json_script() -> None:
     ("language", "shown"),
     [
         ("en", "text matching <code>v[0-9](?&lt;!v0)</code>"),
-        ("tr", "<code>v[0-9](?&lt;!v0)</code> kalıbına uyan metin"),
+        ("tr", "<code>v[0-9](?&lt;!v0)</code> düzenli ifadesine uyan metin"),
     ],
 )
 def test_a_pattern_blanks_answer_is_written_in_the_pages_language(

@@ -96,10 +96,25 @@ def test_function_names_keep_a_thin_space_before_their_argument() -> None:
     assert "<mi>sin</mi><mo" in html  # a bracket needs no extra space
 
 
+def test_mathml_is_compact() -> None:
+    """latex2mathml's longer spellings are shortened, never what the formula says."""
+    html = tex_to_html(r"\mathrm{Attn}(x_{1}) < \mathrm{d} + {y}", display=False)
+    body = html.split(">", 1)[1]
+    assert body == (
+        '<mi>Attn</mi><mo stretchy="false">(</mo><msub><mi>x</mi><mn>1</mn></msub>'
+        '<mo stretchy="false">)</mo><mo>&#x0003C;</mo><mi>d</mi><mo>+</mo><mi>y</mi></math>'
+    )
+    # A row that groups more than one token stays; so does a row that is not the whole formula.
+    grouped = tex_to_html(r"\left(a+b\right)^2", display=False)
+    assert grouped.count("<mrow>") == 1 and "<msup><mrow><mo" in grouped
+    whole = tex_to_html(r"\left(a\right) \left(b\right)", display=False)
+    assert whole.split(">", 1)[1].startswith("<mrow><mo") and whole.count("<mrow>") == 2
+
+
 def test_matrix_brackets_stretch() -> None:
     html = tex_to_html(r"\begin{pmatrix} a & b \\ c & d \end{pmatrix}", display=True)
-    assert '<mo stretchy="true" fence="true" form="prefix">&#x00028;</mo><mtable>' in html
-    assert '</mtable><mo stretchy="true" fence="true" form="postfix">&#x00029;</mo>' in html
+    assert '<mo stretchy="true" fence="true" form="prefix">(</mo><mtable>' in html
+    assert '</mtable><mo stretchy="true" fence="true" form="postfix">)</mo>' in html
     assert "<mspace" in render_markdown(r"$\cos 0$")  # and the sanitiser keeps it
     site = render_markdown(r"$$\begin{pmatrix} a \\ b \end{pmatrix}$$")
     assert '<mo stretchy="true" fence="true" form="prefix">(</mo><mtable>' in site
@@ -183,7 +198,7 @@ def test_a_braced_comma_between_digits_is_a_decimal_comma(tex: str, numbers: lis
         ("`a` and ``b`` and `c`", "<p><code>a</code> and <code>b</code> and <code>c</code></p>"),
         (
             "$`code``code`a-b$x$",
-            '<p>$<code>code``code</code>a-b<math alttext="x"><mrow><mi>x</mi></mrow></math></p>',
+            '<p>$<code>code``code</code>a-b<math alttext="x"><mi>x</mi></math></p>',
         ),
     ],
 )

@@ -134,19 +134,60 @@ def _signs(mathml: str) -> str:
 _DECIMAL_COMMA = re.compile(r"<mn>(\d+)</mn><mrow><mo>&#x0002C;</mo></mrow><mn>(\d+)</mn>")
 
 
+# What latex2mathml spells longer than the same MathML needs (:func:`_compact`).
+_CHARACTER_REFERENCE = re.compile(r"&#x([0-9A-Fa-f]+);")
+_KEPT_REFERENCES = frozenset("<>&\"'")
+_UPRIGHT_WORD = re.compile(r'<mrow>((?:<mi mathvariant="normal">[^<]</mi>){2,})</mrow>')
+_UPRIGHT_LETTER = re.compile(r'<mi mathvariant="normal">([^<])</mi>')
+_ONE_TOKEN_ROW = re.compile(r"<mrow>(<(mi|mn|mtext)\b[^>]*>[^<]*</\2>)</mrow>")
+_ROW_TAG = re.compile(r"<(/?)mrow>")
+_ROW_END = "</mrow></math>"
+
+
+def _character(match: re.Match[str]) -> str:
+    char = chr(int(match.group(1), 16))
+    return match.group(0) if char in _KEPT_REFERENCES else char
+
+
+def _compact(mathml: str) -> str:
+    """The same formula in fewer bytes, drawn as before: character references as the
+    characters (but ``< > & " '``); an upright word (``\\mathrm{Attn}``: a row of one-letter
+    upright ``<mi>``) as one ``<mi>``, which is upright by default (and read as a word, as
+    TeX sets it); a row around a single token as the token; and the row around the whole
+    formula, which ``<math>`` makes itself. ``mathml`` is the content of ``<math>``."""
+    mathml = _CHARACTER_REFERENCE.sub(_character, mathml)
+    mathml = _UPRIGHT_WORD.sub(
+        lambda m: "<mi>" + "".join(_UPRIGHT_LETTER.findall(m.group(1))) + "</mi>", mathml
+    )
+    mathml = _ONE_TOKEN_ROW.sub(r"\1", mathml)
+    while mathml.startswith("<mrow>") and _closing_row(mathml) == len(mathml) - len(_ROW_END):
+        mathml = mathml[len("<mrow>") : -len(_ROW_END)] + "</math>"
+    return mathml
+
+
+def _closing_row(mathml: str) -> int:
+    """Where the ``</mrow>`` that closes the ``<mrow>`` opening ``mathml`` starts (-1: none)."""
+    depth = 0
+    for tag in _ROW_TAG.finditer(mathml):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            return tag.start()
+    return -1
+
+
 def _polish(mathml: str) -> str:
     mathml = _DECIMAL_COMMA.sub(r"<mn>\1,\2</mn>", mathml)
     mathml = _FUNCTION_THEN_ARGUMENT.sub(r'\1<mspace width="0.1667em"></mspace>', mathml)
     mathml = _absolute_value_bars(mathml)
     mathml = _signs(mathml)
-    if "<mtable" not in mathml:
-        return mathml
-    mathml = _FENCE_BEFORE_TABLE.sub(
-        r'<mo stretchy="true" fence="true" form="prefix">\1</mo>', mathml
-    )
-    return _FENCE_AFTER_TABLE.sub(
-        r'<mo stretchy="true" fence="true" form="postfix">\1</mo>', mathml
-    )
+    if "<mtable" in mathml:
+        mathml = _FENCE_BEFORE_TABLE.sub(
+            r'<mo stretchy="true" fence="true" form="prefix">\1</mo>', mathml
+        )
+        mathml = _FENCE_AFTER_TABLE.sub(
+            r'<mo stretchy="true" fence="true" form="postfix">\1</mo>', mathml
+        )
+    return _compact(mathml)
 
 
 class MathError(ValueError):

@@ -2,8 +2,9 @@
  *
  * Mounts on every [data-konum-study] element, reading the cards from the JSON in its
  * <script type="application/json" class="konum-cards"> (written by konum.render.render_study
- * into the page, so the page works from file:// and under any server): {decks: [...], cards:
- * [{key, kind, deck, bank, front, back}]} with front/back as sanitised HTML (MathML for math).
+ * into the page, so the page works from file:// and under any server): {version: 2, decks:
+ * [...], cards: [{key, deck, front, back, cloze}]} with deck an index into decks, cloze true
+ * only on cloze cards, and front/back as sanitised HTML (MathML for math).
  *
  * Scheduling: a port of the FSRS-6 equations with the default parameters, following the
  * Python reference (py-fsrs 6, Scheduler with its defaults: desired retention 0.9, learning
@@ -207,6 +208,7 @@
   function build(root, data) {
     var cards = (data && data.cards) || [];
     var decks = (data && data.decks) || [];
+    cards.forEach(function (c) { c.deck = decks[c.deck]; });
     var state = readState();
     var current = null;
     var flipped = false;
@@ -309,7 +311,7 @@
       flipped = value && !!current;
       back.hidden = !flipped;
       // A cloze card's back repeats its text with the blanks filled: show it instead.
-      front.hidden = flipped && current.kind === "cloze";
+      front.hidden = flipped && current.cloze;
       flip.firstChild.textContent = t(flipped ? "hide_answer" : "show_answer");
       flip.setAttribute("aria-expanded", String(flipped));
       card.setAttribute("data-side", flipped ? "answer" : "question");

@@ -381,7 +381,7 @@ def test_math_renders_as_mathml(page: Any) -> None:
 def test_the_lesson_filter_is_remembered(page: Any, study_site: tuple[str, dict[str, Any]]) -> None:
     _, data = study_site
     deck = data["decks"][1]
-    in_deck = [c["key"] for c in data["cards"] if c["deck"] == deck]
+    in_deck = [c["key"] for c in data["cards"] if data["decks"][c["deck"]] == deck]
     page.select_option(".konum-study__filter", deck)
     assert shown_key(page) in in_deck and deck in page.locator(".konum-study__meta").text_content()
     page.reload()

@@ -71,27 +71,25 @@ def write_csv(cards: Iterable[Card], path: str | Path) -> None:
 
 
 def cards_json(cards: Iterable[Card]) -> dict[str, object]:
-    """The study page's data: ``{"version": 1, "decks": [...], "cards": [...]}``.
+    """The study page's data: ``{"version": 2, "decks": [...], "cards": [...]}``.
 
-    Each card is ``{"key", "kind", "deck", "bank", "tags", "front", "back"}`` with cloze cards
-    turned into front/back pairs (their back repeats the text with the answers filled in, so
-    the study page shows it instead of the front); ``decks`` lists the deck titles in order of
-    first appearance.
+    ``decks`` lists the deck titles in order of first appearance. Each card is ``{"key",
+    "deck", "front", "back"}``, ``deck`` its deck's index in ``decks``, and a cloze card
+    also has ``"cloze": true``: it is turned into a front/back pair whose back repeats the
+    text with the answers filled in (so the study page shows it instead of the front).
+    What the page does not read (the card's bank and tags) is left to the downloads.
     """
     items: list[dict[str, object]] = []
-    decks: dict[str, None] = {}
+    decks: dict[str, int] = {}
     for card in cards:
         front, back = display_sides(card)
-        decks.setdefault(card.deck)
-        items.append(
-            {
-                "key": card.key,
-                "kind": card.kind,
-                "deck": card.deck,
-                "bank": card.bank,
-                "tags": list(card.tags),
-                "front": front,
-                "back": back,
-            }
-        )
-    return {"version": 1, "decks": list(decks), "cards": items}
+        item: dict[str, object] = {
+            "key": card.key,
+            "deck": decks.setdefault(card.deck, len(decks)),
+            "front": front,
+            "back": back,
+        }
+        if card.kind == "cloze":
+            item["cloze"] = True
+        items.append(item)
+    return {"version": 2, "decks": list(decks), "cards": items}

@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 
 import numpy as np
 import pytest
 import yaml
 
-from konum.markup import render_markdown, render_text
+from konum.markup import json_html, render_markdown, render_text
 from konum.math import MathError, tex_to_html
 from tests.helpers import GENERATORS
 
@@ -323,3 +324,44 @@ def test_math_errors_can_be_collected_instead_of_raised() -> None:
     assert ("y", False) in rendered.formulas  # the good formula is found too
     with pytest.raises(MathError):
         render_markdown("$x^$ then $\\mathrm{$")
+
+
+class _Events(HTMLParser):
+    """Every tag, its attributes and every text, as an HTML parser reads them."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.events: list[object] = []
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.events.append((tag, attrs))
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.events.append((tag, attrs, "/"))
+
+    def handle_endtag(self, tag: str) -> None:
+        self.events.append(("/", tag))
+
+    def handle_data(self, data: str) -> None:
+        self.events.append(data)
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        render_markdown(
+            "A *b* with `c = 1` and $a > b, a<b$ and [a link](https://x.org/?a=1&b=2)."
+        ),
+        render_markdown('```python\nprint("it\'s", x[::2])\n```'),
+        render_markdown("$$\\begin{pmatrix} a \\\\ b \\end{pmatrix}$$"),
+        '<p class="a b" title="it\'s &quot;q&quot;">x = "y"</p><img alt="" src="data:a;b,c=">',
+        '<svg><use xlink:href="#m1" x="1" y="2"/><path d="M 0 0 L 1 1" style="fill: none"/></svg>',
+        '<input type="text" id="q-1" aria-label="Blank 1 of 2" autocomplete="off">',
+    ],
+)
+def test_json_html_keeps_every_element_and_attribute(html: str) -> None:
+    compact = json_html(html)
+    assert '"' not in re.sub(r">[^<]*<", "><", compact)  # none left in a tag
+    assert _Events(compact).events == _Events(html).events

@@ -279,7 +279,7 @@ NOBREAK_CLASS = "konum-nobreak"
 _NOBREAK_OPEN = f"<span class={NOBREAK_CLASS}>"
 _PUNCTUATED = re.compile(
     r"(?<!" + re.escape(_NOBREAK_OPEN) + r")"
-    r'(<math\b(?![^>]*display="block")[^>]*>(?:(?!</math>).)*</math>)'
+    r"""(<math\b(?![^>]*display=\\?["']?block)[^>]*>(?:(?!</math>).)*</math>)"""
     r"([,.;:!?)\]’”…]+)",
     re.DOTALL,
 )

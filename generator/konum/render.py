@@ -36,7 +36,7 @@ from konum import seal
 from konum.figures import render_svg
 from konum.formatting import SLUG
 from konum.images import Images, inline
-from konum.markup import render_markdown
+from konum.markup import json_html, render_markdown
 from konum.math import bind_punctuation
 from konum.messages import message
 from konum.model import FigureRef
@@ -108,9 +108,12 @@ def later_json(later: Mapping[str, Any], salt: str) -> Markup:
     answer away (the answer, explanation, worked solutions and option notes) sealed
     together under the key ``sealed`` (:func:`konum.seal.seal`); the rest (hints, the
     other variants' prompts and options) stays as it is; their formulas keep the
-    punctuation after them on their line, as the page's other formulas do."""
-    hidden = {k: bind_punctuation(str(v)) for k, v in later.items() if _REVEALING.search(k)}
-    shown: dict[str, Any] = {k: v for k, v in later.items() if k not in hidden}
+    punctuation after them on their line, as the page's other formulas do. Every part is
+    written as :func:`konum.markup.json_html` (no quote for the JSON to escape)."""
+    hidden = {
+        k: json_html(bind_punctuation(str(v))) for k, v in later.items() if _REVEALING.search(k)
+    }
+    shown: dict[str, Any] = {k: json_html(str(v)) for k, v in later.items() if k not in hidden}
     if hidden:
         text = json.dumps(hidden, ensure_ascii=False, separators=(",", ":"))
         shown["sealed"] = seal.seal(salt, text)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from konum.exports.anki import anki_tags, deck_names, guid
 from konum.exports.cards import display_sides
+from konum.markup import json_html
 from konum.types import Card
 
 #: Anki's stock note types used by the text export, by card kind.
@@ -77,7 +78,8 @@ def cards_json(cards: Iterable[Card]) -> dict[str, object]:
     "deck", "front", "back"}``, ``deck`` its deck's index in ``decks``, and a cloze card
     also has ``"cloze": true``: it is turned into a front/back pair whose back repeats the
     text with the answers filled in (so the study page shows it instead of the front).
-    What the page does not read (the card's bank and tags) is left to the downloads.
+    What the page does not read (the card's bank and tags) is left to the downloads; the
+    sides are written as :func:`konum.markup.json_html` (no quote for the JSON to escape).
     """
     items: list[dict[str, object]] = []
     decks: dict[str, int] = {}
@@ -86,8 +88,8 @@ def cards_json(cards: Iterable[Card]) -> dict[str, object]:
         item: dict[str, object] = {
             "key": card.key,
             "deck": decks.setdefault(card.deck, len(decks)),
-            "front": front,
-            "back": back,
+            "front": json_html(front),
+            "back": json_html(back),
         }
         if card.kind == "cloze":
             item["cloze"] = True

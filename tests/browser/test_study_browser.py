@@ -442,9 +442,11 @@ def test_cloze_card_shows_the_filled_text_instead_of_the_front(page: Any) -> Non
     assert shown_key(page) == "question:sin-fill-even"
     front = page.locator(".konum-study__front")
     assert front.locator("code .konum-cloze").inner_text() == "[…]"
+    assert front.locator("mark").count() == 0 and "Even columns" not in front.inner_text()
     page.keyboard.press("Space")
     assert front.is_hidden()
     assert page.locator(".konum-study__back code mark").inner_text() == "2"
+    assert "Even columns" in page.locator(".konum-study__back").inner_text()  # the extra
     page.keyboard.press("Space")
     assert front.is_visible() and page.locator(".konum-study__back").is_hidden()
 

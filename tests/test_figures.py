@@ -7,7 +7,9 @@ calls to ``konum_pe.pe``; the core's own tests pin the core to hand-worked value
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import io
 import math
 import re
 import subprocess
@@ -606,3 +608,36 @@ def test_figures_write_relative_paths(rendered: dict[str, str]) -> None:
     for name, html in rendered.items():
         assert ' d="M ' not in html, name
         assert re.search(r' d="m[-.\d]', html), name
+
+
+def _pixels(data: bytes) -> np.ndarray:
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as image:
+        return np.asarray(image.convert("RGBA"))
+
+
+@pytest.mark.parametrize("colours", [3, 256, 4096])
+def test_smallest_png_keeps_every_pixel(colours: int) -> None:
+    from PIL import Image
+
+    rng = np.random.default_rng(colours)
+    palette = rng.integers(0, 256, size=(colours, 4), dtype=np.uint8)
+    palette[: colours // 2, 3] = 255  # opaque and translucent colours
+    pixels = palette[rng.integers(0, colours, size=(64, 64))]
+    buffer = io.BytesIO()
+    Image.fromarray(pixels, "RGBA").save(buffer, format="png")
+    small = svg.smallest_png(buffer.getvalue())
+    assert len(small) <= len(buffer.getvalue())
+    np.testing.assert_array_equal(_pixels(small), pixels)
+
+
+def test_figures_carry_indexed_images(rendered: dict[str, str]) -> None:
+    """A heatmap's pixels come from a colour map of 256: the largest, the PE heatmap's, is
+    indexed (colour type 3), the small ones whichever is shorter."""
+    pngs = [
+        base64.b64decode(uri)
+        for html in rendered.values()
+        for uri in re.findall(r'href="data:image/png;base64,([^"]*)"', html)
+    ]
+    assert pngs and max(pngs, key=len)[25] == 3

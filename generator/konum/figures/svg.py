@@ -5,7 +5,8 @@
 rewrites :data:`~konum.figures.style.INK` to ``currentColor``; keeps only the ``id``
 attributes something refers to (``figure_1``, ``axes_1``, ... would clash between two figures
 on one page); rounds coordinates to 1/100 pt and writes paths with relative steps
-(:func:`relative_path`); flattens matplotlib's bare ``<g>`` nesting;
+(:func:`relative_path`); writes raster images (heatmaps) as the smallest PNG of the same
+pixels (:func:`smallest_png`); flattens matplotlib's bare ``<g>`` nesting;
 and gives the root a ``viewBox``, ``role="img"``, an ``aria-label`` and ``<title>`` from the
 alt text, and a CSS width of its natural size capped at the column.
 
@@ -15,6 +16,7 @@ page language's marks: with ``svg.fonttype: none`` every text is a real ``<text>
 
 from __future__ import annotations
 
+import base64
 import html
 import io
 import re
@@ -39,6 +41,7 @@ _REFERENCE = re.compile(r'(?:url\(#|href="#)([^")]+)')
 _ID = re.compile(r' id="([^"]+)"')
 _BLANK = re.compile(r">\s+<")
 _PATH_DATA = re.compile(r' d="([^"]*)"')
+_PNG_URI = re.compile(r'(href=")data:image/png;base64,([^"]*)"')
 _PATH_TOKEN = re.compile(r"[A-Za-z]|-?\d+(?:\.\d+)?")
 #: How many numbers each of matplotlib's path commands takes.
 _ARITY = {"M": 2, "L": 2, "Q": 4, "C": 6, "z": 0}
@@ -109,6 +112,33 @@ def relative_path(d: str) -> str:
     return "".join(out)
 
 
+def smallest_png(data: bytes) -> bytes:
+    """``data`` (a PNG) as the fewest bytes Pillow writes the same pixels in: indexed colour
+    when there are at most 256 colours (a heatmap's colour map has 256), else optimised
+    RGBA; ``data`` itself when neither is smaller. Every pixel keeps its colour and alpha."""
+    import numpy as np
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as image:
+        pixels = np.asarray(image.convert("RGBA"))
+    colours, index = np.unique(pixels.reshape(-1, 4), axis=0, return_inverse=True)
+    if len(colours) <= 256:
+        smaller = Image.fromarray(index.reshape(pixels.shape[:2]).astype(np.uint8), "P")
+        smaller.putpalette(colours[:, :3].tobytes())
+        alpha = colours[:, 3]
+        options = {} if (alpha == 255).all() else {"transparency": alpha.tobytes()}
+    else:
+        smaller, options = Image.fromarray(pixels, "RGBA"), {}
+    buffer = io.BytesIO()
+    smaller.save(buffer, format="png", optimize=True, **options)
+    return min(data, buffer.getvalue(), key=len)
+
+
+def _smaller_image(match: re.Match[str]) -> str:
+    png = smallest_png(base64.b64decode(match.group(2)))
+    return f'{match.group(1)}data:image/png;base64,{base64.b64encode(png).decode("ascii")}"'
+
+
 def _flatten_groups(svg: str) -> str:
     """Drop attribute-less ``<g>`` wrappers (matplotlib nests them deeply) with their ends."""
     out: list[str] = []
@@ -155,6 +185,7 @@ def clean_svg(svg: str, alt: str) -> str:
     svg = _NO_ROTATE.sub("", svg)
     svg = _GEOMETRY.sub(_round_geometry, svg)
     svg = _PATH_DATA.sub(lambda m: f' d="{relative_path(m.group(1))}"', svg)
+    svg = _PNG_URI.sub(_smaller_image, svg)
     svg = svg.replace(INK, "currentColor")
     referenced = set(_REFERENCE.findall(svg))
     svg = _ID.sub(lambda m: m.group(0) if m.group(1) in referenced else "", svg)

@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jinja2 import Environment
 
+import konum_pe
 from konum import seal
 from konum.formatting import typeset_number
 from konum.paths import TEMPLATES_DIR
@@ -516,8 +517,9 @@ def test_assets_fit_in_11_kb_gzipped() -> None:
 
 
 def test_minifying_keeps_every_string_and_drops_the_comments() -> None:
-    """The minifier only takes out comments and spaces: every string literal of the source
-    is still in what pages carry (a mangled regex or template literal would lose one)."""
+    """The minifier takes out comments and spaces and renames locals, nothing else: every
+    string literal of the source is still in what pages carry (a mangled regex or template
+    literal would lose one)."""
     literal = re.compile(r"'(?:[^'\\\n]|\\.)*'" + r'|"(?:[^"\\\n]|\\.)*"')
     for name in sorted(p.relative_to(ASSETS).as_posix() for p in ASSETS.rglob("*.js")):
         source, shipped = (ASSETS / name).read_text(encoding="utf-8"), asset(name)
@@ -526,6 +528,25 @@ def test_minifying_keeps_every_string_and_drops_the_comments() -> None:
         missing = [s for s in literal.findall(code) if s not in shipped]
         assert missing == [], name
         assert "/*" not in shipped and len(shipped) < len(source), name
+
+
+def test_every_script_of_konum_and_its_course_has_its_locals_renamed() -> None:
+    """konum's scripts and the course's explorers are ES5, so none is carried as written."""
+    from calmjs.parse import es5
+
+    plugin = Path(konum_pe.__file__).parent / "assets"
+    scripts = [*sorted(ASSETS.rglob("*.js")), *sorted(plugin.glob("*.js"))]
+    assert len(scripts) > 10
+    for path in scripts:
+        es5(path.read_text(encoding="utf-8"))  # raises on anything but ES5
+        shipped = asset(path)
+        assert not re.search(r"function [\w$]{3,}\(", shipped), path.name  # names renamed
+
+
+def test_a_plugin_script_in_later_javascript_is_carried_as_written(tmp_path: Path) -> None:
+    script = tmp_path / "modern.js"
+    script.write_text("const twice = (x) => 2 * x;  // ES2015\n", encoding="utf-8")
+    assert asset(script) == script.read_text(encoding="utf-8")
 
 
 def test_assets_make_no_requests() -> None:

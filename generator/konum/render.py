@@ -122,15 +122,27 @@ def later_json(later: Mapping[str, Any], salt: str) -> Markup:
 
 @lru_cache(maxsize=64)
 def asset(path: str | Path) -> str:
-    """A script or style as pages carry it: minified (comments and spaces out), since it
-    travels inline in every page that uses it and is not cached between pages. ``path`` is
-    relative to ``templates/assets/`` (konum's own), or absolute (a plugin's)."""
-    import rcssmin
-    import rjsmin
-
+    """A script or style as pages carry it: minified (comments and spaces out, and a
+    script's local names shortened by calmjs.parse), since it travels inline in every page
+    that uses it and is not cached between pages. ``path`` is relative to
+    ``templates/assets/`` (konum's own), or absolute (a plugin's). calmjs.parse reads ES5
+    (``var`` and ``function``), as konum's scripts are written; a plugin's script in later
+    JavaScript is carried as written."""
     file = TEMPLATES_DIR / "assets" / path
     text = file.read_text(encoding="utf-8")
-    return str(rjsmin.jsmin(text) if file.suffix == ".js" else rcssmin.cssmin(text))
+    if file.suffix != ".js":
+        import rcssmin
+
+        return str(rcssmin.cssmin(text))
+    from calmjs.parse import es5
+    from calmjs.parse.exceptions import ECMASyntaxError
+    from calmjs.parse.unparsers.es5 import minify_print
+
+    try:
+        tree = es5(text)
+    except ECMASyntaxError:
+        return text
+    return str(minify_print(tree, obfuscate=True, obfuscate_globals=False))
 
 
 def question_salt(seed: int, quiz_id: str, question_id: str) -> str:

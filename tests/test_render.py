@@ -39,6 +39,7 @@ from konum.types import (
     NumericQuestion,
     Option,
 )
+from konum.types.computed import variant_salt
 from tests.helpers import render_quiz
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -323,8 +324,11 @@ def test_computed_ships_every_variant_one_visible() -> None:
             assert notes == {f"{k}-note-{i}" for i, o in enumerate(v.options) if o.feedback}
         data = json.loads(root.find_all(has_class("konum-data"))[0].text)
         assert len(data["variants"]) == len(concrete.variants)
-        for entry, variant_ in zip(data["variants"], concrete.variants, strict=True):
-            salt = entry["salt"]
+        for k, (entry, variant_) in enumerate(
+            zip(data["variants"], concrete.variants, strict=True)
+        ):
+            salt = variant_salt(data["salt"], k)
+            assert salt == f"{data['salt']}\x1f{k}" and "salt" not in entry
             if variant_.options:
                 right = [
                     seal.answer_hash(salt, "o", i) in entry["right"] for i in range(entry["count"])

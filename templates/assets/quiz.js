@@ -556,7 +556,7 @@
     function spec() {
       if (!computed) return [data.type, data.type === "choice" ? Object.assign({ notes: "" }, data) : data, data.salt];
       var v = data.variants[api.variant];
-      return [v.form, v.form === "choice" ? Object.assign({ notes: api.variant + "-" }, v) : v, v.salt];
+      return [v.form, v.form === "choice" ? Object.assign({ notes: api.variant + "-" }, v) : v, data.salt + "\x1f" + api.variant];
     }
     function hintCost() {
       return costs.slice(0, api.paid).reduce(function (a, c) { return a + c; }, 0) * points;

@@ -177,9 +177,12 @@ def test_every_question_follows_the_contract(quiz_html: str) -> None:
         parsed, later = json.loads(data.text), _later(q)
         assert parsed["type"] == question.type
         hints = [k for k in later if k.startswith("hint-")]
-        assert len(hints) == len(question.all_hints) == len(parsed["hint_shares"])
-        assert parsed["hint_shares"] == [h.cost for h in question.all_hints]
-        assert parsed["worth"] == question.points
+        # Scoring fields at their defaults are left out (1 point, no hints, any attempts).
+        assert len(hints) == len(question.all_hints) == len(parsed.get("hint_shares", []))
+        assert parsed.get("hint_shares", []) == [h.cost for h in question.all_hints]
+        assert parsed.get("worth", 1) == question.points
+        assert parsed.get("attempts") == question.attempts
+        assert 1 not in [parsed.get("worth")] and [] not in [parsed.get("hint_shares")]
         assert ("explanation" in later) == bool(question.explanation) == parsed["explanation"]
         if question.type == "computed":
             count = len(concrete.variants)

@@ -171,6 +171,21 @@ def _legend_html(html: Markup) -> Markup | None:
     return Markup(match.group("inner")) if match else None
 
 
+def _scoring(
+    salt: str, worth: float, hint_shares: list[float], attempts: int | None
+) -> dict[str, Any]:
+    """The checker's scoring fields, each left out at its default (worth 1 point, no hints,
+    any number of attempts), which quiz.js and ``konum quiz`` read in its place."""
+    scoring: dict[str, Any] = {"salt": salt}
+    if worth != 1:
+        scoring["worth"] = worth
+    if hint_shares:
+        scoring["hint_shares"] = hint_shares
+    if attempts is not None:
+        scoring["attempts"] = attempts
+    return scoring
+
+
 def _question(
     concrete: Concrete,
     quiz_id: str,
@@ -208,12 +223,7 @@ def _question(
         "hints": [md(h.text) for h in q.all_hints],
         "figure": figure_html(q.figure, plugins, language),
         "explanation": md(q.explanation) if q.explanation else None,
-        "scoring": {
-            "salt": salt,
-            "worth": q.points,
-            "hint_shares": [h.cost for h in q.all_hints],
-            "attempts": q.attempts,
-        },
+        "scoring": _scoring(salt, q.points, [h.cost for h in q.all_hints], q.attempts),
     }
     view.update(q.view(concrete, Page(dom_id, salt, language, md, blank)))
     if "prompt" not in view and "variants" not in view:

@@ -250,8 +250,8 @@ def _range(salt: str, spec: dict[str, Any]) -> tuple[float, float]:
 def points_of(page: Page) -> str:
     """What the page's questions are worth in all, as the score line writes it."""
     total = page.locator("[data-question-id]").evaluate_all(
-        "qs => qs.reduce((a, q) => a + JSON.parse(q.querySelector('template')"
-        ".content.querySelector('script.konum-data').textContent).worth, 0)"
+        "qs => qs.reduce((a, q) => a + (JSON.parse(q.querySelector('template')"
+        ".content.querySelector('script.konum-data').textContent).worth || 1), 0)"
     )
     return f"{total:g}"
 

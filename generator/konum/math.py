@@ -260,15 +260,27 @@ def tex_to_html(tex: str, *, display: bool, mode: str = "mathml") -> str:
         name = type(exc).__name__
         reason = _REASONS.get(name) or str(exc) or name
         raise MathError(f"cannot render the math ${tex}$: {reason} (latex2mathml: {name})") from exc
-    # The LaTeX source rides along so that copy-paste and assistive tech can use it. The
-    # MathML namespace and display="inline" are what an HTML parser assumes for <math>, so
-    # they are dropped (about 50 bytes a formula on formula-heavy quiz pages).
+    # The LaTeX source rides along (alttext) for the tools that read it instead of the
+    # MathML, unless it says no more than the formula's own characters ("j - i", "10000"),
+    # which is what they read without it (quiz.js's spoken names too). The MathML namespace
+    # and display="inline" are what an HTML parser assumes for <math>, so they are dropped.
     head = _MATH_HEAD.match(mathml)
     if head is None:  # pragma: no cover - latex2mathml always writes this head
         raise MathError(f"unexpected MathML for ${tex}$: {mathml[:60]}")
     block = ' display="block"' if head.group(1) == "block" else ""
-    alttext = html.escape(tex, quote=True)
-    return f'<math alttext="{alttext}"{block}>' + _polish(mathml[head.end() :])
+    body = _polish(mathml[head.end() :])
+    if _bare(tex) == _bare(html.unescape(_ANY_TAG.sub("", body))):
+        return f"<math{block}>" + body
+    return f'<math alttext="{html.escape(tex, quote=True)}"{block}>' + body
+
+
+_ANY_TAG = re.compile(r"<[^>]*>")
+
+
+def _bare(text: str) -> str:
+    """``text`` without spaces, the minus sign as a hyphen: a formula's TeX and its
+    characters compare equal when the TeX adds nothing to them."""
+    return "".join(text.split()).replace("\u2212", "-")
 
 
 #: The class of an inline formula bound to the punctuation after it (styled nowrap).

@@ -452,7 +452,8 @@
   }
 
   /* Chromium leaves MathML out of accessible names ("whatever  and  are", or nothing for a
-   * label that is all math): name such controls with the math's alttext in its place. */
+   * label that is all math): name such controls with the math's alttext (its TeX), or its
+   * characters where it has none, in its place. */
   function nameMath(el) {
     $$(el, "label").forEach(function (label) {
       if (!label.querySelector("math")) return;

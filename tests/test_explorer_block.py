@@ -313,7 +313,7 @@ def test_pages_get_the_explorer_files_they_use_once(content: str, expected: list
     assert _assets(page) == expected
     assert 'data-konum-asset="quiz"' not in page
     for name in EXPLORERS:
-        assert (f'K.define("{name}"' in page) is (f"explorer-{name}" in expected)
+        assert (f'.define("{name}"' in page) is (f"explorer-{name}" in expected)
     assert ("window.konumExplorers" in page) is bool(expected)
 
 

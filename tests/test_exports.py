@@ -567,8 +567,11 @@ def test_cards_json_uses_mathml(banks: list[Bank], tmp_path: Path) -> None:
     items = data["cards"]
     assert isinstance(items, list) and len(items) == len(cards)
     first = items[0]
-    assert set(first) == {"key", "kind", "deck", "bank", "tags", "front", "back"}
-    assert [c["kind"] for c in items].count("cloze") == 1
+    assert set(first) == {"key", "deck", "front", "back"}
+    (cloze,) = [c for c in items if "cloze" in c]
+    assert set(cloze) == {"key", "deck", "cloze", "back"}
+    assert "<mark class=konum-cloze>" in cloze["cloze"] and "[…]" not in cloze["cloze"]
+    assert [data["decks"][c["deck"]] for c in items] == [c.deck for c in cards]
     text = json.dumps(data)
     assert "<math" in text and "\\\\(" not in text and "{{c1::" not in text
 

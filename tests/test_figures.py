@@ -7,7 +7,9 @@ calls to ``konum_pe.pe``; the core's own tests pin the core to hand-worked value
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import io
 import math
 import re
 import subprocess
@@ -17,9 +19,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from konum import figures
-from konum.figures import SIZE_BUDGET
+from konum.figures import SIZE_BUDGET, svg
 from konum_pe import pe
 from tests.helpers import FIGURES, figure_data, figure_params, render_svg
 
@@ -537,3 +541,103 @@ def test_markup_survives_markdown() -> None:
     assert "\n\n" not in html  # a blank line would end Markdown's raw HTML block
     out = markdown.markdown(f"Before.\n\n{html}\n\nAfter.", extensions=["pymdownx.superfences"])
     assert html in out
+
+
+# --- relative path data -----------------------------------------------------------------------
+
+_SVG_NUMBER = re.compile(r"[A-Za-z]|-?(?:\d+\.?\d*|\.\d+)")
+
+
+def _absolute_points(d: str) -> list[tuple[str, float, float]]:
+    """Every point of SVG path data (absolute or relative, letters implied or written), as
+    ``(command, x, y)`` in absolute coordinates: an independent reading of the grammar."""
+    arity = {"m": 2, "l": 2, "q": 4, "c": 6, "z": 0}
+    tokens = _SVG_NUMBER.findall(d)
+    points: list[tuple[str, float, float]] = []
+    x = y = sx = sy = 0.0
+    command, i = "", 0
+    while i < len(tokens):
+        if tokens[i].isalpha():
+            command, i = tokens[i], i + 1
+        elif command.lower() == "m":  # numbers after a moveto continue as lineto
+            command = "l" if command == "m" else "L"
+        lower, relative = command.lower(), command.islower()
+        if lower == "z":
+            x, y = sx, sy
+            points.append(("z", x, y))
+            continue
+        numbers = [float(v) for v in tokens[i : i + arity[lower]]]
+        i += arity[lower]
+        for k in range(0, len(numbers), 2):
+            px = numbers[k] + (x if relative else 0)
+            py = numbers[k + 1] + (y if relative else 0)
+            points.append((lower, px, py))
+        x, y = points[-1][1], points[-1][2]
+        if lower == "m":
+            sx, sy = x, y
+    return points
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from("MLQCz"),
+            st.lists(st.integers(-100_000, 100_000), min_size=6, max_size=6),
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_relative_path_keeps_every_point(commands: list[tuple[str, list[int]]]) -> None:
+    arity = {"M": 2, "L": 2, "Q": 4, "C": 6, "z": 0}
+    parts = ["M 1.5 -2"]
+    for command, values in commands:
+        numbers = [f"{v / 100:.2f}".rstrip("0").rstrip(".") for v in values[: arity[command]]]
+        parts.append(" ".join([command, *numbers]))
+    d = " ".join(parts)
+    short = svg.relative_path(d)
+    assert short[0] == "m"
+    before, after = _absolute_points(d), _absolute_points(short)
+    assert [p[0] for p in after] == [p[0] for p in before]
+    for (_, x0, y0), (_, x1, y1) in zip(before, after, strict=True):
+        assert x1 == pytest.approx(x0, abs=1e-6) and y1 == pytest.approx(y0, abs=1e-6)
+
+
+def test_figures_write_relative_paths(rendered: dict[str, str]) -> None:
+    for name, html in rendered.items():
+        assert ' d="M ' not in html, name
+        assert re.search(r' d="m[-.\d]', html), name
+
+
+def _pixels(data: bytes) -> np.ndarray:
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as image:
+        return np.asarray(image.convert("RGBA"))
+
+
+@pytest.mark.parametrize("colours", [3, 256, 4096])
+def test_smallest_png_keeps_every_pixel(colours: int) -> None:
+    from PIL import Image
+
+    rng = np.random.default_rng(colours)
+    palette = rng.integers(0, 256, size=(colours, 4), dtype=np.uint8)
+    palette[: colours // 2, 3] = 255  # opaque and translucent colours
+    pixels = palette[rng.integers(0, colours, size=(64, 64))]
+    buffer = io.BytesIO()
+    Image.fromarray(pixels, "RGBA").save(buffer, format="png")
+    small = svg.smallest_png(buffer.getvalue())
+    assert len(small) <= len(buffer.getvalue())
+    np.testing.assert_array_equal(_pixels(small), pixels)
+
+
+def test_figures_carry_indexed_images(rendered: dict[str, str]) -> None:
+    """A heatmap's pixels come from a colour map of 256: the largest, the PE heatmap's, is
+    indexed (colour type 3), the small ones whichever is shorter."""
+    pngs = [
+        base64.b64decode(uri)
+        for html in rendered.values()
+        for uri in re.findall(r'href="data:image/png;base64,([^"]*)"', html)
+    ]
+    assert pngs and max(pngs, key=len)[25] == 3

@@ -15,6 +15,7 @@ from konum.config import options_from
 from konum.errors import ConfigError
 from konum.formatting import format_number, number_marks
 from konum.messages import (
+    BUILD_ONLY,
     LANGUAGES,
     OWN,
     Text,
@@ -37,6 +38,9 @@ _KEY_USED = re.compile(
 _SECTION_READER = re.compile(
     r"""function (\w+)\(key\b[^)]*\)\s*\{\s*return window\.konumText\("(\w+)\." \+ key"""
 )
+#: A script's reader that puts a key's start before the names it is given (quiz.js's
+#: ``say``: ``t("quiz.output_" + key, v)``).
+_PREFIX_READER = re.compile(r"""function (\w+)\(key\b[^)]*\)\s*\{\s*return t\("([\w.]+)" \+ key""")
 #: The quoted words of a source, from which the scripts build some keys
 #: (``"quiz.output_" + kind``, ``unit + "_long"``).
 _WORD = re.compile(r"""["']([\w.]+)["']""")
@@ -247,3 +251,19 @@ def test_the_own_site_page_lists_every_language() -> None:
     page = (Path(__file__).resolve().parent.parent / "content" / "own-site.md").read_text("utf-8")
     section = page.split(". The interface in your language\n", 1)[1].split("\n\n**", 1)[0]
     assert sorted(re.findall(r"\| `(\w+)` \|", section)) == sorted(LANGUAGES)
+
+
+def test_a_page_carries_no_text_only_the_templates_write() -> None:
+    """The texts a page leaves out (:data:`BUILD_ONLY`) are ones no script asks for: not
+    as a quoted key (``t("quiz.check")``, ``ok ? "quiz.right" : ...``), nor as one a reader
+    builds (``say("missing")``: ``"quiz.output_" + key``); and each is a quiz text."""
+    asked: set[str] = set()
+    for path in [*TEMPLATES_DIR.rglob("*.js"), *(SOURCE / "konum_pe").rglob("*.js")]:
+        source = path.read_text(encoding="utf-8")
+        asked |= {w for w in _WORD.findall(source) if re.fullmatch(r"[a-z]+\.\w+", w)}
+        for reader, prefix in _PREFIX_READER.findall(source):
+            asked |= {prefix + name for name in re.findall(rf"\b{reader}\(\s*\"(\w+)\"", source)}
+    assert {"quiz.check", "quiz.output_missing"} <= asked
+    assert set(catalogue("en")) >= BUILD_ONLY and not BUILD_ONLY & asked
+    carried = page_messages("en", ["quiz"])
+    assert carried and not BUILD_ONLY & set(carried)

@@ -199,8 +199,8 @@ def test_the_quiz_shows_the_task_and_a_labelled_box(question: OutputQuestion) ->
         later.update(json.loads(seal.unseal(data["seal"], later.pop("sealed"))))
     answer = later["answer"]
     assert html.escape(question.expected, quote=False) in answer
-    assert '<div class="highlight">' in answer and "np</span>" in answer  # the code, highlighted
-    assert answer.count('<code tabindex="0">') == 2  # both may scroll: focusable, as Material's
+    assert "<div class=highlight>" in answer and "np</span>" in answer  # the code, highlighted
+    assert answer.count("<code tabindex=0>") == 2  # both may scroll: focusable, as Material's
     assert not el.find_all(lambda e: e.tag == "button" or "aria-live" in e.attrs)
     assert el.find_all(has_class("konum-prompt"))
 

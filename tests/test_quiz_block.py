@@ -69,10 +69,12 @@ def test_exam_mode_time_limit_and_attempts_reach_the_page(banks: Path) -> None:
     assert 'data-mode="exam"' in html and 'data-time-limit="90"' in html
     assert "window.konumExam" in html and "Submit answers" in html  # quiz-exam.js and exam.*
     assert html.index("window.konumExam=") < html.index("window.konumQuiz=")
+    assert html.index(".konum-quiz{") < html.index(".konum-exam-foot{") < html.index("</style>")
     minutes = convert(banks, "/// quiz | alpha\n    mode: exam\n    time_limit: 20\n///\n")
     assert 'data-time-limit="1200"' in minutes
     practice = convert(banks, "/// quiz | alpha\n    attempts: 2\n///\n")
     assert 'data-attempts="2"' in practice and "window.konumExam=" not in practice
+    assert ".konum-exam-foot" not in practice  # exam mode's style: exam pages only
 
 
 @pytest.mark.parametrize(

@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jinja2 import Environment
 
+import konum_pe
 from konum import seal
 from konum.formatting import typeset_number
 from konum.paths import TEMPLATES_DIR
@@ -38,6 +39,7 @@ from konum.types import (
     NumericQuestion,
     Option,
 )
+from konum.types.computed import variant_salt
 from tests.helpers import render_quiz
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -175,9 +177,12 @@ def test_every_question_follows_the_contract(quiz_html: str) -> None:
         parsed, later = json.loads(data.text), _later(q)
         assert parsed["type"] == question.type
         hints = [k for k in later if k.startswith("hint-")]
-        assert len(hints) == len(question.all_hints) == len(parsed["hint_shares"])
-        assert parsed["hint_shares"] == [h.cost for h in question.all_hints]
-        assert parsed["worth"] == question.points
+        # Scoring fields at their defaults are left out (1 point, no hints, any attempts).
+        assert len(hints) == len(question.all_hints) == len(parsed.get("hint_shares", []))
+        assert parsed.get("hint_shares", []) == [h.cost for h in question.all_hints]
+        assert parsed.get("worth", 1) == question.points
+        assert parsed.get("attempts") == question.attempts
+        assert 1 not in [parsed.get("worth")] and [] not in [parsed.get("hint_shares")]
         assert ("explanation" in later) == bool(question.explanation) == parsed["explanation"]
         if question.type == "computed":
             count = len(concrete.variants)
@@ -322,8 +327,11 @@ def test_computed_ships_every_variant_one_visible() -> None:
             assert notes == {f"{k}-note-{i}" for i, o in enumerate(v.options) if o.feedback}
         data = json.loads(root.find_all(has_class("konum-data"))[0].text)
         assert len(data["variants"]) == len(concrete.variants)
-        for entry, variant_ in zip(data["variants"], concrete.variants, strict=True):
-            salt = entry["salt"]
+        for k, (entry, variant_) in enumerate(
+            zip(data["variants"], concrete.variants, strict=True)
+        ):
+            salt = variant_salt(data["salt"], k)
+            assert salt == f"{data['salt']}\x1f{k}" and "salt" not in entry
             if variant_.options:
                 right = [
                     seal.answer_hash(salt, "o", i) in entry["right"] for i in range(entry["count"])
@@ -546,12 +554,14 @@ def test_assets_fit_in_11_kb_gzipped() -> None:
     with one."""
     js, css = asset("quiz.js").encode(), asset("quiz.css").encode()
     assert len(gzip.compress(js, 9)) + len(gzip.compress(css, 9)) <= 11 * 1024
-    assert len(gzip.compress(asset("quiz-exam.js").encode(), 9)) <= 2 * 1024
+    exam = asset("quiz-exam.js") + asset("quiz-exam.css")
+    assert len(gzip.compress(exam.encode(), 9)) <= 2 * 1024
 
 
 def test_minifying_keeps_every_string_and_drops_the_comments() -> None:
-    """The minifier only takes out comments and spaces: every string literal of the source
-    is still in what pages carry (a mangled regex or template literal would lose one)."""
+    """The minifier takes out comments and spaces and renames locals, nothing else: every
+    string literal of the source is still in what pages carry (a mangled regex or template
+    literal would lose one)."""
     literal = re.compile(r"'(?:[^'\\\n]|\\.)*'" + r'|"(?:[^"\\\n]|\\.)*"')
     for name in sorted(p.relative_to(ASSETS).as_posix() for p in ASSETS.rglob("*.js")):
         source, shipped = (ASSETS / name).read_text(encoding="utf-8"), asset(name)
@@ -562,10 +572,30 @@ def test_minifying_keeps_every_string_and_drops_the_comments() -> None:
         assert "/*" not in shipped and len(shipped) < len(source), name
 
 
+def test_every_script_of_konum_and_its_course_has_its_locals_renamed() -> None:
+    """konum's scripts and the course's explorers are ES5, so none is carried as written."""
+    from calmjs.parse import es5
+
+    plugin = Path(konum_pe.__file__).parent / "assets"
+    scripts = [*sorted(ASSETS.rglob("*.js")), *sorted(plugin.glob("*.js"))]
+    assert len(scripts) > 10
+    for path in scripts:
+        es5(path.read_text(encoding="utf-8"))  # raises on anything but ES5
+        shipped = asset(path)
+        assert not re.search(r"function [\w$]{3,}\(", shipped), path.name  # names renamed
+
+
+def test_a_plugin_script_in_later_javascript_is_carried_as_written(tmp_path: Path) -> None:
+    script = tmp_path / "modern.js"
+    script.write_text("const twice = (x) => 2 * x;  // ES2015\n", encoding="utf-8")
+    assert asset(script) == script.read_text(encoding="utf-8")
+
+
 def test_assets_make_no_requests() -> None:
     js = (ASSETS / "quiz.js").read_text(encoding="utf-8")
     js += (ASSETS / "quiz-exam.js").read_text(encoding="utf-8")
     css = (ASSETS / "quiz.css").read_text(encoding="utf-8")
+    css += (ASSETS / "quiz-exam.css").read_text(encoding="utf-8")
     for needle in ("fetch(", "XMLHttpRequest", "import(", "sendBeacon", "WebSocket", "http"):
         assert needle not in js, needle
     assert "url(" not in css and "@import" not in css
@@ -583,7 +613,7 @@ def test_inline_assets_cannot_end_their_elements() -> None:
     ):
         for text in ((ASSETS / name).read_text(encoding="utf-8").lower(), asset(name).lower()):
             assert "</script" not in text and "<!--" not in text, name
-    for name in ("quiz.css", "flashcards.css", "overview.css", "progress.css"):
+    for name in ("quiz.css", "quiz-exam.css", "flashcards.css", "overview.css", "progress.css"):
         assert "</style" not in asset(name).lower(), name
         assert "</style" not in (ASSETS / name).read_text(encoding="utf-8").lower(), name
 
@@ -650,7 +680,7 @@ def test_a_heading_with_math_keeps_its_id_and_name_clean() -> None:
         html = md.reset().convert("## Why only $m - n$ counts\n\nThe score, $m - n$, counts.")
         assert '<h2 id="why-only-mn-counts">' in html
         (token,) = md.toc_tokens  # type: ignore[attr-defined]
-        assert token["name"] == "Why only m&#x02212;n counts" and "<style" not in token["html"]
+        assert token["name"] == "Why only m−n counts" and "<style" not in token["html"]
         assert html.count("<style>") == 1 and html.index("<style>") == 0
         assert "<span class=konum-nobreak><math" in html and "</math>,</span> counts" in html
 

@@ -272,8 +272,8 @@ def _sealed_number(page: Path, fraction: bool = False) -> tuple[int, str, str]:
         data = json.loads(question.xpath(".//script[@class='konum-data']")[0].text)
         spec = data["variants"][0] if "variants" in data else data
         if "interval" in spec:
-            low, high = json.loads(unseal(spec["salt"] if "variants" in data else data["salt"],
-                                          spec["interval"]))  # fmt: skip
+            salt = data["salt"] + ("\x1f0" if "variants" in data else "")  # variant 0's
+            low, high = json.loads(unseal(salt, spec["interval"]))
             middle = (low + high) / 2
             if not fraction or not middle.is_integer():
                 return place, format_number(middle, language=language), language

@@ -40,7 +40,8 @@ class Explorer:
         question: the one question it answers, for authors.
         params: its controls, in order; each default is the control's starting value.
         check: why values do not fit together (``position`` beyond ``n``), or None.
-        script: the JavaScript file that defines it.
+        script: the JavaScript file that defines it (inline in the page: minified when it
+            is ES5, as konum's own scripts are, carried as written otherwise).
         figure: the fallback: ``(figure name, figure parameters, alt key, alt fields)``, the
             alt text being ``explorer.<alt key>`` with the fields filled in.
         table: the fallback when there is no figure: ``(caption, column headers, rows)``.

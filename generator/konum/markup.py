@@ -356,3 +356,29 @@ def render_markdown(text: str, *, inline: bool = False, math: MathMode = "mathml
         konum.math.MathError: a formula cannot be rendered.
     """
     return render_text(text).out(inline=inline, math=math)
+
+
+# --- HTML inside JSON -----------------------------------------------------------------------
+
+# A start tag, its attribute values quoted or bare; text never holds a raw "<" (sanitised
+# and template HTML escape it), so every match is a tag.
+_START_TAG = re.compile(
+    r"""<[A-Za-z][^\s/>]*(?:\s+[^\s"'=<>/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*/?>"""
+)
+_QUOTED = re.compile(r'(\s[^\s"\'=<>/]+)="([^"]*)"(?=(\s*/>)?)')
+_BARE = re.compile(r"[^\s\"'=<>`]+")
+
+
+def _quote_less(match: re.Match[str]) -> str:
+    name, value, closing = match.groups()
+    if _BARE.fullmatch(value) and not closing:
+        return f"{name}={value}"
+    return f"{name}='{value.replace(chr(39), '&#39;')}'"
+
+
+def json_html(html: str) -> str:
+    """``html`` as it travels in a page's JSON (read back through ``innerHTML``): the same
+    elements and attributes, without a double quote for JSON to escape. Attribute values
+    lose their quotes where HTML allows it (no space, quote, ``=``, ``<``, ``>`` or
+    backtick, and not the last value before ``/>``); the others are single-quoted."""
+    return _START_TAG.sub(lambda tag: _QUOTED.sub(_quote_less, tag.group(0)), html)

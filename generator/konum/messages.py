@@ -111,6 +111,16 @@ def message(language: str, key: str, **fields: object) -> str:
     return fill(catalogue(language)[key], language, **fields)
 
 
+#: The quiz texts only the templates write (at build time, into the markup and the parts
+#: shown later), which no script reads: a page does not carry them.
+BUILD_ONLY = frozenset(
+    f"quiz.{name}"
+    for name in """answer explanation hint_title worked_solution select_all choices choose
+    order_label blank_label your_answer your_answer_decimals output_label output_prints
+    output_solution""".split()  # noqa: SIM905
+)
+
+
 def page_messages(
     language: str,
     sections: Iterable[str],
@@ -118,12 +128,14 @@ def page_messages(
     leave_out: tuple[str, ...] = (),
 ) -> dict[str, Text]:
     """The texts of ``sections`` (``quiz``, ``study``, ...) for a page's scripts, unfilled
-    (plural forms as an object), but for those whose full key starts with one of
-    ``leave_out`` (``explorer.sin_``)."""
+    (plural forms as an object), but for :data:`BUILD_ONLY` and those whose full key
+    starts with one of ``leave_out`` (``explorer.sin_``)."""
     prefixes = tuple(f"{section}." for section in sections)
     texts = catalogue(language, folders)
     return {
         key: text if isinstance(text, str) else dict(text)
         for key, text in texts.items()
-        if key.startswith(prefixes) and not (leave_out and key.startswith(leave_out))
+        if key.startswith(prefixes)
+        and key not in BUILD_ONLY
+        and not (leave_out and key.startswith(leave_out))
     }

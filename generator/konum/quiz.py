@@ -100,9 +100,10 @@ class _Settings(TypedDict):
 
 def assets_html(widget: str, *, exam: bool = False) -> str:
     """The inline ``<style>`` and ``<script>`` of ``widget`` (``quiz``, ``flashcards``,
-    ``overview``, ``progress``); with ``exam``, ``quiz-exam.js`` before the quiz's script
-    (which calls it)."""
+    ``overview``, ``progress``); with ``exam``, ``quiz-exam.css`` after the quiz's style and
+    ``quiz-exam.js`` before its script (which calls it)."""
     css, js = asset(f"{widget}.css"), asset(f"{widget}.js")
+    css += asset("quiz-exam.css") if exam else ""
     before = f"<script>{asset('quiz-exam.js')}</script>\n" if exam else ""
     return f'<style data-konum-asset="{widget}">{css}</style>\n{before}<script>{js}</script>\n'
 

@@ -36,7 +36,7 @@ from konum import seal
 from konum.figures import render_svg
 from konum.formatting import SLUG
 from konum.images import Images, inline
-from konum.markup import render_markdown
+from konum.markup import json_html, render_markdown
 from konum.math import bind_punctuation
 from konum.messages import message
 from konum.model import FigureRef
@@ -108,9 +108,12 @@ def later_json(later: Mapping[str, Any], salt: str) -> Markup:
     answer away (the answer, explanation, worked solutions and option notes) sealed
     together under the key ``sealed`` (:func:`konum.seal.seal`); the rest (hints, the
     other variants' prompts and options) stays as it is; their formulas keep the
-    punctuation after them on their line, as the page's other formulas do."""
-    hidden = {k: bind_punctuation(str(v)) for k, v in later.items() if _REVEALING.search(k)}
-    shown: dict[str, Any] = {k: v for k, v in later.items() if k not in hidden}
+    punctuation after them on their line, as the page's other formulas do. Every part is
+    written as :func:`konum.markup.json_html` (no quote for the JSON to escape)."""
+    hidden = {
+        k: json_html(bind_punctuation(str(v))) for k, v in later.items() if _REVEALING.search(k)
+    }
+    shown: dict[str, Any] = {k: json_html(str(v)) for k, v in later.items() if k not in hidden}
     if hidden:
         text = json.dumps(hidden, ensure_ascii=False, separators=(",", ":"))
         shown["sealed"] = seal.seal(salt, text)
@@ -119,15 +122,27 @@ def later_json(later: Mapping[str, Any], salt: str) -> Markup:
 
 @lru_cache(maxsize=64)
 def asset(path: str | Path) -> str:
-    """A script or style as pages carry it: minified (comments and spaces out), since it
-    travels inline in every page that uses it and is not cached between pages. ``path`` is
-    relative to ``templates/assets/`` (konum's own), or absolute (a plugin's)."""
-    import rcssmin
-    import rjsmin
-
+    """A script or style as pages carry it: minified (comments and spaces out, and a
+    script's local names shortened by calmjs.parse), since it travels inline in every page
+    that uses it and is not cached between pages. ``path`` is relative to
+    ``templates/assets/`` (konum's own), or absolute (a plugin's). calmjs.parse reads ES5
+    (``var`` and ``function``), as konum's scripts are written; a plugin's script in later
+    JavaScript is carried as written."""
     file = TEMPLATES_DIR / "assets" / path
     text = file.read_text(encoding="utf-8")
-    return str(rjsmin.jsmin(text) if file.suffix == ".js" else rcssmin.cssmin(text))
+    if file.suffix != ".js":
+        import rcssmin
+
+        return str(rcssmin.cssmin(text))
+    from calmjs.parse import es5
+    from calmjs.parse.exceptions import ECMASyntaxError
+    from calmjs.parse.unparsers.es5 import minify_print
+
+    try:
+        tree = es5(text)
+    except ECMASyntaxError:
+        return text
+    return str(minify_print(tree, obfuscate=True, obfuscate_globals=False))
 
 
 def question_salt(seed: int, quiz_id: str, question_id: str) -> str:
@@ -154,6 +169,21 @@ def _legend_html(html: Markup) -> Markup | None:
     """The inner HTML of a prompt that is one plain paragraph, else None."""
     match = _SINGLE_PARAGRAPH.match(str(html))
     return Markup(match.group("inner")) if match else None
+
+
+def _scoring(
+    salt: str, worth: float, hint_shares: list[float], attempts: int | None
+) -> dict[str, Any]:
+    """The checker's scoring fields, each left out at its default (worth 1 point, no hints,
+    any number of attempts), which quiz.js and ``konum quiz`` read in its place."""
+    scoring: dict[str, Any] = {"salt": salt}
+    if worth != 1:
+        scoring["worth"] = worth
+    if hint_shares:
+        scoring["hint_shares"] = hint_shares
+    if attempts is not None:
+        scoring["attempts"] = attempts
+    return scoring
 
 
 def _question(
@@ -193,12 +223,7 @@ def _question(
         "hints": [md(h.text) for h in q.all_hints],
         "figure": figure_html(q.figure, plugins, language),
         "explanation": md(q.explanation) if q.explanation else None,
-        "scoring": {
-            "salt": salt,
-            "worth": q.points,
-            "hint_shares": [h.cost for h in q.all_hints],
-            "attempts": q.attempts,
-        },
+        "scoring": _scoring(salt, q.points, [h.cost for h in q.all_hints], q.attempts),
     }
     view.update(q.view(concrete, Page(dom_id, salt, language, md, blank)))
     if "prompt" not in view and "variants" not in view:

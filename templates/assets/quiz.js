@@ -452,7 +452,8 @@
   }
 
   /* Chromium leaves MathML out of accessible names ("whatever  and  are", or nothing for a
-   * label that is all math): name such controls with the math's alttext in its place. */
+   * label that is all math): name such controls with the math's alttext (its TeX), or its
+   * characters where it has none, in its place. */
   function nameMath(el) {
     $$(el, "label").forEach(function (label) {
       if (!label.querySelector("math")) return;
@@ -556,7 +557,7 @@
     function spec() {
       if (!computed) return [data.type, data.type === "choice" ? Object.assign({ notes: "" }, data) : data, data.salt];
       var v = data.variants[api.variant];
-      return [v.form, v.form === "choice" ? Object.assign({ notes: api.variant + "-" }, v) : v, v.salt];
+      return [v.form, v.form === "choice" ? Object.assign({ notes: api.variant + "-" }, v) : v, data.salt + "\x1f" + api.variant];
     }
     function hintCost() {
       return costs.slice(0, api.paid).reduce(function (a, c) { return a + c; }, 0) * points;

@@ -423,7 +423,7 @@ def test_bank_html_with_konums_own_class_names_changes_nothing(browser: Any) -> 
         r"\1" + DECOY,
         html,
     )
-    title = '<p class=\\"konum-hint-title\\">'  # inside the JSON of what shows later
+    title = "<p class=konum-hint-title>"  # inside the JSON of what shows later
     html = html.replace(title, DECOY.replace('"', '\\"') + "<p>")
     assert html.count("decoy") >= 2 * len(concretes)
     script = (ASSETS / "quiz.js").read_text(encoding="utf-8")

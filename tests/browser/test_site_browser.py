@@ -189,7 +189,7 @@ def answer_right(q: Locator, check: str = "Check") -> None:
     data = data_of(q)
     scope, spec = scope_of(q, data)
     form = spec.get("form", data["type"])
-    salt = spec.get("salt", data["salt"])
+    salt = salt_of(data, scope)
 
     def hashed(*parts: object) -> str:
         return seal.answer_hash(salt, *parts)
@@ -233,17 +233,25 @@ def answer_right(q: Locator, check: str = "Check") -> None:
     q.get_by_role("button", name=check).click()
 
 
-def _range(q: Locator, spec: dict[str, Any]) -> tuple[float, float]:
+def salt_of(data: dict[str, Any], scope: Locator) -> str:
+    """The salt Check grades ``scope`` under: the question's, or for a computed question's
+    variant the question's, U+001F and the variant's index (quiz.js's)."""
+    if data["type"] != "computed":
+        return str(data["salt"])
+    return f"{data['salt']}\x1f{scope.get_attribute('data-variant')}"
+
+
+def _range(salt: str, spec: dict[str, Any]) -> tuple[float, float]:
     """The numbers a numeric spec accepts, unsealed by the page."""
-    low, high = json.loads(seal.unseal(spec["salt"], spec["interval"]))
+    low, high = json.loads(seal.unseal(salt, spec["interval"]))
     return float(low), float(high)
 
 
 def points_of(page: Page) -> str:
     """What the page's questions are worth in all, as the score line writes it."""
     total = page.locator("[data-question-id]").evaluate_all(
-        "qs => qs.reduce((a, q) => a + JSON.parse(q.querySelector('template')"
-        ".content.querySelector('script.konum-data').textContent).worth, 0)"
+        "qs => qs.reduce((a, q) => a + (JSON.parse(q.querySelector('template')"
+        ".content.querySelector('script.konum-data').textContent).worth || 1), 0)"
     )
     return f"{total:g}"
 
@@ -460,8 +468,16 @@ def test_whole_quiz_right_then_new_numbers(session: Session) -> None:
         new_scope, new_spec = scope_of(q, data)
         assert new_spec is not old_spec
         assert new_scope.locator(".konum-prompt").inner_text() != prompt, qid
-        old_range = _range(q, old_spec) if old_spec.get("form") == "numeric" else None
-        new_range = _range(q, new_spec) if new_spec.get("form") == "numeric" else None
+        old_range = (
+            _range(salt_of(data, old_scope), old_spec)
+            if old_spec.get("form") == "numeric"
+            else None
+        )
+        new_range = (
+            _range(salt_of(data, new_scope), new_spec)
+            if new_spec.get("form") == "numeric"
+            else None
+        )
         if old_range and new_range and not new_range[0] <= sum(old_range) / 2 <= new_range[1]:
             # the old answer no longer fits
             new_scope.locator("input").fill(repr(sum(old_range) / 2))

@@ -381,7 +381,7 @@ def test_math_renders_as_mathml(page: Any) -> None:
 def test_the_lesson_filter_is_remembered(page: Any, study_site: tuple[str, dict[str, Any]]) -> None:
     _, data = study_site
     deck = data["decks"][1]
-    in_deck = [c["key"] for c in data["cards"] if c["deck"] == deck]
+    in_deck = [c["key"] for c in data["cards"] if data["decks"][c["deck"]] == deck]
     page.select_option(".konum-study__filter", deck)
     assert shown_key(page) in in_deck and deck in page.locator(".konum-study__meta").text_content()
     page.reload()
@@ -442,9 +442,11 @@ def test_cloze_card_shows_the_filled_text_instead_of_the_front(page: Any) -> Non
     assert shown_key(page) == "question:sin-fill-even"
     front = page.locator(".konum-study__front")
     assert front.locator("code .konum-cloze").inner_text() == "[…]"
+    assert front.locator("mark").count() == 0 and "Even columns" not in front.inner_text()
     page.keyboard.press("Space")
     assert front.is_hidden()
     assert page.locator(".konum-study__back code mark").inner_text() == "2"
+    assert "Even columns" in page.locator(".konum-study__back").inner_text()  # the extra
     page.keyboard.press("Space")
     assert front.is_visible() and page.locator(".konum-study__back").is_hidden()
 

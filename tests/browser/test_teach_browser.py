@@ -3,9 +3,10 @@ hints, attempts, pools, exam mode with a timer, the konum:submit event, sealed a
 
 The pages are written here (the sample questions of ``tests/quiz_samples.py`` rendered with
 the options each test needs) into a folder served on 127.0.0.1; every page gets the quiz's
-files as separate scripts and styles, and ``quiz-exam.js`` before ``quiz.js`` as the
-extension inlines them. Ordering by keyboard alone is in ``test_quiz_browser.py``'s
-whole-quiz test; answers in the built site's page source are checked at the end.
+files as separate scripts and styles, and ``quiz-exam.js`` before ``quiz.js`` (its style
+after ``quiz.css``) as the extension inlines them. Ordering by keyboard alone is in
+``test_quiz_browser.py``'s whole-quiz test; answers in the built site's page source are
+checked at the end.
 """
 
 from __future__ import annotations
@@ -44,7 +45,10 @@ SCRIPTS = (
     '<script src="assets/konum/quiz-exam.js"></script>\n'
     '<script src="assets/konum/quiz.js"></script>'
 )
-NO_ICON = '<link rel="icon" href="data:,">'  # no favicon request (a 404 is a console error)
+NO_ICON = (
+    '<link rel="icon" href="data:,">'  # no favicon request (a 404 is a console error)
+    '<link rel="stylesheet" href="assets/konum/quiz-exam.css">'
+)
 EXAM_LIMIT = 3  # seconds: the timer test waits for it to run out
 
 
@@ -87,7 +91,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root = tmp_path_factory.mktemp("teach")
     (root / "material").mkdir()
     (root / "assets" / "konum").mkdir(parents=True)
-    for name in ("quiz.js", "quiz-exam.js", "quiz.css"):
+    for name in ("quiz.js", "quiz-exam.js", "quiz.css", "quiz-exam.css"):
         shutil.copy(ASSETS / name, root / "assets" / "konum" / name)
     material = _material_css(root / "material")
     texts = messages_html("en", ["quiz", "exam"])

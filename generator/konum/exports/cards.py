@@ -52,7 +52,15 @@ from konum.model import FigureRef, Flashcard
 from konum.plugins import NONE, Plugins
 from konum.types import Bank, Card, Cards, Concrete, Draw, MediaFile
 
-__all__ = ["Card", "ImageForm", "MediaFile", "build_card_sets", "build_cards", "display_sides"]
+__all__ = [
+    "Card",
+    "ImageForm",
+    "MediaFile",
+    "build_card_sets",
+    "build_cards",
+    "display_sides",
+    "marked_cloze",
+]
 
 #: How a card carries its images (see the module docstring).
 ImageForm = Literal["inline", "files", "names"]
@@ -200,9 +208,13 @@ def build_card_sets(
 def display_sides(card: Card) -> tuple[str, str]:
     """Front and back HTML for tools without cloze support: a basic card as it is; for a
     cloze card the front shows each deletion as ``[…]`` and the back the text with the
-    answers marked, then the "Back Extra"."""
+    answers marked (:func:`marked_cloze`), then the "Back Extra"."""
     if card.kind == "basic":
         return card.front, card.back
     front = _CLOZE_RE.sub('<span class="konum-cloze">[…]</span>', card.front)
-    back = _CLOZE_RE.sub(r'<mark class="konum-cloze">\1</mark>', card.front) + card.back
-    return front, back
+    return front, marked_cloze(card) + card.back
+
+
+def marked_cloze(card: Card) -> str:
+    """A cloze card's text with each deletion's answer in ``<mark class="konum-cloze">``."""
+    return _CLOZE_RE.sub(r'<mark class="konum-cloze">\1</mark>', card.front)

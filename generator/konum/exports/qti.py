@@ -55,11 +55,12 @@ an option the weight of the last condition naming it); a number's answer is the 
 condition. The explanation is each item's general feedback (``general_fb``); a computed
 variant's adds its worked solution. Hints are not carried (Canvas's quizzes have none).
 
-Text is HTML, math as MathML (konum's own, with the LaTeX as ``alttext``): Canvas's HTML
-allow-list keeps MathML and the browser draws it, so formulas read as on the site. A
-question's figure (SVG) and the bank's own images travel as ``images/<flat name>`` in the
-package, each a ``webcontent`` resource of the manifest, and the HTML shows them from
-``$IMS-CC-FILEBASE$/images/<name>``, which Canvas points at the course's files on import.
+Text is HTML, math as MathML (konum's own, the LaTeX as ``alttext`` where it says more than
+the formula's characters): Canvas's HTML allow-list keeps MathML and the browser draws it,
+so formulas read as on the site. A question's figure (SVG) and the bank's own images
+travel as ``images/<flat name>`` in the package, each a ``webcontent`` resource of the
+manifest, and the HTML shows them from ``$IMS-CC-FILEBASE$/images/<name>``, which Canvas
+points at the course's files on import.
 
 Not written, and reported by id (:class:`~konum.lms.Skipped`): blanks with a regular
 expression or case-sensitive (Canvas's blanks match listed answers, ignoring case) and output

@@ -19,7 +19,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from konum.exports.anki import anki_tags, deck_names, guid
-from konum.exports.cards import display_sides
+from konum.exports.cards import display_sides, marked_cloze
+from konum.markup import json_html
 from konum.types import Card
 
 #: Anki's stock note types used by the text export, by card kind.
@@ -71,27 +72,25 @@ def write_csv(cards: Iterable[Card], path: str | Path) -> None:
 
 
 def cards_json(cards: Iterable[Card]) -> dict[str, object]:
-    """The study page's data: ``{"version": 1, "decks": [...], "cards": [...]}``.
+    """The study page's data: ``{"version": 2, "decks": [...], "cards": [...]}``.
 
-    Each card is ``{"key", "kind", "deck", "bank", "tags", "front", "back"}`` with cloze cards
-    turned into front/back pairs (their back repeats the text with the answers filled in, so
-    the study page shows it instead of the front); ``decks`` lists the deck titles in order of
-    first appearance.
+    ``decks`` lists the deck titles in order of first appearance. A card is ``{"key",
+    "deck", "front", "back"}``, ``deck`` its deck's index in ``decks``; a cloze card is
+    ``{"key", "deck", "cloze", "back"}``, ``cloze`` its text with the answers marked
+    (:func:`~konum.exports.cards.marked_cloze`), which the page shows with each mark as
+    ``[…]`` for the front and then in full above the "Back Extra" ``back``: the text once,
+    not twice. What the page does not read (the card's bank and tags) is left to the
+    downloads; the HTML is written as :func:`konum.markup.json_html` (no quote for the
+    JSON to escape).
     """
     items: list[dict[str, object]] = []
-    decks: dict[str, None] = {}
+    decks: dict[str, int] = {}
     for card in cards:
-        front, back = display_sides(card)
-        decks.setdefault(card.deck)
-        items.append(
-            {
-                "key": card.key,
-                "kind": card.kind,
-                "deck": card.deck,
-                "bank": card.bank,
-                "tags": list(card.tags),
-                "front": front,
-                "back": back,
-            }
-        )
-    return {"version": 1, "decks": list(decks), "cards": items}
+        item: dict[str, object] = {"key": card.key, "deck": decks.setdefault(card.deck, len(decks))}
+        if card.kind == "cloze":
+            item["cloze"] = json_html(marked_cloze(card))
+        else:
+            item["front"] = json_html(card.front)
+        item["back"] = json_html(card.back)
+        items.append(item)
+    return {"version": 2, "decks": list(decks), "cards": items}

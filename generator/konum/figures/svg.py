@@ -4,7 +4,9 @@
 ``*{...}`` rule would leak into the page) and the font family (text takes the page's font);
 rewrites :data:`~konum.figures.style.INK` to ``currentColor``; keeps only the ``id``
 attributes something refers to (``figure_1``, ``axes_1``, ... would clash between two figures
-on one page); rounds coordinates to 1/100 pt; flattens matplotlib's bare ``<g>`` nesting;
+on one page); rounds coordinates to 1/100 pt and writes paths with relative steps
+(:func:`relative_path`); writes raster images (heatmaps) as the smallest PNG of the same
+pixels (:func:`smallest_png`); flattens matplotlib's bare ``<g>`` nesting;
 and gives the root a ``viewBox``, ``role="img"``, an ``aria-label`` and ``<title>`` from the
 alt text, and a CSS width of its natural size capped at the column.
 
@@ -14,6 +16,7 @@ page language's marks: with ``svg.fonttype: none`` every text is a real ``<text>
 
 from __future__ import annotations
 
+import base64
 import html
 import io
 import re
@@ -37,6 +40,11 @@ _LONG_NUMBER = re.compile(r"-?\d+\.\d{3,}")
 _REFERENCE = re.compile(r'(?:url\(#|href="#)([^")]+)')
 _ID = re.compile(r' id="([^"]+)"')
 _BLANK = re.compile(r">\s+<")
+_PATH_DATA = re.compile(r' d="([^"]*)"')
+_PNG_URI = re.compile(r'(href=")data:image/png;base64,([^"]*)"')
+_PATH_TOKEN = re.compile(r"[A-Za-z]|-?\d+(?:\.\d+)?")
+#: How many numbers each of matplotlib's path commands takes.
+_ARITY = {"M": 2, "L": 2, "Q": 4, "C": 6, "z": 0}
 _G_TAG = re.compile(r"<g\b[^>]*?/>|<g\b[^>]*>|</g>")
 _USE_RUN = re.compile(r'(?:<use [^>]*? style="([^"]*)"/>)(?:<use [^>]*? style="\1"/>)+')
 _USE_STYLE = re.compile(r' style="[^"]*"')
@@ -57,6 +65,78 @@ def _round_geometry(match: re.Match[str]) -> str:
     """Coordinates to 1/100 pt (about 1/75 px): half the bytes, no visible change."""
     value = " ".join(match.group(2).split())
     return f'{match.group(1)}{_LONG_NUMBER.sub(_short_number, value)}"'
+
+
+def _hundredths(value: int) -> str:
+    """``value`` hundredths as the shortest SVG number: ``-.5``, ``12.3``, ``0``."""
+    whole, part = divmod(abs(value), 100)
+    text = f"{whole}.{part:02d}".rstrip("0").rstrip(".").removeprefix("0")
+    return ("-" if value < 0 else "") + (text or "0")
+
+
+def relative_path(d: str) -> str:
+    """matplotlib's path data (absolute ``M L Q C z`` on numbers with at most two decimals)
+    as the same path in relative steps: each point as its step from the one before, in
+    whole hundredths, so the points are where they were; a command letter only where it
+    changes, and no separator before a sign or a second decimal point. Other data (already
+    short, or from elsewhere) is returned as it is."""
+    tokens = _PATH_TOKEN.findall(d)
+    if not tokens or tokens[0] != "M" or any(t.isalpha() and t not in _ARITY for t in tokens):
+        return d
+    out: list[str] = []
+    last = ""  # the last command letter or number written
+    x = y = start_x = start_y = 0
+    implied = ""  # the command a run of numbers continues without its letter
+    i = 0
+    while i < len(tokens):
+        command, n = tokens[i], _ARITY[tokens[i]]
+        values = [round(float(v) * 100) for v in tokens[i + 1 : i + 1 + n]]
+        i += 1 + n
+        if command == "z":
+            out.append(last := "z")
+            x, y, implied = start_x, start_y, ""
+            continue
+        letter = command.lower()
+        if letter != implied:
+            out.append(last := letter)
+        for k, value in enumerate(values):
+            step = _hundredths(value - (x if k % 2 == 0 else y))
+            glued = last.isalpha() or step[0] == "-" or (step[0] == "." and "." in last)
+            out.append(step if glued else " " + step)
+            last = step
+        x, y = values[-2], values[-1]
+        if command == "M":
+            start_x, start_y, implied = x, y, "l"
+        else:
+            implied = letter
+    return "".join(out)
+
+
+def smallest_png(data: bytes) -> bytes:
+    """``data`` (a PNG) as the fewest bytes Pillow writes the same pixels in: indexed colour
+    when there are at most 256 colours (a heatmap's colour map has 256), else optimised
+    RGBA; ``data`` itself when neither is smaller. Every pixel keeps its colour and alpha."""
+    import numpy as np
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as image:
+        pixels = np.asarray(image.convert("RGBA"))
+    colours, index = np.unique(pixels.reshape(-1, 4), axis=0, return_inverse=True)
+    if len(colours) <= 256:
+        smaller = Image.fromarray(index.reshape(pixels.shape[:2]).astype(np.uint8), "P")
+        smaller.putpalette(colours[:, :3].tobytes())
+        alpha = colours[:, 3]
+        options = {} if (alpha == 255).all() else {"transparency": alpha.tobytes()}
+    else:
+        smaller, options = Image.fromarray(pixels, "RGBA"), {}
+    buffer = io.BytesIO()
+    smaller.save(buffer, format="png", optimize=True, **options)
+    return min(data, buffer.getvalue(), key=len)
+
+
+def _smaller_image(match: re.Match[str]) -> str:
+    png = smallest_png(base64.b64decode(match.group(2)))
+    return f'{match.group(1)}data:image/png;base64,{base64.b64encode(png).decode("ascii")}"'
 
 
 def _flatten_groups(svg: str) -> str:
@@ -104,6 +184,8 @@ def clean_svg(svg: str, alt: str) -> str:
     svg = _FONT_FAMILY.sub("", svg)  # inherit the page's font
     svg = _NO_ROTATE.sub("", svg)
     svg = _GEOMETRY.sub(_round_geometry, svg)
+    svg = _PATH_DATA.sub(lambda m: f' d="{relative_path(m.group(1))}"', svg)
+    svg = _PNG_URI.sub(_smaller_image, svg)
     svg = svg.replace(INK, "currentColor")
     referenced = set(_REFERENCE.findall(svg))
     svg = _ID.sub(lambda m: m.group(0) if m.group(1) in referenced else "", svg)

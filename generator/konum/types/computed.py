@@ -20,7 +20,8 @@ A computed question names a plugin's generator, or writes its own formula::
 
 Each question ships ``variants`` drawings (:func:`konum.computed.computed_variants`); "New
 numbers" moves to the next. quiz.js's grader ``computed`` checks the variant shown as a
-numeric or a choice question, with that variant's salt.
+numeric or a choice question, with that variant's salt (:func:`variant_salt`, which the
+page does not spell out).
 """
 
 from __future__ import annotations
@@ -98,6 +99,12 @@ COMPUTED_ANSWERS = ("numeric", "choice")
 FORMULA_ONLY_FIELDS = ("misconceptions", "tolerance")
 MISCONCEPTION_FIELDS = ("formula", "feedback")
 _TOKEN = "KONUMPARAM{}X"
+
+
+def variant_salt(salt: str, k: int) -> str:
+    """The salt of variant ``k``'s hashes and sealed interval: the question's ``salt``,
+    U+001F and ``k`` (quiz.js makes it the same way)."""
+    return f"{salt}\x1f{k}"
 
 
 @dataclass(frozen=True)
@@ -350,8 +357,8 @@ class ComputedQuestion(Question):
                     "solution": page.md(v.solution),
                 }
             )
-            vsalt = f"{page.salt}\x1f{k}"
-            entry: dict[str, Any] = {"form": form, "salt": vsalt}
+            vsalt = variant_salt(page.salt, k)
+            entry: dict[str, Any] = {"form": form}
             if form == "choice":
                 entry.update(choice_data(v.options, vsalt))
             else:
@@ -367,7 +374,7 @@ class ComputedQuestion(Question):
         """The variant shown, as a choice or a numeric question, under its own salt."""
         variant = spec["variants"][check.variant]
         grader = grade_choice if variant["form"] == "choice" else grade_numeric
-        return grader(variant, replace(check, salt=variant["salt"]))
+        return grader(variant, replace(check, salt=variant_salt(check.salt, check.variant)))
 
     def cards(self, concrete: Concrete, ctx: Cards) -> list[Card]:
         """One card per variant, keyed ``question:<id>:variant:<i>``."""

@@ -614,11 +614,11 @@ def test_flashcards_page(session: Session, real: tuple[Path, str]) -> None:
 
 
 def test_matrix_brackets_grow_with_the_matrix(session: Session) -> None:
-    """Lesson 1's matrix: its brackets stretch to the height of its rows. That takes a font
-    with an OpenType MATH table; with the generic `math` family alone, Chromium on Linux
-    found none and drew one-line brackets beside a five-row matrix."""
-    page = session.open("lessons/01-why-position.html")
-    matrix = page.locator('math[alttext^="X = \\\\begin{pmatrix}"]').first
+    """Lesson 5's rotation matrix: its brackets stretch to the height of its rows. That takes
+    a font with an OpenType MATH table; with the generic `math` family alone, Chromium on
+    Linux found none and drew one-line brackets beside a many-row matrix."""
+    page = session.open("lessons/05-rope.html")
+    matrix = page.locator('math[alttext^="R(\\\\alpha) = \\\\begin{pmatrix}"]').first
     expect(matrix).to_be_attached()
     heights = matrix.evaluate(
         """m => ({

@@ -140,8 +140,6 @@ _KEPT_REFERENCES = frozenset("<>&\"'")
 _UPRIGHT_WORD = re.compile(r'<mrow>((?:<mi mathvariant="normal">[^<]</mi>){2,})</mrow>')
 _UPRIGHT_LETTER = re.compile(r'<mi mathvariant="normal">([^<])</mi>')
 _ONE_TOKEN_ROW = re.compile(r"<mrow>(<(mi|mn|mtext)\b[^>]*>[^<]*</\2>)</mrow>")
-_ROW_TAG = re.compile(r"<(/?)mrow>")
-_ROW_END = "</mrow></math>"
 
 
 def _character(match: re.Match[str]) -> str:
@@ -153,26 +151,14 @@ def _compact(mathml: str) -> str:
     """The same formula in fewer bytes, drawn as before: character references as the
     characters (but ``< > & " '``); an upright word (``\\mathrm{Attn}``: a row of one-letter
     upright ``<mi>``) as one ``<mi>``, which is upright by default (and read as a word, as
-    TeX sets it); a row around a single token as the token; and the row around the whole
-    formula, which ``<math>`` makes itself. ``mathml`` is the content of ``<math>``."""
+    TeX sets it); a row around a single token as the token. The row around the whole
+    formula stays: without it Chromium stacks an inline formula's parts one above the
+    other. ``mathml`` is the content of ``<math>``."""
     mathml = _CHARACTER_REFERENCE.sub(_character, mathml)
     mathml = _UPRIGHT_WORD.sub(
         lambda m: "<mi>" + "".join(_UPRIGHT_LETTER.findall(m.group(1))) + "</mi>", mathml
     )
-    mathml = _ONE_TOKEN_ROW.sub(r"\1", mathml)
-    while mathml.startswith("<mrow>") and _closing_row(mathml) == len(mathml) - len(_ROW_END):
-        mathml = mathml[len("<mrow>") : -len(_ROW_END)] + "</math>"
-    return mathml
-
-
-def _closing_row(mathml: str) -> int:
-    """Where the ``</mrow>`` that closes the ``<mrow>`` opening ``mathml`` starts (-1: none)."""
-    depth = 0
-    for tag in _ROW_TAG.finditer(mathml):
-        depth += -1 if tag.group(1) else 1
-        if depth == 0:
-            return tag.start()
-    return -1
+    return _ONE_TOKEN_ROW.sub(r"\1", mathml)
 
 
 def _polish(mathml: str) -> str:

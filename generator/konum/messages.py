@@ -116,8 +116,8 @@ def message(language: str, key: str, **fields: object) -> str:
 BUILD_ONLY = frozenset(
     f"quiz.{name}"
     for name in """answer explanation hint_title worked_solution select_all choices choose
-    order_label blank_label blank_pattern your_answer your_answer_decimals output_label output_prints
-    output_solution""".split()  # noqa: SIM905
+    order_label blank_label blank_pattern your_answer your_answer_decimals output_label
+    output_prints output_solution""".split()  # noqa: SIM905
 )
 
 

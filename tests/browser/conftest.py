@@ -141,6 +141,18 @@ def server(site: Path) -> Iterator[str]:
         yield url
 
 
+def set_scheme(page: object, scheme: str) -> None:
+    """Switch Material's colour scheme and wait until its colour transitions have run:
+    read mid-way, code tokens are neither scheme's colour (axe then flags their contrast)."""
+    page.evaluate(  # type: ignore[attr-defined]
+        """async s => {
+            document.body.setAttribute('data-md-color-scheme', s);
+            await Promise.all(document.getAnimations().map(a => a.finished));
+        }""",
+        scheme,
+    )
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     """Module-scoped: only one sync Playwright may run per thread, and other test modules

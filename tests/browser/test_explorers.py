@@ -25,7 +25,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from konum_pe import pe
-from tests.browser.conftest import serve_folder
+from tests.browser.conftest import serve_folder, set_scheme
 
 pytestmark = pytest.mark.browser
 
@@ -400,10 +400,8 @@ def test_axe_finds_nothing_in_light_and_dark(opened: Callable[..., Page]) -> Non
     found = {}
     for path in sorted(set(LESSON.values())):
         page = mounted(opened(path, http=True))
-        # Material eases colours into a new scheme: axe must read the settled ones.
-        page.add_style_tag(content="*, *::before, *::after { transition: none !important; }")
         for scheme in ("default", "slate"):
-            page.evaluate(f"document.body.setAttribute('data-md-color-scheme', '{scheme}')")
+            set_scheme(page, scheme)
             result = Axe().run(
                 page,
                 context={"include": [["[data-explorer]"]]},

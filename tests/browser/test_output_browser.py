@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ASSETS, PAGE, _material_css, serve_folder
+from conftest import ASSETS, PAGE, _material_css, serve_folder, set_scheme
 from playwright.sync_api import Locator, Page, expect
 
 from konum.quiz import messages_html
@@ -193,7 +193,7 @@ def test_the_pasted_output_is_kept_across_a_reload(page: Page, expected: str) ->
 def test_axe_finds_nothing_wrong_or_right(page: Page, expected: str, scheme: str) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
-    page.evaluate("s => document.body.setAttribute('data-md-color-scheme', s)", scheme)
+    set_scheme(page, scheme)
     axe = Axe()
     for text in ("", "(4, 6)", expected):
         if text:

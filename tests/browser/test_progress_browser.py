@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import serve_folder
+from conftest import serve_folder, set_scheme
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -376,7 +376,7 @@ def test_overview_and_study_page_are_axe_clean(page: Page, scheme: str) -> None:
 
     for path, widget in (("index.html", ".konum-overview"), ("flashcards.html", ".konum-study")):
         _open(page, path)
-        page.evaluate(f"document.body.setAttribute('data-md-color-scheme', '{scheme}')")
+        set_scheme(page, scheme)
         expect(page.locator(f"{widget}[data-konum-mounted]")).to_be_attached()
         if widget == ".konum-study":
             page.keyboard.press("Space")  # the grade buttons with their intervals

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 import quiz_samples as samples
+from conftest import set_scheme
 from playwright.sync_api import Locator, Page, expect
 
 from konum import model
@@ -873,7 +874,7 @@ def _axe(page: Page) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 def test_axe_no_violations(quiz: Any, scheme: str) -> None:
     page = quiz.open()
-    page.evaluate("s => document.body.setAttribute('data-md-color-scheme', s)", scheme)
+    set_scheme(page, scheme)
     assert _axe(page) == []
     # Also with feedback, marks, hints, answers and explanations on screen.
     choice = samples.choice()
@@ -929,7 +930,7 @@ SHOTS = os.environ.get("KONUM_SHOTS")
 def test_screenshots(quiz: Any, scheme: str, width: int) -> None:
     page = quiz.open()
     page.set_viewport_size({"width": width, "height": 900})
-    page.evaluate("s => document.body.setAttribute('data-md-color-scheme', s)", scheme)
+    set_scheme(page, scheme)
     choice = samples.choice()
     wrong = next(i for i, o in enumerate(choice_options(choice)) if o.feedback)
     question(page, choice.question.id).locator("input.konum-choice").nth(wrong).check()

@@ -613,7 +613,7 @@ def test_flashcards_page(session: Session, real: tuple[Path, str]) -> None:
     expect(back).to_be_hidden()
 
 
-def test_matrix_brackets_grow_with_the_matrix(session: Session) -> None:
+def test_matrix_brackets_grow_and_inline_formulas_stay_on_their_line(session: Session) -> None:
     """Lesson 5's rotation matrix: its brackets stretch to the height of its rows. That takes
     a font with an OpenType MATH table; with the generic `math` family alone, Chromium on
     Linux found none and drew one-line brackets beside a many-row matrix."""
@@ -630,6 +630,16 @@ def test_matrix_brackets_grow_with_the_matrix(session: Session) -> None:
     )
     assert len(heights["brackets"]) == 2, heights
     assert all(h >= 0.9 * heights["table"] for h in heights["brackets"]), heights
+    # Inline formulas of several parts (d / 2, θ_k) sit on their line, not stacked (a sum
+    # with its limits is taller than a line, but not two).
+    tall = page.evaluate(
+        """() => Array.from(document.querySelectorAll("article p math"))
+            .filter(m => !m.querySelector("mtable, mfrac"))
+            .map(m => [m.textContent, m.getBoundingClientRect().height,
+                       parseFloat(getComputedStyle(m.closest("p")).lineHeight)])
+            .filter(([, height, line]) => height > 1.75 * line)"""
+    )
+    assert tall == [], tall
 
 
 # --- (7) phones -------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 import quiz_samples as samples
-from conftest import ASSETS, PAGE, _material_css, serve_folder
+from conftest import ASSETS, PAGE, _material_css, serve_folder, set_scheme
 from playwright.sync_api import Page, expect
 
 from konum import seal
@@ -619,7 +619,7 @@ def test_axe_finds_nothing_in_ordering_pools_and_exams(page: Page, scheme: str) 
     def scheme_on() -> None:
         # Material eases colours into a new scheme: axe must read the settled ones.
         page.add_style_tag(content="*, *::before, *::after { transition: none !important; }")
-        page.evaluate("s => document.body.setAttribute('data-md-color-scheme', s)", scheme)
+        set_scheme(page, scheme)
 
     _open(page, "practice.html")
     scheme_on()

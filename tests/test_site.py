@@ -152,16 +152,25 @@ def test_plain_mkdocs_build_strict(tmp_path: Path) -> None:
 def test_zensical_builds_the_same_config(tmp_path: Path) -> None:
     zensical = shutil.which("zensical", path=str(Path(os.sys.executable).parent))
     assert zensical is not None, "zensical is a test dependency"
-    project = tmp_path / "z"
-    shutil.copytree(
-        REPO,
-        project,
-        # Only what the build reads: no virtualenvs (the oldest Python's too), caches or git.
-        ignore=shutil.ignore_patterns(
-            ".venv*", "site", ".git", ".site-*", "__pycache__", "*_cache", "node_modules", "bench"
-        ),
-    )
-    # Both editions at once (Zensical's build is mostly one process waiting on another).
+    # Both editions at once (Zensical's build is mostly one process waiting on another),
+    # each in its own copy: the English build cleans site/, site/tr included.
+    editions = {"mkdocs.yml": tmp_path / "en", "mkdocs.tr.yml": tmp_path / "tr"}
+    for project in editions.values():
+        shutil.copytree(
+            REPO,
+            project,
+            # Only what the build reads: no virtualenvs (the oldest Python's too), caches or git.
+            ignore=shutil.ignore_patterns(
+                ".venv*",
+                "site",
+                ".git",
+                ".site-*",
+                "__pycache__",
+                "*_cache",
+                "node_modules",
+                "bench",
+            ),
+        )
     runs = {
         name: subprocess.Popen(
             [zensical, "build", "-f", name],
@@ -170,21 +179,21 @@ def test_zensical_builds_the_same_config(tmp_path: Path) -> None:
             stderr=subprocess.STDOUT,
             text=True,
         )
-        for name in ("mkdocs.yml", "mkdocs.tr.yml")
+        for name, project in editions.items()
     }
     for name, run in runs.items():
         output, _ = run.communicate(timeout=900)
         assert run.returncode == 0, (name, output)
-    page = next((project / "site").rglob("02-sinusoidal*/index.html"), None) or next(
-        (project / "site").rglob("02-sinusoidal*.html")
+    site = editions["mkdocs.yml"] / "site"
+    page = next(site.rglob("02-sinusoidal*/index.html"), None) or next(
+        site.rglob("02-sinusoidal*.html")
     )
     html = page.read_text(encoding="utf-8")
     assert "data-konum-quiz" in html and "<math" in html
     # The Turkish edition: its own nav only (Zensical's INHERIT appends inherited lists, so
     # the lists an edition sets live in its own file), Turkish texts for the quiz's script.
-    turkish = next((project / "site" / "tr").rglob("02-sinusoidal*.html")).read_text(
-        encoding="utf-8"
-    )
+    turkish_site = editions["mkdocs.tr.yml"] / "site" / "tr"
+    turkish = next(turkish_site.rglob("02-sinusoidal*.html")).read_text(encoding="utf-8")
     assert "data-konum-quiz" in turkish and "Yeni sayılar" in turkish
     assert '<html lang="tr"' in turkish
     assert "Use konum in your own site" not in turkish and "Sinüs kodlaması" in turkish

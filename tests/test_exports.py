@@ -36,9 +36,10 @@ from anki.notes import NoteId
 from konum import model
 from konum.course import Course
 from konum.exports import DEFAULT_NAMES, Card, write_apkg
-from konum.exports.anki import deck_id, guid, sanitize_tag
+from konum.exports.anki import deck_id, guid, model_ids, sanitize_tag
 from konum.exports.text import TEXT_HEADER, cards_json
 from konum.markup import render_markdown
+from konum.messages import LANGUAGES, catalogue
 from konum.types import (
     Bank,
     Blank,
@@ -413,6 +414,42 @@ def test_apkg_imports_with_decks_fields_and_math(
 
     assert "<table" in by_key["question:sin-match"][3][1]
     assert all(collection.get_note(n[0]).mod == T1 for n in notes.values())
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_decks_note_types_are_named_in_its_language(
+    banks: list[Bank], collection: Collection, tmp_path: Path, language: str
+) -> None:
+    """Read by Anki: each note type, its fields and its card template carry the words of
+    the deck's language (its ``anki`` catalogue), and its cards still render from them."""
+    concretes = fx.make_concretes(banks, seed=1)
+    path = tmp_path / "konum.apkg"
+    export("anki", banks, concretes, path, timestamp=T1, language=language)
+    import_apkg(collection, path)
+    words = catalogue(language)
+    expected = {
+        words["anki.basic"]: ([words["anki.front"], words["anki.back"]], words["anki.card"]),
+        words["anki.cloze"]: ([words["anki.text"], words["anki.extra"]], words["anki.cloze_card"]),
+    }
+    found = {
+        n["name"]: ([f["name"] for f in n["flds"]], *[t["name"] for t in n["tmpls"]])
+        for n in collection.models.all()
+        if n["id"] in model_ids(language)
+    }
+    assert found == expected
+    for note_id in collection.find_notes(""):
+        card = collection.get_note(note_id).cards()[0]
+        assert card.question().strip() and card.answer().strip()
+        assert "{{" not in card.answer()
+
+
+def test_each_language_has_its_own_note_types() -> None:
+    """Distinct ids in every language (Anki tells note types apart by id alone), and the
+    ids English and Turkish decks were first written with, kept."""
+    ids = [i for language in LANGUAGES for i in model_ids(language)]
+    assert len(set(ids)) == len(ids) and all((1 << 30) <= i < (1 << 31) for i in ids)
+    assert model_ids("en") == (1_732_905_311, 1_732_905_312)
+    assert model_ids("tr") == (1_732_905_313, 1_732_905_314)
 
 
 def test_apkg_regenerated_updates_in_place(

@@ -17,7 +17,7 @@ from konum import model
 from konum.cli import cli
 from konum.config import options_from
 from konum.course import course_for
-from konum.exports.anki import NOTE_TYPES, deck_id, guid
+from konum.exports.anki import deck_id, guid, model_ids
 from konum.formatting import format_number, localize_numbers, with_unit
 from konum.messages import catalogue
 from konum.translate import (
@@ -310,11 +310,15 @@ def test_turkish_cards_are_other_notes_stable_across_seeds(
     import_apkg(collection, tmp_path / "tr.apkg")
     assert collection.note_count() == len(en_cards) + len(tr_cards)
     # The Turkish notes' types, fields and card templates are named in Turkish.
-    for _, name, first, second, template in NOTE_TYPES["tr"]:
-        notetype = collection.models.by_name(name)
-        assert notetype is not None, name
-        assert [f["name"] for f in notetype["flds"]] == [first, second]
-        assert [t["name"] for t in notetype["tmpls"]] == [template]
+    turkish_types = {
+        n["name"]: ([f["name"] for f in n["flds"]], [t["name"] for t in n["tmpls"]])
+        for n in collection.models.all()
+        if n["id"] in model_ids("tr")
+    }
+    assert turkish_types == {
+        "konum Temel": (["Ön yüz", "Arka yüz"], ["Kart 1"]),
+        "konum Boşluk doldurma": (["Metin", "Ek bilgi"], ["Boşluk doldurma"]),
+    }
 
     other = _course("tr", seed=7, variants=1)
     again = export("anki", other.banks, other.concretes(), tmp_path / "tr7.apkg",

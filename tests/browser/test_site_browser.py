@@ -270,7 +270,7 @@ def mounted_page(s: Session, path: str) -> Page:
 def test_every_lesson_mounts_every_question(session: Session, real: tuple[Path, str]) -> None:
     """Each lesson: every question mounted, all five types (and ordering where a lesson has
     it), the score line in points. konum's files are inline: nothing of ours is fetched, and
-    every request goes to 127.0.0.1. (axe-core on every lesson: :class:`TestAxe`.)"""
+    every request goes to 127.0.0.1. (axe-core on every lesson: :func:`_axe_lesson`.)"""
     root, _ = real
     for path in lessons(root):
         page = session.open(path)
@@ -567,52 +567,57 @@ def _toggle_scheme(page: Page) -> None:
     page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished))")
 
 
-@pytest.mark.slow
-class TestAxe:
-    """axe-core on every lesson of both editions, in both colour schemes. Each lesson opens
-    with its quiz answered (the first question right, in the edition's language) and all the
-    rest shown; then every rule but colour contrast runs on the whole page (those rules read
-    the markup, which the scheme does not change), and colour contrast runs in the scheme
-    the page opened in and again after Material's palette toggle, whose choice is remembered:
-    the next lesson opens in the other scheme. Nothing is allowed but Material's widgets'
-    own rule each (:data:`MATERIAL`). A class, so that pytest-xdist's ``--dist loadscope``
-    runs it beside the rest of the module."""
+#: The lessons of each edition, by the Markdown pages the build makes them from.
+CONTENT = Path(__file__).resolve().parents[2] / "content"
+ENGLISH_LESSONS = sorted(f"lessons/{p.stem}.html" for p in (CONTENT / "lessons").glob("*.md"))
+TURKISH_LESSONS = sorted(f"tr/lessons/{p.stem}.html" for p in (CONTENT / "tr/lessons").glob("*.md"))
 
-    @pytest.mark.parametrize(
-        ("folder", "lang", "check", "right"),
-        [("lessons", "en", "Check", "^Correct"), ("tr/lessons", "tr", "Denetle", "^Doğru")],
-    )
-    def test_every_lesson_in_light_and_dark(
-        self,
-        session: Session,
-        real: tuple[Path, str],
-        folder: str,
-        lang: str,
-        check: str,
-        right: str,
-    ) -> None:
-        root, _ = real
-        paths = sorted(p.relative_to(root).as_posix() for p in (root / folder).glob("*.html"))
-        assert len(paths) >= 8, folder
-        page = session.page
-        found: dict[str, Any] = {}
-        schemes = []
-        for path in paths:
-            mounted_page(session, path)
-            expect(page.locator("html")).to_have_attribute("lang", lang)
-            _answer_everything(page, check=check)
-            expect(page.locator(".konum-feedback.is-right").first).to_have_text(re.compile(right))
-            if violations := _axe(page, contrast=False):
-                found[path] = violations
-            for toggled in (False, True):
-                if toggled:
-                    _toggle_scheme(page)
-                scheme = page.locator("body").get_attribute("data-md-color-scheme")
-                schemes.append(scheme)
-                if violations := _axe(page, contrast=True):
-                    found[f"{path} {scheme}"] = violations
-        assert set(schemes) == {"default", "slate"}
-        assert found == {}
+
+def _axe_lesson(session: Session, path: str, lang: str, check: str, right: str) -> None:
+    """One lesson, opened in the light scheme with its quiz answered (the first question
+    right, ``check`` being the Check button's name in the edition and ``right`` how its
+    feedback begins) and all the rest shown: every axe rule but colour contrast on the whole
+    page (those rules read the markup, which the scheme does not change), then colour
+    contrast in light and again after Material's palette toggle, in dark. Nothing is
+    allowed but Material's widgets' own rule each (:data:`MATERIAL`)."""
+    page = mounted_page(session, path)
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "default")
+    _answer_everything(page, check=check)
+    expect(page.locator(".konum-feedback.is-right").first).to_have_text(re.compile(right))
+    found = {"other rules": _axe(page, contrast=False), "default": _axe(page, contrast=True)}
+    _toggle_scheme(page)
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")
+    found["slate"] = _axe(page, contrast=True)
+    assert {k: v for k, v in found.items() if v} == {}
+
+
+# Each edition a class: pytest-xdist's --dist loadscope runs a class's tests on one worker,
+# so the two sweeps can run beside each other (and beside the rest of this module).
+@pytest.mark.slow
+class TestAxeEnglish:
+    """axe-core on every English lesson in both colour schemes (:func:`_axe_lesson`)."""
+
+    @pytest.mark.parametrize("path", ENGLISH_LESSONS)
+    def test_lesson(self, session: Session, path: str) -> None:
+        _axe_lesson(session, path, "en", "Check", "^Correct")
+
+    def test_every_lesson_is_swept(self, real: tuple[Path, str]) -> None:
+        assert lessons(real[0]) == ENGLISH_LESSONS
+
+
+@pytest.mark.slow
+class TestAxeTurkish:
+    """axe-core on every Turkish lesson in both colour schemes (:func:`_axe_lesson`)."""
+
+    @pytest.mark.parametrize("path", TURKISH_LESSONS)
+    def test_lesson(self, session: Session, path: str) -> None:
+        _axe_lesson(session, path, "tr", "Denetle", "^Doğru")
+
+    def test_every_lesson_is_swept(self, real: tuple[Path, str]) -> None:
+        root = real[0]
+        built = sorted(p.relative_to(root).as_posix() for p in (root / "tr/lessons").glob("*.html"))
+        assert built == TURKISH_LESSONS
 
 
 # --- (6) the study page -----------------------------------------------------------------------

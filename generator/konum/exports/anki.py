@@ -3,7 +3,9 @@
 Identities are stable so a regenerated package updates a reader's notes in place and keeps
 their review history:
 
-* the two note types have hard-coded ids (:data:`BASIC_MODEL_ID`, :data:`CLOZE_MODEL_ID`);
+* the two note types of English and of Turkish have hard-coded ids (:data:`MODEL_IDS`), and
+  those of the other languages ids derived from the language (:func:`model_ids`); their
+  names, fields and card templates are the language's ``anki`` catalogue texts;
 * each bank becomes the subdeck ``<deck>::<bank title>`` whose id is derived from the bank id
   (:func:`deck_id`), the same in every run and on every machine;
 * note GUIDs are ``genanki.guid_for(card.key)``;
@@ -33,19 +35,37 @@ from pathlib import Path
 
 import genanki
 
+from konum.messages import message
 from konum.types import Card, MediaFile
 
 # Hard-coded, never change: Anki recognises note types by id.
 BASIC_MODEL_ID = 1_732_905_311
 CLOZE_MODEL_ID = 1_732_905_312
-#: Each language's note types, their fields and card templates in its words (the basic and
-#: the cloze type's ids, names, fields and template); English for a language not listed.
-NOTE_TYPES = {
-    "en": ((BASIC_MODEL_ID, "Konum Basic", "Front", "Back", "Card 1"),
-           (CLOZE_MODEL_ID, "Konum Cloze", "Text", "Back Extra", "Cloze")),
-    "tr": ((1_732_905_313, "konum Temel", "Ön yüz", "Arka yüz", "Kart 1"),
-           (1_732_905_314, "konum Boşluk doldurma", "Metin", "Ek bilgi", "Boşluk doldurma")),
-}  # fmt: skip
+#: The basic and the cloze note type's ids of the languages konum's decks began with.
+MODEL_IDS = {"en": (BASIC_MODEL_ID, CLOZE_MODEL_ID), "tr": (1_732_905_313, 1_732_905_314)}
+
+
+#: The ``anki`` catalogue keys: each note type's name, its fields and its card template.
+ANKI_NAMES = ("basic", "front", "back", "card", "cloze", "text", "extra", "cloze_card")
+
+
+def model_ids(language: str) -> tuple[int, int]:
+    """The basic and the cloze note type's ids of ``language``: :data:`MODEL_IDS`, or
+    derived from the language by BLAKE2b as :func:`deck_id` derives a deck's."""
+    if language in MODEL_IDS:
+        return MODEL_IDS[language]
+    basic, cloze = (
+        f"konum-note-type\x1f{kind}\x1f{language}".encode() for kind in ("basic", "cloze")
+    )
+    return _in_genanki_range(basic), _in_genanki_range(cloze)
+
+
+def _in_genanki_range(key: bytes) -> int:
+    """An id made from ``key`` by BLAKE2b, in ``[2**30, 2**31)``: the range genanki draws
+    its own ids from."""
+    digest = hashlib.blake2b(key, digest_size=8).digest()
+    return (1 << 30) + int.from_bytes(digest, "big") % (1 << 30)
+
 
 CSS = """\
 .card { font-family: system-ui, sans-serif; font-size: 19px; line-height: 1.5;
@@ -64,18 +84,19 @@ img { max-width: 100%; height: auto; }
 """
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=16)
 def note_types(language: str) -> tuple[genanki.Model, genanki.Model]:
-    """The basic and the cloze note type of ``language`` (:data:`NOTE_TYPES`)."""
-    (basic_id, basic, front, back, card), (cloze_id, cloze, text, extra, template) = NOTE_TYPES.get(
-        language, NOTE_TYPES["en"]
-    )
+    """The basic and the cloze note type of ``language``, named in its words (its ``anki``
+    catalogue texts: the type, its two fields and its card template)."""
+    basic_id, cloze_id = model_ids(language)
+    name = {key: message(language, f"anki.{key}") for key in ANKI_NAMES}
+    front, back, text, extra = name["front"], name["back"], name["text"], name["extra"]
     return (
-        genanki.Model(basic_id, basic, fields=[{"name": front}, {"name": back}], css=CSS,
-                      templates=[{"name": card, "qfmt": f"{{{{{front}}}}}",
+        genanki.Model(basic_id, name["basic"], fields=[{"name": front}, {"name": back}], css=CSS,
+                      templates=[{"name": name["card"], "qfmt": f"{{{{{front}}}}}",
                                   "afmt": f'{{{{FrontSide}}}}<hr id="answer">{{{{{back}}}}}'}]),
-        genanki.Model(cloze_id, cloze, fields=[{"name": text}, {"name": extra}], css=CSS,
-                      templates=[{"name": template, "qfmt": f"{{{{cloze:{text}}}}}",
+        genanki.Model(cloze_id, name["cloze"], fields=[{"name": text}, {"name": extra}], css=CSS,
+                      templates=[{"name": name["cloze_card"], "qfmt": f"{{{{cloze:{text}}}}}",
                                   "afmt": f"{{{{cloze:{text}}}}}<br>{{{{{extra}}}}}"}],
                       model_type=genanki.Model.CLOZE),
     )  # fmt: skip
@@ -100,8 +121,7 @@ def deck_id(bank_id: str, language: str = "en") -> int:
     In ``[2**30, 2**31)``, the range genanki draws its own ids from.
     """
     key = bank_id if language == "en" else f"{bank_id}\x1f{language}"
-    digest = hashlib.blake2b(f"konum-deck\x1f{key}".encode(), digest_size=8).digest()
-    return (1 << 30) + int.from_bytes(digest, "big") % (1 << 30)
+    return _in_genanki_range(f"konum-deck\x1f{key}".encode())
 
 
 def sanitize_tag(tag: str) -> str:

@@ -31,7 +31,8 @@ COMPUTED: tuple[tuple[str, dict[str, object]], ...] = (
     ("sinusoidal_angle", {"pos": {"min": 1, "max": 40}, "d": [16, 64]}),
     ("rope_angle", {"m": {"min": 1, "max": 30}, "d": [8, 64]}),
     ("alibi_slope", {"heads": [12, 16]}),
-    ("t5_bucket", {"relative_position": {"min": -60, "max": 60}}),
+    # Not 8 and below: there T5's mistakes give fewer than three other buckets to choose from.
+    ("t5_bucket", {"relative_position": {"min": 9, "max": 60}}),
     ("shaw_index", {"max_distance": [2, 4]}),
 )
 

@@ -58,6 +58,21 @@ def test_synthetic_bank_loads_through_konum(tmp_path: Path) -> None:
     assert len({q.generator for q in computed}) > 1
 
 
+def test_every_synthetic_computed_question_passes_the_draw_checks(tmp_path: Path) -> None:
+    """The bench's smallest site (100 questions) holds each generator with both answer
+    kinds, and konum's checks (the draw checks included) accept every one."""
+    from konum.types import ComputedQuestion
+    from tests.helpers import load_banks
+
+    synthetic = importlib.import_module("synthetic")
+    synthetic.write_banks(tmp_path, 100, per_page=50)
+    computed = [
+        q for b in load_banks(tmp_path) for q in b.questions if isinstance(q, ComputedQuestion)
+    ]
+    kinds = {(q.generator, q.answer) for q in computed}
+    assert kinds == {(name, a) for name, _ in synthetic.COMPUTED for a in ("numeric", "choice")}
+
+
 def test_synthetic_project_has_one_quiz_page_per_bank(tmp_path: Path) -> None:
     synthetic = importlib.import_module("synthetic")
     project = synthetic.write_project(tmp_path / "p", 25, per_page=10)

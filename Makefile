@@ -72,7 +72,7 @@ serve: $(SITE_STAMP)
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check generator tests bench
 	$(BIN)/ruff format --check generator tests bench
-	MYPYPATH=generator $(BIN)/mypy -p konum
+	MYPYPATH=generator $(BIN)/mypy -p konum -p konum_pe
 
 # The wheel and the sdist in dist/, as the release workflow builds them, then twine's check of
 # both. Bytecode is on for setuptools here (it warns when told not to write it).

@@ -75,7 +75,9 @@ def _pair_check(v: Values) -> str | None:
 def _layouts_table(v: Values, say: Say) -> tuple[str, tuple[str, ...], list[tuple[int, ...]]]:
     """(interleaved dimension i, half-layout dimension perm[i], pair) for each i."""
     half = v["d"] // 2
-    rows = [(i, int(j), int(j) % half) for i, j in enumerate(pe.rope_layout_permutation(v["d"]))]
+    rows: list[tuple[int, ...]] = [
+        (i, int(j), int(j) % half) for i, j in enumerate(pe.rope_layout_permutation(v["d"]))
+    ]
     headers = (say("layouts_col_interleaved"), say("layouts_col_half"), say("layouts_col_pair"))
     return say("layouts_caption", d=v["d"]), headers, rows
 

@@ -806,7 +806,7 @@ def _rotate(rows: FloatArray, theta: FloatArray, layout: str) -> FloatArray:
     by ``theta[:, k]`` (the rest unchanged), in the ``"half"`` or ``"interleaved"`` layout."""
     r = 2 * theta.shape[1]
     cos, sin = np.cos(theta), np.sin(theta)
-    out = rows.copy()
+    out: FloatArray = rows.copy()
     if layout == "half":
         a, b = rows[:, : r // 2], rows[:, r // 2 : r]
         out[:, : r // 2] = a * cos - b * sin

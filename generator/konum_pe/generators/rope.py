@@ -407,7 +407,7 @@ class RopeScaling(BaseGenerator):
             ramp = float(pe.yarn_ramp(d, base=base, factor=f, original_max=l0)[k])
 
             def pair_at(turns: float) -> float:
-                return d * math.log(l0 / (2 * math.pi * turns)) / (2 * math.log(base))
+                return float(d * math.log(l0 / (2 * math.pi * turns)) / (2 * math.log(base)))
 
             steps = text(
                 "yarn",

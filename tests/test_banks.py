@@ -318,9 +318,9 @@ CORPUS = [
         "q1",
         "explenation",
         "unknown key 'explenation'; did you mean 'explanation'?",
-        2,
+        1,  # not also "missing required field 'explanation'"
     ),
-    ("unknown-top-key", 2, 1, None, "titel", "unknown key 'titel'; did you mean 'title'?", 2),
+    ("unknown-top-key", 2, 1, None, "titel", "unknown key 'titel'; did you mean 'title'?", 1),
     (
         "key-of-other-type",
         11,
@@ -372,6 +372,19 @@ CORPUS = [
         1,
     ),
     ("choice-no-correct", 8, 7, "q1", "options", "no option is marked 'correct: true'", 1),
+    # A misspelt key is the one problem: what depends on the key it meant is not reported.
+    ("misspelt-prompt", 7, 5, "q1", "promt", "unknown key 'promt'; did you mean 'prompt'?", 1),
+    (
+        "misspelt-correct",
+        11,
+        9,
+        "q1",
+        "options[0].corect",
+        "unknown key 'corect'; did you mean 'correct'?",
+        1,
+    ),
+    ("misspelt-type", 6, 5, "q1", "tpye", "unknown key 'tpye'; did you mean 'type'?", 1),
+    ("misspelt-answer", 7, 5, "q1", "answr", "unknown key 'answr'; did you mean 'answer'?", 1),
     (
         "choice-duplicate-options",
         10,
@@ -629,7 +642,7 @@ CORPUS = [
         "q1",
         "params.m.mx",
         "unknown key 'mx'; did you mean 'max'?",
-        2,
+        1,
     ),
     ("computed-empty-choices", 8, 10, "q1", "params.d", "no values to choose from", 1),
     (

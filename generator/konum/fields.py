@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TypeGuard
 
 from konum import limits
-from konum.formatting import SLUG, did_you_mean
+from konum.formatting import SLUG, suggest
 from konum.model import Choices, FigureRef, Hint, ParamConstraint, Range, Source
 from konum.problems import BankProblem
 from konum.yamlsource import Mark, YMap, YNode, YScalar, YSeq
@@ -191,6 +191,9 @@ class Reader:
         self.texts: list[TextUse] = []
         self.qid: str | None = None
         self.prefix = ""
+        #: (mapping, key) for each misspelt key whose likely meaning is ``key``: that key is
+        #: then not reported missing too (:meth:`meant`).
+        self.misspelt: set[tuple[int, str]] = set()
 
     # --- reporting ------------------------------------------------------------------------
 
@@ -241,15 +244,25 @@ class Reader:
                     entry.key_mark, where, f"'{key}' is not a field here; {elsewhere[key]}"
                 )
                 continue
+            close = suggest(key, allowed)
+            if close is not None:
+                self.misspelt.add((id(node), close))
             self.problem(
                 entry.key_mark,
                 where,
-                f"unknown key '{key}'{did_you_mean(key, allowed)}",
+                f"unknown key '{key}'" + (f"; did you mean {close!r}?" if close else ""),
                 expected="one of " + ", ".join(allowed),
                 found=f"'{key}'",
             )
 
+    def meant(self, node: YMap, key: str) -> bool:
+        """Whether a key of ``node`` reported unknown is most likely ``key`` misspelt: what
+        depends on ``key`` then goes unreported, the misspelling being the one problem."""
+        return (id(node), key) in self.misspelt
+
     def missing(self, node: YMap, path: str, key: str, expected: str) -> None:
+        if self.meant(node, key):
+            return
         self.problem(
             node.mark,
             join(path, key),

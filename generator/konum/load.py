@@ -305,6 +305,8 @@ class _BankReader(Reader):
                 self.check_keys(node, "", _all_fields())
             else:
                 self.check_keys(node, "", COMMON_FIELDS + kind.FIELDS, _elsewhere(kind))
+            if node.get("type") is None:  # after the keys: 'tpye' is the one problem
+                self.missing(node, "", "type", "one of " + ", ".join(TYPES))
             # With no known type, a field only some types require is not reported missing:
             # the type's own problem says what is wrong.
             common = self.common(
@@ -318,8 +320,7 @@ class _BankReader(Reader):
     def question_type(self, node: YMap) -> type[Question] | None:
         names = tuple(TYPES)
         value = node.get("type")
-        if value is None:
-            self.missing(node, "", "type", "one of " + ", ".join(names))
+        if value is None:  # reported by question(), after the keys
             return None
         name = self.as_text(value, "type")
         if name is None:

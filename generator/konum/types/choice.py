@@ -163,7 +163,7 @@ class ChoiceQuestion(Question):
             correct = r.boolean(item, "correct", path, False)
             feedback = r.text(item, "feedback", path, required=False, markdown=True)
             pin = r.boolean(item, "pin", path, False)
-            any_correct = any_correct or correct
+            any_correct = any_correct or correct or r.meant(item, "correct")
             if text is None:
                 continue
             mark = (item.get("text") or item).mark

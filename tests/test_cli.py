@@ -197,3 +197,25 @@ def test_check_reads_the_pages_blocks_as_the_build_does(
     assert "Traceback" not in checked.stderr
     words = checked.stderr.split(": ", 3)[-1].strip().splitlines()[0]
     assert words.split(": ")[-1][:30] in built.stderr, (words, built.stderr)
+
+
+def test_a_build_that_publishes_the_bank_files_says_so(tmp_path: Path) -> None:
+    """Bank files inside docs_dir go into the site as they are, answers and all, unless
+    exclude_docs leaves them out: the build says so, naming the line that would."""
+    project = make_project(tmp_path)
+    config = project / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace("exclude_docs: |\n  banks/\n", ""), encoding="utf-8")
+    result = konum(project, "build")
+    assert result.returncode == 0, result.stderr
+    assert any((project / "site" / "banks").glob("*.yml"))
+    assert result.stderr.splitlines() == [
+        "konum: warning: the bank files in content/banks/ are published with the site,"
+        " answers and all; to keep them out, add to mkdocs.yml:",
+        "  exclude_docs: |",
+        "    banks/",
+    ]
+    config.write_text(text, encoding="utf-8")  # the mini project keeps them out
+    result = konum(project, "build")
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert not (project / "site" / "banks").exists()

@@ -124,6 +124,23 @@ class BuildResult:
     questions: int
     pages: int
     editions: tuple[str, ...] = ()
+    published_banks: tuple[tuple[Path, str], ...] = ()
+
+
+def published_banks(settings: SiteConfig) -> list[tuple[Path, str]]:
+    """Each bank or translation folder inside ``docs_dir`` with files its ``exclude_docs``
+    does not leave out (MkDocs copies them into the site as they are, answers and all), and
+    the ``exclude_docs`` line that would: ``(docs/banks, "banks/")``."""
+    spec = settings.mkdocs["exclude_docs"]
+    found = []
+    for folder in (settings.options.banks, settings.options.translations):
+        if folder is None or not folder.is_relative_to(settings.docs_dir):
+            continue
+        inside = folder.relative_to(settings.docs_dir).as_posix()
+        files = (f.relative_to(settings.docs_dir).as_posix() for f in folder.rglob("*.y*ml"))
+        if any(spec is None or not spec.match_file(f) for f in files):
+            found.append((folder, f"{inside}/"))
+    return found
 
 
 @contextlib.contextmanager
@@ -632,6 +649,7 @@ def build_site(
         course.questions,
         pages,
         tuple(folder for folder, _ in editions[1:]),
+        tuple(file for _, edition in editions for file in published_banks(edition)),
     )
 
 

@@ -209,6 +209,11 @@ def preview(question_id: str, config_file: str, seed: int | None, variants: int)
     click.echo(text)
 
 
+def _shown(path: Path, here: Path) -> Path:
+    """``path`` relative to ``here`` when inside it, else as it is."""
+    return path.relative_to(here) if path.is_relative_to(here) else path
+
+
 @cli.command()
 @config_option
 @seed_option
@@ -235,7 +240,7 @@ def build(seed: int | None, variants: int | None, site_dir: str | None, config_f
         raise click.exceptions.Exit(1) from None
     seconds = time.perf_counter() - started
     here = Path.cwd()
-    shown = result.site.relative_to(here) if result.site.is_relative_to(here) else result.site
+    shown = _shown(result.site, here)
     counts = ", ".join(
         _plural(n, word) for n, word in ((result.banks, "bank"), (result.questions, "question"))
     )
@@ -244,6 +249,13 @@ def build(seed: int | None, variants: int | None, site_dir: str | None, config_f
         f"konum: built {_plural(result.pages, 'page')} ({counts}, seed {result.seed})"
         f" into {shown}/{editions} in {seconds:.1f} s"
     )
+    for folder, line in result.published_banks:
+        click.echo(
+            f"konum: warning: the bank files in {_shown(folder, here)}/ are published with the"
+            " site, answers and all; to keep them out, add to mkdocs.yml:"
+            f"\n  exclude_docs: |\n    {line}",
+            err=True,
+        )
 
 
 @cli.command()

@@ -385,7 +385,10 @@ def test_choice_options_must_differ(tmp_path: Path) -> None:
         (('prompt: "A {{ m }}', 'hint: "A {{ m }}'), "missing required field 'prompt'"),
         (('prompt: "A {{ m }}', 'prompt: ""\n    hint: "A {{ m }}'), "prompt: is empty"),
         (("      m: {min", "      decimals: {min"), "'decimals' is the number of decimals"),
-        (("    params:\n", "    parameters:\n"), "missing required field 'params'"),
+        (
+            ("    params:\n", "    parameters:\n"),
+            "unknown key 'parameters'; did you mean 'params'?",
+        ),
         (("type: computed", "type: computed\n    generator: rope_angle"), "not both"),
         (("      m: {min", "      e: {min"), "'e' is the constant"),
         (("      m: {min", "      sqrt: {min"), "'sqrt' is a function in formulas"),

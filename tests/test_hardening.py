@@ -111,18 +111,18 @@ def test_a_lesson_nested_three_hundred_deep_names_its_page(project: Path) -> Non
     [
         (
             "/// quiz | mini\n    drw: 3\n///\n",
-            "line 3: /// quiz | mini: unknown option 'drw'; did you mean 'draw'?",
+            "content/broken.md:3: /// quiz | mini: unknown option 'drw'; did you mean 'draw'?",
         ),
         (
             "/// quiz | mini\n    draw: [3\n///\n",
-            "line 3: /// quiz | mini: the options are not YAML",
+            "content/broken.md:3: /// quiz | mini: the options are not YAML",
         ),
         ("/// quiz | mini\n    - 3\n///\n", "expected options as 'name: value' lines"),
         (
             "/// quiz | mini\n    draw: 2\n\nNo end.\n",
-            "line 2: /// quiz | mini: no '///' line closes",
+            "content/broken.md:2: /// quiz | mini: no '///' line closes",
         ),
-        ("/// study\n", "line 2: /// study: no '///' line closes the block"),
+        ("/// study\n", "content/broken.md:2: /// study: no '///' line closes the block"),
         (
             "/// explorer | sinusoidal\n\nNo end.\n",
             "/// explorer | sinusoidal: no '///' line closes",
@@ -133,7 +133,7 @@ def test_a_quiz_block_that_pymdownx_would_drop_is_an_error(
     project: Path, block: str, needle: str
 ) -> None:
     (project / "content" / "broken.md").write_text("# Broken\n" + block, encoding="utf-8")
-    _one_line(konum(project, "build"), "broken.md", needle)
+    _one_line(konum(project, "build"), "broken.md", needle)  # the page's path and line first
 
 
 def test_a_closed_block_after_code_that_looks_like_one_is_fine(project: Path) -> None:

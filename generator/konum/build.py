@@ -487,6 +487,7 @@ def _mkdocs_build(
     handler = logging.StreamHandler(sys.stderr)
     handler.setLevel(logging.WARNING)
     handler.setFormatter(logging.Formatter("%(levelname)s - %(message)s"))
+    handler.addFilter(_PageLine(settings.docs_dir.relative_to(settings.config_file.parent)))
     logger = logging.getLogger("mkdocs")
     logger.addHandler(handler)
     try:
@@ -496,7 +497,12 @@ def _mkdocs_build(
             config["site_url"] = site_url
         config["mdx_configs"] = _extension_configs(config, options)
         build(config)
-    except (Abort, MkDocsException) as exc:
+    except Abort as exc:
+        # MkDocs has logged the error (a page's at its line); its own words add nothing.
+        reason = "at the error above" if "BuildError" in str(exc) else f"({exc})"
+        reason += "; the published site was not touched"
+        raise BuildError(f"the site build stopped {reason}") from None
+    except MkDocsException as exc:
         raise BuildError(f"the site build failed: {exc}") from None
     except RecursionError:
         # Markdown's parsers recurse into nested lists and quotes; MkDocs has logged the page.
@@ -511,6 +517,33 @@ def _mkdocs_build(
     finally:
         logger.removeHandler(handler)
     return sum(1 for _ in site_dir.rglob("*.html"))
+
+
+_READING = re.compile(r"Error reading page '(.+)':")
+_AT_LINE = re.compile(r"(^|, )line (\d+): ")
+
+
+class _PageLine(logging.Filter):
+    """MkDocs logs a page's konum error as two lines, ``Error reading page 'a.md':`` and
+    ``line 3: ...``: one instead, ``docs/a.md:3: ...``, as ``konum check`` writes it.
+    ``docs`` is the docs folder as the reader names it (relative to ``mkdocs.yml``)."""
+
+    def __init__(self, docs: Path) -> None:
+        super().__init__()
+        self.docs, self.page = docs.as_posix(), ""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        if reading := _READING.fullmatch(text):
+            self.page = reading.group(1)
+            return False  # said with the next record
+        if self.page:
+            where, line = f"{self.docs}/{self.page}", _AT_LINE.search(text)
+            if line:  # "line 3: X" or "in a {{ }} expression, line 3: X"
+                where += f":{line.group(2)}"
+                text = text[: line.start()] + (": " if line.group(1) else "") + text[line.end() :]
+            record.msg, record.args, self.page = f"{where}: {text}", (), ""
+        return True
 
 
 def _extension_configs(config: Any, options: Options) -> dict[str, Any]:

@@ -1177,6 +1177,12 @@ def test_format_text_lines_and_summary() -> None:
         ]
     )
     assert format_text(problems[:1]).endswith("\n1 problem in 1 of 1 bank")
+    # A page's problems (konum check reads the pages too) are counted as pages, not banks.
+    page = BankProblem("docs/index.md", 3, 1, "/// quiz | motoin: names bank 'motoin'")
+    assert format_text([page], files=1).endswith("\n1 problem in 1 page")
+    assert format_text([*problems, page], files=9).endswith(
+        "\n4 problems in 2 of 9 banks and 1 page"
+    )
     assert format_text([], files=9, questions=87) == "9 banks, 87 questions: all good"
     assert format_text([], files=1, questions=1) == "1 bank, 1 question: all good"
 

@@ -105,13 +105,17 @@ def summary(
 
     Args:
         problems: every problem found.
-        files: how many bank files were checked (defaults to the files with problems).
+        files: how many bank files were checked (defaults to the files with problems);
+            problems in pages (``.md``) are counted apart, as pages.
         questions: how many questions loaded (only shown when all is well).
     """
     if problems:
-        bad = len({p.file for p in problems})
-        total = files if files is not None else bad
-        return f"{_plural(len(problems), 'problem')} in {bad} of {_plural(total, 'bank')}"
+        pages = {p.file for p in problems if p.file.endswith(".md")}
+        banks = {p.file for p in problems} - pages
+        total = files if files is not None else len(banks)
+        where = [f"{len(banks)} of {_plural(total, 'bank')}"] if banks or not pages else []
+        where += [_plural(len(pages), "page")] if pages else []
+        return f"{_plural(len(problems), 'problem')} in {' and '.join(where)}"
     parts = []
     if files is not None:
         parts.append(_plural(files, "bank"))

@@ -45,27 +45,54 @@ def _wait_for(url: str, needle: str, proc: subprocess.Popen[str], timeout: float
     pytest.fail(f"{needle!r} never appeared at {url}")
 
 
+def _wait_in(path: Path, needle: str, timeout: float = 120) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        said = path.read_text(encoding="utf-8")
+        if needle in said:
+            return said
+        time.sleep(0.5)
+    pytest.fail(f"{needle!r} never appeared in {path.read_text(encoding='utf-8')}")
+
+
 def test_serve_reloads_when_a_bank_changes(tmp_path: Path) -> None:
+    """Rebuilt on a bank's change; a page's error said on one line at the page and its line,
+    as konum check and konum build say it, and the next good change served again."""
     project = make_project(tmp_path)
     port = _free_port()
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "konum", "serve", "-a", f"127.0.0.1:{port}"],
-        cwd=project,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        url = f"http://127.0.0.1:{port}/lessons/quiz.html"
-        _wait_for(url, "Which function fills the even columns", proc)
-        bank = project / "content" / "banks" / "mini.yml"
-        bank.write_text(bank.read_text().replace("Which function fills", "Which curve fills"))
-        _wait_for(url, "Which curve fills the even columns", proc)
-    finally:
-        proc.terminate()
-        _, said = proc.communicate(timeout=30)
+    log = tmp_path / "serve.log"
+    with log.open("w", encoding="utf-8") as stderr:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "konum", "serve", "-a", f"127.0.0.1:{port}"],
+            cwd=project,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            text=True,
+        )
+        try:
+            url = f"http://127.0.0.1:{port}/lessons/quiz.html"
+            _wait_for(url, "Which function fills the even columns", proc)
+            bank = project / "content" / "banks" / "mini.yml"
+            bank.write_text(bank.read_text().replace("Which function fills", "Which curve fills"))
+            _wait_for(url, "Which curve fills the even columns", proc)
+            page = project / "content" / "lessons" / "quiz.md"
+            good = page.read_text(encoding="utf-8")
+            page.write_text(good + "\n/// quiz | minni\n///\n", encoding="utf-8")
+            _wait_in(log, "names bank 'minni'")
+            page.write_text(good.replace("# A quiz", "# A quiz again"), encoding="utf-8")
+            _wait_for(url, "A quiz again", proc)
+        finally:
+            proc.terminate()
+            proc.communicate(timeout=30)
+    said = log.read_text(encoding="utf-8")
     # It says where it serves and when a build is done, as `mkdocs serve` does.
     assert f"Serving on http://127.0.0.1:{port}/" in said, said
     assert "Documentation built in" in said, said
+    error = [line for line in said.splitlines() if "'minni'" in line]
+    assert error == [
+        "ERROR   -  content/lessons/quiz.md:8: /// quiz | minni: names bank 'minni', which does"
+        " not exist; did you mean 'mini'? (banks: mini)"
+    ], said
+    assert "Error reading page" not in said

@@ -487,7 +487,7 @@ def _mkdocs_build(
     handler = logging.StreamHandler(sys.stderr)
     handler.setLevel(logging.WARNING)
     handler.setFormatter(logging.Formatter("%(levelname)s - %(message)s"))
-    handler.addFilter(_PageLine(settings.docs_dir.relative_to(settings.config_file.parent)))
+    handler.addFilter(PageLine(settings))
     logger = logging.getLogger("mkdocs")
     logger.addHandler(handler)
     try:
@@ -523,14 +523,16 @@ _READING = re.compile(r"Error reading page '(.+)':")
 _AT_LINE = re.compile(r"(^|, )line (\d+): ")
 
 
-class _PageLine(logging.Filter):
+class PageLine(logging.Filter):
     """MkDocs logs a page's konum error as two lines, ``Error reading page 'a.md':`` and
-    ``line 3: ...``: one instead, ``docs/a.md:3: ...``, as ``konum check`` writes it.
-    ``docs`` is the docs folder as the reader names it (relative to ``mkdocs.yml``)."""
+    ``line 3: ...``: one instead, ``docs/a.md:3: ...``, as ``konum check`` writes it (the
+    docs folder relative to ``mkdocs.yml`` when inside its folder)."""
 
-    def __init__(self, docs: Path) -> None:
+    def __init__(self, settings: SiteConfig) -> None:
         super().__init__()
-        self.docs, self.page = docs.as_posix(), ""
+        docs, root = settings.docs_dir, settings.config_file.parent
+        self.docs = (docs.relative_to(root) if docs.is_relative_to(root) else docs).as_posix()
+        self.page = ""
 
     def filter(self, record: logging.LogRecord) -> bool:
         text = record.getMessage()

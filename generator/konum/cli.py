@@ -267,7 +267,7 @@ def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
     mkdocs.yml, or another edition's configuration with -f, served under its own path."""
     from mkdocs.commands.serve import serve as mkdocs_serve
 
-    from konum.build import find_editions, read_site_config
+    from konum.build import PageLine, find_editions, read_site_config
     from konum.config import override
     from konum.paths import TEMPLATES_DIR
 
@@ -296,6 +296,7 @@ def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
     # What `mkdocs serve` says: each build, its warnings, and "Serving on http://...".
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+    handler.addFilter(PageLine(settings))
     mkdocs_log = logging.getLogger("mkdocs")
     mkdocs_log.addHandler(handler)
     mkdocs_log.setLevel(logging.INFO)

@@ -37,9 +37,9 @@ NEWTYPE = REPO / "tests" / "fixtures" / "newtype"
 #: Lines of Python the engine may have: code lines, not blank lines, comments or docstrings.
 #: 12,000 held the engine of issue 31; issue 36's QTI export and terminal quiz (with a Python
 #: grader per type) and issue 33's draw checks brought their own lines, then Anki note types
-#: in every language, one problem per misspelt key and the warning for published bank files
-#: (about 25), and nothing else may.
-ENGINE_BUDGET = 13_300
+#: in every language, one problem per misspelt key, the warning for published bank files and
+#: a page's build error on one line (about 50), and nothing else may.
+ENGINE_BUDGET = 13_310
 
 
 def module_files() -> dict[str, Path]:

@@ -136,10 +136,9 @@ def published_banks(settings: SiteConfig) -> list[tuple[Path, str]]:
     for folder in (settings.options.banks, settings.options.translations):
         if folder is None or not folder.is_relative_to(settings.docs_dir):
             continue
-        inside = folder.relative_to(settings.docs_dir).as_posix()
         files = (f.relative_to(settings.docs_dir).as_posix() for f in folder.rglob("*.y*ml"))
         if any(spec is None or not spec.match_file(f) for f in files):
-            found.append((folder, f"{inside}/"))
+            found.append((folder, f"{folder.relative_to(settings.docs_dir).as_posix()}/"))
     return found
 
 
@@ -499,9 +498,8 @@ def _mkdocs_build(
         build(config)
     except Abort as exc:
         # MkDocs has logged the error (a page's at its line); its own words add nothing.
-        reason = "at the error above" if "BuildError" in str(exc) else f"({exc})"
-        reason += "; the published site was not touched"
-        raise BuildError(f"the site build stopped {reason}") from None
+        at = "at the error above" if "BuildError" in str(exc) else f"({exc})"
+        raise BuildError(f"the site build stopped {at}; the published site is as it was") from None
     except MkDocsException as exc:
         raise BuildError(f"the site build failed: {exc}") from None
     except RecursionError:
@@ -531,8 +529,8 @@ class PageLine(logging.Filter):
     def __init__(self, settings: SiteConfig) -> None:
         super().__init__()
         docs, root = settings.docs_dir, settings.config_file.parent
-        self.docs = (docs.relative_to(root) if docs.is_relative_to(root) else docs).as_posix()
-        self.page = ""
+        shown = docs.relative_to(root) if docs.is_relative_to(root) else docs
+        self.docs, self.page = shown.as_posix(), ""
 
     def filter(self, record: logging.LogRecord) -> bool:
         text = record.getMessage()

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import ast
 import os
+import signal
 import socket
+import subprocess
 import sys
 from pathlib import Path
 
@@ -51,6 +53,26 @@ def test_a_program_that_runs_too_long_is_stopped() -> None:
         "it ran longer than 1 s",
         "it used more than 1 s of CPU time",
     )
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGXCPU"), reason="POSIX CPU-time limits")
+def test_a_program_at_its_cpu_limit_is_said_to_have_used_it() -> None:
+    """The child alone, no wall-clock limit (as when the parent is too busy to see its
+    timeout): the CPU limit stops it with SIGXCPU, said as CPU time, not as a kill."""
+    from konum import programs
+
+    child = [sys.executable, "-I", "-B", "-c", programs._CHILD, "1"]
+    done = subprocess.run(
+        [*child, str(programs.MEMORY), str(programs.OUTPUT)],
+        input=b"while True:\n    pass\n",
+        capture_output=True,
+        env=programs.child_environment(),
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == -signal.SIGXCPU
+    failed = programs._failure(done.returncode, done.stderr.decode(), 1)
+    assert failed.message == "it used more than 1 s of CPU time"
 
 
 def test_output_and_memory_are_bounded() -> None:

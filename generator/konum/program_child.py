@@ -104,7 +104,9 @@ def _limit(seconds: int, memory: int, output: int) -> None:
     ):
         kind = getattr(resource, name, None)
         if kind is not None:
-            resource.setrlimit(kind, (value, value))
+            # CPU time: SIGXCPU at the limit (said as such), SIGKILL only a second later; at
+            # one limit the kernel sends SIGKILL first, which reads as "out of memory".
+            resource.setrlimit(kind, (value, value + 1 if name == "RLIMIT_CPU" else value))
 
 
 def _no_new_processes() -> None:

@@ -46,7 +46,7 @@ MAX_CHARS = 4_000
 
 _CHILD = Path(__file__).with_name("program_child.py").read_text(encoding="utf-8")
 _SIGNALS = {
-    getattr(signal, "SIGXCPU", None): f"it used more than {SECONDS} s of CPU time",
+    getattr(signal, "SIGXCPU", None): "it used more than {cpu} s of CPU time",
     getattr(signal, "SIGKILL", None): "it was killed (out of memory?)",
 }
 
@@ -109,12 +109,12 @@ def _report(line: str) -> ProgramError | None:
     return ProgramError(report["message"], number if valid else None)
 
 
-def _failure(returncode: int, stderr: str) -> ProgramError:
+def _failure(returncode: int, stderr: str, cpu: int = SECONDS) -> ProgramError:
     for line in reversed(stderr.splitlines()):
         if line.startswith(ERROR_MARK) and (report := _report(line)) is not None:
             return report
     if returncode < 0 and -returncode in _SIGNALS:
-        return ProgramError(_SIGNALS[-returncode])
+        return ProgramError(_SIGNALS[-returncode].format(cpu=cpu))
     last = next((line for line in reversed(stderr.splitlines()) if line.strip()), "")
     return ProgramError(f"it failed with status {returncode}" + (f": {last}" if last else ""))
 
@@ -158,5 +158,5 @@ def run_program(source: str, seconds: float = SECONDS) -> str:
         stdout = out_path.read_bytes().decode("utf-8", errors="replace")
         stderr = err_path.read_bytes().decode("utf-8", errors="replace")
     if process.returncode != 0:
-        raise _failure(process.returncode, stderr)
+        raise _failure(process.returncode, stderr, cpu)
     return stdout.replace("\r\n", "\n").rstrip("\n")

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from konum.config import Options, options_from, override
 from konum.errors import BuildError, ConfigError, PageError
+from konum.paths import shown
 from konum.problems import BankProblem
 
 if TYPE_CHECKING:
@@ -131,15 +132,21 @@ def published_banks(settings: SiteConfig) -> list[tuple[Path, str]]:
     """Each bank or translation folder inside ``docs_dir`` with files its ``exclude_docs``
     does not leave out (MkDocs copies them into the site as they are, answers and all), and
     the ``exclude_docs`` line that would: ``(docs/banks, "banks/")``."""
-    spec = settings.mkdocs["exclude_docs"]
     found = []
     for folder in (settings.options.banks, settings.options.translations):
         if folder is None or not folder.is_relative_to(settings.docs_dir):
             continue
-        files = (f.relative_to(settings.docs_dir).as_posix() for f in folder.rglob("*.y*ml"))
-        if any(spec is None or not spec.match_file(f) for f in files):
+        if not all(excluded(settings, file) for file in folder.rglob("*.y*ml")):
             found.append((folder, f"{folder.relative_to(settings.docs_dir).as_posix()}/"))
     return found
+
+
+def excluded(settings: SiteConfig, file: Path) -> bool:
+    """Whether the site's ``exclude_docs`` leaves ``file`` (inside ``docs_dir``) out."""
+    spec = settings.mkdocs["exclude_docs"]
+    return spec is not None and bool(
+        spec.match_file(file.relative_to(settings.docs_dir).as_posix())
+    )
 
 
 @contextlib.contextmanager
@@ -528,9 +535,8 @@ class PageLine(logging.Filter):
 
     def __init__(self, settings: SiteConfig) -> None:
         super().__init__()
-        docs, root = settings.docs_dir, settings.config_file.parent
-        shown = docs.relative_to(root) if docs.is_relative_to(root) else docs
-        self.docs, self.page = shown.as_posix(), ""
+        self.docs = shown(settings.docs_dir, settings.config_file.parent).as_posix()
+        self.page = ""
 
     def filter(self, record: logging.LogRecord) -> bool:
         text = record.getMessage()
@@ -573,12 +579,10 @@ def check_pages(settings: SiteConfig) -> list[BankProblem]:
     import markdown
 
     config = settings.mkdocs
-    excluded = config["exclude_docs"]
     configs = _extension_configs(config, settings.options)
     problems = []
     for page in sorted(settings.docs_dir.rglob("*.md")):
-        relative = page.relative_to(settings.docs_dir).as_posix()
-        if excluded is not None and excluded.match_file(relative):
+        if excluded(settings, page):
             continue
         converter = markdown.Markdown(
             extensions=config["markdown_extensions"], extension_configs=configs
@@ -589,10 +593,9 @@ def check_pages(settings: SiteConfig) -> list[BankProblem]:
         except PageError as exc:
             message = str(exc)
             line = _LINE.match(message)
-            shown = str(page.relative_to(settings.config_file.parent))
             problems.append(
                 BankProblem(
-                    shown,
+                    str(shown(page, settings.config_file.parent)),
                     int(line.group(1)) if line else None,
                     None,
                     message[line.end() :] if line else message,

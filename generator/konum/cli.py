@@ -209,11 +209,6 @@ def preview(question_id: str, config_file: str, seed: int | None, variants: int)
     click.echo(text)
 
 
-def _shown(path: Path, here: Path) -> Path:
-    """``path`` relative to ``here`` when inside it, else as it is."""
-    return path.relative_to(here) if path.is_relative_to(here) else path
-
-
 @cli.command()
 @config_option
 @seed_option
@@ -229,6 +224,7 @@ def build(seed: int | None, variants: int | None, site_dir: str | None, config_f
     """Validate the banks and build the site, its editions (the configs beside it that
     INHERIT it and publish inside its site_dir) and their downloads, published together."""
     from konum.build import build_site
+    from konum.paths import shown
     from konum.problems import BankError, format_text
 
     try:
@@ -240,18 +236,18 @@ def build(seed: int | None, variants: int | None, site_dir: str | None, config_f
         raise click.exceptions.Exit(1) from None
     seconds = time.perf_counter() - started
     here = Path.cwd()
-    shown = _shown(result.site, here)
+    site = shown(result.site, here)
     counts = ", ".join(
         _plural(n, word) for n, word in ((result.banks, "bank"), (result.questions, "question"))
     )
-    editions = "".join(f", {shown / folder}/" for folder in result.editions)
+    editions = "".join(f", {site / folder}/" for folder in result.editions)
     click.echo(
         f"konum: built {_plural(result.pages, 'page')} ({counts}, seed {result.seed})"
-        f" into {shown}/{editions} in {seconds:.1f} s"
+        f" into {site}/{editions} in {seconds:.1f} s"
     )
     for folder, line in result.published_banks:
         click.echo(
-            f"konum: warning: the bank files in {_shown(folder, here)}/ are published with the"
+            f"konum: warning: the bank files in {shown(folder, here)}/ are published with the"
             " site, answers and all; to keep them out, add to mkdocs.yml:"
             f"\n  exclude_docs: |\n    {line}",
             err=True,

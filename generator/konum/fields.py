@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TypeGuard
 
 from konum import limits
-from konum.formatting import SLUG, suggest
+from konum.formatting import SLUG, suggest, you_mean
 from konum.model import Choices, FigureRef, Hint, ParamConstraint, Range, Source
 from konum.problems import BankProblem
 from konum.yamlsource import Mark, YMap, YNode, YScalar, YSeq
@@ -250,7 +250,7 @@ class Reader:
             self.problem(
                 entry.key_mark,
                 where,
-                f"unknown key '{key}'" + (f"; did you mean {close!r}?" if close else ""),
+                f"unknown key '{key}'{you_mean(close)}",
                 expected="one of " + ", ".join(allowed),
                 found=f"'{key}'",
             )

@@ -129,7 +129,11 @@ def suggest(name: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | 
 
 def did_you_mean(name: str, candidates: Iterable[str], cutoff: float = 0.6) -> str:
     """``"; did you mean 'x'?"`` for the closest candidate, or ``""``."""
-    close = suggest(name, candidates, cutoff)
+    return you_mean(suggest(name, candidates, cutoff))
+
+
+def you_mean(close: str | None) -> str:
+    """``"; did you mean 'x'?"`` for ``close``, a :func:`suggest` result, or ``""`` for None."""
     return f"; did you mean {close!r}?" if close else ""
 
 

@@ -48,7 +48,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from konum import limits
+from konum import limits, paths
 from konum.computed.base import Generator, ParamSpec
 from konum.errors import ConfigError
 from konum.explorers import Explorer
@@ -384,10 +384,6 @@ def _stamp(path: Path) -> tuple[int, int] | None:
     return (stat.st_mtime_ns, stat.st_size)
 
 
-def _shown(path: Path, root: Path) -> str:
-    return str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
-
-
 @lru_cache(maxsize=16)
 def _load(
     entries: tuple[str, ...], root: Path, stamps: tuple[tuple[int, int] | None, ...]
@@ -396,7 +392,7 @@ def _load(
     for entry, stamp in zip(entries, stamps, strict=True):
         if entry.endswith(".py"):
             path = Path(entry)
-            shown = _shown(path, root)
+            shown = str(paths.shown(path, root))
             if stamp is None:
                 raise PluginError(f"konum option 'plugins': no such file {shown}")
             found += plugin_parts(_import_file(path, shown, stamp), shown)

@@ -25,6 +25,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -141,16 +142,16 @@ def server(site: Path) -> Iterator[str]:
         yield url
 
 
-def set_scheme(page: object, scheme: str) -> None:
-    """Switch Material's colour scheme and wait until its colour transitions have run:
-    read mid-way, code tokens are neither scheme's colour (axe then flags their contrast)."""
-    page.evaluate(  # type: ignore[attr-defined]
-        """async s => {
-            document.body.setAttribute('data-md-color-scheme', s);
-            await Promise.all(document.getAnimations().map(a => a.finished));
-        }""",
-        scheme,
-    )
+def settle_colours(page: Any) -> None:
+    """Wait until Material's colour transitions into a new scheme have run: read mid-way,
+    code tokens are neither scheme's colour (axe then flags their contrast)."""
+    page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished))")
+
+
+def set_scheme(page: Any, scheme: str) -> None:
+    """Switch Material's colour scheme, its colours settled (:func:`settle_colours`)."""
+    page.evaluate("s => document.body.setAttribute('data-md-color-scheme', s)", scheme)
+    settle_colours(page)
 
 
 @pytest.fixture(scope="module")

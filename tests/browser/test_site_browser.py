@@ -39,6 +39,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from conftest import settle_colours
 from playwright.sync_api import Locator, Page, expect
 
 from konum import seal
@@ -71,8 +72,9 @@ def real(built_site: Path) -> Iterator[tuple[Path, str]]:
         thread.join()
 
 
-def lessons(root: Path) -> list[str]:
-    found = sorted(p.relative_to(root).as_posix() for p in (root / "lessons").glob("*.html"))
+def lessons(root: Path, folder: str = "lessons", suffix: str = ".html") -> list[str]:
+    """The lessons in ``root/folder`` as built pages (``lessons/01-why-position.html``)."""
+    found = sorted(f"{folder}/{p.stem}.html" for p in (root / folder).glob(f"*{suffix}"))
     assert len(found) >= 8
     return found
 
@@ -558,19 +560,18 @@ def test_quiz_code_has_no_copy_button_before_its_blanks(session: Session) -> Non
 
 
 def _toggle_scheme(page: Page) -> None:
-    """Click Material's palette toggle and wait until its colour transitions have run (read
-    mid-way, text is neither scheme's colour)."""
+    """Click Material's palette toggle, its colours settled (``settle_colours``)."""
     body = page.locator("body")
     before = body.get_attribute("data-md-color-scheme") or ""
     page.locator("form[data-md-component=palette] label:visible").click()
     expect(body).not_to_have_attribute("data-md-color-scheme", before)
-    page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished))")
+    settle_colours(page)
 
 
 #: The lessons of each edition, by the Markdown pages the build makes them from.
 CONTENT = Path(__file__).resolve().parents[2] / "content"
-ENGLISH_LESSONS = sorted(f"lessons/{p.stem}.html" for p in (CONTENT / "lessons").glob("*.md"))
-TURKISH_LESSONS = sorted(f"tr/lessons/{p.stem}.html" for p in (CONTENT / "tr/lessons").glob("*.md"))
+ENGLISH_LESSONS = lessons(CONTENT, "lessons", ".md")
+TURKISH_LESSONS = lessons(CONTENT, "tr/lessons", ".md")
 
 
 def _axe_lesson(session: Session, path: str, lang: str, check: str, right: str) -> None:
@@ -615,9 +616,7 @@ class TestAxeTurkish:
         _axe_lesson(session, path, "tr", "Denetle", "^Doğru")
 
     def test_every_lesson_is_swept(self, real: tuple[Path, str]) -> None:
-        root = real[0]
-        built = sorted(p.relative_to(root).as_posix() for p in (root / "tr/lessons").glob("*.html"))
-        assert built == TURKISH_LESSONS
+        assert lessons(real[0], "tr/lessons") == TURKISH_LESSONS
 
 
 # --- (6) the study page -----------------------------------------------------------------------

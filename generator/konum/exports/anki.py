@@ -38,11 +38,9 @@ import genanki
 from konum.messages import message
 from konum.types import Card, MediaFile
 
-# Hard-coded, never change: Anki recognises note types by id.
-BASIC_MODEL_ID = 1_732_905_311
-CLOZE_MODEL_ID = 1_732_905_312
 #: The basic and the cloze note type's ids of the languages konum's decks began with.
-MODEL_IDS = {"en": (BASIC_MODEL_ID, CLOZE_MODEL_ID), "tr": (1_732_905_313, 1_732_905_314)}
+#: Hard-coded, never change: Anki recognises note types by id.
+MODEL_IDS = {"en": (1_732_905_311, 1_732_905_312), "tr": (1_732_905_313, 1_732_905_314)}
 
 
 #: The ``anki`` catalogue keys: each note type's name, its fields and its card template.

@@ -24,6 +24,7 @@ import click
 
 from konum import __version__, limits
 from konum.errors import ExportError, KonumError
+from konum.importing import import_command
 
 if TYPE_CHECKING:
     from konum.build import SiteConfig
@@ -528,6 +529,9 @@ def exam(
         f"konum: wrote {_plural(versions, 'version')} of {_plural(result.questions, 'question')}"
         f" (seed {course.seed}, {len(result.files)} files) to {folder}"
     )
+
+
+cli.add_command(import_command)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -359,3 +359,73 @@ alt="A cell"> Is this a cell?</p>]]></text><file name="cell.png" path="/" encodi
     text = (tmp_path / "cells.yml").read_text(encoding="utf-8")
     assert "prompt: '![A cell](images/cell.png) Is this a cell?'" in text
     assert (tmp_path / "images" / "cell.png").read_bytes() == data
+
+
+SITE = FIXTURES / "mkdocs-quiz-site"
+
+
+def mkdocs_quiz_site(where: Path) -> Path:
+    project = where / "site-project"
+    shutil.copytree(SITE, project)
+    return project
+
+
+def _files(project: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(project)): p.read_bytes() for p in project.rglob("*") if p.is_file()}
+
+
+def test_an_mkdocs_quiz_site_becomes_a_konum_site(tmp_path: Path) -> None:
+    project = mkdocs_quiz_site(tmp_path)
+    result = konum(project, "import", "mkdocs-quiz", "docs")
+    assert result.returncode == 0, result.stderr
+    assert "4 quizzes in 2 pages now use konum" in result.stderr
+    index = (project / "docs" / "index.md").read_text(encoding="utf-8")
+    assert "<quiz>\nNot a quiz: it is inside a code block." in index  # code stays code
+    assert "mkdocs-quiz" not in index and index.count("/// quiz | index\n") == 3
+    bank = load_bank(project / "banks" / "index.yml", project=project)
+    two, primes, capitals = bank.questions
+    assert isinstance(two, ChoiceQuestion) and not two.multiple
+    assert [(o.text, o.correct, o.feedback) for o in two.options] == [
+        ("4", True, "Yes: two and two make four."),
+        ("5", False, "One too many: count again."),
+        ("3", False, None),
+    ]
+    assert two.explanation == "Adding two to two gives **four**."
+    assert f"    questions: {two.id}\n" in index
+    assert isinstance(primes, ChoiceQuestion) and primes.multiple
+    assert isinstance(capitals, FillQuestion)
+    assert capitals.prompt == "The capital of France is ____ and of Italy ____."
+    assert [b.answers for b in capitals.blanks] == [("Paris",), ("Rome",)]
+    assert capitals.explanation == "Both have been capitals for centuries."
+    sky = load_bank(project / "banks" / "part-sky.yml", project=project).questions[0]
+    assert isinstance(sky, ChoiceQuestion)
+    assert [o.text for o in sky.options if o.correct] == ["Blue"]
+    config = (project / "mkdocs.yml").read_text(encoding="utf-8")
+    assert config.startswith("# A small site written for mkdocs-quiz")  # comments kept
+    assert "mkdocs_quiz" not in config and "  - konum:\n      banks: banks\n" in config
+    checked = konum(project, "check")
+    assert checked.returncode == 0 and "2 banks, 4 questions: all good" in checked.stdout
+
+
+def test_a_dry_run_shows_the_changes_and_makes_none(tmp_path: Path) -> None:
+    project = mkdocs_quiz_site(tmp_path)
+    before = _files(project)
+    result = konum(project, "import", "mkdocs-quiz", "docs", "--dry-run")
+    assert result.returncode == 0, result.stderr
+    assert "+++ banks/index.yml" in result.stdout and "-<quiz>" in result.stdout
+    assert "-  - mkdocs_quiz" in result.stdout
+    assert _files(project) == before
+
+
+def test_one_quiz_that_cannot_be_converted_changes_nothing(tmp_path: Path) -> None:
+    project = mkdocs_quiz_site(tmp_path)
+    broken = project / "docs" / "broken.md"
+    broken.write_text("# Broken\n\n<quiz>\nWhich?\n- [ ] a\n- [ ] b\n</quiz>\n", encoding="utf-8")
+    before = _files(project)
+    result = konum(project, "import", "mkdocs-quiz", "docs")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "nothing was changed" in result.stderr
+    assert (
+        "1 quiz cannot be converted: docs/broken.md:3: no answer is marked right" in result.stderr
+    )
+    assert _files(project) == before

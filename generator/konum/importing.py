@@ -10,6 +10,8 @@ replaced unless ``--force`` says so.
 
 from __future__ import annotations
 
+import difflib
+import io
 import os
 import re
 import tempfile
@@ -97,6 +99,108 @@ def import_bank(kind: str, sources: Sequence[Path], bank: Path) -> Imported:
     return Imported(text, used, drafts, found.left)
 
 
+@dataclass
+class SiteImport:
+    """An mkdocs-quiz site's conversion: each file's new text (banks, pages and the site's
+    configuration), what each page kept, and the quizzes that could not be converted."""
+
+    files: dict[Path, str]
+    questions: int
+    left: list[Left]
+
+
+def import_site(docs: Path, banks: Path) -> SiteImport:
+    """The pages of ``docs`` with their mkdocs-quiz quizzes as konum questions: a bank per
+    page in ``banks`` (named after the page's path), each quiz a ``/// quiz`` block of its
+    question, and the site's ``mkdocs.yml`` (beside ``docs``) with konum in place of the
+    plugin. Nothing is written here.
+
+    Raises:
+        KonumError: ``docs`` is no folder, it holds no quiz, or a quiz cannot be converted
+            (every such quiz is in the message: a site is converted whole or not at all).
+    """
+    from konum.importers.mkdocs_quiz import read_page
+    from konum.importers.write import bank_text, make_id
+
+    if not docs.is_dir():
+        raise KonumError(f"{docs}: no such folder (give the site's docs_dir)")
+    files: dict[Path, str] = {}
+    left: list[Left] = []
+    taken: set[str] = set()
+    questions = 0
+    for path in sorted(docs.rglob("*.md")):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise KonumError(f"{path}: cannot be read as UTF-8 text ({exc})") from None
+        page = read_page(path, text)
+        left += page.left
+        if not page.drafts:
+            continue
+        bank = slugify(str(path.relative_to(docs).with_suffix("")).replace("/", "-")) or "page"
+        for draft in page.drafts:
+            draft.fields["id"] = make_id(f"{bank} {draft.name}", taken)
+        bank_yml = bank_text(
+            bank, page.title, page.drafts, source=str(path.relative_to(docs.parent))
+        )
+        for qid, reason in _refused(bank, bank_yml, {}).items():
+            where = next((d for d in page.drafts if d.fields["id"] == qid), page.drafts[0])
+            left.append(Left(str(path), where.name, where.line, reason))
+        files[banks / f"{bank}.yml"] = bank_yml
+        files[path] = page.rewritten(bank)
+        questions += len(page.drafts)
+    if left:
+        listed = "; ".join(f"{item.file}:{item.line}: {item.reason}" for item in left)
+        count = f"{len(left)} quiz" if len(left) == 1 else f"{len(left)} quizzes"
+        raise KonumError(f"nothing was changed: {count} cannot be converted: {listed}")
+    if not questions:
+        raise KonumError(f"{docs}: no <quiz> block in any page")
+    config = docs.parent / "mkdocs.yml"
+    if config.is_file():
+        files[config] = _konum_config(config, banks)
+    return SiteImport(files, questions, left)
+
+
+def _konum_config(config: Path, banks: Path) -> str:
+    """``config`` with the mkdocs-quiz plugin taken out and the konum extension put in,
+    its banks folder named; the rest (comments, order, MkDocs' tags) as it was."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    yaml = YAML()  # round-trip: comments, order and tags such as !ENV are kept
+    yaml.preserve_quotes = True
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    try:
+        data = yaml.load(config.read_text(encoding="utf-8"))
+    except (YAMLError, UnicodeDecodeError) as exc:
+        raise KonumError(f"{config}: cannot be read to add konum ({exc})") from None
+    if not isinstance(data, dict):
+        raise KonumError(f"{config}: not a MkDocs configuration (a mapping)")
+    plugins = data.get("plugins")
+    if isinstance(plugins, list):
+        for item in list(plugins):
+            name = next(iter(item), "") if isinstance(item, dict) else item
+            if str(name).replace("_", "-") == "mkdocs-quiz":
+                plugins.remove(item)
+    elif isinstance(plugins, dict):
+        for name in [n for n in plugins if str(n).replace("_", "-") == "mkdocs-quiz"]:
+            del plugins[name]
+    extensions = data.setdefault("markdown_extensions", [])
+    relative = os.path.relpath(banks, config.parent)
+    if isinstance(extensions, list) and not any(
+        (next(iter(e), "") if isinstance(e, dict) else e) in ("konum", "konum.quiz")
+        for e in extensions
+    ):
+        extensions.append({"konum": {"banks": relative}})
+    excluded = data.get("exclude_docs")
+    if banks.is_relative_to(config.parent / str(data.get("docs_dir", "docs"))):
+        line = f"{Path(relative).name}/\n"
+        data["exclude_docs"] = f"{excluded}{line}" if isinstance(excluded, str) else line
+    out = io.StringIO()
+    yaml.dump(data, out)
+    return out.getvalue()
+
+
 def _source_of(draft: Draft, sources: Sequence[Path]) -> str:
     return str(sources[0]) if len(sources) == 1 else ", ".join(map(str, sources))
 
@@ -170,8 +274,8 @@ def _atomic(path: Path, data: bytes) -> None:
 
 
 @click.command(name="import")
-@click.argument("kind", type=click.Choice(KINDS))
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("kind", type=click.Choice([*KINDS, "mkdocs-quiz"]))
+@click.argument("sources", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
     "-o",
     "--output",
@@ -180,19 +284,38 @@ def _atomic(path: Path, data: bytes) -> None:
     default=None,
     help="The bank file to write (default: the first file's name, as .yml, here).",
 )
+@click.option(
+    "--banks",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="mkdocs-quiz: the folder for the pages' banks (default: banks beside DOCS_DIR).",
+)
 @click.option("--force", is_flag=True, help="Replace the bank (and its images) if they exist.")
-@click.option("--dry-run", is_flag=True, help="Print the bank instead of writing it.")
+@click.option("--dry-run", is_flag=True, help="Show what would be written, and write nothing.")
 def import_command(
-    kind: str, files: tuple[Path, ...], bank: Path | None, force: bool, dry_run: bool
+    kind: str,
+    sources: tuple[Path, ...],
+    bank: Path | None,
+    banks: Path | None,
+    force: bool,
+    dry_run: bool,
 ) -> None:
-    """Turn questions from Moodle XML, GIFT or Aiken FILES into a konum bank.
+    """Turn questions from Moodle XML, GIFT or Aiken FILES into a konum bank, or an
+    mkdocs-quiz site's pages (DOCS_DIR) into konum quizzes.
 
     Questions konum cannot hold are listed on stderr by file, line and name; the bank is
-    written only when konum's own check accepts every question in it."""
+    written only when konum's own check accepts every question in it. An mkdocs-quiz site
+    is converted whole or not at all: a bank per page, each <quiz> a /// quiz block, and
+    mkdocs.yml with konum in place of the plugin."""
+    if kind == "mkdocs-quiz":
+        if len(sources) != 1:
+            raise click.UsageError("mkdocs-quiz takes one folder: the site's docs_dir")
+        _import_site(sources[0], banks or sources[0].parent / "banks", dry_run=dry_run)
+        return
     if bank is None:
-        stem = re.sub(r"[^a-z0-9]+", "-", files[0].stem.lower()).strip("-") or "imported"
+        stem = re.sub(r"[^a-z0-9]+", "-", sources[0].stem.lower()).strip("-") or "imported"
         bank = Path(f"{stem if stem[0].isalpha() else 'bank-' + stem}.yml")
-    imported = import_bank(kind, files, bank)
+    imported = import_bank(kind, sources, bank)
     for left in imported.left:
         click.echo(
             f"konum: {left.file}:{left.line}: '{left.name}' left out: {left.reason}", err=True
@@ -209,5 +332,36 @@ def import_command(
     out = f"; {len(imported.left)} left out (above)" if imported.left else ""
     click.echo(
         f"konum: wrote {len(imported.drafts)} questions to {shown(bank, Path.cwd())}{extra}{out}",
+        err=True,
+    )
+
+
+def _import_site(docs: Path, banks: Path, *, dry_run: bool) -> None:
+    converted = import_site(docs, banks)
+    clashes = [
+        p
+        for p, text in converted.files.items()
+        if p.suffix == ".yml" and p.parent == banks and p.exists()
+    ]
+    if clashes:
+        raise KonumError(f"nothing was changed: {shown(clashes[0], Path.cwd())} exists")
+    for path, text in converted.files.items():
+        old = path.read_text(encoding="utf-8") if path.exists() else ""
+        if dry_run:
+            diff = difflib.unified_diff(
+                old.splitlines(keepends=True),
+                text.splitlines(keepends=True),
+                str(shown(path, Path.cwd())) if old else "/dev/null",
+                str(shown(path, Path.cwd())),
+            )
+            click.echo("".join(diff), nl=False)
+    if dry_run:
+        return
+    for path, text in converted.files.items():
+        _atomic(path, text.encode("utf-8"))
+    pages = sum(p.suffix == ".md" for p in converted.files)
+    click.echo(
+        f"konum: {converted.questions} quizzes in {pages} pages now use konum "
+        f"(banks in {shown(banks, Path.cwd())}); check them with 'konum check'",
         err=True,
     )

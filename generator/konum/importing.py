@@ -23,7 +23,6 @@ from pathlib import Path
 import click
 
 from konum.errors import KonumError
-from konum.fields import slugify
 from konum.importers.model import Draft, Found, Left
 from konum.paths import shown
 
@@ -53,6 +52,8 @@ def import_bank(kind: str, sources: Sequence[Path], bank: Path) -> Imported:
         KonumError: a source cannot be read as ``kind``, the bank's name is not an id, or no
             question could be imported.
     """
+    from konum.fields import slugify
+
     if not _BANK_ID.match(bank.stem):
         raise KonumError(
             f"{bank}: a bank's file name is its id: lowercase words with hyphens, such as "
@@ -119,6 +120,7 @@ def import_site(docs: Path, banks: Path) -> SiteImport:
         KonumError: ``docs`` is no folder, it holds no quiz, or a quiz cannot be converted
             (every such quiz is in the message: a site is converted whole or not at all).
     """
+    from konum.fields import slugify
     from konum.importers.mkdocs_quiz import read_page
     from konum.importers.write import bank_text, make_id
 

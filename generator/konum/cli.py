@@ -18,13 +18,14 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from konum import __version__, limits
 from konum.errors import ExportError, KonumError
 from konum.importing import import_command
+from konum.scorm import scorm_options
 
 if TYPE_CHECKING:
     from konum.build import SiteConfig
@@ -343,7 +344,7 @@ LMS_KINDS = ("moodle", "gift", "qti")
 
 
 @cli.command()
-@click.argument("kind", type=click.Choice(["anki", "text", "csv", *LMS_KINDS]))
+@click.argument("kind", type=click.Choice(["anki", "text", "csv", *LMS_KINDS, "scorm"]))
 @config_option
 @seed_option
 @click.option("--variants", type=VARIANTS, default=None, help="Variants per computed question.")
@@ -353,13 +354,21 @@ LMS_KINDS = ("moodle", "gift", "qti")
     type=click.Path(dir_okay=False),
     default=None,
     help="File to write (default: in exports/ beside mkdocs.yml, named after the site: "
-    "NAME.apkg, NAME-anki.txt, NAME.csv, NAME-moodle.xml, NAME-gift.txt or NAME-qti.zip).",
+    "NAME.apkg, NAME-anki.txt, NAME.csv, NAME-moodle.xml, NAME-gift.txt, NAME-qti.zip or "
+    "NAME-scorm12.zip).",
 )
+@scorm_options
 def export(
-    kind: str, config_file: str, seed: int | None, variants: int | None, output: str | None
+    kind: str,
+    config_file: str,
+    seed: int | None,
+    variants: int | None,
+    output: str | None,
+    **scorm: Any,
 ) -> None:
-    """Export flashcards (an Anki package, Anki's text format, plain CSV) or questions for
-    an LMS (Moodle XML, GIFT, a QTI 1.2 package for Canvas)."""
+    """Export flashcards (an Anki package, Anki's text format, plain CSV), questions for an
+    LMS (Moodle XML, GIFT, a QTI 1.2 package for Canvas), or the quiz pages as a SCORM
+    package that reports each learner's score to the LMS."""
     if kind in LMS_KINDS:
         _export_lms(kind, config_file, seed, variants, output)
         return
@@ -369,6 +378,11 @@ def export(
 
     settings = read_site_config(config_file)
     course = _course_or_exit(settings, seed, variants)
+    if kind == "scorm":
+        from konum.scorm import run_export
+
+        click.echo(run_export(settings, course, output, choose=_output, seed=seed, **scorm))
+        return
     default = settings.config_file.parent / "exports" / file_names(settings.deck)[kind]
     path = _output(settings, course, output, default)
     cards = write_export(

@@ -36,11 +36,13 @@ def built(_built_once: Path, tmp_path: Path) -> Path:
 
 
 def add_edition(project: Path) -> None:
-    """A Turkish edition of the mini project, as the course has one: ``mkdocs.tr.yml``
-    INHERITs ``mkdocs.yml``, its pages are in ``content/tr`` and it publishes into
-    ``site/tr``; the main site gets an address, which the edition's follows."""
+    """A Turkish edition of the mini project, as the course has one: ``mkdocs.yml`` names
+    it (``editions: [mkdocs.tr.yml]``), ``mkdocs.tr.yml`` INHERITs ``mkdocs.yml``, its pages
+    are in ``content/tr`` and it publishes into ``site/tr``; the main site gets an address,
+    which the edition's follows."""
     config = project / "mkdocs.yml"
     text = config.read_text(encoding="utf-8").replace("  banks/\n", "  banks/\n  tr/\n")
+    text = text.replace("      seed: 42\n", "      seed: 42\n      editions: [mkdocs.tr.yml]\n")
     config.write_text("site_url: https://example.org/mini/\n" + text, encoding="utf-8")
     content = project / "content"
     shutil.copytree(content / "lessons", content / "tr" / "lessons")
@@ -133,6 +135,8 @@ def test_an_edition_builds_alone_and_replaces_only_its_folder(edition: Path) -> 
 
 
 def test_a_config_that_inherits_but_publishes_elsewhere_is_no_edition(edition: Path) -> None:
+    """A configuration the editions option does not name is not read; one it names that
+    publishes outside the site, or that does not exist, is refused with one line."""
     (edition / "mkdocs.preview.yml").write_text(
         "INHERIT: mkdocs.yml\nsite_dir: preview\n", encoding="utf-8"
     )
@@ -140,6 +144,24 @@ def test_a_config_that_inherits_but_publishes_elsewhere_is_no_edition(edition: P
     assert result.returncode == 0, result.stderr
     assert not (edition / "preview").exists()
     assert "preview" not in result.stdout
+    # Named as an edition, it is refused: an edition publishes inside the site.
+    config = edition / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace("[mkdocs.tr.yml]", "[mkdocs.tr.yml, mkdocs.preview.yml]"))
+    before = tree_digest(edition / "site")
+    result = konum(edition, "build", env=EPOCH)
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        f"konum: {edition / 'mkdocs.preview.yml'}: an edition publishes inside the site's "
+        "folder (site/tr, say), not into preview; give it that site_dir, or take it out of "
+        "the editions option"
+    ]
+    assert tree_digest(edition / "site") == before and not (edition / "preview").exists()
+    config.write_text(text.replace("[mkdocs.tr.yml]", "[mkdocs.tr.yml, mkdocs.gone.yml]"))
+    result = konum(edition, "build", env=EPOCH)
+    assert result.stderr.splitlines() == [
+        f"konum: {config}: option 'editions' of konum names mkdocs.gone.yml, which is not a file"
+    ]
 
 
 def test_a_failing_edition_keeps_every_edition(edition: Path) -> None:

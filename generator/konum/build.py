@@ -10,9 +10,10 @@ site as it was; a lock file serialises concurrent builds.
 The swap is two renames (the old site aside, the new one in); a build killed between them
 leaves the old site in ``.site-old-*``, and the next build puts it back before anything else.
 
-A site may have **editions** (a translation): every configuration in the config's folder
-that inherits it, or the base it inherits, and publishes inside its ``site_dir``
-(``mkdocs.tr.yml``: ``INHERIT: mkdocs.base.yml``, ``site_dir: site/tr``). The editions are
+A site may have **editions** (a translation): the configurations the ``editions`` option
+of the config's konum extension names, each publishing inside its ``site_dir``
+(``editions: [mkdocs.tr.yml]``; ``mkdocs.tr.yml``: ``site_dir: site/tr``). No other file
+beside the config is read as one. The editions are
 built into the same staging folder, each at its place (``site/tr`` is staged as
 ``.site-tmp-*/tr``), each with its own downloads,
 so one swap publishes them all: a failure or a kill in any edition leaves every edition as it
@@ -187,11 +188,46 @@ def _describe(value: object) -> str:
     return f"{type(value).__name__} {str(value)[:40]!r}"
 
 
+def _config_loader() -> Any:
+    """YAML's safe loader that reads MkDocs' tags without constructing anything: ``!ENV``
+    as MkDocs reads it (the environment's value, else the default), and every other tag
+    (``!relative``, ``!!python/name:...``, ``!!python/object/apply:...``) as the plain
+    text, list or mapping written after it. konum's own reads of configurations use it;
+    only MkDocs' loader, on the files the site names, builds Python objects."""
+    import yaml
+    from mkdocs.utils.yaml import get_yaml_loader
+
+    loader: Any = get_yaml_loader(yaml.SafeLoader)
+
+    def plain(loader: Any, suffix: str, node: Any) -> object:
+        if isinstance(node, yaml.ScalarNode):
+            return loader.construct_scalar(node)
+        if isinstance(node, yaml.SequenceNode):
+            return loader.construct_sequence(node, deep=True)
+        return loader.construct_mapping(node, deep=True)
+
+    for prefix in ("!", "tag:yaml.org,2002:python/"):
+        loader.add_multi_constructor(prefix, plain)
+    return loader
+
+
+def raw_config(path: Path) -> object:
+    """The YAML of ``path`` itself (``INHERIT`` not followed), read with
+    :func:`_config_loader`: nothing in it runs.
+
+    Raises:
+        OSError, UnicodeDecodeError, yaml.YAMLError: it cannot be read.
+    """
+    import yaml
+
+    with open(path, encoding="utf-8") as handle:
+        return yaml.load(handle, Loader=_config_loader())
+
+
 def _check_inherit_chain(path: Path) -> None:
     """Refuse, naming the file, a configuration (or one it ``INHERIT``s) that is not a
     mapping, an ``INHERIT`` of a missing file, and a loop of ``INHERIT``s."""
     import yaml
-    from mkdocs.utils.yaml import get_yaml_loader
 
     seen: list[Path] = []
     current: Path | None = path.resolve()
@@ -204,8 +240,7 @@ def _check_inherit_chain(path: Path) -> None:
             parent = seen[-2] if len(seen) > 1 else path
             raise ConfigError(f"{parent}: INHERIT names {current}, which does not exist")
         try:
-            with open(current, encoding="utf-8") as handle:
-                raw = yaml.load(handle, Loader=get_yaml_loader())
+            raw = raw_config(current)
         except (OSError, UnicodeDecodeError, yaml.YAMLError):
             return  # MkDocs' own loader reports the file and its line next
         if not isinstance(raw, dict):
@@ -260,14 +295,25 @@ def _raw_config(path: Path) -> dict[str, Any]:
     """The top-level keys ``path`` itself writes (``INHERIT`` not followed); ``{}`` for a file
     that is not a YAML mapping."""
     import yaml
-    from mkdocs.utils.yaml import get_yaml_loader
 
     try:
-        with open(path, encoding="utf-8") as handle:
-            raw = yaml.load(handle, Loader=get_yaml_loader())
-    except (OSError, yaml.YAMLError):
+        raw = raw_config(path)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return {}
     return raw if isinstance(raw, dict) else {}
+
+
+def _merged_config(path: Path, depth: int = 0) -> dict[str, Any]:
+    """``path``'s keys merged onto those of the files it ``INHERIT``s, as MkDocs merges
+    them (mappings merged, lists replaced), read with :func:`_config_loader`."""
+    import mergedeep
+
+    raw = dict(_raw_config(path))
+    inherit = raw.pop("INHERIT", None)
+    if not isinstance(inherit, str) or depth > 20:  # a loop is refused before this is read
+        return raw
+    parent = _merged_config((path.parent / inherit).resolve(), depth + 1)
+    return dict(mergedeep.merge(parent, raw))
 
 
 def _inherits(path: Path) -> list[Path]:
@@ -277,47 +323,51 @@ def _inherits(path: Path) -> list[Path]:
 
 
 def find_editions(settings: SiteConfig) -> list[tuple[str, SiteConfig]]:
-    """The site's other editions: ``(folder, settings)`` for every ``*.yml`` or ``*.yaml``
-    beside the config (dot files aside) whose ``INHERIT`` names the config, or the file the
-    config itself inherits (the editions' shared base), and whose ``site_dir`` lies inside
-    the config's; ``folder`` is that place, relative (``"tr"``).
-    Sorted by folder. A configuration that inherits the site's but publishes elsewhere (a
-    preview variant, say) is not an edition.
+    """The site's other editions: ``(folder, settings)`` for every configuration the
+    ``editions`` option names (the config itself aside), each of which publishes inside
+    the config's ``site_dir``; ``folder`` is that place, relative (``"tr"``). Sorted by
+    folder. No other file beside the config is read: one the site does not name is no
+    edition, whatever it ``INHERIT``s.
 
     Raises:
-        ConfigError: an edition's configuration or options are wrong.
+        ConfigError: an edition does not exist, publishes outside the site, or its
+            configuration or options are wrong.
     """
-    project = settings.config_file.parent
     site = settings.site_dir.resolve()
-    parents = {settings.config_file, *_inherits(settings.config_file)}
+    project = settings.config_file.parent
     found = []
-    for path in sorted([*project.glob("*.yml"), *project.glob("*.yaml")]):
-        if path.name.startswith(".") or path.resolve() in parents:
+    for path in settings.options.editions:
+        if path == settings.config_file:
             continue
-        if not parents & set(_inherits(path)):
-            continue
+        name = shown(path, project)
+        if not path.is_file():
+            raise ConfigError(
+                f"{settings.config_file}: option 'editions' of konum names {name}, "
+                "which is not a file"
+            )
         edition = read_site_config(path)
         place = edition.site_dir.resolve()
-        if site in place.parents:
-            found.append((place.relative_to(site).as_posix(), edition))
+        if site not in place.parents:
+            raise ConfigError(
+                f"{path}: an edition publishes inside the site's folder ({shown(site, project)}/"
+                f"tr, say), not into {shown(place, project)}; give it that site_dir, or take "
+                f"it out of the editions option"
+            )
+        found.append((place.relative_to(site).as_posix(), edition))
     return sorted(found, key=lambda item: item[0])
 
 
 def _check_options_early(path: Path) -> None:
     """Check the extension's options before MkDocs does: MkDocs reports an extension that
     fails to load with lines of its traceback; this says only what is wrong."""
-    from mkdocs.utils.yaml import yaml_load
-
     if not path.is_file():
         return  # load_mkdocs_config says so
-    try:
-        with open(path, encoding="utf-8") as handle:
-            raw = yaml_load(handle)
-    except Exception:  # MkDocs' own loader reports a broken file next
-        return
-    extensions = (raw or {}).get("markdown_extensions") or []
+    raw = _merged_config(path)  # a broken file: MkDocs' own loader reports it next
+    extensions = raw.get("markdown_extensions") or []
     if isinstance(extensions, dict):  # the mapping form, which INHERIT merges
         extensions = [extensions]
+    if not isinstance(extensions, list):
+        return
     for item in extensions:
         for name in EXTENSIONS:
             if isinstance(item, dict) and name in item:

@@ -221,8 +221,9 @@ def preview(question_id: str, config_file: str, seed: int | None, variants: int)
     help="Publish here instead of mkdocs.yml's site_dir.",
 )
 def build(seed: int | None, variants: int | None, site_dir: str | None, config_file: str) -> None:
-    """Validate the banks and build the site, its editions (the configs beside it that
-    INHERIT it and publish inside its site_dir) and their downloads, published together."""
+    """Validate the banks and build the site, its editions (the configurations its konum
+    options name in editions, each publishing inside its site_dir) and their downloads,
+    published together."""
     from konum.build import build_site
     from konum.paths import shown
     from konum.problems import BankError, format_text

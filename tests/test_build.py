@@ -631,3 +631,38 @@ def test_replaces_an_empty_folder_and_its_own_site(built: Path, tmp_path: Path) 
     assert konum(built, "build", "-d", str(target), env=EPOCH).returncode == 0
     assert (target / ".konum-site").is_file() and (target / "index.html").is_file()
     assert konum(built, "build", "-d", str(target), "--seed", "3", env=EPOCH).returncode == 0
+
+
+def test_plain_mkdocs_refuses_a_page_outside_the_project_where_konum_reads_the_pages(
+    tmp_path: Path,
+) -> None:
+    """Under plain ``mkdocs build`` the study block reads the pages (for the questions only
+    exams show): a page there that links outside the project is refused, named, not read."""
+    project = make_project(tmp_path)
+    outside = tmp_path / "outside.md"
+    outside.write_text("# Not the project's\n", encoding="utf-8")
+    (project / "content" / "secret.md").symlink_to(outside)
+    index = project / "content" / "index.md"
+    index.write_text(index.read_text(encoding="utf-8") + "\n/// study\n///\n", encoding="utf-8")
+    config = project / "mkdocs.yml"
+    config.write_text(
+        config.read_text(encoding="utf-8").replace(
+            "      seed: 42\n", "      seed: 42\n      pages: content\n"
+        ),
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    assert result.returncode == 1
+    assert (
+        "content/secret.md: not read: the site file is a link to a file outside the project"
+        in result.stderr
+    ), result.stderr
+    assert not (project / "site" / "secret.html").exists()

@@ -621,18 +621,35 @@ def _extension_configs(config: Any, options: Options) -> dict[str, Any]:
 _LINE = re.compile(r"^line (\d+): ")
 
 
+def file_problems(settings: SiteConfig) -> list[BankProblem]:
+    """Each page, static file or folder under ``docs_dir`` that no build may read or
+    publish (:func:`konum.files.tree_problems`): a link leading outside the project (the
+    config's folder, or ``docs_dir`` when that lies elsewhere), a pipe or a device."""
+    from konum.files import tree_problems
+
+    project = settings.config_file.parent
+    docs = settings.docs_dir
+    root = project if docs.is_relative_to(project) else docs
+    return [
+        BankProblem(str(shown(path, project)), None, None, problem)
+        for path, problem in tree_problems(docs, root, "site")
+    ]
+
+
 def check_pages(settings: SiteConfig) -> list[BankProblem]:
     """Every page of the site's ``docs_dir`` (its ``exclude_docs`` aside) converted as the
     build converts it, with the site's Markdown extensions, and nothing written: a quiz,
     explorer or values block that the build would refuse (an unknown bank, a draw larger
-    than its pool, a wrong option, a block not closed) as a problem at the page's line."""
+    than its pool, a wrong option, a block not closed) as a problem at the page's line;
+    first :func:`file_problems`, whose files are not read."""
     import markdown
 
     config = settings.mkdocs
     configs = _extension_configs(config, settings.options)
-    problems = []
+    problems = file_problems(settings)
+    unread = [settings.config_file.parent / p.file for p in problems]
     for page in sorted(settings.docs_dir.rglob("*.md")):
-        if excluded(settings, page):
+        if excluded(settings, page) or any(_inside(page, path) for path in unread):
             continue
         converter = markdown.Markdown(
             extensions=config["markdown_extensions"], extension_configs=configs
@@ -698,6 +715,10 @@ def build_site(
     target = target.parent.resolve() / target.name  # a link itself is refused, not followed
     for _, edition in editions:
         check_target(target, edition)
+        refused = file_problems(edition)
+        if refused:
+            more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
+            raise BuildError(f"{refused[0]}{more}")
     courses = [course_for(o) for o in options]  # every bank problem at once, before writing
     urls = [None, *(_edition_url(settings, folder) for folder, _ in editions[1:])]
 

@@ -264,11 +264,14 @@ def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
     mkdocs.yml, or another edition's configuration with -f, served under its own path."""
     from mkdocs.commands.serve import serve as mkdocs_serve
 
-    from konum.build import PageLine, find_editions, read_site_config
+    from konum.build import PageLine, file_problems, find_editions, read_site_config
     from konum.config import override
     from konum.paths import TEMPLATES_DIR
 
     settings = read_site_config(config_file)
+    refused = file_problems(settings)
+    if refused:
+        raise KonumError(str(refused[0]))
     others = [edition.config_file.name for _, edition in find_editions(settings)]
     if others:
         # One server, one edition: the language switcher's other links are not served.

@@ -113,6 +113,7 @@ def test_a_hostile_configuration(
 ) -> None:
     project = _prepare(case, tmp_path)
     args = [command] if isinstance(command, str) else list(command)
+    started = time.monotonic()
     run = _serve if args[0] == "serve" else lambda p, a: konum(p, args[0], *a, timeout=120)
     result = run(project, args[1:])
     said = result.stdout + result.stderr
@@ -126,5 +127,7 @@ def test_a_hostile_configuration(
             assert re.fullmatch(r"1 problem in (1 page|1 other file)", lines.pop()), said
         assert len(lines) == 1, said
         assert case["expect"] in lines[0], said
+    if "seconds" in case:
+        assert time.monotonic() - started < case["seconds"], said
     for name in case.get("absent") or []:
         assert not (project / name).exists(), f"{name} exists: {said}"

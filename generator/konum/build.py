@@ -44,6 +44,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
+from konum import limits
 from konum.config import Options, options_from, override
 from konum.errors import BuildError, ConfigError, PageError
 from konum.paths import shown
@@ -212,23 +213,46 @@ def _config_loader() -> Any:
 
 
 def raw_config(path: Path) -> object:
-    """The YAML of ``path`` itself (``INHERIT`` not followed), read with
+    """The YAML of ``path`` itself (``INHERIT`` not followed), read as banks are read (at
+    most ``limits.YAML_BYTES``, a regular file, UTF-8, bounded nesting) with
     :func:`_config_loader`: nothing in it runs.
 
     Raises:
-        OSError, UnicodeDecodeError, yaml.YAMLError: it cannot be read.
+        ConfigError: one of those refused, or a YAML syntax error, in one line with the
+            file, its line and column and the hint banks get ("put it in quotes").
     """
     import yaml
 
-    with open(path, encoding="utf-8") as handle:
-        return yaml.load(handle, Loader=_config_loader())
+    from konum import yamlsource
+    from konum.files import input_problem
+
+    # The site names its configurations: a link may lead anywhere the site chose.
+    refused = input_problem(path, Path(path.anchor), "configuration", limits.YAML_BYTES)
+    if refused is not None:
+        raise ConfigError(f"{path}: {refused}")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the file: {exc.strerror or exc}") from None
+    text, problems = yamlsource.decode(data, str(path))
+    if text is not None and "\0" in text:
+        raise ConfigError(
+            f"{path}: file is not UTF-8 text: it holds NUL characters (was it saved as "
+            "UTF-16?); save it again with the UTF-8 encoding"
+        )
+    problem = problems[0] if text is None else yamlsource.check_depth(text, str(path))
+    if problem is None:
+        try:
+            return yaml.load(text or "", Loader=_config_loader())
+        except yaml.YAMLError as exc:
+            problem = yamlsource.syntax_problem(exc, str(path))
+    raise ConfigError(str(problem))
 
 
 def _check_inherit_chain(path: Path) -> None:
     """Refuse, naming the file, a configuration (or one it ``INHERIT``s) that is not a
-    mapping, an ``INHERIT`` of a missing file, and a loop of ``INHERIT``s."""
-    import yaml
-
+    mapping, an ``INHERIT`` of a missing file, a loop of ``INHERIT``s, and what
+    :func:`raw_config` refuses."""
     seen: list[Path] = []
     current: Path | None = path.resolve()
     while current is not None:
@@ -239,10 +263,7 @@ def _check_inherit_chain(path: Path) -> None:
         if not current.is_file():
             parent = seen[-2] if len(seen) > 1 else path
             raise ConfigError(f"{parent}: INHERIT names {current}, which does not exist")
-        try:
-            raw = raw_config(current)
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
-            return  # MkDocs' own loader reports the file and its line next
+        raw = raw_config(current)
         if not isinstance(raw, dict):
             raise ConfigError(
                 f"{current}: a MkDocs configuration is a mapping of settings (site_name: ..., "
@@ -294,11 +315,9 @@ def read_site_config(config_file: str | Path = "mkdocs.yml") -> SiteConfig:
 def _raw_config(path: Path) -> dict[str, Any]:
     """The top-level keys ``path`` itself writes (``INHERIT`` not followed); ``{}`` for a file
     that is not a YAML mapping."""
-    import yaml
-
     try:
         raw = raw_config(path)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+    except ConfigError:
         return {}
     return raw if isinstance(raw, dict) else {}
 

@@ -258,7 +258,14 @@ def build(seed: int | None, variants: int | None, site_dir: str | None, config_f
 @cli.command()
 @config_option
 @seed_option
-@click.option("-a", "--dev-addr", default="127.0.0.1:8000", show_default=True, metavar="IP:PORT")
+@click.option(
+    "-a",
+    "--dev-addr",
+    default="127.0.0.1:8000",
+    show_default=True,
+    metavar="IP:PORT",
+    callback=lambda ctx, param, value: _address(value),
+)
 def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
     """Preview one edition with live reload (banks, pages, templates and code): the site's
     mkdocs.yml, or another edition's configuration with -f, served under its own path."""
@@ -313,6 +320,18 @@ def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
             handle.flush()
             config = Path(handle.name)
         mkdocs_serve(config_file=str(config), dev_addr=dev_addr, livereload=True, watch=watch)
+
+
+def _address(value: str) -> str:
+    """``value`` if it is ``HOST:PORT`` with a port from 1 to 65535.
+
+    Raises:
+        click.BadParameter: it is not, saying what was expected.
+    """
+    host, colon, port = value.rpartition(":")
+    if not (host and colon and port.isdigit() and len(port) < 6 and 0 < int(port) < 65536):
+        raise click.BadParameter(f"expected IP:PORT with a port from 1 to 65535, found {value!r}")
+    return value
 
 
 def _with_seed(config: Path, extension: str, seed: int) -> dict[str, object]:

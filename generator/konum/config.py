@@ -142,6 +142,13 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
     """
     check_names(given)
     values = {name: default for name, (default, _) in DEFAULTS.items()} | dict(given)
+    for name in ("banks", "plugins", "generators", "root", "translations", "pages", "editions"):
+        written = values[name] if isinstance(values[name], (list, tuple)) else [values[name]]
+        if any("\0" in str(item) for item in written):
+            raise ConfigError(
+                f"option {name!r} of konum in markdown_extensions: a path cannot hold a NUL "
+                f"character (\\0), found {values[name]!r}"
+            )
     base = Path(root or values["root"] or ".").resolve()
     banks = values["banks"]
     if not isinstance(banks, (str, Path)) or not str(banks).strip():
@@ -195,7 +202,7 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
     if isinstance(editions, str):
         editions = [editions]
     if not isinstance(editions, (list, tuple)) or not all(
-        isinstance(e, (str, Path)) and str(e).strip() and "\0" not in str(e) for e in editions
+        isinstance(e, (str, Path)) and str(e).strip() for e in editions
     ):
         raise ConfigError(
             f"option 'editions' of konum in markdown_extensions: expected a list of "

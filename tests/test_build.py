@@ -36,11 +36,13 @@ def built(_built_once: Path, tmp_path: Path) -> Path:
 
 
 def add_edition(project: Path) -> None:
-    """A Turkish edition of the mini project, as the course has one: ``mkdocs.tr.yml``
-    INHERITs ``mkdocs.yml``, its pages are in ``content/tr`` and it publishes into
-    ``site/tr``; the main site gets an address, which the edition's follows."""
+    """A Turkish edition of the mini project, as the course has one: ``mkdocs.yml`` names
+    it (``editions: [mkdocs.tr.yml]``), ``mkdocs.tr.yml`` INHERITs ``mkdocs.yml``, its pages
+    are in ``content/tr`` and it publishes into ``site/tr``; the main site gets an address,
+    which the edition's follows."""
     config = project / "mkdocs.yml"
     text = config.read_text(encoding="utf-8").replace("  banks/\n", "  banks/\n  tr/\n")
+    text = text.replace("      seed: 42\n", "      seed: 42\n      editions: [mkdocs.tr.yml]\n")
     config.write_text("site_url: https://example.org/mini/\n" + text, encoding="utf-8")
     content = project / "content"
     shutil.copytree(content / "lessons", content / "tr" / "lessons")
@@ -133,6 +135,8 @@ def test_an_edition_builds_alone_and_replaces_only_its_folder(edition: Path) -> 
 
 
 def test_a_config_that_inherits_but_publishes_elsewhere_is_no_edition(edition: Path) -> None:
+    """A configuration the editions option does not name is not read; one it names that
+    publishes outside the site, or that does not exist, is refused with one line."""
     (edition / "mkdocs.preview.yml").write_text(
         "INHERIT: mkdocs.yml\nsite_dir: preview\n", encoding="utf-8"
     )
@@ -140,6 +144,24 @@ def test_a_config_that_inherits_but_publishes_elsewhere_is_no_edition(edition: P
     assert result.returncode == 0, result.stderr
     assert not (edition / "preview").exists()
     assert "preview" not in result.stdout
+    # Named as an edition, it is refused: an edition publishes inside the site.
+    config = edition / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace("[mkdocs.tr.yml]", "[mkdocs.tr.yml, mkdocs.preview.yml]"))
+    before = tree_digest(edition / "site")
+    result = konum(edition, "build", env=EPOCH)
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        f"konum: {edition / 'mkdocs.preview.yml'}: an edition publishes inside the site's "
+        "folder (site/tr, say), not into preview; give it that site_dir, or take it out of "
+        "the editions option"
+    ]
+    assert tree_digest(edition / "site") == before and not (edition / "preview").exists()
+    config.write_text(text.replace("[mkdocs.tr.yml]", "[mkdocs.tr.yml, mkdocs.gone.yml]"))
+    result = konum(edition, "build", env=EPOCH)
+    assert result.stderr.splitlines() == [
+        f"konum: {config}: option 'editions' of konum names mkdocs.gone.yml, which is not a file"
+    ]
 
 
 def test_a_failing_edition_keeps_every_edition(edition: Path) -> None:
@@ -609,3 +631,38 @@ def test_replaces_an_empty_folder_and_its_own_site(built: Path, tmp_path: Path) 
     assert konum(built, "build", "-d", str(target), env=EPOCH).returncode == 0
     assert (target / ".konum-site").is_file() and (target / "index.html").is_file()
     assert konum(built, "build", "-d", str(target), "--seed", "3", env=EPOCH).returncode == 0
+
+
+def test_plain_mkdocs_refuses_a_page_outside_the_project_where_konum_reads_the_pages(
+    tmp_path: Path,
+) -> None:
+    """Under plain ``mkdocs build`` the study block reads the pages (for the questions only
+    exams show): a page there that links outside the project is refused, named, not read."""
+    project = make_project(tmp_path)
+    outside = tmp_path / "outside.md"
+    outside.write_text("# Not the project's\n", encoding="utf-8")
+    (project / "content" / "secret.md").symlink_to(outside)
+    index = project / "content" / "index.md"
+    index.write_text(index.read_text(encoding="utf-8") + "\n/// study\n///\n", encoding="utf-8")
+    config = project / "mkdocs.yml"
+    config.write_text(
+        config.read_text(encoding="utf-8").replace(
+            "      seed: 42\n", "      seed: 42\n      pages: content\n"
+        ),
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    assert result.returncode == 1
+    assert (
+        "content/secret.md: not read: the site file is a link to a file outside the project"
+        in result.stderr
+    ), result.stderr
+    assert not (project / "site" / "secret.html").exists()

@@ -10,9 +10,10 @@ site as it was; a lock file serialises concurrent builds.
 The swap is two renames (the old site aside, the new one in); a build killed between them
 leaves the old site in ``.site-old-*``, and the next build puts it back before anything else.
 
-A site may have **editions** (a translation): every configuration in the config's folder
-that inherits it, or the base it inherits, and publishes inside its ``site_dir``
-(``mkdocs.tr.yml``: ``INHERIT: mkdocs.base.yml``, ``site_dir: site/tr``). The editions are
+A site may have **editions** (a translation): the configurations the ``editions`` option
+of the config's konum extension names, each publishing inside its ``site_dir``
+(``editions: [mkdocs.tr.yml]``; ``mkdocs.tr.yml``: ``site_dir: site/tr``). No other file
+beside the config is read as one. The editions are
 built into the same staging folder, each at its place (``site/tr`` is staged as
 ``.site-tmp-*/tr``), each with its own downloads,
 so one swap publishes them all: a failure or a kill in any edition leaves every edition as it
@@ -43,6 +44,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
+from konum import limits
 from konum.config import Options, options_from, override
 from konum.errors import BuildError, ConfigError, PageError
 from konum.paths import shown
@@ -187,12 +189,70 @@ def _describe(value: object) -> str:
     return f"{type(value).__name__} {str(value)[:40]!r}"
 
 
-def _check_inherit_chain(path: Path) -> None:
-    """Refuse, naming the file, a configuration (or one it ``INHERIT``s) that is not a
-    mapping, an ``INHERIT`` of a missing file, and a loop of ``INHERIT``s."""
+def _config_loader() -> Any:
+    """YAML's safe loader that reads MkDocs' tags without constructing anything: ``!ENV``
+    as MkDocs reads it (the environment's value, else the default), and every other tag
+    (``!relative``, ``!!python/name:...``, ``!!python/object/apply:...``) as the plain
+    text, list or mapping written after it. konum's own reads of configurations use it;
+    only MkDocs' loader, on the files the site names, builds Python objects."""
     import yaml
     from mkdocs.utils.yaml import get_yaml_loader
 
+    loader: Any = get_yaml_loader(yaml.SafeLoader)
+
+    def plain(loader: Any, suffix: str, node: Any) -> object:
+        if isinstance(node, yaml.ScalarNode):
+            return loader.construct_scalar(node)
+        if isinstance(node, yaml.SequenceNode):
+            return loader.construct_sequence(node, deep=True)
+        return loader.construct_mapping(node, deep=True)
+
+    for prefix in ("!", "tag:yaml.org,2002:python/"):
+        loader.add_multi_constructor(prefix, plain)
+    return loader
+
+
+def raw_config(path: Path) -> object:
+    """The YAML of ``path`` itself (``INHERIT`` not followed), read as banks are read (at
+    most ``limits.YAML_BYTES``, a regular file, UTF-8, bounded nesting) with
+    :func:`_config_loader`: nothing in it runs.
+
+    Raises:
+        ConfigError: one of those refused, or a YAML syntax error, in one line with the
+            file, its line and column and the hint banks get ("put it in quotes").
+    """
+    import yaml
+
+    from konum import yamlsource
+    from konum.files import input_problem
+
+    # The site names its configurations: a link may lead anywhere the site chose.
+    refused = input_problem(path, Path(path.anchor), "configuration", limits.YAML_BYTES)
+    if refused is not None:
+        raise ConfigError(f"{path}: {refused}")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the file: {exc.strerror or exc}") from None
+    text, problems = yamlsource.decode(data, str(path))
+    if text is not None and "\0" in text:
+        raise ConfigError(
+            f"{path}: file is not UTF-8 text: it holds NUL characters (was it saved as "
+            "UTF-16?); save it again with the UTF-8 encoding"
+        )
+    problem = problems[0] if text is None else yamlsource.check_depth(text, str(path))
+    if problem is None:
+        try:
+            return yaml.load(text or "", Loader=_config_loader())
+        except yaml.YAMLError as exc:
+            problem = yamlsource.syntax_problem(exc, str(path))
+    raise ConfigError(str(problem))
+
+
+def _check_inherit_chain(path: Path) -> None:
+    """Refuse, naming the file, a configuration (or one it ``INHERIT``s) that is not a
+    mapping, an ``INHERIT`` of a missing file, a loop of ``INHERIT``s, and what
+    :func:`raw_config` refuses."""
     seen: list[Path] = []
     current: Path | None = path.resolve()
     while current is not None:
@@ -203,11 +263,7 @@ def _check_inherit_chain(path: Path) -> None:
         if not current.is_file():
             parent = seen[-2] if len(seen) > 1 else path
             raise ConfigError(f"{parent}: INHERIT names {current}, which does not exist")
-        try:
-            with open(current, encoding="utf-8") as handle:
-                raw = yaml.load(handle, Loader=get_yaml_loader())
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
-            return  # MkDocs' own loader reports the file and its line next
+        raw = raw_config(current)
         if not isinstance(raw, dict):
             raise ConfigError(
                 f"{current}: a MkDocs configuration is a mapping of settings (site_name: ..., "
@@ -259,15 +315,24 @@ def read_site_config(config_file: str | Path = "mkdocs.yml") -> SiteConfig:
 def _raw_config(path: Path) -> dict[str, Any]:
     """The top-level keys ``path`` itself writes (``INHERIT`` not followed); ``{}`` for a file
     that is not a YAML mapping."""
-    import yaml
-    from mkdocs.utils.yaml import get_yaml_loader
-
     try:
-        with open(path, encoding="utf-8") as handle:
-            raw = yaml.load(handle, Loader=get_yaml_loader())
-    except (OSError, yaml.YAMLError):
+        raw = raw_config(path)
+    except ConfigError:
         return {}
     return raw if isinstance(raw, dict) else {}
+
+
+def _merged_config(path: Path, depth: int = 0) -> dict[str, Any]:
+    """``path``'s keys merged onto those of the files it ``INHERIT``s, as MkDocs merges
+    them (mappings merged, lists replaced), read with :func:`_config_loader`."""
+    import mergedeep
+
+    raw = dict(_raw_config(path))
+    inherit = raw.pop("INHERIT", None)
+    if not isinstance(inherit, str) or depth > 20:  # a loop is refused before this is read
+        return raw
+    parent = _merged_config((path.parent / inherit).resolve(), depth + 1)
+    return dict(mergedeep.merge(parent, raw))
 
 
 def _inherits(path: Path) -> list[Path]:
@@ -277,47 +342,51 @@ def _inherits(path: Path) -> list[Path]:
 
 
 def find_editions(settings: SiteConfig) -> list[tuple[str, SiteConfig]]:
-    """The site's other editions: ``(folder, settings)`` for every ``*.yml`` or ``*.yaml``
-    beside the config (dot files aside) whose ``INHERIT`` names the config, or the file the
-    config itself inherits (the editions' shared base), and whose ``site_dir`` lies inside
-    the config's; ``folder`` is that place, relative (``"tr"``).
-    Sorted by folder. A configuration that inherits the site's but publishes elsewhere (a
-    preview variant, say) is not an edition.
+    """The site's other editions: ``(folder, settings)`` for every configuration the
+    ``editions`` option names (the config itself aside), each of which publishes inside
+    the config's ``site_dir``; ``folder`` is that place, relative (``"tr"``). Sorted by
+    folder. No other file beside the config is read: one the site does not name is no
+    edition, whatever it ``INHERIT``s.
 
     Raises:
-        ConfigError: an edition's configuration or options are wrong.
+        ConfigError: an edition does not exist, publishes outside the site, or its
+            configuration or options are wrong.
     """
-    project = settings.config_file.parent
     site = settings.site_dir.resolve()
-    parents = {settings.config_file, *_inherits(settings.config_file)}
+    project = settings.config_file.parent
     found = []
-    for path in sorted([*project.glob("*.yml"), *project.glob("*.yaml")]):
-        if path.name.startswith(".") or path.resolve() in parents:
+    for path in settings.options.editions:
+        if path == settings.config_file:
             continue
-        if not parents & set(_inherits(path)):
-            continue
+        name = shown(path, project)
+        if not path.is_file():
+            raise ConfigError(
+                f"{settings.config_file}: option 'editions' of konum names {name}, "
+                "which is not a file"
+            )
         edition = read_site_config(path)
         place = edition.site_dir.resolve()
-        if site in place.parents:
-            found.append((place.relative_to(site).as_posix(), edition))
+        if site not in place.parents:
+            raise ConfigError(
+                f"{path}: an edition publishes inside the site's folder ({shown(site, project)}/"
+                f"tr, say), not into {shown(place, project)}; give it that site_dir, or take "
+                f"it out of the editions option"
+            )
+        found.append((place.relative_to(site).as_posix(), edition))
     return sorted(found, key=lambda item: item[0])
 
 
 def _check_options_early(path: Path) -> None:
     """Check the extension's options before MkDocs does: MkDocs reports an extension that
     fails to load with lines of its traceback; this says only what is wrong."""
-    from mkdocs.utils.yaml import yaml_load
-
     if not path.is_file():
         return  # load_mkdocs_config says so
-    try:
-        with open(path, encoding="utf-8") as handle:
-            raw = yaml_load(handle)
-    except Exception:  # MkDocs' own loader reports a broken file next
-        return
-    extensions = (raw or {}).get("markdown_extensions") or []
+    raw = _merged_config(path)  # a broken file: MkDocs' own loader reports it next
+    extensions = raw.get("markdown_extensions") or []
     if isinstance(extensions, dict):  # the mapping form, which INHERIT merges
         extensions = [extensions]
+    if not isinstance(extensions, list):
+        return
     for item in extensions:
         for name in EXTENSIONS:
             if isinstance(item, dict) and name in item:
@@ -571,18 +640,35 @@ def _extension_configs(config: Any, options: Options) -> dict[str, Any]:
 _LINE = re.compile(r"^line (\d+): ")
 
 
+def file_problems(settings: SiteConfig) -> list[BankProblem]:
+    """Each page, static file or folder under ``docs_dir`` that no build may read or
+    publish (:func:`konum.files.tree_problems`): a link leading outside the project (the
+    config's folder, or ``docs_dir`` when that lies elsewhere), a pipe or a device."""
+    from konum.files import tree_problems
+
+    project = settings.config_file.parent
+    docs = settings.docs_dir
+    root = project if docs.is_relative_to(project) else docs
+    return [
+        BankProblem(str(shown(path, project)), None, None, problem)
+        for path, problem in tree_problems(docs, root, "site")
+    ]
+
+
 def check_pages(settings: SiteConfig) -> list[BankProblem]:
     """Every page of the site's ``docs_dir`` (its ``exclude_docs`` aside) converted as the
     build converts it, with the site's Markdown extensions, and nothing written: a quiz,
     explorer or values block that the build would refuse (an unknown bank, a draw larger
-    than its pool, a wrong option, a block not closed) as a problem at the page's line."""
+    than its pool, a wrong option, a block not closed) as a problem at the page's line;
+    first :func:`file_problems`, whose files are not read."""
     import markdown
 
     config = settings.mkdocs
     configs = _extension_configs(config, settings.options)
-    problems = []
+    problems = file_problems(settings)
+    unread = [settings.config_file.parent / p.file for p in problems]
     for page in sorted(settings.docs_dir.rglob("*.md")):
-        if excluded(settings, page):
+        if excluded(settings, page) or any(_inside(page, path) for path in unread):
             continue
         converter = markdown.Markdown(
             extensions=config["markdown_extensions"], extension_configs=configs
@@ -648,6 +734,10 @@ def build_site(
     target = target.parent.resolve() / target.name  # a link itself is refused, not followed
     for _, edition in editions:
         check_target(target, edition)
+        refused = file_problems(edition)
+        if refused:
+            more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
+            raise BuildError(f"{refused[0]}{more}")
     courses = [course_for(o) for o in options]  # every bank problem at once, before writing
     urls = [None, *(_edition_url(settings, folder) for folder, _ in editions[1:])]
 

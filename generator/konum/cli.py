@@ -223,8 +223,9 @@ def preview(question_id: str, config_file: str, seed: int | None, variants: int)
     help="Publish here instead of mkdocs.yml's site_dir.",
 )
 def build(seed: int | None, variants: int | None, site_dir: str | None, config_file: str) -> None:
-    """Validate the banks and build the site, its editions (the configs beside it that
-    INHERIT it and publish inside its site_dir) and their downloads, published together."""
+    """Validate the banks and build the site, its editions (the configurations its konum
+    options name in editions, each publishing inside its site_dir) and their downloads,
+    published together."""
     from konum.build import build_site
     from konum.paths import shown
     from konum.problems import BankError, format_text
@@ -259,17 +260,27 @@ def build(seed: int | None, variants: int | None, site_dir: str | None, config_f
 @cli.command()
 @config_option
 @seed_option
-@click.option("-a", "--dev-addr", default="127.0.0.1:8000", show_default=True, metavar="IP:PORT")
+@click.option(
+    "-a",
+    "--dev-addr",
+    default="127.0.0.1:8000",
+    show_default=True,
+    metavar="IP:PORT",
+    callback=lambda ctx, param, value: _address(value),
+)
 def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
     """Preview one edition with live reload (banks, pages, templates and code): the site's
     mkdocs.yml, or another edition's configuration with -f, served under its own path."""
     from mkdocs.commands.serve import serve as mkdocs_serve
 
-    from konum.build import PageLine, find_editions, read_site_config
+    from konum.build import PageLine, file_problems, find_editions, read_site_config
     from konum.config import override
     from konum.paths import TEMPLATES_DIR
 
     settings = read_site_config(config_file)
+    refused = file_problems(settings)
+    if refused:
+        raise KonumError(str(refused[0]))
     others = [edition.config_file.name for _, edition in find_editions(settings)]
     if others:
         # One server, one edition: the language switcher's other links are not served.
@@ -311,6 +322,18 @@ def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
             handle.flush()
             config = Path(handle.name)
         mkdocs_serve(config_file=str(config), dev_addr=dev_addr, livereload=True, watch=watch)
+
+
+def _address(value: str) -> str:
+    """``value`` if it is ``HOST:PORT`` with a port from 1 to 65535.
+
+    Raises:
+        click.BadParameter: it is not, saying what was expected.
+    """
+    host, colon, port = value.rpartition(":")
+    if not (host and colon and port.isdigit() and len(port) < 6 and 0 < int(port) < 65536):
+        raise click.BadParameter(f"expected IP:PORT with a port from 1 to 65535, found {value!r}")
+    return value
 
 
 def _with_seed(config: Path, extension: str, seed: int) -> dict[str, object]:

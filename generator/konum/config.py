@@ -15,6 +15,7 @@ In ``mkdocs.yml`` (or Zensical's reading of it)::
           run_programs: false      # run output questions' example solutions (trusted code)
           pages: docs              # the site's pages (konum build passes docs_dir)
           exam_cards: false        # cards of questions that only exam-mode quizzes show
+          editions: [mkdocs.tr.yml]  # the site's other editions, which konum build publishes
 
 The extension, ``konum build`` (which passes its ``--seed``/``--variants`` in as options) and
 every other command read these through :func:`options_from`, so a bad value gets the same
@@ -48,6 +49,11 @@ DEFAULTS: dict[str, list[Any]] = {
     "run_programs": [False, "run output questions' example solutions instead of their recordings"],
     "pages": ["docs", "folder of the site's pages, where the study block finds the exams"],
     "exam_cards": [False, "cards for the questions that only exams show (study page, decks)"],
+    "editions": [
+        [],
+        "the site's other editions: their configuration files, which konum build publishes "
+        "inside this site_dir (only the main configuration's list is read)",
+    ],
     "nav_progress": [
         None,
         "progress marks in every page's navigation (konum: on, konum.quiz: off)",
@@ -76,6 +82,8 @@ class Options:
         pages: the folder of the site's Markdown pages, absolute (``docs_dir``).
         exam_cards: the study page, the overview and the downloaded decks carry the questions
             that only exam-mode quizzes show (by default they are left out).
+        editions: the configuration files of the site's other editions, absolute, in the
+            order written; konum reads no other file beside ``mkdocs.yml`` as an edition.
     """
 
     banks: Path
@@ -90,6 +98,7 @@ class Options:
     run_programs: bool = False
     pages: Path | None = None
     exam_cards: bool = False
+    editions: tuple[Path, ...] = ()
 
 
 def _whole(name: str, value: object, low: int, high: int) -> int:
@@ -133,6 +142,13 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
     """
     check_names(given)
     values = {name: default for name, (default, _) in DEFAULTS.items()} | dict(given)
+    for name in ("banks", "plugins", "generators", "root", "translations", "pages", "editions"):
+        written = values[name] if isinstance(values[name], (list, tuple)) else [values[name]]
+        if any("\0" in str(item) for item in written):
+            raise ConfigError(
+                f"option {name!r} of konum in markdown_extensions: a path cannot hold a NUL "
+                f"character (\\0), found {values[name]!r}"
+            )
     base = Path(root or values["root"] or ".").resolve()
     banks = values["banks"]
     if not isinstance(banks, (str, Path)) or not str(banks).strip():
@@ -182,6 +198,16 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
                 f"option {name!r} of konum in markdown_extensions: expected a folder, "
                 f"found {values[name]!r}"
             )
+    editions = values["editions"]
+    if isinstance(editions, str):
+        editions = [editions]
+    if not isinstance(editions, (list, tuple)) or not all(
+        isinstance(e, (str, Path)) and str(e).strip() for e in editions
+    ):
+        raise ConfigError(
+            f"option 'editions' of konum in markdown_extensions: expected a list of "
+            f"configuration files (editions: [mkdocs.tr.yml]), found {editions!r}"
+        )
     return Options(
         banks=(base / str(banks)).resolve(),
         seed=_whole("seed", values["seed"], *limits.SEED),
@@ -199,6 +225,7 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
         run_programs=values["run_programs"],
         pages=(base / str(pages)).resolve() if str(pages).strip() else None,
         exam_cards=values["exam_cards"],
+        editions=tuple(dict.fromkeys((base / str(e)).resolve() for e in editions)),
     )
 
 

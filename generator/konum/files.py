@@ -18,6 +18,7 @@ import contextlib
 import os
 import shutil
 import stat
+import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -170,3 +171,18 @@ def input_problem(path: Path, project: Path, what: str, limit: int) -> str | Non
     if mode.st_size > limit:
         return f"file is too large: {mode.st_size:,} bytes, the limit is {limit:,}"
     return None
+
+
+def tree_problems(folder: Path, project: Path, what: str) -> list[tuple[Path, str]]:
+    """Every entry below ``folder`` (pages, static files, folders) that must not be read or
+    published, with :func:`input_problem`'s reason: a link leading outside ``project``, or
+    not a regular file or folder (a pipe, a device). A linked folder is judged, not entered.
+    Sizes are not limited here: a site's media may be large."""
+    found = []
+    for parent, folders, files in os.walk(folder):
+        for name in sorted([*folders, *files]):
+            path = Path(parent, name)
+            problem = input_problem(path, project, what, limit=sys.maxsize)
+            if problem is not None:
+                found.append((path, problem))
+    return found

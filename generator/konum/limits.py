@@ -51,6 +51,13 @@ MAX_NUMBER = 10**15
 MAX_DRAW = 200
 TIME_LIMIT = 6 * 60 * 60
 
+#: Largest YAML file konum reads (a bank, a translation, ``mkdocs.yml`` and every
+#: configuration it inherits or names), its deepest nesting, and the most values its
+#: aliases may expand to (:mod:`konum.yamlsource`).
+YAML_BYTES = 1_000_000
+YAML_DEPTH = 40
+YAML_NODES = 50_000
+
 #: Seconds a plugin's module may take to import, and one drawing of a generator to finish.
 PLUGIN_IMPORT_SECONDS = 30
 GENERATOR_SECONDS = 10

@@ -106,15 +106,18 @@ def summary(
     Args:
         problems: every problem found.
         files: how many bank files were checked (defaults to the files with problems);
-            problems in pages (``.md``) are counted apart, as pages.
+            problems in pages (``.md``) are counted apart, as pages, and those in other
+            files (a site's static file, a folder) as other files.
         questions: how many questions loaded (only shown when all is well).
     """
     if problems:
         pages = {p.file for p in problems if p.file.endswith(".md")}
-        banks = {p.file for p in problems} - pages
+        banks = {p.file for p in problems if p.file.endswith((".yml", ".yaml"))}
+        others = {p.file for p in problems} - pages - banks
         total = files if files is not None else len(banks)
-        where = [f"{len(banks)} of {_plural(total, 'bank')}"] if banks or not pages else []
+        where = [f"{len(banks)} of {_plural(total, 'bank')}"] if banks else []
         where += [_plural(len(pages), "page")] if pages else []
+        where += [_plural(len(others), "other file")] if others or not where else []
         return f"{_plural(len(problems), 'problem')} in {' and '.join(where)}"
     parts = []
     if files is not None:

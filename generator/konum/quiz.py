@@ -75,9 +75,11 @@ from konum.errors import ConfigError, ExportError, KonumError, PageError
 from konum.explorer import ExplorerBlock, check_header, explorer_assets, unshown_texts
 from konum.exports.cards import build_cards
 from konum.exports.text import cards_json
+from konum.files import tree_problems
 from konum.formatting import did_you_mean
 from konum.math import PageEnd, page_math
 from konum.messages import page_messages
+from konum.paths import shown as shown_path
 from konum.plugins import Plugins, load_plugins
 from konum.problems import BankError, format_text
 from konum.render import asset, environment, render_quiz, script_json
@@ -288,16 +290,22 @@ def card_banks(course: Course, leave_out: frozenset[str]) -> list[Bank]:
     ]
 
 
-def exam_only(course: Course, pages: Path) -> frozenset[str]:
+def exam_only(course: Course, pages: Path, project: Path | None = None) -> frozenset[str]:
     """The ids of the questions that the exam-mode quiz blocks of the Markdown pages below
     ``pages`` show and no other quiz block does (blocks inside fenced code are examples,
     not quizzes). A flashcard shows its answer in the page: these are left off the cards
     unless the site sets ``exam_cards: true``.
 
     Raises:
-        QuizError: a quiz block's options are not YAML, or name an unknown option.
+        QuizError: a quiz block's options are not YAML, or name an unknown option; or a
+            file below ``pages`` is a link leading outside ``project`` (default ``pages``),
+            a pipe or a device (:func:`konum.files.tree_problems`), which is not read.
     """
     shown: dict[bool, set[str]] = {True: set(), False: set()}
+    root = project or pages.resolve()
+    refused = tree_problems(pages, root, "site")
+    if refused:
+        raise QuizError(f"{shown_path(refused[0][0], root)}: {refused[0][1]}")
     for page in sorted(pages.rglob("*.md")):
         lines = page.read_text(encoding="utf-8").splitlines()
         for index, line in outside_fences(lines):
@@ -330,7 +338,8 @@ def _left_out(options: Options, course: Course) -> frozenset[str]:
             f"{options.pages}, which is not a folder (the study page leaves out the questions "
             "that only exams show, and reads the pages to find them; or set exam_cards: true)"
         )
-    return exam_only(course, options.pages)
+    inside = options.pages.is_relative_to(options.root)
+    return exam_only(course, options.pages, options.root if inside else None)
 
 
 def render_study(

@@ -8,8 +8,8 @@ libyaml when PyYAML has it), checks it for depth and alias expansion, and conver
 marks, refusing anything but the plain YAML types (no tag is ever constructed into an
 object). Every problem becomes a :class:`BankProblem`; nothing raises.
 
-Limits (module constants): :data:`MAX_BYTES` per file, :data:`MAX_DEPTH` nesting levels and
-:data:`MAX_NODES` values after alias expansion.
+Limits (:mod:`konum.limits`' table, by their names here): :data:`MAX_BYTES` per file,
+:data:`MAX_DEPTH` nesting levels and :data:`MAX_NODES` values after alias expansion.
 """
 
 from __future__ import annotations
@@ -22,11 +22,12 @@ import yaml
 from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
 
+from konum import limits
 from konum.problems import BankProblem
 
-MAX_BYTES = 1_000_000
-MAX_DEPTH = 40
-MAX_NODES = 50_000
+MAX_BYTES = limits.YAML_BYTES
+MAX_DEPTH = limits.YAML_DEPTH
+MAX_NODES = limits.YAML_NODES
 
 _TAG = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {f"{_TAG}{name}" for name in ("str", "int", "float", "bool", "null", "timestamp")}
@@ -146,7 +147,9 @@ def decode(data: bytes, file: str) -> tuple[str | None, list[BankProblem]]:
         ]
 
 
-def _syntax_problem(exc: yaml.YAMLError, file: str) -> BankProblem:
+def syntax_problem(exc: yaml.YAMLError, file: str) -> BankProblem:
+    """PyYAML's error as a problem at its line and column, with a hint for the mistakes
+    authors make most (an unquoted colon, an indentation)."""
     if isinstance(exc, _TooDeep):
         pos = _mark(exc.mark)
         return BankProblem(file, pos.line, pos.column, str(exc))
@@ -189,8 +192,9 @@ def _plain_hint(problem: str, context: str, line: int, context_mark: Any) -> str
 _FastLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def _check_depth(text: str, file: str) -> BankProblem | None:
-    """Walk the event stream (iteratively) so deep nesting never reaches the recursive composer.
+def check_depth(text: str, file: str) -> BankProblem | None:
+    """Nesting deeper than :data:`MAX_DEPTH`, as a problem: the event stream walked
+    (iteratively) so deep nesting never reaches the recursive composer.
 
     Syntax errors are left to the pure-Python composer, whose messages are the ones reported.
     """
@@ -451,7 +455,7 @@ def parse(text: str, file: str) -> tuple[YNode | None, list[BankProblem]]:
     returned, never raised.
     """
     try:
-        deep = _check_depth(text, file)
+        deep = check_depth(text, file)
         if deep is not None:
             return None, [deep]
         node = yaml.compose(text, Loader=_FastLoader)
@@ -460,8 +464,8 @@ def parse(text: str, file: str) -> tuple[YNode | None, list[BankProblem]]:
         try:
             yaml.compose(text, Loader=_PythonLoader)
         except yaml.YAMLError as exc:
-            return None, [_syntax_problem(exc, file)]
-        return None, [_syntax_problem(fast_exc, file)]
+            return None, [syntax_problem(exc, file)]
+        return None, [syntax_problem(fast_exc, file)]
     except RecursionError:  # pragma: no cover - the depth check above should prevent it
         return None, [
             BankProblem(file, 1, 1, f"nesting is too deep (more than {MAX_DEPTH} levels)")

@@ -219,3 +219,51 @@ def test_a_build_that_publishes_the_bank_files_says_so(tmp_path: Path) -> None:
     result = konum(project, "build")
     assert result.returncode == 0 and result.stderr == "", result.stderr
     assert not (project / "site" / "banks").exists()
+
+
+_TWINS = """\
+bank: twins
+title: Twins
+questions:
+  - id: twin
+    type: choice
+    prompt: One?
+    explanation: One.
+    options:
+      - text: a
+        correct: true
+      - text: b
+  - id: twin
+    type: choice
+    prompt: Two?
+    explanation: Two.
+    options:
+      - text: a
+        correct: true
+      - text: b
+      - text: c
+"""
+
+
+@pytest.mark.parametrize("translated", [False, True], ids=["bank", "bank-with-translation"])
+def test_a_duplicate_id_is_one_line_naming_both(tmp_path: Path, translated: bool) -> None:
+    """Two questions with one id (the second with more options than the first) are one
+    problem naming both lines, never a traceback from mixing their texts."""
+    (tmp_path / "docs" / "banks").mkdir(parents=True)
+    (tmp_path / "docs" / "banks" / "twins.yml").write_text(_TWINS, encoding="utf-8")
+    (tmp_path / "docs" / "index.md").write_text("# Twins\n", encoding="utf-8")
+    more = "      translations: tr\n" if translated else ""
+    if translated:
+        (tmp_path / "tr").mkdir()
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: Twins\nexclude_docs: |\n  banks/\nmarkdown_extensions:\n"
+        f"  - konum:\n      banks: docs/banks\n{more}",
+        encoding="utf-8",
+    )
+    result = konum(tmp_path, "check")
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    bank = tmp_path / "docs" / "banks" / "twins.yml"
+    assert result.stderr.splitlines() == [
+        f"{bank}:12:9: [twin] id: duplicate id 'twin': already used at line 4",
+        "1 problem in 1 of 1 bank",
+    ]

@@ -40,8 +40,9 @@ NEWTYPE = REPO / "tests" / "fixtures" / "newtype"
 #: in every language, one problem per misspelt key, the warning for published bank files and
 #: a page's build error on one line (about 50), then issue 45's blocks that never fail
 #: silently (typed options, every problem of a page, the site's own at mkdocs.yml: about
-#: 130), and nothing else may.
-ENGINE_BUDGET = 13_440
+#: 130) and its questions written in the page (a page read as a bank, the block: about
+#: 180), and nothing else may.
+ENGINE_BUDGET = 13_620
 
 
 def module_files() -> dict[str, Path]:

@@ -24,7 +24,8 @@ from konum.errors import PageError
 from konum.formatting import did_you_mean
 
 _OPTION = re.compile(r"^ {4}(?P<key>[^\s:#][^:]*?)\s*:")
-_END = re.compile(r"^ {0,3}///\s*$")
+#: A block's last line.
+END = re.compile(r"^ {0,3}///\s*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 Error = Callable[[str], Exception]
@@ -153,7 +154,7 @@ def check_empty(lines: Sequence[str], index: int, where: str, known: Sequence[st
     body = list(outside_fences(lines[index + 1 :]))
     options = True
     for offset, line in body:
-        if _END.match(line):
+        if END.match(line):
             break
         options = options and line.startswith("    ") and bool(line.strip())
         if options or not line.strip():
@@ -183,7 +184,7 @@ def check_closed(lines: Sequence[str], index: int, where: str, error: Error) -> 
     Raises:
         ``error(message)``: naming the block's line.
     """
-    if any(_END.match(line) for _, line in outside_fences(lines[index + 1 :])):
+    if any(END.match(line) for _, line in outside_fences(lines[index + 1 :])):
         return
     raise error(f"line {index + 1}: {where}: no '///' line closes the block")
 

@@ -545,7 +545,10 @@ class PageLine(logging.Filter):
             return False  # said with the next record
         if self.page:
             page = f"{self.docs}/{self.page}"
-            said = [self._at(page, one) for one in text.splitlines()]  # one line a problem
+            first, *more = text.splitlines() or [""]
+            # One line a problem of the page ("line 3: X"); other lines continue the first.
+            said = [self._at(page, first)]
+            said += [self._at(page, line) if _LINE.match(line) else line for line in more]
             record.msg, record.args, self.page = "\n".join(said), (), ""
         return True
 
@@ -597,7 +600,14 @@ def check_pages(settings: SiteConfig) -> list[BankProblem]:
             with _quiet_mkdocs():
                 converter.convert(page.read_text(encoding="utf-8"))
         except PageError as exc:
-            for message in str(exc).splitlines():  # one line a problem
+            first, *more = str(exc).splitlines() or [""]
+            said = [first]  # one line a problem ("line 3: X"); other lines continue one
+            for message in more:
+                if _LINE.match(message):
+                    said.append(message)
+                else:
+                    said[-1] += f"\n{message}"
+            for message in said:
                 line = _LINE.match(message)
                 problems.append(
                     BankProblem(

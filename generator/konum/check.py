@@ -194,10 +194,12 @@ def check_banks(
     project: Path | None = None,
     run_programs: bool = False,
     variants: int = 5,
+    pages: Path | None = None,
 ) -> CheckReport:
     """Load and check banks without raising (see :func:`load_banks` for the arguments;
-    ``variants``: what the site draws of each computed question)."""
-    loaded, files, cross = load_files(paths, root, project=project)
+    ``variants``: what the site draws of each computed question; ``pages``: the site's
+    pages, whose ``/// question`` blocks are banks too)."""
+    loaded, files, cross = load_files(paths, root, project=project, pages=pages)
     banks, found, images = check_loaded(
         loaded, plugins=plugins, project=project, run_programs=run_programs, variants=variants
     )

@@ -123,6 +123,7 @@ def check(
     is checked against their solution's hash."""
     from konum.build import check_pages, find_editions, published_banks, read_site_config
     from konum.check import check_banks
+    from konum.load import is_page_bank
     from konum.plugins import NONE, load_plugins
     from konum.problems import format_json, format_text
     from konum.record import record_outputs
@@ -156,6 +157,7 @@ def check(
         project=project,
         run_programs=run_programs or record,
         variants=variants,
+        pages=site.options.pages if site is not None else None,  # the questions written there
     )
     problems, files = list(report.problems), list(report.files)
     editions = [] if site is None else [site, *(e for _, e in find_editions(site))]
@@ -169,9 +171,8 @@ def check(
         if update_hashes:
             for changed in record_hashes(report.banks, translations):
                 click.echo(f"konum: recorded the English hashes in {changed}", err=True)
-        translated = check_translations(
-            report.banks, translations, complete=complete, project=project
-        )
+        english = [bank for bank in report.banks if not is_page_bank(bank)]
+        translated = check_translations(english, translations, complete=complete, project=project)
         problems += [*translated.problems, *translated.stale]
         files += translated.files
     elif update_hashes:

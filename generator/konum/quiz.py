@@ -89,6 +89,7 @@ from konum.math import PageEnd, page_math
 from konum.messages import page_messages
 from konum.plugins import Plugins, load_plugins
 from konum.problems import BankError, format_text
+from konum.question_block import QuestionBlock, question_header
 from konum.render import asset, environment, render_quiz, script_json
 from konum.types import Bank, Concrete
 
@@ -460,8 +461,10 @@ class MalformedBlockPreprocessor(Preprocessor):
 
     def run(self, lines: list[str]) -> list[str]:
         quizzes, problems = self.extension.quiz_lines, self.extension.problems
+        questions = self.extension.question_ids
         quizzes.clear()
         problems.clear()
+        questions.clear()
 
         def explorers() -> Any:
             return self.extension.plugins().explorers
@@ -485,6 +488,10 @@ class MalformedBlockPreprocessor(Preprocessor):
                     if kind == "quiz" and len(problems) == before:
                         quizzes.append(number)
                 check_header(explorers, lines, index)
+                question = question_header(lines, index)
+                if question is not None:
+                    problems += question[1]
+                    questions += [] if question[1] else [(number, question[0])]
             except PageError as exc:
                 problems.append(exc)
             if len(problems) > before:
@@ -555,6 +562,8 @@ class QuizExtension(BlocksExtension):  # type: ignore[misc]
         progress = kwargs.get("nav_progress")
         self.nav_progress = default_progress if progress is None else bool(progress)
         self.quiz_lines: list[int] = []
+        #: The line and question id of each ``/// question`` block of the page.
+        self.question_ids: list[tuple[int, str | None]] = []
         #: The problems of the page being converted (see :class:`konum.blocks.PageProblems`).
         self.problems: list[PageError] = []
 
@@ -567,6 +576,10 @@ class QuizExtension(BlocksExtension):  # type: ignore[misc]
         except ConfigError as exc:
             raise QuizError(str(exc)) from None
 
+    def course(self) -> Course:
+        """The site's course (:func:`konum.course.course_for`), its problems a QuizError."""
+        return _course(self.options)
+
     def plugins(self) -> Plugins:
         try:
             return load_plugins(self.options.plugins, self.options.root)
@@ -574,7 +587,7 @@ class QuizExtension(BlocksExtension):  # type: ignore[misc]
             raise QuizError(str(exc)) from None
 
     def extendMarkdownBlocks(self, md: Markdown, block_mgr: BlocksProcessor) -> None:
-        for block in (QuizBlock, StudyBlock, ProgressBlock, ExplorerBlock):
+        for block in (QuizBlock, StudyBlock, ProgressBlock, ExplorerBlock, QuestionBlock):
             block_mgr.register(block, {"extension": self})
 
     def extendMarkdown(self, md: Markdown) -> None:

@@ -127,3 +127,19 @@ def test_each_edition_s_page_carries_its_own_text(tmp_path: Path) -> None:
     assert re.findall(r'data-question-id="([\w-]+)"', page) == ["speed", "unit"]
     english = (site / "site" / "lessons" / "speed" / "index.html").read_text("utf-8")
     assert "What is its speed" in english
+
+
+def test_a_computed_question_in_a_page_keeps_its_own_values(tmp_path: Path) -> None:
+    """The page's {{ }} are computed at build time; a question's are its own, per variant."""
+    page = (
+        "# Doubling\n\nTwo and three make {{ 2 + 3 }}.\n\n/// question\nid: double\n"
+        "type: computed\nparams:\n  n: {min: 1, max: 9}\nformula: 2 * n\n"
+        "prompt: 'Twice {{ n }}?'\nexplanation: Doubling.\n///\n"
+    )
+    site = _site(tmp_path, page)
+    (site / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    built = konum(site, "build")
+    assert built.returncode == 0, built.stderr
+    html = (site / "site" / "lessons" / "speed" / "index.html").read_text(encoding="utf-8")
+    assert "Two and three make 5." in html
+    assert re.search(r"Twice \d\?", html) and "{{" not in html

@@ -23,6 +23,7 @@ from konum.fields import COMMON_FIELDS, IdUse, Reader, TextUse
 from konum.files import input_problem
 from konum.formatting import SLUG, did_you_mean, slugify
 from konum.model import Flashcard, Source
+from konum.paths import shown
 from konum.problems import BankProblem
 from konum.types import TYPES, Bank, Question
 from konum.yamlsource import YMap, YNode
@@ -461,8 +462,9 @@ def question_pages(pages: Path | None) -> list[Path]:
 def load_page(page: Path, pages: Path) -> Loaded | None:
     """The questions written in ``page`` as a bank (None when it has no ``/// question``
     block): each block's lines read as one question of a bank file, every problem at the
-    page's own line and column."""
-    name = str(page)
+    page's own line and column. The page is named from the working folder when inside it
+    (``docs/index.md:7:1: ...``), as MkDocs' pages are."""
+    name = str(shown(page.absolute(), Path.cwd()))
     try:
         text = page.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

@@ -11,7 +11,9 @@ make it a script without making it read like one:
 * every other block (``text``, an option's example) is illustration, not a step.
 
 Section 1 (the install) is what the tests do their own way: the fast test imports the
-konum under test, the slow one installs the wheel that ``python -m build`` made.
+konum under test, the slow one installs the wheel that ``python -m build`` made. The quick
+start at the top (``## Quick start: ...``) is a walkthrough of its own (:func:`quick_start`),
+its ``pip install`` line the install's.
 """
 
 from __future__ import annotations
@@ -82,6 +84,13 @@ def steps(text: str) -> list[Step]:
     return found
 
 
+def quick_start() -> list[Step]:
+    """The quick start's files and commands, from an empty folder (its install aside)."""
+    found = re.search(r"^## Quick start\b.*?(?=^## )", page(), re.MULTILINE | re.DOTALL)
+    assert found is not None, "the page has no quick start"
+    return [s for s in steps(found.group(0)) if not (isinstance(s, Command) and s.argv[0] == "pip")]
+
+
 def walkthrough() -> list[Step]:
     """Every step after the install (sections 2 on), from an empty folder."""
     numbers = [int(n) for n in re.findall(r"^## (\d+)\. ", page(), re.MULTILINE)]
@@ -93,11 +102,12 @@ Runner = Callable[[Path, tuple[str, ...]], "subprocess.CompletedProcess[str]"]
 
 
 def follow(
-    start: Path, run: Runner | None
+    start: Path, run: Runner | None, path: list[Step] | None = None
 ) -> tuple[Path, dict[str, subprocess.CompletedProcess[str]]]:
-    """Follow the page from the empty folder ``start``: write its files, make and enter its
-    folders (``mkdir``, ``cd``) and ``run`` every other command, each of which must succeed
-    and write the file its comment names (``run`` None: the files alone).
+    """Follow the page (or the steps of ``path``, such as :func:`quick_start`'s) from the
+    empty folder ``start``: write its files, make and enter its folders (``mkdir``, ``cd``)
+    and ``run`` every other command, each of which must succeed and write the file its
+    comment names (``run`` None: the files alone).
 
     Returns:
         The folder the page ends in (the site's), and each command's result by its line
@@ -105,7 +115,7 @@ def follow(
     """
     here = start
     results: dict[str, subprocess.CompletedProcess[str]] = {}
-    for step in walkthrough():
+    for step in walkthrough() if path is None else path:
         if isinstance(step, File):
             path = here / step.path
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -219,3 +219,119 @@ def test_a_build_that_publishes_the_bank_files_says_so(tmp_path: Path) -> None:
     result = konum(project, "build")
     assert result.returncode == 0 and result.stderr == "", result.stderr
     assert not (project / "site" / "banks").exists()
+
+
+_TWINS = """\
+bank: twins
+title: Twins
+questions:
+  - id: twin
+    type: choice
+    prompt: One?
+    explanation: One.
+    options:
+      - text: a
+        correct: true
+      - text: b
+  - id: twin
+    type: choice
+    prompt: Two?
+    explanation: Two.
+    options:
+      - text: a
+        correct: true
+      - text: b
+      - text: c
+"""
+
+
+@pytest.mark.parametrize("translated", [False, True], ids=["bank", "bank-with-translation"])
+def test_a_duplicate_id_is_one_line_naming_both(tmp_path: Path, translated: bool) -> None:
+    """Two questions with one id (the second with more options than the first) are one
+    problem naming both lines, never a traceback from mixing their texts."""
+    (tmp_path / "docs" / "banks").mkdir(parents=True)
+    (tmp_path / "docs" / "banks" / "twins.yml").write_text(_TWINS, encoding="utf-8")
+    (tmp_path / "docs" / "index.md").write_text("# Twins\n", encoding="utf-8")
+    more = "      translations: tr\n" if translated else ""
+    if translated:
+        (tmp_path / "tr").mkdir()
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: Twins\nexclude_docs: |\n  banks/\nmarkdown_extensions:\n"
+        f"  - konum:\n      banks: docs/banks\n{more}",
+        encoding="utf-8",
+    )
+    result = konum(tmp_path, "check")
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    bank = tmp_path / "docs" / "banks" / "twins.yml"
+    assert result.stderr.splitlines() == [
+        f"{bank}:12:9: [twin] id: duplicate id 'twin': already used at line 4",
+        "1 problem in 1 of 1 bank",
+    ]
+
+
+def _starts(lines: list[str], starts: list[str]) -> bool:
+    return len(lines) == len(starts) and all(map(str.startswith, lines, starts))
+
+
+def test_every_bad_block_is_reported_at_its_own_page(tmp_path: Path) -> None:
+    """Three bad blocks on one page are three lines at that page, in check and build alike;
+    the study page, which reads every page for its exams, is not blamed for them."""
+    project = make_project(tmp_path)
+    lessons = project / "content" / "lessons"
+    (lessons / "normal.md").write_text(
+        "# Normal\n\n/// quiz | mini\n  draw: 2\n///\n\n/// quiz | minni\n///\n\n"
+        "/// quiz | mini\n    mode: test\n///\n",
+        encoding="utf-8",
+    )
+    (lessons / "cards.md").write_text("# Cards\n\n/// study\n///\n", encoding="utf-8")
+    expected = [
+        "content/lessons/normal.md:4: /// quiz | mini: option 'draw' is indented 2 spaces",
+        "content/lessons/normal.md:7: /// quiz | minni: names bank 'minni', which does not",
+        "content/lessons/normal.md:11: /// quiz | mini: mode: expected practice or exam",
+    ]
+    checked = konum(project, "check")
+    assert checked.returncode == 1
+    lines = [re.sub(r"^([^:]+:\d+):1:", r"\1:", line) for line in checked.stderr.splitlines()]
+    assert [
+        line[: len(want)] for line, want in zip(lines[:3], expected, strict=True)
+    ] == expected, lines
+    assert lines[3:] == ["3 problems in 1 page"]
+    built = konum(project, "build")
+    assert built.returncode == 1 and "cards.md" not in built.stderr, built.stderr
+    said = built.stderr.replace("ERROR - ", "").splitlines()
+    errors = [line for line in said if line.startswith("content/")]
+    assert [line[: len(want)] for line, want in zip(errors, expected, strict=True)] == expected, (
+        errors
+    )
+
+
+def test_the_order_option_is_blamed_on_the_configuration(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    config = project / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8").replace(
+        "      variants: 3\n", "      variants: 3\n      order: [mini, nope]\n"
+    )
+    config.write_text(text, encoding="utf-8")
+    line = text.splitlines().index("      order: [mini, nope]") + 1
+    checked = konum(project, "check")
+    assert checked.returncode == 1
+    assert checked.stderr.splitlines()[0] == (
+        f"mkdocs.yml:{line}:1: option 'order' of konum names bank 'nope', which does not exist"
+        " (banks: mini)"
+    )
+    assert ".md" not in checked.stderr
+
+
+def test_check_warns_about_bank_files_the_site_publishes(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    config = project / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace("exclude_docs: |\n  banks/\n", ""), encoding="utf-8")
+    checked = konum(project, "check")
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stderr.splitlines()[-3:] == [
+        "konum: warning: the bank files in content/banks/ are published with the site,"
+        " answers and all; to keep them out, add to mkdocs.yml:",
+        "  exclude_docs: |",
+        "    banks/",
+    ]

@@ -149,3 +149,58 @@ def test_the_study_page_leaves_out_what_only_exams_show(banks: Path) -> None:
         assert ("question:alpha-two" in overview) is key
     with pytest.raises(QuizError, match=r"option 'pages' of konum: expected the folder"):
         convert(banks, "/// study\n///\n", pages=str(banks / "nowhere"))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("/// quiz | alpha\n  draw: 3\n///\n",
+         "line 2: /// quiz | alpha: option 'draw' is indented 2 spaces: options are indented 4"),
+        ("/// quiz | alpha\n    draw: 2\n\n    tags: easy\n///\n",
+         "line 4: /// quiz | alpha: option 'tags' is after a blank line"),
+        ("/// quiz | alpha\nSome words.\n///\n",
+         "line 2: /// quiz | alpha: the block holds nothing but its options (indented 4 spaces),"
+         " found 'Some words.'"),
+        ("/// study\n  attrs: {class: x}\n///\n", "option 'attrs' is indented 2 spaces"),
+        ("/// progress\n    draw: 2\n///\n", "line 2: /// progress: unknown option 'draw'"),
+        ("/// quiz | alpha\n    draw: yes\n///\n",
+         "line 2: /// quiz | alpha: draw: expected a whole number from 1 to 200, found True"),
+        ("/// quiz | alpha\n    title: [a]\n///\n", "title: expected a text, found ['a']"),
+        ("/// quiz | alpha\n    tags: {a: 1}\n///\n",
+         "tags: expected names separated by commas, found {'a': 1}"),
+    ],
+    ids=["two-spaces", "blank-line", "text", "study", "unknown", "bool", "title", "tags"],
+)  # fmt: skip
+def test_no_block_is_read_in_part(banks: Path, text: str, message: str) -> None:
+    """An option pymdownx would not read as one (misindented, after a blank line), text in a
+    block that shows none, and a value of the wrong kind are errors at their line: none is
+    dropped while the block shows every question."""
+    with pytest.raises(QuizError, match=re.escape(message)):
+        convert(banks, text)
+
+
+def test_every_problem_of_a_page_is_reported(banks: Path) -> None:
+    text = (
+        "/// quiz | alpha\n  draw: 3\n///\n\n"  # line 1: a misindented option
+        "/// quiz | gamma\n///\n\n"  # line 5: an unknown bank
+        "/// quiz | beta\n    draw: 9\n///\n\n"  # line 8: a draw beyond the pool (its block's)
+        "/// quiz | alpha\n    mode: quick\n///\n"  # line 12: a wrong mode
+    )
+    with pytest.raises(QuizError) as caught:
+        convert(banks, text)
+    lines = str(caught.value).splitlines()
+    assert [line.split(":")[0] for line in lines] == ["line 2", "line 5", "line 8", "line 13"]
+    assert "names bank 'gamma', which does not exist" in lines[1]
+    assert "/// quiz | beta: draw: expected at most 3" in lines[2]
+
+
+def test_a_study_page_is_not_blamed_for_another_pages_block(banks: Path) -> None:
+    """The study block reads every page for its exams; a bad block there is its own page's
+    error (reported when that page is converted), never the study page's."""
+    pages = banks / "pages"
+    pages.mkdir()
+    (pages / "normal.md").write_text("/// quiz | alpha\n    drw: 2\n///\n", "utf-8")
+    study = convert(banks, "/// study\n///\n", pages=str(pages))
+    assert "alpha-one" in study
+    with pytest.raises(QuizError, match=r"^line 2: /// quiz \| alpha: unknown option 'drw'"):
+        convert(banks, (pages / "normal.md").read_text("utf-8"), pages=str(pages))

@@ -1,11 +1,11 @@
 """A second course proves konum is for any subject: examples/physics, built three ways.
 
-The course (three pages, two banks of formula questions and other types, and one generator
-of its own in examples/physics/generators/) is built by ``konum build``, ``mkdocs build
---strict`` and ``zensical build``. Every page with a quiz must carry every question of its
-bank, and the numbers must be right: for each shipped variant, the test reads the drawn
-values from the prompt, evaluates the formula itself, and compares with the answer in the
-page's quiz data.
+The course (four pages, two banks of formula questions and other types, a page with its
+questions written in it, and one generator of its own in examples/physics/generators/) is
+built by ``konum build``, ``mkdocs build --strict`` and ``zensical build``. Every page with
+a quiz must carry every question of its bank, and the numbers must be right: for each
+shipped variant, the test reads the drawn values from the prompt, evaluates the formula
+itself, and compares with the answer in the page's quiz data.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ EXPECTED: dict[str, tuple[str, Callable[..., float], int]] = {
     "ohm-current": ("circuits", lambda v, r: v / r, 4),
     "resistor-power": ("circuits", lambda r, v: v**2 / r, 2),
     "parallel-resistors": ("circuits", lambda r1, r2: r1 * r2 / (r1 + r2), 1),
+    "average-speed": ("units", lambda d, t: d / t, 2),  # written in the page (/// question)
 }
 NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?")
 
@@ -75,7 +76,7 @@ def konum_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     project = _copy(tmp_path_factory.mktemp("konum-build"))
     result = konum(project, "build")
     assert result.returncode == 0, result.stderr
-    assert "built 4 pages (2 banks, 10 questions, seed 2024)" in result.stdout
+    assert "built 5 pages (3 banks, 12 questions, seed 2024)" in result.stdout
     return project / "site"
 
 
@@ -141,7 +142,7 @@ def _group(pattern: str, text: str) -> str:
 def test_konum_check_passes_and_counts_the_course(tmp_path: Path) -> None:
     result = konum(_copy(tmp_path), "check")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "2 banks, 10 questions: all good"
+    assert result.stdout.strip() == "3 banks, 12 questions: all good"
 
 
 @pytest.mark.parametrize("site_fixture", SITES)

@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from konum import __version__
 from tests import guide
 from tests.miniproject import REPO, konum
 
@@ -89,12 +88,44 @@ def test_the_exports_are_named_after_the_site(walked) -> None:
     assert (site / "exports" / "physics-by-numbers.apkg").is_file()
 
 
-def test_the_install_names_this_release() -> None:
+def test_the_install_lines_are_real() -> None:
+    """A wheel from the package index or a checkout, in the page and the README alike: no
+    address left for the reader to fill in."""
     install = guide.section(1)
-    assert f"`pip install konum-{__version__}-py3-none-any.whl`" in install
-    assert "`pip install /path/to/konum`" in install
+    assert "`pip install konum`" in install and "`pip install .`" in install
+    assert "pip install konum\n" in guide.page()  # the quick start's first line
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    assert f"pip install konum-{__version__}-py3-none-any.whl " in readme
+    assert "pip install konum " in readme and "pip install . " in readme
+    for text in (guide.page(), readme):
+        assert "git+URL" not in text and "/path/to/konum" not in text
+
+
+def test_the_quick_start_is_short() -> None:
+    """One question on a page in fewer than 20 lines, commands and files together."""
+    found = re.search(r"^## Quick start\b.*?(?=^## )", guide.page(), re.MULTILINE | re.DOTALL)
+    assert found is not None
+    blocks = re.findall(r"^```\w*\n(.*?)^```\n", found.group(0), re.MULTILINE | re.DOTALL)
+    assert sum(len(block.splitlines()) for block in blocks) < 20
+    files = [s for s in guide.quick_start() if isinstance(s, guide.File)]
+    assert [f.path for f in files] == ["mkdocs.yml", "docs/index.md"]
+    assert "/// question" in files[1].text and "banks" not in files[0].text  # no bank file
+
+
+def test_the_quick_start_puts_a_question_on_a_page(tmp_path: Path) -> None:
+    """Followed literally from an empty folder: the page shows its question, and the
+    mistake the quick start shows is reported as it says."""
+    site, results = guide.follow(tmp_path, _konum, guide.quick_start())
+    assert list(results) == ["konum build"]
+    page = (site / "site" / "index.html").read_text(encoding="utf-8")
+    (page_file,) = [s for s in guide.quick_start() if isinstance(s, guide.File) and ".md" in s.path]
+    (question_id,) = re.findall(r"^id: ([\w-]+)$", page_file.text, re.MULTILINE)
+    assert re.findall(r'data-question-id="([\w-]+)"', page) == [question_id]
+    said = re.search(r"\(`(docs/index\.md:\d+:\d+: [^`]*)`\)", guide.page())
+    assert said is not None, "the quick start shows a mistake's message"
+    source = site / "docs" / "index.md"
+    source.write_text(source.read_text(encoding="utf-8").replace("answer:", "answr:"), "utf-8")
+    broken = konum(site, "build")
+    assert broken.returncode == 1 and broken.stderr.startswith(said.group(1)), broken.stderr
 
 
 def test_no_command_s_help_speaks_of_this_course_s_files(walked) -> None:

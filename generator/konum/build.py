@@ -613,12 +613,21 @@ class PageLine(logging.Filter):
             self.page = reading.group(1)
             return False  # said with the next record
         if self.page:
-            where, line = f"{self.docs}/{self.page}", _AT_LINE.search(text)
-            if line:  # "line 3: X" or "in a {{ }} expression, line 3: X"
-                where += f":{line.group(2)}"
-                text = text[: line.start()] + (": " if line.group(1) else "") + text[line.end() :]
-            record.msg, record.args, self.page = f"{where}: {text}", (), ""
+            page = f"{self.docs}/{self.page}"
+            first, *more = text.splitlines() or [""]
+            # One line a problem of the page ("line 3: X"); other lines continue the first.
+            said = [self._at(page, first)]
+            said += [self._at(page, line) if _LINE.match(line) else line for line in more]
+            record.msg, record.args, self.page = "\n".join(said), (), ""
         return True
+
+    @staticmethod
+    def _at(page: str, text: str) -> str:
+        where, line = page, _AT_LINE.search(text)
+        if line:  # "line 3: X" or "in a {{ }} expression, line 3: X"
+            where += f":{line.group(2)}"
+            text = text[: line.start()] + (": " if line.group(1) else "") + text[line.end() :]
+        return f"{where}: {text}"
 
 
 def _extension_configs(config: Any, options: Options) -> dict[str, Any]:
@@ -677,16 +686,23 @@ def check_pages(settings: SiteConfig) -> list[BankProblem]:
             with _quiet_mkdocs():
                 converter.convert(page.read_text(encoding="utf-8"))
         except PageError as exc:
-            message = str(exc)
-            line = _LINE.match(message)
-            problems.append(
-                BankProblem(
-                    str(shown(page, settings.config_file.parent)),
-                    int(line.group(1)) if line else None,
-                    None,
-                    message[line.end() :] if line else message,
+            first, *more = str(exc).splitlines() or [""]
+            said = [first]  # one line a problem ("line 3: X"); other lines continue one
+            for message in more:
+                if _LINE.match(message):
+                    said.append(message)
+                else:
+                    said[-1] += f"\n{message}"
+            for message in said:
+                line = _LINE.match(message)
+                problems.append(
+                    BankProblem(
+                        str(shown(page, settings.config_file.parent)),
+                        int(line.group(1)) if line else None,
+                        None,
+                        message[line.end() :] if line else message,
+                    )
                 )
-            )
     return problems
 
 

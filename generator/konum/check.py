@@ -18,6 +18,7 @@ A bank is in the report only when its file has no problem at all.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -148,8 +149,13 @@ def check_loaded(
             problems += found
             continue
         nodes = _question_nodes(item.root)
+        # Texts are found by id: a question that shares its id (the load reported it) would
+        # take the other's texts, so it is not probed, and its bank does not pass.
+        used = Counter(use.id for use in item.ids)
         questions = []
         for q in bank.questions:
+            if used[q.id] > 1:
+                continue
             own = {path: text for (qid, path), text in texts.items() if qid == q.id}
             q = q.replaced(own)
             node = nodes[q.id]
@@ -188,10 +194,12 @@ def check_banks(
     project: Path | None = None,
     run_programs: bool = False,
     variants: int = 5,
+    pages: Path | None = None,
 ) -> CheckReport:
     """Load and check banks without raising (see :func:`load_banks` for the arguments;
-    ``variants``: what the site draws of each computed question)."""
-    loaded, files, cross = load_files(paths, root, project=project)
+    ``variants``: what the site draws of each computed question; ``pages``: the site's
+    pages, whose ``/// question`` blocks are banks too)."""
+    loaded, files, cross = load_files(paths, root, project=project, pages=pages)
     banks, found, images = check_loaded(
         loaded, plugins=plugins, project=project, run_programs=run_programs, variants=variants
     )

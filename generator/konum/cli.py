@@ -30,6 +30,7 @@ from konum.scorm import scorm_options
 if TYPE_CHECKING:
     from konum.build import SiteConfig
     from konum.course import Course
+    from konum.problems import BankProblem
 
 SEED = click.IntRange(*limits.SEED)
 VARIANTS = click.IntRange(*limits.VARIANTS)
@@ -122,8 +123,9 @@ def check(
     Example programs (output questions) are code: they run only with --run-programs or
     --record, or where mkdocs.yml says run_programs: true; otherwise their recorded output
     is checked against their solution's hash."""
-    from konum.build import check_pages, find_editions, read_site_config
+    from konum.build import check_pages, find_editions, published_banks, read_site_config
     from konum.check import check_banks
+    from konum.load import is_page_bank
     from konum.plugins import NONE, load_plugins
     from konum.problems import format_json, format_text
     from konum.record import record_outputs
@@ -157,19 +159,22 @@ def check(
         project=project,
         run_programs=run_programs or record,
         variants=variants,
+        pages=site.options.pages if site is not None else None,  # the questions written there
     )
     problems, files = list(report.problems), list(report.files)
-    if site is not None and not problems:
-        # The pages' blocks, each edition's with its own banks, as the build would take them.
-        for edition in (site, *(e for _, e in find_editions(site))):
-            problems += check_pages(edition)
+    editions = [] if site is None else [site, *(e for _, e in find_editions(site))]
+    if not problems:
+        # The pages' blocks, each edition's with its own banks, as the build would take them;
+        # what the site's configuration gets wrong is its own problem, not each page's.
+        for edition in editions:
+            wrong = _course_problem(edition)
+            problems += [wrong] if wrong else check_pages(edition)
     if translations is not None:
         if update_hashes:
             for changed in record_hashes(report.banks, translations):
                 click.echo(f"konum: recorded the English hashes in {changed}", err=True)
-        translated = check_translations(
-            report.banks, translations, complete=complete, project=project
-        )
+        english = [bank for bank in report.banks if not is_page_bank(bank)]
+        translated = check_translations(english, translations, complete=complete, project=project)
         problems += [*translated.problems, *translated.stale]
         files += translated.files
     elif update_hashes:
@@ -179,8 +184,51 @@ def check(
         click.echo(format_json(problems, **counts))
     else:
         click.echo(format_text(problems, **counts), err=bool(problems))
+    _warn_published([found for edition in editions for found in published_banks(edition)])
     if problems:
         raise click.exceptions.Exit(1)
+
+
+def _course_problem(settings: SiteConfig) -> BankProblem | None:
+    """What the konum options of ``settings`` get wrong about its course (the ``order``
+    option naming no bank, a plugin that does not import), at the option's line of the
+    configuration when it is written there; None when the course loads, or when its banks
+    or translations have problems (``check`` reports those itself)."""
+    import re
+
+    from konum.course import course_for
+    from konum.paths import shown
+    from konum.problems import BankError, BankProblem
+
+    try:
+        course_for(settings.options)
+    except BankError:
+        return None
+    except KonumError as exc:
+        named = re.match(r"option '(\w+)' of konum", str(exc))
+        text = settings.config_file.read_text(encoding="utf-8").splitlines()
+        at = [
+            number
+            for number, line in enumerate(text, 1)
+            if named and re.match(rf"\s*{named.group(1)}\s*:", line)
+        ]
+        where = str(shown(settings.config_file, Path.cwd()))
+        return BankProblem(where, at[0] if at else None, None, str(exc))
+    return None
+
+
+def _warn_published(found: Sequence[tuple[Path, str]]) -> None:
+    """Warn about each folder of bank files that the site publishes (see
+    :func:`konum.build.published_banks`), with the ``exclude_docs`` line that keeps it out."""
+    from konum.paths import shown
+
+    for folder, line in found:
+        click.echo(
+            f"konum: warning: the bank files in {shown(folder, Path.cwd())}/ are published with"
+            " the site, answers and all; to keep them out, add to mkdocs.yml:"
+            f"\n  exclude_docs: |\n    {line}",
+            err=True,
+        )
 
 
 @cli.command()
@@ -248,13 +296,7 @@ def build(seed: int | None, variants: int | None, site_dir: str | None, config_f
         f"konum: built {_plural(result.pages, 'page')} ({counts}, seed {result.seed})"
         f" into {site}/{editions} in {seconds:.1f} s"
     )
-    for folder, line in result.published_banks:
-        click.echo(
-            f"konum: warning: the bank files in {shown(folder, here)}/ are published with the"
-            " site, answers and all; to keep them out, add to mkdocs.yml:"
-            f"\n  exclude_docs: |\n    {line}",
-            err=True,
-        )
+    _warn_published(result.published_banks)
 
 
 @cli.command()

@@ -21,6 +21,7 @@ from konum.config import Options
 from konum.errors import ConfigError
 from konum.formatting import did_you_mean
 from konum.images import Image
+from konum.load import is_page_bank, question_pages
 from konum.plugins import Plugins, load_plugins
 from konum.problems import BankError, BankProblem
 from konum.translate import check_translations
@@ -132,7 +133,9 @@ def _translated(
 ) -> tuple[tuple[Bank, ...], dict[Path, Image]]:
     """The checked banks in the ``translations`` option's language, their texts checked."""
     assert options.translations is not None
-    translated = check_translations(report.banks, options.translations, project=options.root)
+    # A page's questions are written in its edition's language: that page is the translation.
+    english = tuple(b for b in report.banks if not is_page_bank(b))
+    translated = check_translations(english, options.translations, project=options.root)
     problems: list[BankProblem] = list(translated.problems)
     by_file = {str(options.translations / Path(b.path).name): b.id for b in report.banks}
     banks = {bank.id: bank for bank in translated.banks}
@@ -167,7 +170,8 @@ def _translated(
     log = logging.getLogger("konum.translations")
     for problem in translated.stale:  # still usable: the translator's to-do, not an error
         log.warning("%s", problem)
-    return tuple(banks[b.id] for b in translated.banks), images
+    kept = (banks.get(b.id) if not is_page_bank(b) else b for b in report.banks)
+    return tuple(bank for bank in kept if bank is not None), images
 
 
 def load_course(options: Options, plugins: Plugins | None = None) -> Course:
@@ -187,6 +191,7 @@ def load_course(options: Options, plugins: Plugins | None = None) -> Course:
         project=options.root,
         run_programs=options.run_programs,
         variants=options.variants,
+        pages=options.pages,
     )
     if report.problems:
         raise BankError(report.problems, report.files)
@@ -229,6 +234,7 @@ def course_for(options: Options) -> Course:
     """
     plugins = load_plugins(options.plugins, options.root)
     stamp = _tree_stamp(options.banks) + _tree_stamp(options.translations)
+    stamp += _files_stamp(tuple(question_pages(options.pages)))
     course = _course(options, plugins, stamp)
     now = _files_stamp(course.sources)
     if now != course.stamp:  # an image outside the bank folders changed

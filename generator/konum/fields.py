@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TypeGuard
 
 from konum import limits
-from konum.formatting import SLUG, suggest, you_mean
+from konum.formatting import SLUG, slugify, suggest, you_mean
 from konum.model import Choices, FigureRef, Hint, ParamConstraint, Range, Source
 from konum.problems import BankProblem
 from konum.yamlsource import Mark, YMap, YNode, YScalar, YSeq
@@ -92,12 +92,6 @@ def norm(text: str, *, case: bool = False) -> str:
     ``case`` (so NFC "Sinüs", NFD "Sinüs" and "sinüs " are the same option)."""
     text = unicodedata.normalize("NFC", " ".join(text.split()))
     return text if case else unicodedata.normalize("NFC", text.casefold())
-
-
-def slugify(text: str) -> str:
-    """A slug suggestion for ``text`` (may be empty): lowercase, non-alphanumerics to ``-``."""
-    table = str.maketrans("çğıöşüâîû", "cgiosuaiu")
-    return "-".join(re.findall(r"[a-z0-9]+", text.lower().translate(table)))
 
 
 def plain(node: YNode) -> object:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
+import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -16,6 +17,26 @@ from babel import Locale, numbers
 
 #: Ids of banks, questions and quizzes: lowercase words joined by single hyphens.
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+#: Lowercase letters that Unicode's decomposition does not turn into an ASCII letter and a
+#: mark: the dotless ı (Turkish), and the few Latin letters that are letters of their own.
+_TRANSLITERATE = str.maketrans(
+    {"ı": "i", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th", "ø": "o", "ł": "l", "đ": "d"}
+)
+
+
+def slugify(text: str, *, limit: int | None = None) -> str:
+    """``text`` as a slug (:data:`SLUG`, or empty when no letter or digit is left): letters
+    transliterated to ASCII (``İstatistik: Olasılık ve Çıkarım`` gives
+    ``istatistik-olasilik-ve-cikarim``: lowercased, ı and ß by a table, then Unicode's
+    compatibility decomposition drops the accents of ç, ş, ğ, ö, ü, é...), every other run
+    of characters one hyphen. ``limit``: at most that many characters, never ending in a
+    hyphen. The one slug of every name made into an id or a file name (decks, exports,
+    images, id suggestions)."""
+    plain = unicodedata.normalize("NFKD", text.lower().translate(_TRANSLITERATE))
+    slug = "-".join(re.findall(r"[a-z0-9]+", plain.encode("ascii", "ignore").decode("ascii")))
+    return slug if limit is None else slug[:limit].strip("-")
+
 
 #: A blank in a fill-in prompt: a run of four or more underscores.
 BLANK_PATTERN = r"_{4,}"

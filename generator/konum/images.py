@@ -32,13 +32,13 @@ import hashlib
 import html
 import io
 import re
-import unicodedata
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from konum.formatting import slugify
 from konum.svgsafe import SvgError, sanitise_svg
 
 #: How a reference to a checked image starts, in bank text and in rendered HTML.
@@ -109,11 +109,10 @@ Images = Mapping[str, Image]
 
 
 def flat_name(stem: str, data: bytes, kind: str) -> str:
-    """``<stem>-<hash>.<ext>``: the stem in ASCII lowercase letters, digits and hyphens (at
+    """``<stem>-<hash>.<ext>``: the stem as a slug (:func:`konum.formatting.slugify`, at
     most 40 characters, ``image`` when nothing is left), the first 12 hex digits of the
     SHA-256 of ``data``, the extension of ``kind`` (a key of :data:`TYPES`)."""
-    ascii_stem = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode()
-    slug = re.sub(r"[^a-z0-9]+", "-", ascii_stem.lower()).strip("-")[:40].strip("-")
+    slug = slugify(stem, limit=40)
     return f"{slug or 'image'}-{hashlib.sha256(data).hexdigest()[:12]}.{TYPES[kind][0]}"
 
 

@@ -4,6 +4,10 @@
 :meth:`~konum.types.Question.read`, then checks what needs all of them (ids unique across
 banks), and reports every problem of every file. What running, drawing and rendering find
 is the check stage's (:mod:`konum.check`), which takes what this returns.
+
+A page is a bank too when it holds ``/// question`` blocks (:func:`load_page`): each block
+is one question written in the bank format, the page's questions are the bank's, its id is
+the page's path (:func:`page_bank_id`) and its title the page's first heading.
 """
 
 from __future__ import annotations
@@ -14,10 +18,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from konum import yamlsource
+from konum.blocks import END, outside_fences
 from konum.fields import COMMON_FIELDS, IdUse, Reader, TextUse
 from konum.files import input_problem
-from konum.formatting import SLUG, did_you_mean
+from konum.formatting import SLUG, did_you_mean, slugify
 from konum.model import Flashcard, Source
+from konum.paths import shown
 from konum.problems import BankProblem
 from konum.types import TYPES, Bank, Question
 from konum.yamlsource import YMap, YNode
@@ -412,16 +418,120 @@ def _cross_bank(results: Sequence[Loaded]) -> list[BankProblem]:
     return problems
 
 
+#: The first line of a ``/// question`` block (its end is a ``///`` line).
+QUESTION_START = re.compile(r"^ {0,3}/// *question *$")
+
+
+def question_blocks(lines: Sequence[str]) -> list[tuple[int, int]]:
+    """The ``/// question`` blocks of a page outside fenced code, as ``(first, end)``: the
+    index of the block's first line and of its closing ``///`` line (``len(lines)`` when
+    none closes it)."""
+    found = []
+    for index, line in outside_fences(lines):
+        if QUESTION_START.match(line):
+            ends = (i for i in range(index + 1, len(lines)) if END.match(lines[i]))
+            found.append((index, next(ends, len(lines))))
+    return found
+
+
+def page_bank_id(page: Path, pages: Path) -> str:
+    """The bank id of the questions written in ``page`` (a file below ``pages``): its path
+    without ``.md`` as a slug, ``lessons/Motion.md`` gives ``lessons-motion``. The same
+    path in another edition's pages gives the same id."""
+    return slugify(page.relative_to(pages).with_suffix("").as_posix()) or "page"
+
+
+def is_page_bank(bank: Bank) -> bool:
+    """Whether ``bank`` holds the questions written in a page (a translation's edition has
+    its own page, so such a bank is never translated from a file)."""
+    return Path(bank.path).suffix == ".md"
+
+
+def question_pages(pages: Path | None) -> list[Path]:
+    """The Markdown pages below ``pages`` with a ``/// question`` line, sorted."""
+    if pages is None or not pages.is_dir():
+        return []
+    return [
+        page
+        for page in sorted(pages.rglob("*.md"))
+        if not any(part.startswith(".") for part in page.relative_to(pages).parts)
+        and "/// question" in page.read_text(encoding="utf-8", errors="replace")
+    ]
+
+
+def load_page(page: Path, pages: Path) -> Loaded | None:
+    """The questions written in ``page`` as a bank (None when it has no ``/// question``
+    block): each block's lines read as one question of a bank file, every problem at the
+    page's own line and column. The page is named from the working folder when inside it
+    (``docs/index.md:7:1: ...``), as MkDocs' pages are."""
+    name = str(shown(page.absolute(), Path.cwd()))
+    try:
+        text = page.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return Loaded(name, None, (BankProblem(name, None, None, f"cannot read the page: {exc}"),))
+    lines = text.splitlines()
+    blocks = question_blocks(lines)
+    if not blocks:
+        return None
+    bank_id = page_bank_id(page, pages)
+    reader = _BankReader(name, bank_id, text)
+    problems: list[BankProblem] = []
+    nodes: list[YNode] = []
+    questions: list[Question] = []
+    for first, end in blocks:
+        if end == len(lines):
+            problems.append(BankProblem(name, first + 1, 1, "no '///' line closes the block"))
+        # Blank lines above the block's own keep the page's line numbers in every mark.
+        body = "\n" * (first + 1) + "\n".join(lines[first + 1 : end]) + "\n"
+        node, _, found = yamlsource.load(body.encode("utf-8"), name)
+        problems += found
+        if node is None and not found:
+            problems.append(
+                BankProblem(
+                    name,
+                    first + 1,
+                    1,
+                    "the block holds no question: write one "
+                    "question in the bank format (id, type, prompt, ...) inside it",
+                )
+            )
+            continue
+        if node is not None:
+            question = reader.question(node, len(nodes), bank_id)
+            nodes.append(node)
+            questions += [question] if question is not None else []
+    reader.check_duplicate_ids()
+    heading = next((line[2:].strip() for line in lines if line.startswith("# ")), "")
+    mark = yamlsource.Mark(1, 1)
+    root = YMap(mark, {"questions": yamlsource.YEntry(mark, yamlsource.YSeq(mark, nodes))})
+    return Loaded(
+        name,
+        Bank(bank_id, heading or page.stem, name, tuple(questions)),
+        tuple(problems + reader.problems),
+        tuple(reader.texts),
+        root,
+        tuple(reader.lines),
+        tuple(reader.ids),
+        IdUse(bank_id, name, mark),
+    )
+
+
 def load_files(
     paths: PathLike | Sequence[PathLike] | None = None,
     root: PathLike = DEFAULT_ROOT,
     *,
     project: Path | None = None,
+    pages: Path | None = None,
 ) -> tuple[tuple[Loaded, ...], tuple[str, ...], tuple[BankProblem, ...]]:
-    """Every bank file of ``paths`` (files or folders; None: ``root``) loaded, the files'
-    names, and the problems of what needs them all (ids unique across banks)."""
+    """Every bank file of ``paths`` (files or folders; None: ``root``) and every page below
+    ``pages`` that holds questions loaded, the files' names, and the problems of what needs
+    them all (ids unique across banks). With questions in pages, a missing banks folder is
+    no problem: such a site needs no bank file."""
     if isinstance(paths, (str, Path)):
         paths = [paths]
-    loaded = tuple(load_file(f, project) for f in discover(paths, root))
+    found = (load_page(f, pages) for f in question_pages(pages)) if pages is not None else ()
+    in_pages = [page for page in found if page is not None]
+    files = [f for f in discover(paths, root) if f.exists() or not in_pages]
+    loaded = (*(load_file(f, project) for f in files), *in_pages)
     names = tuple(item.file for item in loaded)
     return loaded, names, tuple(_cross_bank(loaded))

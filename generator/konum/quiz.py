@@ -65,10 +65,19 @@ from markdown import Markdown
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 from pymdownx.blocks import BlocksExtension, BlocksProcessor
-from pymdownx.blocks.block import Block, type_any
+from pymdownx.blocks.block import Block, type_string, type_string_in
 
 from konum import limits
-from konum.blocks import block_options, check_closed, outside_fences
+from konum.blocks import (
+    NAMES,
+    PageProblems,
+    block_options,
+    check_closed,
+    check_empty,
+    outside_fences,
+    typed,
+    whole,
+)
 from konum.config import DEFAULTS, Options, check_names, options_from
 from konum.course import Course, course_for
 from konum.errors import ConfigError, ExportError, KonumError, PageError
@@ -82,6 +91,7 @@ from konum.messages import page_messages
 from konum.paths import shown as shown_path
 from konum.plugins import Plugins, load_plugins
 from konum.problems import BankError, format_text
+from konum.question_block import QuestionBlock, question_header
 from konum.render import asset, environment, render_quiz, script_json
 from konum.types import Bank, Concrete
 
@@ -149,31 +159,15 @@ def _names(value: object) -> list[str]:
     return [] if value in (None, "") else [str(value)]
 
 
-def _whole(where: str, name: str, value: object, low: int, high: int) -> int | None:
-    """A whole-number option from ``low`` to ``high`` (None when not given)."""
-    if value in (None, ""):
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise QuizError(
-            f"{where}: {name}: expected a whole number from {low} to {high}, found {value!r}"
-        )
-    return value
-
-
-def _time_limit(where: str, value: object) -> int | None:
+def _seconds(value: object) -> int:
     """``time_limit`` in seconds: ``90 s``, ``10 min`` or a bare number of minutes."""
-    if value in (None, ""):
-        return None
     match = _TIME.fullmatch(str(value).strip()) if not isinstance(value, bool) else None
     seconds = 0.0
     if match:
         unit = match.group("unit") or "min"
         seconds = float(match.group("value")) * (1 if unit.startswith("s") else 60)
     if not match or not 1 <= seconds <= limits.TIME_LIMIT:
-        raise QuizError(
-            f"{where}: time_limit: expected a time such as '90 s' or '20 min' (at most "
-            f"{limits.TIME_LIMIT // 60} min), found {value!r}"
-        )
+        raise ValueError(value)
     return round(seconds)
 
 
@@ -183,23 +177,38 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
     NAME = "quiz"
     ARGUMENT = True
     OPTIONS: ClassVar[dict[str, tuple[Any, Any]]] = {
-        "questions": ("", type_any),
-        "tags": ("", type_any),
-        "draw": (None, type_any),
-        "attempts": (None, type_any),
-        "mode": ("practice", type_any),
-        "time_limit": (None, type_any),
-        "title": (None, type_any),
+        "questions": ([], NAMES),
+        "tags": ([], NAMES),
+        "draw": (None, whole(1, limits.MAX_DRAW)),
+        "attempts": (None, whole(*limits.ATTEMPTS)),
+        "mode": ("practice", typed("practice or exam", type_string_in(("practice", "exam")))),
+        "time_limit": (
+            None,
+            typed(
+                f"a time such as '90 s' or '20 min' (at most {limits.TIME_LIMIT // 60} min)",
+                _seconds,
+            ),
+        ),
+        "title": (None, typed("a text", type_string)),
     }
 
     def on_validate(self, parent: etree.Element) -> bool:
         extension: QuizExtension = self.config["extension"]
+        seen = self.tracker.setdefault("seen", [0])
+        lines, number = extension.quiz_lines, seen[0]
+        seen[0] += 1
+        where = f"line {lines[number]}: /// quiz" if number < len(lines) else "/// quiz"
+        try:
+            self._validate_quiz(extension, where)
+        except QuizError as exc:
+            extension.problems.append(exc)
+            return False
+        return True
+
+    def _validate_quiz(self, extension: QuizExtension, where: str) -> None:
         course = _course(extension.options)
         bank_ids = _names(self.argument)
         counts: dict[str, int] = self.tracker.setdefault("quiz_ids", {})
-        lines = extension.quiz_lines
-        number = sum(counts.values())
-        where = f"line {lines[number]}: /// quiz" if number < len(lines) else "/// quiz"
         if not bank_ids:
             raise QuizError(f"{where} needs a bank after a bar: /// quiz | BANK")
         where = f"{where} | {', '.join(bank_ids)}"
@@ -212,34 +221,29 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
                 )
         banks = [course.by_id[b] for b in bank_ids]
         pool = {q.id: q for bank in banks for q in bank.questions}
-        ids = _names(self.options["questions"]) or list(pool)
+        ids = list(self.options["questions"]) or list(pool)
         missing = [i for i in ids if i not in pool]
         if missing:
             what = "that bank" if len(banks) == 1 else "those banks"
             raise QuizError(f"{where}: no question {', '.join(map(repr, missing))} in {what}")
-        tags = _names(self.options["tags"])
+        tags = list(self.options["tags"])
         if tags:
             ids = [i for i in ids if set(pool[i].tags) & set(tags)]
             if not ids:
                 raise QuizError(f"{where}: no question has the tags {', '.join(tags)}")
-        draw = _whole(where, "draw", self.options["draw"], 1, limits.MAX_DRAW)
+        draw = self.options["draw"]
         if draw is not None and draw > len(ids):
             raise QuizError(
                 f"{where}: draw: expected at most {len(ids)} (the questions to draw from), "
                 f"found {draw}"
             )
-        mode = str(self.options["mode"] or "practice").strip()
-        if mode not in ("practice", "exam"):
-            raise QuizError(f"{where}: mode: expected practice or exam, found {mode!r}")
-        time_limit = _time_limit(where, self.options["time_limit"])
+        mode, time_limit = self.options["mode"], self.options["time_limit"]
         if time_limit is not None and mode != "exam":
             raise QuizError(f"{where}: time_limit: only an exam has one (add 'mode: exam')")
-        attempts = _whole(where, "attempts", self.options["attempts"], *limits.ATTEMPTS)
-        title = self.options["title"]
-        if title is not None and not isinstance(title, str):
-            raise QuizError(f"{where}: title: expected a text, found {title!r}")
+        attempts, title = self.options["attempts"], self.options["title"]
         self.title = title.strip() if title else " · ".join(bank.title for bank in banks)
         self.course, self.banks, self.pool, self.ids = course, banks, pool, ids
+        self.where = where
         self.settings: _Settings = {
             "draw": draw,
             "mode": mode,
@@ -249,7 +253,6 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
         base = "-".join(bank_ids)
         counts[base] = counts.get(base, 0) + 1
         self.quiz_id = base if counts[base] == 1 else f"{base}-{counts[base]}"
-        return True
 
     def on_create(self, parent: etree.Element) -> etree.Element:
         return etree.SubElement(parent, "div", {"class": "konum-quiz-host"})
@@ -267,8 +270,8 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
                 **self.settings,
             )
         except ValueError as exc:  # a generator, a prompt template or its math fails
-            names = ", ".join(bank.id for bank in self.banks)
-            raise QuizError(f"/// quiz | {names}: {exc}") from None
+            self.config["extension"].problems.append(QuizError(f"{self.where}: {exc}"))
+            return
         for child in list(block):  # the block has no Markdown content of its own
             block.remove(child)
         block.text = self.md.htmlStash.store(html)
@@ -296,10 +299,13 @@ def exam_only(course: Course, pages: Path, project: Path | None = None) -> froze
     not quizzes). A flashcard shows its answer in the page: these are left off the cards
     unless the site sets ``exam_cards: true``.
 
+    A block whose options are wrong is not counted: converting its own page reports it,
+    never the page that asked (the study page, the downloads).
+
     Raises:
-        QuizError: a quiz block's options are not YAML, or name an unknown option; or a
-            file below ``pages`` is a link leading outside ``project`` (default ``pages``),
-            a pipe or a device (:func:`konum.files.tree_problems`), which is not read.
+        QuizError: a file below ``pages`` is a link leading outside ``project`` (default
+            ``pages``), a pipe or a device (:func:`konum.files.tree_problems`), which is not
+            read.
     """
     shown: dict[bool, set[str]] = {True: set(), False: set()}
     root = project or pages.resolve()
@@ -311,14 +317,16 @@ def exam_only(course: Course, pages: Path, project: Path | None = None) -> froze
         for index, line in outside_fences(lines):
             if not (_QUIZ_START.match(line) and _WELL_FORMED.match(line)):
                 continue
-            where = f"{page}: /// quiz"
-            given, _ = block_options(lines, index, where, _BLOCK_OPTIONS["quiz"], QuizError)
+            try:
+                given, _ = block_options(lines, index, "", _BLOCK_OPTIONS["quiz"], QuizError)
+            except QuizError:
+                continue
             names = _names(line.split("|", 1)[1])
             pool = {q.id: q for b in names if b in course.by_id for q in course.by_id[b].questions}
-            tags = set(_names(given.get("tags")))
-            shown[str(given.get("mode", "")).strip() == "exam"].update(
+            tags = set(given.get("tags", ()))
+            shown[given.get("mode") == "exam"].update(
                 i
-                for i in _names(given.get("questions")) or pool
+                for i in given.get("questions") or pool
                 if i in pool and (not tags or tags & set(pool[i].tags))
             )
     return frozenset(shown[True] - shown[False])
@@ -409,12 +417,17 @@ class _CourseBlock(Block):  # type: ignore[misc]
         return etree.SubElement(parent, "div", {"class": f"konum-{self.NAME}-host"})
 
     def on_end(self, block: etree.Element) -> None:
-        options = self.config["extension"].options
-        course = _course(options)
+        extension: QuizExtension = self.config["extension"]
+        options = extension.options
         try:
+            course = _course(options)
             html = type(self).RENDER(course, options.language, _left_out(options, course))
+        except QuizError as exc:
+            extension.problems.append(exc)
+            return
         except (ValueError, ExportError) as exc:
-            raise QuizError(f"/// {self.NAME}: {exc}") from None
+            extension.problems.append(QuizError(f"/// {self.NAME}: {exc}"))
+            return
         for child in list(block):
             block.remove(child)
         block.text = self.md.htmlStash.store(html)
@@ -440,44 +453,61 @@ _BLOCK_START = re.compile(r"^ {0,3}///\s*(quiz|study|progress)\b")
 _WELL_FORMED = re.compile(r"^ {0,3}/// (?:quiz *\| *\S.*|study *|progress *)$")
 _QUIZ_START = re.compile(r"^ {0,3}/// quiz\b")
 #: The options each block takes (pymdownx's own ``attrs`` among them).
+_ATTRS: dict[str, tuple[Any, Any]] = {"attrs": ({}, None)}
 _BLOCK_OPTIONS = {
-    "quiz": (*QuizBlock.OPTIONS, "attrs"),
-    "study": ("attrs",),
-    "progress": ("attrs",),
+    "quiz": {**QuizBlock.OPTIONS, **_ATTRS},
+    "study": _ATTRS,
+    "progress": _ATTRS,
 }
 
 
 class MalformedBlockPreprocessor(Preprocessor):
-    """A quiz or explorer line that pymdownx would leave as text is an error naming its
-    line; the line of each quiz block is kept for its errors."""
+    """A quiz, study, progress or explorer block that pymdownx would leave as text or read
+    in part is a problem naming its line (every one of the page's, for
+    :class:`konum.blocks.PageProblems`); the line of each well-formed quiz block is kept
+    for its errors."""
 
     def __init__(self, md: Markdown, extension: QuizExtension) -> None:
         super().__init__(md)
         self.extension = extension
 
     def run(self, lines: list[str]) -> list[str]:
-        quizzes = self.extension.quiz_lines
+        quizzes, problems = self.extension.quiz_lines, self.extension.problems
+        questions = self.extension.question_ids
         quizzes.clear()
+        problems.clear()
+        questions.clear()
 
         def explorers() -> Any:
             return self.extension.plugins().explorers
 
         for index, line in outside_fences(lines):
-            number = index + 1
-            if _QUIZ_START.match(line) and _WELL_FORMED.match(line):
-                quizzes.append(number)
-            started = _BLOCK_START.match(line)
-            if started and not _WELL_FORMED.match(line):
-                raise QuizError(
-                    f"line {number}: {line.strip()!r} is not a quiz block; "
-                    "write '/// quiz | BANK' (a bar before the bank) and end it with '///'"
-                )
-            if started:
-                kind = started.group(1)
-                where = line.strip() if kind == "quiz" else f"/// {kind}"
-                block_options(lines, number - 1, where, list(_BLOCK_OPTIONS[kind]), QuizError)
-                check_closed(lines, number - 1, where, QuizError)
-            check_header(explorers, lines, number - 1)
+            number, before = index + 1, len(problems)
+            try:
+                started = _BLOCK_START.match(line)
+                if started and not _WELL_FORMED.match(line):
+                    raise QuizError(
+                        f"line {number}: {line.strip()!r} is not a quiz block; "
+                        "write '/// quiz | BANK' (a bar before the bank) and end it with '///'"
+                    )
+                if started:
+                    kind = started.group(1)
+                    where = line.strip() if kind == "quiz" else f"/// {kind}"
+                    spec = _BLOCK_OPTIONS[kind]
+                    block_options(lines, index, where, spec, QuizError)
+                    check_closed(lines, index, where, QuizError)
+                    problems += map(QuizError, check_empty(lines, index, where, list(spec)))
+                    if kind == "quiz" and len(problems) == before:
+                        quizzes.append(number)
+                check_header(explorers, lines, index)
+                question = question_header(lines, index)
+                if question is not None:
+                    problems += question[1]
+                    questions += [] if question[1] else [(number, question[0])]
+            except PageError as exc:
+                problems.append(exc)
+            if len(problems) > before:
+                lines[index] = ""  # the block is reported here: pymdownx need not read it
         return lines
 
 
@@ -544,6 +574,10 @@ class QuizExtension(BlocksExtension):  # type: ignore[misc]
         progress = kwargs.get("nav_progress")
         self.nav_progress = default_progress if progress is None else bool(progress)
         self.quiz_lines: list[int] = []
+        #: The line and question id of each ``/// question`` block of the page.
+        self.question_ids: list[tuple[int, str | None]] = []
+        #: The problems of the page being converted (see :class:`konum.blocks.PageProblems`).
+        self.problems: list[PageError] = []
 
     @cached_property
     def options(self) -> Options:
@@ -554,6 +588,10 @@ class QuizExtension(BlocksExtension):  # type: ignore[misc]
         except ConfigError as exc:
             raise QuizError(str(exc)) from None
 
+    def course(self) -> Course:
+        """The site's course (:func:`konum.course.course_for`), its problems a QuizError."""
+        return _course(self.options)
+
     def plugins(self) -> Plugins:
         try:
             return load_plugins(self.options.plugins, self.options.root)
@@ -561,13 +599,16 @@ class QuizExtension(BlocksExtension):  # type: ignore[misc]
             raise QuizError(str(exc)) from None
 
     def extendMarkdownBlocks(self, md: Markdown, block_mgr: BlocksProcessor) -> None:
-        for block in (QuizBlock, StudyBlock, ProgressBlock, ExplorerBlock):
+        for block in (QuizBlock, StudyBlock, ProgressBlock, ExplorerBlock, QuestionBlock):
             block_mgr.register(block, {"extension": self})
 
     def extendMarkdown(self, md: Markdown) -> None:
         super().extendMarkdown(md)
         assets = AssetsPostprocessor(md, self)
         md.preprocessors.register(MalformedBlockPreprocessor(md, self), "konum_malformed", 31)
+        md.treeprocessors.register(
+            PageProblems(md, self.problems, QuizError), "konum_problems", 1000
+        )
         md.treeprocessors.register(PageEnd(md, assets), "konum_page", -100)
         md.postprocessors.register(assets, "konum_assets", 0)
 

@@ -53,6 +53,7 @@ from konum.config import DEFAULTS, Options, check_names, options_from
 from konum.errors import ConfigError, KonumError, PageError
 from konum.figures import figure_params, render_svg
 from konum.formatting import GROUPS_ALWAYS, format_number, group_digits, number_marks
+from konum.load import question_blocks
 from konum.model import Choices, Range
 from konum.plugins import Plugins, load_plugins
 from konum.sandbox import PRINT_NUMBER, SandboxError, check_decimals, fmt, sandbox
@@ -267,6 +268,12 @@ class ValuesPreprocessor(Preprocessor):
         source = "\n".join(lines)
         if "{{" not in source and "{%" not in source:
             return lines
+        # A question written in the page is a bank's: its {{ }} are its own, drawn per variant.
+        raw = list(lines)
+        for first, end in question_blocks(lines):
+            if end < len(lines):
+                raw[first], raw[end] = raw[first] + "{% raw %}", "{% endraw %}" + raw[end]
+        source = "\n".join(raw)
         language = self.extension.options.language
         # Bare numbers too ({{ n * d }}) are written the page's way in another language.
         token = PRINT_NUMBER.set((lambda t: NUMBER + t + END) if language != "en" else None)

@@ -42,13 +42,12 @@ DEFAULT_NAMES: dict[str, str] = {
 def file_names(deck: str) -> dict[str, str]:
     """The exports' file names for ``deck``, flashcards and LMS files alike: its name as a
     slug (``My course`` gives ``my-course.apkg``, ``my-course-anki.txt``, ``my-course.csv``,
-    ``my-course-moodle.xml`` and ``my-course-gift.txt``), or ``konum``'s names when nothing
-    of it is ASCII."""
-    import re
-    import unicodedata
+    ``my-course-moodle.xml`` and ``my-course-gift.txt``; :func:`konum.formatting.slugify`
+    keeps its letters: ``İstatistik: Olasılık`` gives ``istatistik-olasilik.apkg``), or
+    ``konum``'s names when no letter of it has an ASCII form."""
+    from konum.formatting import slugify
 
-    ascii_name = unicodedata.normalize("NFKD", deck).encode("ascii", "ignore").decode()
-    slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-") or "konum"
+    slug = slugify(deck) or "konum"
     names = {**DEFAULT_NAMES, **LMS_NAMES}
     return {kind: name.replace("konum", slug, 1) for kind, name in names.items()}
 

@@ -38,8 +38,10 @@ NEWTYPE = REPO / "tests" / "fixtures" / "newtype"
 #: 12,000 held the engine of issue 31; issue 36's QTI export and terminal quiz (with a Python
 #: grader per type) and issue 33's draw checks brought their own lines, then Anki note types
 #: in every language, one problem per misspelt key, the warning for published bank files and
-#: a page's build error on one line (about 50), and nothing else may.
-ENGINE_BUDGET = 13_310
+#: a page's build error on one line (about 50); issue 45's formula functions for statistics
+#: and counting with their textbook LaTeX, param symbols, `where`, the hint for a param
+#: called as a function and plugin errors at their line (about 530), and nothing else may.
+ENGINE_BUDGET = 13_842
 
 
 def module_files() -> dict[str, Path]:

@@ -384,8 +384,8 @@ def check_formula(
             *problems,
             FormulaProblem(
                 "where",
-                f"no drawing of the params satisfies '{where}' ({PROBES} checked): widen "
-                "the params or loosen the condition",
+                f"no drawing of the params satisfies '{where}' (every one checked breaks "
+                "it): widen the params or loosen the condition",
             ),
         ]
     places = DEFAULT_DECIMALS if decimals is None else decimals

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from konum.computed.base import describe
+from konum.computed.constraints import describe
 from konum.config import DEFAULTS
 from konum.explorers import TEXT_OPTIONS
 from konum.plugins import PluginError, load_plugins

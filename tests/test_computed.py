@@ -1020,13 +1020,14 @@ def test_probe_outcomes_are_pinned() -> None:
         )
     ]
     rejected = {"num_buckets": Choices((64,)), "max_distance": Choices((8,))}
-    assert check("t5_bucket", rejected, "numeric", None, 4) == [
-        (
-            "params",
-            "the generator rejects values these params allow: max_distance must be an integer "
-            "greater than the 16 exact buckets, got 8",
-        )
-    ]
+    ((field, message),) = check("t5_bucket", rejected, "numeric", None, 4)
+    # The generator's message, then its line in the plugin and the values that made it fail.
+    assert field == "params" and re.fullmatch(
+        "the generator rejects values these params allow: max_distance must be an integer "
+        r"greater than the 16 exact buckets, got 8 at generator/konum_pe/generators/\w+\.py:\d+, "
+        r"for relative_position = -?\d+, bidirectional = \w+, num_buckets = 64, max_distance = 8",
+        message,
+    ), message
     assert check("sinusoidal_entry", {"d": Choices((4,)), "j": Range(10, 12)}, "numeric", None, 4)[
         0
     ][1].startswith("sinusoidal_entry: the parameter constraints leave no usable draw")

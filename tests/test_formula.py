@@ -363,7 +363,9 @@ def test_a_bad_misconception_formula_is_a_problem_at_its_column(tmp_path: Path) 
         f"{tmp_path / 'phys.yml'}:16:23: [newton-force] misconceptions[1].formula: calling "
         "open() is not allowed: a formula may call only sqrt, exp, log, log10, log2, sin, cos, "
         "tan, arcsin, arccos, arctan, arctan2, sinh, cosh, tanh, hypot, radians, degrees, abs, "
-        "floor, ceil, round, min, max"
+        "floor, ceil, round, min, max, comb, perm, factorial, gamma, lgamma, erf, erfc, "
+        "norm_pdf, norm_cdf, norm_ppf, binom_pmf, binom_cdf, poisson_pmf, poisson_cdf, t_cdf, "
+        "t_ppf, chi2_cdf, chi2_ppf"
     ]
     failing = problems_for(tmp_path, NEWTON.replace('"m + a"', '"m / (a - 2)"'))
     assert "misconceptions[1].formula: fails for m = 4, a = 2: division by zero" in failing[0]
@@ -497,3 +499,332 @@ def test_the_authoring_page_lists_every_function_a_formula_may_call() -> None:
     section = text[text.index("### Formula questions") : text.index("### The generators")]
     for name in [*FUNCTIONS, *CONSTANTS]:
         assert f"`{name}" in section, name
+
+
+# --- statistics and counting (issue 45) --------------------------------------------------------
+
+scipy_stats = pytest.importorskip("scipy.stats")
+scipy_special = pytest.importorskip("scipy.special")
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+WHOLE = st.integers(0, 60)
+REAL = st.floats(-8, 8, allow_nan=False)
+PROBABILITY = st.floats(0.001, 0.999)
+POSITIVE = st.floats(0.1, 40)
+DF = st.floats(0.5, 80)
+
+
+def value_of(formula: str, **values: float) -> float:
+    return parse(formula, set(values)).evaluate(values)
+
+
+def close(found: float, expected: float) -> bool:
+    return math.isclose(found, float(expected), rel_tol=1e-9, abs_tol=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=WHOLE, k=WHOLE, x=st.floats(0.05, 30))
+def test_counting_and_special_functions_agree_with_scipy(n: int, k: int, x: float) -> None:
+    special = scipy_special
+    assert close(value_of("comb(n, k)", n=n, k=k), special.comb(n, k, exact=True))
+    assert close(value_of("perm(n, k)", n=n, k=k), special.perm(n, k, exact=True))
+    assert close(value_of("factorial(n)", n=n), special.factorial(n, exact=True))
+    assert math.isclose(value_of("gamma(x)", x=x), special.gamma(x), rel_tol=1e-12)
+    assert math.isclose(value_of("lgamma(x)", x=x), special.gammaln(x), rel_tol=1e-9, abs_tol=1e-12)
+    assert close(value_of("erf(x - 3)", x=x), special.erf(x - 3))
+    assert math.isclose(value_of("erfc(x / 4)", x=x), special.erfc(x / 4), rel_tol=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(x=REAL, mu=REAL, sigma=POSITIVE, q=PROBABILITY, df=DF)
+def test_the_continuous_distributions_agree_with_scipy(
+    x: float, mu: float, sigma: float, q: float, df: float
+) -> None:
+    s = scipy_stats
+    v = {"x": x, "mu": mu, "sigma": sigma, "q": q, "df": df}
+    expected = {
+        "norm_pdf(x, mu, sigma)": s.norm.pdf(x, loc=mu, scale=sigma),
+        "norm_cdf(x, mu, sigma)": s.norm.cdf(x, loc=mu, scale=sigma),
+        "norm_ppf(q, mu, sigma)": s.norm.ppf(q, loc=mu, scale=sigma),
+        "norm_cdf(x)": s.norm.cdf(x),
+        "norm_ppf(q)": s.norm.ppf(q),
+        "norm_pdf(x, mu)": s.norm.pdf(x, loc=mu),
+        "t_cdf(x, df)": s.t.cdf(x, df),
+        "t_ppf(q, df)": s.t.ppf(q, df),
+        "chi2_cdf(abs(x), df)": s.chi2.cdf(abs(x), df),
+        "chi2_ppf(q, df)": s.chi2.ppf(q, df),
+    }
+    for formula, want in expected.items():
+        assert math.isclose(parse(formula, set(v)).evaluate(v), want, rel_tol=1e-9, abs_tol=1e-15)
+
+
+@settings(max_examples=60, deadline=None)
+@given(k=WHOLE, n=WHOLE, p=PROBABILITY, lam=POSITIVE)
+def test_the_discrete_distributions_agree_with_scipy_and_their_formulas(
+    k: int, n: int, p: float, lam: float
+) -> None:
+    s = scipy_stats
+    v = {"k": k, "n": n, "p": p, "lam": lam}
+
+    def at(formula: str) -> float:
+        return parse(formula, set(v)).evaluate(v)
+
+    tolerance = {"rel_tol": 1e-9, "abs_tol": 1e-15}
+    assert math.isclose(at("binom_pmf(k, n, p)"), s.binom.pmf(k, n, p), **tolerance)
+    assert math.isclose(at("binom_cdf(k, n, p)"), s.binom.cdf(k, n, p), **tolerance)
+    assert math.isclose(at("poisson_pmf(k, lam)"), s.poisson.pmf(k, lam), **tolerance)
+    assert math.isclose(at("poisson_cdf(k, lam)"), s.poisson.cdf(k, lam), **tolerance)
+    # ... and the textbook's formulas, computed another way.
+    if k <= n:
+        by_hand = math.comb(n, k) * p**k * (1 - p) ** (n - k)
+        assert math.isclose(at("binom_pmf(k, n, p)"), by_hand, rel_tol=1e-7, abs_tol=1e-15)
+    by_hand = math.exp(k * math.log(lam) - lam - math.lgamma(k + 1))
+    assert math.isclose(at("poisson_pmf(k, lam)"), by_hand, rel_tol=1e-7, abs_tol=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("formula", "needle"),
+    [
+        ("factorial(10**9)", "factorial(n): n must be a whole number from 0 to 170"),
+        ("factorial(2.5)", "must be a whole number"),
+        ("comb(10**6, 500000)", "too large for a float"),
+        ("perm(10**15, 10**6)", "too large for a float"),
+        ("comb(-1, 2)", "comb(n, k): n must be a whole number"),
+        ("gamma(-2)", "gamma(x) is undefined at 0 and the negative whole numbers"),
+        ("binom_pmf(2, 10, 1.5)", "binom_pmf(k, n, p) needs a whole n >= 0 and 0 <= p <= 1"),
+        ("norm_cdf(1, 0, -1)", "norm_cdf(x, mu, sigma) needs sigma > 0"),
+        ("norm_ppf(1)", "norm_ppf(q, mu, sigma) needs 0 < q < 1"),
+        ("t_ppf(0.5, 0)", "t_ppf(q, df) needs 0 < q < 1 and df > 0"),
+    ],
+)
+def test_arguments_outside_a_functions_domain_are_refused_at_once(
+    formula: str, needle: str
+) -> None:
+    start = time.perf_counter()
+    with pytest.raises(FormulaError) as caught:
+        parse(formula, set()).evaluate({})
+    assert needle in caught.value.reason and f"in '{formula}'" in caught.value.reason
+    assert time.perf_counter() - start < 1  # refused, not computed
+
+
+def test_without_scipy_a_distribution_is_one_error_naming_the_extra(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "scipy", None)
+    monkeypatch.setitem(sys.modules, "scipy.stats", None)
+    with pytest.raises(FormulaError) as caught:
+        parse("x + norm_cdf(x)", {"x"})
+    assert caught.value.reason == (
+        "norm_cdf() needs SciPy, which konum installs as the extra konum[stats]: "
+        "pip install 'konum[stats]'"
+    )
+    assert caught.value.offset == 4
+    assert parse("comb(x, 2) + erf(x)", {"x"}).evaluate({"x": 4}) == 6 + math.erf(4)
+
+
+@pytest.mark.parametrize(
+    ("formula", "latex", "numbers"),
+    [
+        ("comb(n, k)", "\\binom{n}{k}", "\\binom{12}{2}"),
+        ("factorial(n)", "n!", "12!"),
+        ("factorial(n - k)", "\\left(n - k\\right)!", "\\left(12 - 2\\right)!"),
+        ("norm_cdf(z)", "\\Phi\\left(z\\right)", "\\Phi\\left(1.5\\right)"),
+        (
+            "norm_cdf(x, mu, sigma)",
+            "\\Phi\\left(\\frac{x - \\mu}{\\sigma}\\right)",
+            "\\Phi\\left(\\frac{3 - 1}{2}\\right)",
+        ),
+        ("norm_ppf(p)", "\\Phi^{-1}\\left(p\\right)", "\\Phi^{-1}\\left(0.3\\right)"),
+        (
+            "binom_pmf(k, n, p)",
+            "\\binom{n}{k} {p}^{k} {\\left(1 - p\\right)}^{n - k}",
+            "\\binom{12}{2} {0.3}^{2} {\\left(1 - 0.3\\right)}^{12 - 2}",
+        ),
+        ("t_ppf(p, n)", "t_{p,\\,n}", "t_{0.3,\\,12}"),
+        ("chi2_ppf(p, k)", "\\chi^{2}_{p,\\,k}", "\\chi^{2}_{0.3,\\,2}"),
+        (
+            "2 * factorial(k)**2",
+            "2 \\cdot {\\left(k!\\right)}^{2}",
+            "2 \\cdot {\\left(2!\\right)}^{2}",
+        ),
+    ],
+)
+def test_worked_solutions_write_the_functions_as_a_textbook_does(
+    formula: str, latex: str, numbers: str
+) -> None:
+    values = {"n": 12, "k": 2, "z": 1.5, "x": 3, "mu": 1, "sigma": 2, "p": 0.3}
+    parsed = parse(formula, set(values))
+    assert parsed.latex() == latex
+    assert parsed.latex(values) == numbers
+
+
+def test_a_binomial_reads_as_c_of_n_and_k_in_plain_text() -> None:
+    from konum.spoken import plain_text
+
+    assert plain_text("$\\binom{12}{2} = 66$") == "C(12, 2) = 66"
+    assert plain_text("$\\binom{n + 1}{k}$") == "C(n+1, k)"
+    assert plain_text("$\\left(\\frac{12}{2}\\right)$") == "(12/2)"  # a fraction stays one
+
+
+BINOMIAL = """\
+bank: phys
+title: Statistics
+questions:
+  - id: two-heads
+    type: computed
+    formula: "binom_pmf(k, n, p)"
+    params:
+      n: [10, 12, 15]
+      k: [2, 3]
+      p: [0.3, 0.4]
+    prompt: "A coin lands heads with probability {{ p }}. What is P(X = {{ k }}) in {{ n }} throws?"
+    answer: choice
+    decimals: 4
+    misconceptions:
+      - formula: "p**k * (1 - p)**(n - k)"
+        feedback: The binomial coefficient counts the orders in which the heads can come.
+      - formula: "comb(n, k) * p**k"
+        feedback: The other throws must be tails, with probability 1 - p each.
+"""
+
+
+def test_a_statistics_formula_question_is_drawn_and_worked(tmp_path: Path) -> None:
+    question = question_of(tmp_path, BINOMIAL)
+    (variant,) = computed_variants(question, 3, 1)
+    n, k, p = (variant.values[name] for name in "nkp")
+    assert variant.answer == pytest.approx(scipy_stats.binom.pmf(k, n, p), rel=1e-12)
+    assert f"\\binom{{{n}}}{{{k}}}" in variant.solution
+    assert "\\binom{n}{k} {p}^{k}" in variant.solution
+    assert check_banks([bank_file(tmp_path, BINOMIAL)]).ok
+
+
+def test_moodle_and_gift_write_such_a_question_one_question_per_variant(tmp_path: Path) -> None:
+    from konum.exports.gift import build_gift
+    from tests.helpers import build_moodle
+
+    bank = load_bank(bank_file(tmp_path, BINOMIAL))
+    concrete = make_concrete(bank.questions[0], 5, 3)
+    xml = build_moodle([bank], {"two-heads": concrete}).text
+    assert 'type="calculated' not in xml  # Moodle's formulas have no binomial
+    assert xml.count('<question type="multichoice">') == 3
+    gift = build_gift([bank], {"two-heads": concrete}).text
+    assert gift.count("::two-heads \\#") == 3
+    plain = load_bank(bank_file(tmp_path, NEWTON))
+    newton = make_concrete(plain.questions[0], 5, 3)
+    assert 'type="calculatedmulti"' in build_moodle([plain], {"newton-force": newton}).text
+
+
+# --- symbols, hints and conditions (issue 45) -------------------------------------------------
+
+ZSCORE = """\
+bank: phys
+title: Statistics
+questions:
+  - id: z-score
+    type: computed
+    formula: "(xbar - mu) / sigma"
+    params:
+      xbar: {min: 96, max: 104, step: 0.5, symbol: "\\\\bar{x}"}
+      mu: {values: [100], symbol: "\\\\mu_0"}
+      sigma: [8, 10]
+    where: "xbar != mu"
+    prompt: "The sample mean is ${{ symbol.xbar }} = {{ xbar }}$. What is its z-score?"
+    decimals: 3
+"""
+
+
+def test_a_param_says_how_it_is_written(tmp_path: Path) -> None:
+    from konum.spoken import plain_text
+
+    question = question_of(tmp_path, ZSCORE)
+    assert question.symbols == {"xbar": "\\bar{x}", "mu": "\\mu_0"}
+    assert question.params["mu"] == model.Choices((100,))
+    (variant,) = computed_variants(question, 1, 1)
+    assert (
+        variant.prompt
+        == f"The sample mean is $\\bar{{x}} = {variant.values['xbar']}$. What is its z-score?"
+    )
+    assert variant.solution.startswith("$$\\frac{{\\bar{x}} - {\\mu_0}}{\\sigma} = ")
+    assert plain_text("$" + variant.solution.split("=")[0].strip("$ ") + "$").startswith("(x̄−μ₀)/σ")
+    assert check_banks([bank_file(tmp_path, ZSCORE)]).ok
+
+
+def test_the_authoring_pages_symbol_example_is_sound(tmp_path: Path) -> None:
+    text = AUTHORING.read_text(encoding="utf-8")
+    start = text.index("  - id: z-score")
+    example = text[start : text.index("```", start)]
+    path = bank_file(tmp_path, "bank: phys\ntitle: Stats\nquestions:\n" + example)
+    report = check_banks([path])
+    assert report.ok, report.problems
+
+
+@pytest.mark.parametrize(
+    ("change", "needle"),
+    [
+        (
+            ('symbol: "\\\\bar{x}"', 'symbol: "\\\\frac{x"'),
+            "phys.yml:8:52: [z-score] params.xbar.symbol: the LaTeX '\\frac{x' has a { "
+            "without its partner",
+        ),
+        (
+            ('where: "xbar != mu"', 'where: "xbar > 200"'),
+            "phys.yml:11:12: [z-score] where: no drawing of the params satisfies 'xbar > 200'",
+        ),
+        (
+            ('where: "xbar != mu"', 'where: "xbar + mu"'),
+            "phys.yml:11:13: [z-score] where: a condition compares values",
+        ),
+        (
+            ('where: "xbar != mu"', 'where: "xbar / (mu - 100) > 1"'),
+            "phys.yml:11:12: [z-score] where: 'xbar / (mu - 100) > 1' fails for xbar = 96, "
+            "mu = 100, sigma = 8: division by zero in 'xbar / (mu - 100)'",
+        ),
+        (
+            ('formula: "(xbar - mu) / sigma"', 'formula: "sigma(xbar - mu)"'),
+            "sigma is a parameter, not a function; did you mean sigma * (xbar - mu)?",
+        ),
+    ],
+)
+def test_symbols_and_conditions_are_checked_at_their_lines(
+    tmp_path: Path, change: tuple[str, str], needle: str
+) -> None:
+    assert change[0] in ZSCORE
+    found = problems_for(tmp_path, ZSCORE.replace(*change))
+    assert any(needle in p for p in found), found
+
+
+def test_a_condition_keeps_a_coincidence_out_of_every_drawing(tmp_path: Path) -> None:
+    question = question_of(tmp_path, ZSCORE)
+    drawn = [v.values["xbar"] for v in computed_variants(question, 0, 16)]
+    assert 100 not in drawn and len(drawn) == 16
+    condition = parse("x != mu and not (k < 2 or k >= n)", {"x", "mu", "k", "n"}, condition=True)
+    assert condition.evaluate({"x": 1, "mu": 2, "k": 3, "n": 5}) == 1.0
+    assert condition.evaluate({"x": 2, "mu": 2, "k": 3, "n": 5}) == 0.0
+    assert condition.evaluate({"x": 1, "mu": 2, "k": 5, "n": 5}) == 0.0
+
+
+def test_a_symbol_on_a_generator_question_is_refused(tmp_path: Path) -> None:
+    bank = bank_file(
+        tmp_path,
+        "bank: phys\ntitle: P\nquestions:\n  - id: g\n    type: computed\n"
+        "    generator: sinusoidal_entry\n    params:\n      d: {values: [8], symbol: D}\n",
+    )
+    found = [str(p) for p in check_banks([bank], plugins=PE).problems]
+    assert any("params.d.symbol: 'symbol' is for formula questions" in p for p in found), found
+
+
+@pytest.mark.parametrize(
+    ("formula", "message"),
+    [
+        ("sqrt(np(1 - p))", "calling np() is not allowed; did you mean n * p * (1 - p)?"),
+        ("sqrt(n(1 - p))", "n is a parameter, not a function; did you mean n * (1 - p)?"),
+        ("sqrt(np * (1 - p))", "a product is written with *: n * p"),
+    ],
+)
+def test_a_param_called_as_a_function_gets_a_hint(formula: str, message: str) -> None:
+    with pytest.raises(FormulaError) as caught:
+        parse(formula, {"n", "p"})
+    assert message in caught.value.reason
+    assert caught.value.offset == 5

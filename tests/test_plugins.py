@@ -11,6 +11,7 @@ sees them; an entry that does not import is one line naming it and the exception
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -19,12 +20,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import markdown
+import numpy as np
 import pytest
 
 from konum import plugins as plugin_module
 from konum.check import check_banks
+from konum.computed import GeneratorError, param, specs
 from konum.config import options_from
 from konum.course import course_for
+from konum.model import Range
 from konum.plugins import PluginError, installed_plugins, load_plugins
 from tests.helpers import PE
 from tests.miniproject import REPO, konum
@@ -436,3 +440,85 @@ def test_the_authoring_pages_generator_example_works(tmp_path: Path) -> None:
     for variant in course.concrete(course.banks[0].questions[0]).variants:
         assert variant.values["angle"] != 45
         assert variant.unit == "m" and len(variant.options) == 3
+
+
+# --- a plugin's own errors, at its own line (issue 45) ---------------------------------------
+
+
+def line_of(text: str, needle: str) -> int:
+    """The 1-based line of ``text`` that holds ``needle``."""
+    (number,) = [i for i, line in enumerate(text.splitlines(), 1) if needle in line]
+    return number
+
+
+def checked_site(site: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    monkeypatch.chdir(site)  # konum runs in the site's folder: paths are shown from there
+    found = load_plugins([str(site / "generators" / "doubling.py")], site)
+    report = check_banks([site / "banks" / "numbers.yml"], plugins=found, root=site)
+    return [str(p) for p in report.problems]
+
+
+def test_an_exception_in_a_generator_names_its_line_and_values(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    broken = doubling().replace('x = v["x"]', 'x = v["x"] / (v["x"] - v["x"])')
+    site = make_site(tmp_path, "[generators/doubling.py]", {"generators/doubling.py": broken})
+    line = line_of(broken, "/ (v[")
+    (problem,) = checked_site(site, monkeypatch)
+    assert re.search(
+        r"numbers\.yml:6:16: \[twice\] generator: the generator check failed \(ZeroDivisionError: "
+        rf"division by zero\) at generators/doubling\.py:{line}, for x = [3-9]$",
+        problem,
+    ), problem
+    # Drawn for a page, the same line and values.
+    found = load_plugins([str(site / "generators" / "doubling.py")], site)
+    with pytest.raises(GeneratorError) as caught:
+        found.generators["doubling"].generate(np.random.default_rng(1), {})
+    assert f"at generators/doubling.py:{line}, for x = " in str(caught.value)
+
+
+def test_a_distractor_that_always_equals_the_answer_is_the_generators_mistake(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    broken = doubling().replace("Distractor(x + 2,", "Distractor(2 * x,")
+    site = make_site(tmp_path, "[generators/doubling.py]", {"generators/doubling.py": broken})
+    (problem,) = checked_site(site, monkeypatch)
+    assert problem.endswith(
+        "[twice] generator: doubling's distractor for the misconception 'plus_two' equals the "
+        "answer on every drawing checked, with these params and with its own defaults: a "
+        "mistake in the generator (generators/doubling.py), not in the bank's options"
+    ), problem
+
+
+def test_an_exception_in_a_figure_or_an_explorer_names_its_line_and_values(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from konum.explorers import Explorer, ExplorerError, explorer_values
+    from konum.figures import FigureError
+
+    broken = FIGURE_AND_VALUES.replace("i * i for", "i / (p['n'] - 4) for")
+    site = make_site(tmp_path, "[chem.py]", {"chem.py": broken})
+    monkeypatch.chdir(site)
+    found = load_plugins([str(site / "chem.py")], site)
+    with pytest.raises(FigureError) as caught:
+        found.figures["squares"].compute({"n": 4})
+    assert str(caught.value) == (
+        "figure 'squares': ZeroDivisionError: division by zero at "
+        f"chem.py:{line_of(broken, 'i / (p')}, for n = 4"
+    )
+    (site / "shapes.py").write_text("def check(values):\n    return values['missing']\n")
+    monkeypatch.syspath_prepend(str(site))
+    from shapes import check  # type: ignore[import-not-found]
+
+    explorer = Explorer(
+        name="shapes",
+        question="How many?",
+        params=specs(param("n", "int", 4, Range(1, 10), "how many")),
+        check=check,
+        script=site / "shapes.js",
+    )
+    with pytest.raises(ExplorerError) as raised:
+        explorer_values({"shapes": explorer}, "shapes", {})
+    assert str(raised.value) == (
+        "/// explorer | shapes: KeyError: 'missing' at shapes.py:2, for n = 4"
+    )

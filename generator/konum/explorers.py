@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from konum.computed.base import ParamSpec, check_constraint
+from konum.computed.base import ParamSpec, raised_at, shown_values
+from konum.computed.constraints import check_constraint
 from konum.errors import PageError
 from konum.formatting import did_you_mean
 from konum.model import Choices
@@ -113,7 +114,11 @@ def explorer_values(
         if problem:
             raise ExplorerError(f"{where}: option {key!r}: {problem}")
         values[key] = _plain(found, value)
-    problem = explorer.check(values)
+    try:
+        problem = explorer.check(values)
+    except Exception as exc:  # the plugin's own code: name its line and the values
+        at = f"{raised_at(exc, explorer.check)}, for {shown_values(values, list(values))}"
+        raise ExplorerError(f"{where}: {type(exc).__name__}: {exc}{at}") from exc
     if problem:
         raise ExplorerError(f"{where}: {problem}")
     return values

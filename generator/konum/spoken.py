@@ -105,6 +105,8 @@ def _spoken(node: _Node, words: dict[str, str], compact: bool = False) -> str:
         return _spoken(parts[0], words, compact) if parts else ""
     if tag in _SCRIPTED and len(parts) >= 2:
         return _scripted(tag, parts, words, compact)
+    if tag == "mfrac" and len(parts) == 2 and "binomial" in node.attrs:
+        return f"C({_spoken(parts[0], words, True)}, {_spoken(parts[1], words, True)})"
     if tag == "mfrac" and len(parts) == 2:
         return f"{_group(_spoken(parts[0], words, True))}/{_group(_spoken(parts[1], words, True))}"
     if tag == "msqrt":
@@ -149,11 +151,31 @@ def _scripted(tag: str, parts: list[_Node], words: dict[str, str], compact: bool
     return out
 
 
+def _binomials(parts: list[_Node]) -> list[_Node]:
+    """``parts`` with each binomial coefficient (a fraction without a bar between
+    brackets, as ``\\binom`` writes it) made one node read as ``C(n, k)``."""
+    found: list[_Node] = []
+    for node in parts:
+        found.append(node)
+        last = found[-3:]
+        if (
+            len(last) == 3
+            and [n.tag for n in last] == ["mo", "mfrac", "mo"]
+            and (last[0].text().strip(), last[2].text().strip()) == ("(", ")")
+            and last[1].attrs.get("linethickness") == "0"
+            and len(last[1].elements()) == 2
+        ):
+            binomial = _Node("mfrac", {**last[1].attrs, "binomial": "1"})
+            binomial.children = last[1].children
+            found[-3:] = [binomial]
+    return found
+
+
 def _row(parts: list[_Node], words: dict[str, str], compact: bool) -> str:
     out: list[str] = []
     previous: _Node | None = None
     word = False  # the previous item ends in a word: a function name, or a spoken script
-    for node in parts:
+    for node in _binomials(parts):
         text = _spoken(node, words, compact)
         if node.tag == "mo" and text in _SPACED:
             sign = (

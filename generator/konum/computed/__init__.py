@@ -15,9 +15,11 @@ This package is what a plugin's generators are written with (:mod:`konum.plugins
     GENERATORS = [ProjectileRange()]
 
 :mod:`~konum.computed.base` fixes the conventions (constraints, lattices, tolerance, text),
+:mod:`~konum.computed.constraints` checks a bank's constraint against a param,
 :mod:`~konum.computed.formula` makes a generator of a question's own formula (evaluated by
-:mod:`~konum.computed.expression`), and :mod:`~konum.computed.variants` draws a question's
-variants for a seed and checks a generator's params.
+:mod:`~konum.computed.expression`, calling :mod:`~konum.computed.functions`), and
+:mod:`~konum.computed.variants` draws a question's variants for a seed and checks a
+generator's params.
 """
 
 from __future__ import annotations

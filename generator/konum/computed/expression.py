@@ -44,6 +44,15 @@ from typing import cast
 import numpy as np
 
 from konum.computed.base import sig
+from konum.computed.functions import (
+    _ATOM,
+    FUNCTIONS,
+    ArgumentError,
+    MissingExtra,
+    stats_module,
+)
+from konum.computed.functions import Tex as _Tex
+from konum.computed.functions import wrap as _wrap
 from konum.formatting import did_you_mean
 
 #: Longest formula, in characters (checked before the text is parsed).
@@ -74,123 +83,10 @@ class FormulaError(ValueError):
         self.offset = offset
 
 
-def _round(x: Value, places: Value | None = None) -> Value:
-    """Halves away from zero, as people round (numpy and Python round halves to even)."""
-    scale = 10.0 ** int(places or 0)
-    rounded = np.sign(x) * np.floor(np.abs(x) * scale + 0.5) / scale
-    return Value(rounded)  # type: ignore[no-any-return]  # see Value
-
-
-# --- LaTeX --------------------------------------------------------------------------------
-
-# Binding strength: sums 1, products 2, unary minus 3, powers 4, atoms 5.
-_ATOM = 5
-
-
-def _wrap(text: str) -> str:
-    return f"\\left({text}\\right)"
-
-
-@dataclass(frozen=True)
-class _Tex:
-    text: str
-    strength: int
-
-
 def _number_tex(value: float) -> _Tex:
     text = sig(value)
     return _Tex(text, 3 if value < 0 else _ATOM)
 
-
-def _atomic(tex: _Tex) -> str:
-    """``tex`` as an operand that must not come apart: bracketed unless it is an atom."""
-    return tex.text if tex.strength == _ATOM else _wrap(tex.text)
-
-
-def _listed(args: list[_Tex]) -> str:
-    return ", ".join(a.text for a in args)
-
-
-@dataclass(frozen=True)
-class Function:
-    """An allowed function: its numpy implementation, arity and LaTeX form.
-
-    ``arity`` is ``(fewest, most)``, ``most`` None for any number; ``latex`` writes the call
-    from its arguments' LaTeX.
-    """
-
-    call: Callable[..., Value]
-    arity: tuple[int, int | None]
-    latex: Callable[[list[_Tex]], str]
-    doc: str
-
-
-def _named(name: str) -> Callable[[list[_Tex]], str]:
-    return lambda args: f"\\{name}\\left({_listed(args)}\\right)"
-
-
-def _operator(name: str) -> Callable[[list[_Tex]], str]:
-    return lambda args: f"\\operatorname{{{name}}}\\left({_listed(args)}\\right)"
-
-
-def _one(name: str, call: Callable[..., Value], doc: str) -> Function:
-    return Function(call, (1, 1), _named(name), doc)
-
-
-#: The functions a formula may call, by name. Angles are in radians.
-FUNCTIONS: dict[str, Function] = {
-    "sqrt": Function(np.sqrt, (1, 1), lambda a: f"\\sqrt{{{a[0].text}}}", "square root"),
-    "exp": _one("exp", np.exp, "e to the power x"),
-    "log": _one("ln", np.log, "natural logarithm"),
-    "log10": Function(
-        np.log10, (1, 1), lambda a: f"\\log_{{10}}\\left({a[0].text}\\right)", "base-10 logarithm"
-    ),
-    "log2": Function(
-        np.log2, (1, 1), lambda a: f"\\log_{{2}}\\left({a[0].text}\\right)", "base-2 logarithm"
-    ),
-    "sin": _one("sin", np.sin, "sine"),
-    "cos": _one("cos", np.cos, "cosine"),
-    "tan": _one("tan", np.tan, "tangent"),
-    "arcsin": _one("arcsin", np.arcsin, "inverse sine"),
-    "arccos": _one("arccos", np.arccos, "inverse cosine"),
-    "arctan": _one("arctan", np.arctan, "inverse tangent"),
-    "arctan2": Function(
-        np.arctan2, (2, 2), _operator("arctan2"), "angle of the point (x, y), as arctan2(y, x)"
-    ),
-    "sinh": _one("sinh", np.sinh, "hyperbolic sine"),
-    "cosh": _one("cosh", np.cosh, "hyperbolic cosine"),
-    "tanh": _one("tanh", np.tanh, "hyperbolic tangent"),
-    "hypot": Function(
-        np.hypot,
-        (2, 2),
-        lambda a: f"\\sqrt{{{{{_atomic(a[0])}}}^{{2}} + {{{_atomic(a[1])}}}^{{2}}}}",
-        "length of the vector (x, y)",
-    ),
-    "radians": Function(
-        np.radians,
-        (1, 1),
-        lambda a: f"\\frac{{\\pi}}{{180}} \\cdot {_atomic(a[0])}",
-        "degrees to radians",
-    ),
-    "degrees": Function(
-        np.degrees,
-        (1, 1),
-        lambda a: f"\\frac{{180}}{{\\pi}} \\cdot {_atomic(a[0])}",
-        "radians to degrees",
-    ),
-    "abs": Function(np.abs, (1, 1), lambda a: f"\\left|{a[0].text}\\right|", "absolute value"),
-    "floor": Function(
-        np.floor, (1, 1), lambda a: f"\\left\\lfloor {a[0].text} \\right\\rfloor", "round down"
-    ),
-    "ceil": Function(
-        np.ceil, (1, 1), lambda a: f"\\left\\lceil {a[0].text} \\right\\rceil", "round up"
-    ),
-    "round": Function(
-        _round, (1, 2), _operator("round"), "round(x) or round(x, places), halves away from zero"
-    ),
-    "min": Function(lambda *xs: Value(min(xs)), (2, None), _named("min"), "smallest argument"),
-    "max": Function(lambda *xs: Value(max(xs)), (2, None), _named("max"), "largest argument"),
-}
 
 #: Named constants a formula may use.
 CONSTANTS: dict[str, tuple[float, str]] = {"pi": (math.pi, "\\pi"), "e": (math.e, "e")}
@@ -301,9 +197,12 @@ class Formula:
             result = self._compiled(env)
         return float(result)
 
-    def latex(self, values: Mapping[str, float] | None = None) -> str:
-        """The formula in LaTeX: with its names, or with ``values`` put in their place."""
-        return _latex(self._tree, values).text
+    def latex(
+        self, values: Mapping[str, float] | None = None, symbols: Mapping[str, str] | None = None
+    ) -> str:
+        """The formula in LaTeX: with its names (each as ``symbols`` writes it, else
+        :func:`name_latex`), or with ``values`` put in their place."""
+        return _latex(self._tree, values, symbols or {}).text
 
 
 def _segment(text: str, node: ast.AST) -> str:
@@ -384,9 +283,11 @@ def _compile(text: str, node: ast.AST, params: frozenset[str], used: dict[str, N
             raise FormulaError(f"{name} is a function: call it, as in {name}(x)", node.col_offset)
         known = sorted(params) + sorted(CONSTANTS)
         listed = ", ".join(sorted(params)) or "none"
+        factors = _factors(name, params)
+        product = f"; a product is written with *: {' * '.join(factors)}" if factors else ""
         raise FormulaError(
             f"unknown name {name!r}{did_you_mean(name, known)} "
-            f"(params: {listed}; constants: {', '.join(CONSTANTS)})",
+            f"(params: {listed}; constants: {', '.join(CONSTANTS)}){product}",
             node.col_offset,
         )
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
@@ -428,13 +329,20 @@ def _compile_call(
     name = node.func.id
     function = FUNCTIONS.get(name)
     if function is None:
+        product = _product_hint(text, name, node, params)
         if name in params:
-            raise FormulaError(f"{name} is a parameter, not a function", node.col_offset)
+            raise FormulaError(f"{name} is a parameter, not a function{product}", node.col_offset)
         raise FormulaError(
-            f"calling {name}() is not allowed: a formula may call only "
-            f"{', '.join(FUNCTIONS)}{did_you_mean(name, FUNCTIONS)}",
+            f"calling {name}() is not allowed"
+            + (product or f": a formula may call only {', '.join(FUNCTIONS)}")
+            + ("" if product else did_you_mean(name, FUNCTIONS)),
             node.col_offset,
         )
+    if function.scipy:
+        try:
+            stats_module()
+        except MissingExtra as exc:
+            raise FormulaError(f"{name}() {exc}", node.col_offset) from None
     if node.keywords:
         raise FormulaError(f"{name}() takes no keyword arguments", node.col_offset)
     low, high = function.arity
@@ -463,14 +371,39 @@ def _compile_call(
         values = [arg(env) for arg in args]
         try:
             return Value(call(*values))  # type: ignore[no-any-return]  # see Value
-        except (FloatingPointError, ZeroDivisionError, OverflowError) as exc:
+        except (FloatingPointError, ZeroDivisionError, OverflowError, ArgumentError) as exc:
             raise _failure(text, node, exc) from None
 
     return apply
 
 
-def _binary_tex(node: ast.BinOp, values: Mapping[str, float] | None) -> _Tex:
-    left, right = _latex(node.left, values), _latex(node.right, values)
+def _factors(name: str, params: frozenset[str]) -> list[str] | None:
+    """``name`` as two or more param names written together (``np``: ``n``, ``p``), the
+    longest names first; None when it is not."""
+    for head in sorted((p for p in params if name.startswith(p)), key=len, reverse=True):
+        rest = name[len(head) :]
+        if rest in params:
+            return [head, rest]
+        tail = _factors(rest, params) if rest else None
+        if tail:
+            return [head, *tail]
+    return None
+
+
+def _product_hint(text: str, name: str, node: ast.Call, params: frozenset[str]) -> str:
+    """``; did you mean n * p * (1 - p)?`` for ``np(1 - p)`` when ``n`` and ``p`` are
+    params (or ``n * (1 - p)`` for ``n(1 - p)``), else nothing."""
+    factors = [name] if name in params else _factors(name, params)
+    if not factors or len(node.args) != 1 or node.keywords:
+        return ""
+    argument = _segment(text, node.args[0])
+    return f"; did you mean {' * '.join(factors)} * ({argument})?"
+
+
+def _binary_tex(
+    node: ast.BinOp, values: Mapping[str, float] | None, symbols: Mapping[str, str]
+) -> _Tex:
+    left, right = _latex(node.left, values, symbols), _latex(node.right, values, symbols)
     op = type(node.op)
     if op is ast.Div:
         return _Tex(f"\\frac{{{left.text}}}{{{right.text}}}", _ATOM)
@@ -493,7 +426,7 @@ def _binary_tex(node: ast.BinOp, values: Mapping[str, float] | None) -> _Tex:
     return _Tex(f"{a} {symbol} {b}", strength)
 
 
-def _latex(node: ast.AST, values: Mapping[str, float] | None) -> _Tex:
+def _latex(node: ast.AST, values: Mapping[str, float] | None, symbols: Mapping[str, str]) -> _Tex:
     if isinstance(node, ast.Constant):
         return _number_tex(float(cast(float, node.value)))  # parse() let only numbers through
     if isinstance(node, ast.Name):
@@ -501,23 +434,64 @@ def _latex(node: ast.AST, values: Mapping[str, float] | None) -> _Tex:
             return _Tex(CONSTANTS[node.id][1], _ATOM)
         if values is not None:
             return _number_tex(float(values[node.id]))
-        return _Tex(name_latex(node.id), _ATOM)
+        symbol = symbols.get(node.id)
+        return _Tex(f"{{{symbol}}}" if symbol else name_latex(node.id), _ATOM)
     if isinstance(node, ast.UnaryOp):
-        operand = _latex(node.operand, values)
+        operand = _latex(node.operand, values, symbols)
         if isinstance(node.op, ast.UAdd):
             return operand
         inner = operand.text if operand.strength >= 4 else _wrap(operand.text)
         return _Tex(f"-{inner}", 3)
     if isinstance(node, ast.BinOp):
-        return _binary_tex(node, values)
+        return _binary_tex(node, values, symbols)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        args = [_latex(arg, values) for arg in node.args]
-        return _Tex(FUNCTIONS[node.func.id].latex(args), _ATOM)
+        args = [_latex(arg, values, symbols) for arg in node.args]
+        tex = FUNCTIONS[node.func.id].latex(args)
+        return tex if isinstance(tex, _Tex) else _Tex(tex, _ATOM)
     raise AssertionError(f"unexpected node {type(node).__name__}")  # parse() refused it
 
 
+_COMPARE: dict[type[ast.cmpop], Callable[[Value, Value], bool]] = {
+    ast.Eq: lambda a, b: bool(a == b),
+    ast.NotEq: lambda a, b: bool(a != b),
+    ast.Lt: lambda a, b: bool(a < b),
+    ast.LtE: lambda a, b: bool(a <= b),
+    ast.Gt: lambda a, b: bool(a > b),
+    ast.GtE: lambda a, b: bool(a >= b),
+}
+
+
+def _compile_condition(
+    text: str, node: ast.AST, params: frozenset[str], used: dict[str, None]
+) -> Compiled:
+    """A condition (comparisons of formulas joined by ``and``, ``or``, ``not``) as a
+    closure giving 1.0 when it holds, 0.0 when not."""
+    if isinstance(node, ast.BoolOp):
+        parts = [_compile_condition(text, v, params, used) for v in node.values]
+        join = all if isinstance(node.op, ast.And) else any
+        return lambda env: Value(join(part(env) for part in parts))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = _compile_condition(text, node.operand, params, used)
+        return lambda env: Value(not inner(env))
+    if isinstance(node, ast.Compare) and all(type(op) in _COMPARE for op in node.ops):
+        terms = [_compile(text, t, params, used) for t in (node.left, *node.comparators)]
+        tests = [_COMPARE[type(op)] for op in node.ops]
+
+        def holds(env: Env) -> Value:
+            values = [term(env) for term in terms]
+            pairs = zip(tests, values, values[1:], strict=False)
+            return Value(all(t(a, b) for t, a, b in pairs))  # type: ignore[no-any-return]  # see Value
+
+        return holds
+    raise FormulaError(
+        "a condition compares values (== != < <= > >=), joined by and, or, not: "
+        f"such as 'x != mu', found '{_segment(text, node)[:40]}'",
+        getattr(node, "col_offset", None),
+    )
+
+
 @lru_cache(maxsize=512)
-def _parse(text: str, params: frozenset[str]) -> Formula:
+def _parse(text: str, params: frozenset[str], condition: bool = False) -> Formula:
     if len(text) > MAX_LENGTH:
         raise FormulaError(
             f"the formula is too long: {len(text):,} characters, the limit is {MAX_LENGTH:,}"
@@ -544,7 +518,9 @@ def _parse(text: str, params: frozenset[str]) -> Formula:
     try:
         _check_shape(tree)
         used: dict[str, None] = {}
-        compiled = _compile(stripped, tree.body, params, used)
+        compiled = (_compile_condition if condition else _compile)(
+            stripped, tree.body, params, used
+        )
     except FormulaError as exc:
         if exc.offset is not None and lead:
             raise FormulaError(exc.reason, exc.offset + lead) from None
@@ -552,12 +528,15 @@ def _parse(text: str, params: frozenset[str]) -> Formula:
     return Formula(stripped, tuple(used), tree.body, compiled)
 
 
-def parse(text: str, params: frozenset[str] | set[str] | tuple[str, ...]) -> Formula:
-    """Parse ``text`` as a formula over the names ``params``.
+def parse(
+    text: str, params: frozenset[str] | set[str] | tuple[str, ...], *, condition: bool = False
+) -> Formula:
+    """Parse ``text`` as a formula over the names ``params`` (a ``condition``: comparisons
+    of formulas joined by ``and``, ``or``, ``not``, whose value is 1.0 or 0.0).
 
     Raises:
         FormulaError: the text is too long, nests too deeply, is not valid syntax, or uses
             something outside the allow-list; ``offset`` points at it (0-based column,
             counted from the first non-blank character).
     """
-    return _parse(text, frozenset(params))
+    return _parse(text, frozenset(params), condition)

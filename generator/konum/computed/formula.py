@@ -35,6 +35,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from konum.computed.base import (
     BaseGenerator,
     Distractor,
@@ -120,8 +122,12 @@ class FormulaGenerator(BaseGenerator):
         misconceptions: Sequence[Misconception] = (),
         unit: str | None = None,
         tolerance: float | None = None,
+        *,
+        symbols: Mapping[str, str] | None = None,
+        where: str | None = None,
     ) -> None:
         self.qid, self.unit, self.fixed_tolerance = qid, unit, tolerance
+        self.symbols = dict(symbols or {})
         self.name = f"formula of {qid}"
         self.title = formula
         self.params = specs(*(spec_for(n, c) for n, c in params.items()))
@@ -129,6 +135,7 @@ class FormulaGenerator(BaseGenerator):
         self.parsed = _Parsed(
             parse(formula, names), tuple((m, parse(m.formula, names)) for m in misconceptions)
         )
+        self.where = parse(where, names, condition=True) if where else None
         # The key of a formula's misconception is its formula; the feedback describes it.
         self.misconceptions = {m.formula: m.feedback for m in misconceptions}
 
@@ -146,6 +153,21 @@ class FormulaGenerator(BaseGenerator):
                 f"{shown_values(values, list(self.params))}: {exc.reason}"
             ) from None
 
+    def admits(self, values: Values) -> bool:
+        """Whether ``values`` satisfy the question's ``where`` (always, without one).
+
+        Raises:
+            FormulaFailure: the condition fails for them (a division by zero in it).
+        """
+        return self.where is None or bool(self.evaluate(self.where, values, "where"))
+
+    def draw(
+        self, rng: np.random.Generator, constraints: Mapping[str, ParamConstraint]
+    ) -> Values | None:
+        """One drawing, or None when it breaks the ``where`` (another is then drawn)."""
+        values = super().draw(rng, constraints)
+        return values if values is not None and self.admits(values) else None
+
     def tolerance(self, answer: float, decimals: int) -> float:
         """The author's tolerance, widened to admit the rounded answer; else the default."""
         default = tolerance_for(answer, decimals)
@@ -157,7 +179,7 @@ class FormulaGenerator(BaseGenerator):
     def solution(self, values: Values, answer: float, decimals: int, language: str = "en") -> str:
         """The formula, the same with the drawn numbers, the result; and the rounding."""
         formula = self.parsed.answer
-        named, numbers = formula.latex(), formula.latex(values)
+        named, numbers = formula.latex(symbols=self.symbols), formula.latex(values)
         exact = sig(answer)
         try:
             relation = "=" if float(exact) == answer else "\\approx"
@@ -218,15 +240,20 @@ def _values_of(spec: ParamSpec) -> list[object] | None:
 def probe_values(generator: FormulaGenerator, probes: int = PROBES) -> list[Values]:
     """The drawings a check evaluates: every combination of the params' values when there
     are at most ``probes``; else each param at its lowest and at its highest, and
-    ``probes - 2`` seeded draws (the same on every run)."""
+    ``probes - 2`` seeded draws (the same on every run). Only drawings the question's
+    ``where`` admits are kept.
+
+    Raises:
+        FormulaFailure: the ``where`` fails for a drawing."""
     specs_ = list(generator.params.values())
     every = [_values_of(spec) for spec in specs_]
     complete = [v for v in every if v is not None]
     if len(complete) == len(every) and math.prod(len(v) for v in complete) <= probes:
-        return [
+        every_one = [
             dict(zip(generator.params, combination, strict=True))
             for combination in itertools.product(*complete)
         ]
+        return [values for values in every_one if generator.admits(values)]
     drawn: list[Values] = []
     for end in (0, -1):
         ends: Values = {}
@@ -239,7 +266,8 @@ def probe_values(generator: FormulaGenerator, probes: int = PROBES) -> list[Valu
                 )
             else:
                 ends[spec.name] = sorted(c.values, key=lambda x: float(x))[end]  # type: ignore[arg-type,unused-ignore]
-        drawn.append(ends)
+        if generator.admits(ends):
+            drawn.append(ends)
     for index in range(probes - 2):
         values = generator.draw(rng_for(0, "konum-check", generator.qid, index), {})
         if values is not None:
@@ -257,6 +285,8 @@ def check_params(params: Mapping[str, ParamConstraint]) -> list[FormulaProblem]:
         why = valid_param_name(name)
         if name == "decimals":  # prompts see the decimals under that name
             why = "'decimals' is the number of decimals in prompts; choose another name"
+        if name == "symbol":  # ... and the params' symbols
+            why = "'symbol' holds the params' symbols in prompts; choose another name"
         if why:
             problems.append(FormulaProblem(f"params.{name}", f"a parameter's name: {why}"))
             continue
@@ -303,12 +333,14 @@ def check_formula(
     choice: bool,
     options: int,
     decimals: int | None,
+    where: str | None = None,
 ) -> list[FormulaProblem]:
     """Everything ``konum check`` asks of question ``qid``'s formulas (see the module
     docstring; ``choice``: the choice form, with ``options`` options); an empty list when
     it is sound. Param names and values are checked by :func:`check_params` first: when
     they have problems, the formulas are not drawn. The misconceptions that parse are
-    drawn even when another does not."""
+    drawn even when another does not. A ``where`` (a condition on the params) must parse,
+    hold for some drawings and never fail."""
     problems = check_params(params)
     if problems:
         return problems
@@ -335,9 +367,27 @@ def check_formula(
             continue
         seen[key] = f"misconceptions[{i}]"
         wrong.append((i, misconception, parsed))
+    if where is not None:
+        try:
+            parse(where, names, condition=True)
+        except FormulaError as exc:
+            problems.append(FormulaProblem("where", exc.reason, exc.offset))
+            return problems
     if answer is None:  # nothing to draw the misconceptions against
         return problems
-    drawings = probe_values(FormulaGenerator(qid, formula, params))
+    try:
+        drawings = probe_values(FormulaGenerator(qid, formula, params, where=where))
+    except FormulaFailure as exc:
+        return [*problems, FormulaProblem("where", str(exc).partition(": where ")[2] or str(exc))]
+    if not drawings:
+        return [
+            *problems,
+            FormulaProblem(
+                "where",
+                f"no drawing of the params satisfies '{where}' (every one checked breaks "
+                "it): widen the params or loosen the condition",
+            ),
+        ]
     places = DEFAULT_DECIMALS if decimals is None else decimals
     found = _probe(answer, wrong, drawings, list(params), places)
     if problems or found or not choice:

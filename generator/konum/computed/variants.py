@@ -15,27 +15,29 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from pathlib import Path
 from typing import Literal, TypeGuard
 
 import numpy as np
 
-from konum import limits
+from konum import limits, paths
 from konum.computed.base import (
     Distractor,
     Generated,
     Generator,
     GeneratorError,
+    GeneratorFailure,
     GeneratorTimeout,
     SpeakingGenerator,
     _show,
-    check_constraint,
     hidden_answer,
     lattice,
     places,
     shown_values,
 )
+from konum.computed.constraints import check_constraint
 from konum.formatting import did_you_mean, format_number, localize_numbers
 from konum.model import Choices, ConcreteOption, ParamConstraint, Variant
 from konum.sandbox import SandboxedTemplate, SandboxError, sandbox
@@ -153,7 +155,8 @@ class Recipe:
     generator (a plugin's, or a formula's), the constraints on its params, the answer form,
     the options of the choice form, the decimals asked for (None: the generator's), the
     author's prompt template (empty: the generator's own prompt) and unit (None: the
-    generator's)."""
+    generator's), and how params are written (``symbols``: LaTeX by name, which a prompt
+    reads as ``{{ symbol.xbar }}``)."""
 
     qid: str
     generator: Generator
@@ -163,6 +166,7 @@ class Recipe:
     decimals: int | None = None
     prompt: str = ""
     unit: str | None = None
+    symbols: Mapping[str, str] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=1024)
@@ -239,7 +243,8 @@ def computed_variants(
         prompt = generated.prompt
         if template is not None:
             try:
-                prompt = template.render(dict(generated.values))
+                symbols = {"symbol": dict(recipe.symbols)} if recipe.symbols else {}
+                prompt = template.render({**generated.values, **symbols})
             except SandboxError as exc:
                 raise PromptTemplateError(
                     f"question {qid}: the prompt template failed for variant {index}: "
@@ -332,9 +337,14 @@ def check_generator(recipe: Recipe) -> list[tuple[str, str]]:
         never = _never_gives(recipe, drawn) if some and not any(hidden) else None
     except GeneratorTimeout as exc:
         return [("generator", str(exc))]
+    except GeneratorFailure as exc:
+        at = f"{exc.where}, for {exc.values}"
+        if isinstance(exc.error, ValueError):  # the subject's code refused a drawn combination
+            return [("params", f"the generator rejects values these params allow: {exc.error}{at}")]
+        return [("generator", f"the generator check failed ({exc.detail}){at}")]
     except GeneratorError as exc:
         return [("params", str(exc))]
-    except ValueError as exc:  # the generator's own code rejected a drawn combination
+    except ValueError as exc:  # a generator of its own kind (not a BaseGenerator) refused them
         return [("params", f"the generator rejects values these params allow: {exc}")]
     if any(hidden):
         return [("decimals", next(h for h in hidden if h))]
@@ -343,6 +353,20 @@ def check_generator(recipe: Recipe) -> list[tuple[str, str]]:
         f"{recipe.options - 1} distractors that differ from the answer and each other at {shown}"
     )
     if not some:
+        try:
+            own = _always_the_answer(_drawings(recipe, {}, HELD_DRAWINGS, "own"))
+        except GeneratorError:  # its own defaults draw nothing: nothing to compare with
+            own = []
+        same = [key for key in _always_the_answer(drawn) if key in own]
+        if same:
+            return [
+                (
+                    "generator",
+                    f"{gen.name}'s distractor for the misconception '{same[0]}' equals the answer "
+                    f"on every drawing checked, with these params and with its own defaults: a "
+                    f"mistake in the generator{raised_in(gen)}, not in the bank's options",
+                )
+            ]
         return [
             (
                 "options",
@@ -362,6 +386,29 @@ def check_generator(recipe: Recipe) -> list[tuple[str, str]]:
             )
         ]
     return []
+
+
+def _always_the_answer(drawn: list[tuple[Generated, bool]]) -> list[str]:
+    """The misconceptions whose distractor shows as the answer in every one of ``drawn``."""
+    keys: list[str] | None = None
+    for generated, _ in drawn:
+        answer = format_number(generated.answer, generated.decimals)
+        equal = [
+            d.misconception
+            for d in generated.distractors
+            if format_number(d.value, generated.decimals) == answer
+        ]
+        keys = equal if keys is None else [k for k in keys if k in equal]
+    return keys or []
+
+
+def raised_in(generator: Generator) -> str:
+    """`` (generators/stats.py)``: the file of ``generator``'s class, when it has one."""
+    try:
+        file = inspect.getsourcefile(type(generator))
+    except TypeError:
+        return ""
+    return f" ({paths.shown(Path(file), Path.cwd())})" if file else ""
 
 
 def _drawings(

@@ -13,7 +13,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from konum.computed.base import ParamSpec, check_constraint, describe
+from konum.computed.base import ParamSpec, raised_at, shown_values
+from konum.computed.constraints import check_constraint, describe
 from konum.errors import KonumError
 from konum.formatting import did_you_mean
 from konum.messages import LANGUAGES, catalogue, fill
@@ -59,7 +60,20 @@ class LessonFigure:
         raise NotImplementedError
 
     def __call__(self, *, language: str = "en", **given: object) -> Figure:
-        return self.draw(*self.compute(given), self.labels(language))
+        p, data = self.compute(given)
+        try:
+            return self.draw(p, data, self.labels(language))
+        except FigureError:
+            raise
+        except Exception as exc:  # the plugin's own code: name its line and the values
+            raise self.failure(exc, p) from exc
+
+    def failure(self, exc: Exception, p: Params) -> FigureError:
+        """``exc``, raised by the figure's own code for ``p``, as one line naming the
+        plugin's file and line (:func:`~konum.computed.base.raised_at`) and the values."""
+        error = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
+        where = raised_at(exc, type(self))
+        return FigureError(f"figure {self.name!r}: {error}{where}, for {shown_values(p, list(p))}")
 
     def labels(self, language: str) -> Label:
         """The :data:`Label` of ``language`` (one of :data:`konum.messages.LANGUAGES`).
@@ -137,8 +151,8 @@ class LessonFigure:
             return p, self.data(p)
         except FigureError:
             raise
-        except ValueError as exc:  # the core names its own argument; add the figure
-            raise FigureError(f"figure {self.name!r}: {exc}") from exc
+        except Exception as exc:  # a ValueError names its own argument; add the figure
+            raise self.failure(exc, p) from exc
 
 
 def _plain(spec: ParamSpec, value: Any) -> object:

@@ -30,15 +30,12 @@ import html
 import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from decimal import Decimal
-from typing import Any, ClassVar, Literal, cast
+from typing import Any, ClassVar, Literal
 
 from markupsafe import Markup
 
-from konum import limits
 from konum.computed import FormulaGenerator, Generator, Recipe, check_formula
-from konum.computed.base import lattice, places
-from konum.computed.formula import DEFAULT_DECIMALS, spec_for
+from konum.computed.base import places
 from konum.computed.variants import (
     PromptTemplateError,
     check_generator,
@@ -46,32 +43,23 @@ from konum.computed.variants import (
     possible_draws,
 )
 from konum.fields import Reader
-from konum.fields import num as message_number
 from konum.formatting import typeset_number, with_unit
 from konum.htmlcheck import scan_generated
 from konum.lms import (
-    DECIMALS_FORMAT,
-    NOMINAL,
     GiftWriter,
     MoodleDocument,
     QtiDocument,
     answer,
     category_path,
-    combined_feedback,
     literal,
-    moodle_formula,
     multichoice,
     numerical_answer,
-    percent,
     plain_number,
-    text_element,
     units,
-    value,
 )
 from konum.messages import message
-from konum.model import Choices, Misconception, ParamConstraint, Variant
+from konum.model import Misconception, ParamConstraint, Variant
 from konum.plugins import Plugins
-from konum.sandbox import SandboxError, sandbox
 from konum.types.base import (
     Card,
     Cards,
@@ -90,15 +78,10 @@ from konum.types.base import (
     section,
 )
 from konum.types.choice import choice_data, grade_choice, option_views, right_texts
+from konum.types.computed_moodle import moodle_lacks, wildcard_prompt, write_calculated
+from konum.types.computed_read import read_fields
 from konum.types.numeric import grade_numeric, sealed_interval, tolerance_text
 from konum.yamlsource import YMap
-
-#: How a computed question is answered: a typed number, or a choice among computed options.
-COMPUTED_ANSWERS = ("numeric", "choice")
-#: The fields only a formula question (``formula:`` instead of ``generator:``) has.
-FORMULA_ONLY_FIELDS = ("misconceptions", "tolerance")
-MISCONCEPTION_FIELDS = ("formula", "feedback")
-_TOKEN = "KONUMPARAM{}X"
 
 
 def variant_salt(salt: str, k: int) -> str:
@@ -135,6 +118,8 @@ class ComputedQuestion(Question):
     misconceptions: tuple[Misconception, ...] = ()
     unit: str | None = None
     tolerance: float | None = None
+    symbols: Mapping[str, str] = field(default_factory=dict)
+    where: str | None = None
 
     type: ClassVar[str] = "computed"
     FIELDS: ClassVar[tuple[str, ...]] = (
@@ -147,6 +132,7 @@ class ComputedQuestion(Question):
         "misconceptions",
         "unit",
         "tolerance",
+        "where",
     )
     TEXTS: ClassVar[tuple[str, ...]] = ("unit", "misconceptions[].feedback")
     PROMPT_REQUIRED: ClassVar[bool] = False
@@ -155,91 +141,7 @@ class ComputedQuestion(Question):
 
     @classmethod
     def read(cls, r: Reader, node: YMap, common: dict[str, Any]) -> ComputedQuestion | None:
-        formula = "formula" in node.entries
-        generator = None
-        if formula:
-            text = r.text(node, "formula", "", required=True)
-            if "generator" in node.entries:
-                r.problem(
-                    node.entries["generator"].key_mark,
-                    "generator",
-                    "give either 'generator' or 'formula', not both",
-                )
-            if "params" not in node.entries:
-                r.missing(
-                    node, "", "params", "a mapping of the formula's names to ranges or values"
-                )
-            if not common["prompt"]:
-                wanted = "text that shows the drawn values as {{ name }}"
-                prompt = node.get("prompt")
-                if prompt is None:
-                    r.missing(node, "", "prompt", wanted)
-                else:
-                    r.problem(prompt.mark, "prompt", "is empty", expected=wanted, found="nothing")
-        else:
-            text = None
-            generator = r.text(node, "generator", "", required=False)
-            if generator is None and "generator" not in node.entries:
-                r.missing(node, "", "generator", "a generator's name (or a formula)")
-            for key in FORMULA_ONLY_FIELDS:
-                if key in node.entries:
-                    r.problem(
-                        node.entries[key].key_mark,
-                        key,
-                        f"'{key}' is for formula questions (with 'formula:'); the generator "
-                        f"{generator or ''} gives its own".replace("  ", " "),
-                    )
-        params = r.params(node)
-        form = cast(
-            Literal["numeric", "choice"],
-            r.choice(node, "answer", COMPUTED_ANSWERS, "numeric", "answer form"),
-        )
-        options = r.integer(node, "options", "", limits.COMPUTED_OPTIONS)
-        if options is not None and form != "choice":
-            r.problem(
-                node.entries["options"].key_mark,
-                "options",
-                "'options' only applies with 'answer: choice'",
-            )
-        decimals = r.integer(node, "decimals", "", limits.DECIMALS)
-        unit = r.text(node, "unit", "", required=False, markdown=True)
-        if not formula:
-            return cls(
-                **common,
-                generator=generator or "",
-                params=params,
-                answer=form,
-                decimals=decimals,
-                options=options or 4,
-                unit=unit,
-            )
-        tolerance = _formula_tolerance(r, node, decimals)
-        misconceptions = _misconceptions(r, node)
-        wrong = len(misconceptions)
-        if form == "choice" and "misconceptions" not in node.entries:
-            r.missing(
-                node, "", "misconceptions", "wrong formulas, whose values are the wrong options"
-            )
-        if form == "choice" and options is not None and wrong and options > wrong + 1:
-            r.problem(
-                node.entries["options"].value.mark,
-                "options",
-                f"{wrong} misconception{'s' if wrong != 1 else ''} give at most {wrong + 1} "
-                "options (the answer and one per misconception)",
-                expected=f"at most {wrong + 1}",
-                found=str(options),
-            )
-        return cls(
-            **common,
-            params=params,
-            answer=form,
-            decimals=decimals,
-            options=options or max(2, min(limits.COMPUTED_OPTIONS[1], wrong + 1)),
-            formula=text,
-            misconceptions=misconceptions,
-            unit=unit,
-            tolerance=tolerance,
-        )
+        return cls(**common, **read_fields(r, node, common))
 
     # --- check, draw -----------------------------------------------------------------------
 
@@ -253,7 +155,10 @@ class ComputedQuestion(Question):
         generator: Generator
         if self.formula is not None:
             generator = FormulaGenerator(
-                self.id, self.formula, self.params, self.misconceptions, self.unit, self.tolerance
+                self.id,
+                *(self.formula, self.params, self.misconceptions, self.unit, self.tolerance),
+                symbols=self.symbols,
+                where=self.where,
             )
         else:
             generator = plugins.generator(self.generator)
@@ -266,6 +171,7 @@ class ComputedQuestion(Question):
             self.decimals,
             self.prompt,
             self.unit,
+            self.symbols,
         )
 
     def probe(self, ctx: Probe) -> tuple[list[Finding], ComputedQuestion]:
@@ -283,6 +189,7 @@ class ComputedQuestion(Question):
                     choice=self.answer == "choice",
                     options=self.options,
                     decimals=self.decimals,
+                    where=self.where,
                 )
             ]
         elif self.generator not in ctx.plugins.generators:
@@ -441,8 +348,6 @@ class ComputedQuestion(Question):
 
     def _calculated(self, doc: MoodleDocument, concrete: Concrete, text: str) -> None:
         assert self.formula is not None
-        names = tuple(self.params)
-        variants = concrete.variants
         multi = self.answer == "choice"
         element = doc.question(
             "calculatedmulti" if multi else "calculated",
@@ -451,53 +356,15 @@ class ComputedQuestion(Question):
             feedback=literal(doc.explanation(self)),
             literal_text=True,
         )
-        value(element, "synchronize", 0)
-        value(element, "single", 1 if multi else 0)
-        value(element, "answernumbering", "abc")
-        value(element, "shuffleanswers", 1 if multi else 0)
-        combined_feedback(element)
-        formula = moodle_formula(self.formula, names)
-        unit = doc.html(self.unit, inline=True) if self.unit else None
-        answers: list[tuple[float, str, str]] = []
-        if multi:
-            answers.append((1.0, with_unit(f"{{={formula}}}", unit), ""))
-            answers += [
-                (
-                    0.0,
-                    with_unit(f"{{={moodle_formula(m.formula, names)}}}", unit),
-                    literal(doc.html(m.feedback)),
-                )
-                for m in self.misconceptions
-            ]
-        else:
-            answers.append((1.0, formula, ""))
-        tolerance = max(v.tolerance for v in variants)
-        for fraction, answer_text, feedback in answers:
-            element_answer = _calculated_answer(element, fraction, answer_text)
-            value(element_answer, "tolerance", plain_number(tolerance))
-            value(element_answer, "tolerancetype", NOMINAL)
-            value(element_answer, "correctanswerformat", DECIMALS_FORMAT)
-            value(element_answer, "correctanswerlength", variants[0].decimals)
-            text_element(element_answer, "feedback", feedback)
-        units(element, variants[0].unit)
-        definitions = _sub(element, "dataset_definitions")
-        for name in names:
-            low, high, places = _dataset_range(name, self.params[name])
-            definition = _sub(definitions, "dataset_definition")
-            _sub(_sub(definition, "status"), "text").text = "private"
-            _sub(_sub(definition, "name"), "text").text = name
-            value(definition, "type", "calculated")
-            _sub(_sub(definition, "distribution"), "text").text = "uniform"
-            _sub(_sub(definition, "minimum"), "text").text = plain_number(low)
-            _sub(_sub(definition, "maximum"), "text").text = plain_number(high)
-            _sub(_sub(definition, "decimals"), "text").text = str(places)
-            value(definition, "itemcount", len(variants))
-            items = _sub(definition, "dataset_items")
-            for variant in variants:
-                item = _sub(items, "dataset_item")
-                value(item, "number", variant.index + 1)
-                value(item, "value", str(variant.values[name]))
-            value(definition, "number_of_items", len(variants))
+        write_calculated(
+            element,
+            formula=self.formula,
+            misconceptions=self.misconceptions if multi else (),
+            params=self.params,
+            unit=doc.html(self.unit, inline=True) if self.unit else None,
+            variants=concrete.variants,
+            html=doc.html,
+        )
 
     def gift(self, w: GiftWriter, concrete: Concrete) -> None:
         """A category of its own (``.../<bank title>/<question id>``) after the bank's
@@ -582,50 +449,6 @@ class ComputedQuestion(Question):
         return format_preview(self, concrete.variants, plugins)
 
 
-# --- reading ---------------------------------------------------------------------------------
-
-
-def _formula_tolerance(r: Reader, node: YMap, decimals: int | None) -> float | None:
-    value_node = node.get("tolerance")
-    tolerance = r.tolerance(node, "tolerance")
-    if tolerance is None or value_node is None:
-        return None
-    shown = DEFAULT_DECIMALS if decimals is None else decimals
-    half = 0.5 * 10.0**-shown
-    if tolerance < half * (1 - 1e-9):
-        r.problem(
-            value_node.mark,
-            "tolerance",
-            f"tolerance {message_number(tolerance)} is less than half a unit of the last "
-            f"decimal (at {places(shown)}), so an answer rounded correctly could be refused",
-            expected=f"tolerance >= {message_number(half)}",
-            found=message_number(tolerance),
-        )
-        return None
-    return tolerance
-
-
-def _misconceptions(r: Reader, node: YMap) -> tuple[Misconception, ...]:
-    seq = r.sequence(node, "misconceptions", "", required=False)
-    found: list[Misconception] = []
-    says = "each misconception must be a mapping such as '- formula: m / a' with 'feedback: ...'"
-    for _, path, item in r.mappings(seq, "misconceptions", says):
-        r.check_keys(item, path, MISCONCEPTION_FIELDS)
-        formula = r.text(item, "formula", path, required=True)
-        feedback = r.text(item, "feedback", path, required=True, markdown=True)
-        if formula is not None and feedback is not None:
-            found.append(Misconception(formula, feedback))
-    if seq is not None and not seq.items:
-        r.problem(
-            seq.mark,
-            "misconceptions",
-            "no misconceptions listed",
-            expected="at least one wrong formula (or leave the field out)",
-            found="an empty list",
-        )
-    return tuple(found)
-
-
 # --- outputs' helpers ------------------------------------------------------------------------
 
 
@@ -642,60 +465,6 @@ def _variant_feedback(
 ) -> str:
     explanation = md(q.explanation) if q.explanation.strip() else ""
     return f"<p><strong>{heading}</strong></p>{md(variant.solution)}" + explanation
-
-
-def _sub(parent: Any, tag: str) -> Any:
-    import xml.etree.ElementTree as ET
-
-    return ET.SubElement(parent, tag)
-
-
-def _calculated_answer(element: Any, fraction: float, text: str) -> Any:
-    answer_element = _sub(element, "answer")
-    answer_element.set("fraction", percent(fraction))
-    _sub(answer_element, "text").text = text
-    return answer_element
-
-
-def _decimals_of(number: float) -> int:
-    exponent = Decimal(repr(float(number))).normalize().as_tuple().exponent
-    return max(0, -int(exponent))
-
-
-def _dataset_range(name: str, constraint: ParamConstraint) -> tuple[float, float, int]:
-    """Minimum, maximum and decimals of a parameter, for Moodle's dataset definition."""
-    if isinstance(constraint, Choices):
-        numbers = [float(str(v)) for v in constraint.values]  # check_params(): numbers
-        return min(numbers), max(numbers), max(_decimals_of(v) for v in numbers)
-    spec = spec_for(name, constraint)
-    points = lattice(spec, constraint)
-    last = points.value(points.count - 1)
-    places = 0 if spec.kind == "int" else max(_decimals_of(points.start), _decimals_of(points.step))
-    return points.start, last, places
-
-
-def wildcard_prompt(q: ComputedQuestion, concrete: Concrete, html_of: Any) -> str | None:
-    """The prompt as HTML with ``{name}`` wildcards, or None when Moodle's substitution
-    would not give konum's prompt for every variant (its template does arithmetic or
-    formatting on the values)."""
-    names = list(q.params)
-    first = dict(concrete.variants[0].values)
-    tokens = {name: _TOKEN.format(i) for i, name in enumerate(names)}
-    try:
-        source = sandbox().from_string(q.prompt).render({**first, **tokens})
-    except SandboxError:
-        return None
-    text = literal(html_of(source))
-    for name, token in tokens.items():
-        text = text.replace(token, f"{{{name}}}")
-    for variant in concrete.variants:
-        shown = text
-        for name in names:
-            shown = shown.replace(f"{{{name}}}", str(variant.values[name]))
-        shown = shown.replace("&#123;", "{").replace("&#125;", "}")
-        if shown != html_of(variant.prompt):
-            return None
-    return text
 
 
 def _multi_ready(q: ComputedQuestion, concrete: Concrete) -> bool:
@@ -715,9 +484,11 @@ def calculated_form(q: ComputedQuestion, concrete: Concrete) -> str | None:
 
     if q.formula is None or not concrete.variants:
         return None
+    if moodle_lacks([q.formula, *(m.formula for m in q.misconceptions)]):
+        return None
     if q.answer == "choice" and not _multi_ready(q, concrete):
         return None
-    return wildcard_prompt(q, concrete, lms_html)
+    return wildcard_prompt(q.prompt, q.params, q.symbols, concrete.variants, lms_html)
 
 
 # --- konum preview -----------------------------------------------------------------------------

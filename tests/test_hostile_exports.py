@@ -1,6 +1,7 @@
-"""Issue 48's hostile inputs for recordings and exports, each a named case: what
-``konum check --record`` writes reads back, exports escape or refuse what their formats
-reserve, and what is refused is refused with one line.
+"""Issue 48's hostile inputs for recordings, exports and blanks' patterns, each a named
+case: what ``konum check --record`` writes reads back, exports escape or refuse what their
+formats reserve, a pattern that could run for long is refused, and what is refused is
+refused with one line.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ import html
 import io
 import re
 import textwrap
+import time
+import tracemalloc
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -29,6 +32,7 @@ from konum.exports.qti import build_qti
 from konum.exports.text import write_csv
 from konum.messages import catalogue
 from konum.model import Flashcard
+from konum.problems import BankError
 from konum.record import record_outputs
 from konum.types import (
     Bank,
@@ -41,6 +45,7 @@ from konum.types import (
     OutputQuestion,
     Question,
 )
+from konum.types.fill import regex_example
 from tests import helpers
 
 REPO = Path(__file__).resolve().parents[1]
@@ -339,3 +344,70 @@ def test_every_export_of_the_turkish_edition_is_in_turkish(tmp_path: Path) -> No
         for kind, text in texts.items()
     }
     assert found == {kind: [] for kind in texts}
+
+
+# --- a blank's pattern: bounded work ----------------------------------------------------------
+
+#: Patterns a blank may not have, by name: (the pattern, what the line says).
+PATTERNS = {
+    "a-billion-repeats": ("a{1000000000}", "a part repeated 1,000,000,000 times (at most 100)"),
+    "a-billion-at-most": ("a{0,1000000000}", "a part repeated 1,000,000,000 times"),
+    "alternatives-alike": ("(a|aa)+b", "a repeated group whose alternatives can begin alike"),
+    "same-alternative": ("(?:x|x)*y", "a repeated group whose alternatives can begin alike"),
+    "class-alternative": ("(\\d|1)+", "a repeated group whose alternatives can begin alike"),
+    "nested-plus": ("(a+)+b", "nested repetition"),
+    "nested-star": ("(a*)*", "nested repetition"),
+    "words-and-spaces": ("(\\w+\\s?)*$", "nested repetition"),
+    "nested-counted": ("(a?){20}", "nested repetition"),
+}
+
+
+def _pattern_bank(tmp_path: Path, pattern: str) -> Path:
+    path = tmp_path / "blanks.yml"
+    path.write_text(
+        "bank: blanks\n"
+        "title: Blanks\n"
+        "questions:\n"
+        "  - id: q-pattern\n"
+        "    type: fill\n"
+        "    prompt: Type it ____.\n"
+        "    blanks:\n"
+        f"      - regex: '{pattern}'\n"
+        "    explanation: It is.\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+@pytest.mark.parametrize("pattern, said", PATTERNS.values(), ids=PATTERNS.keys())
+def test_a_pattern_that_could_run_for_long_is_refused_at_its_line(
+    tmp_path: Path, pattern: str, said: str
+) -> None:
+    path = _pattern_bank(tmp_path, pattern)
+    tracemalloc.start()
+    started = time.monotonic()
+    try:
+        with pytest.raises(BankError) as caught:
+            helpers.load_bank(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert time.monotonic() - started < 10 and peak < 50_000_000
+    [problem] = caught.value.problems
+    assert (problem.line, problem.question_id, problem.field) == (8, "q-pattern", "blanks[0].regex")
+    assert said in problem.message
+
+
+#: Patterns that match each text one way, kept, by name.
+FINE_PATTERNS = ["0?\\.02", "(\\d+,)*\\d+", "(ab|cd)+", "\\d{4}", "(x|y){2}", "10_?000"]
+
+
+@pytest.mark.parametrize("pattern", FINE_PATTERNS)
+def test_a_pattern_that_matches_one_way_is_kept(tmp_path: Path, pattern: str) -> None:
+    [question] = helpers.load_bank(_pattern_bank(tmp_path, pattern)).questions
+    assert isinstance(question, FillQuestion) and question.blanks[0].regex == pattern
+
+
+def test_the_example_answer_of_a_pattern_is_bounded() -> None:
+    assert regex_example("((((a{100}){100}){100}){100})") is None
+    assert regex_example("\\d{4}") == "0000"

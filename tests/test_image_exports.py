@@ -261,3 +261,35 @@ def test_gift_leaves_out_the_questions_with_images_and_says_why(course: Course) 
         "GIFT files carry no images (Moodle XML carries them)" in r for r in reasons.values()
     )
     assert "<img" not in result.text and re.search(r"::plain::", result.text)
+
+
+#: The SVGs issue 48 saw pass the cleaner into the site and the QTI, Moodle and Anki files.
+FETCHING = {
+    "image-set": "fill: image-set('http://e.example/a' 1x)",
+    "webkit-image-set": "fill: -webkit-image-set(url(http://e.example/b) 1x)",
+    "cursor": "cursor: url(http://e.example/c), auto",
+}
+
+
+@pytest.mark.parametrize("css", FETCHING.values(), ids=FETCHING.keys())
+def test_an_svg_whose_css_fetches_reaches_no_page_and_no_export(tmp_path: Path, css: str) -> None:
+    """The site and every export take a bank's images from the checked course: the check
+    refuses the image at the text that shows it, and each command stops with that line."""
+    from tests.miniproject import konum, make_project
+
+    project = make_project(tmp_path)
+    banks = project / "content" / "banks"
+    (banks / "images").mkdir()
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg"><rect style="{css}"/></svg>'
+    (banks / "images" / "a.svg").write_text(svg, encoding="utf-8")
+    bank = banks / "mini.yml"
+    text = bank.read_text(encoding="utf-8")
+    old = "    prompt: Which function fills the even columns of the sinusoidal table?\n"
+    new = '    prompt: "Which function? ![A drawing](images/a.svg)"\n'
+    bank.write_text(text.replace(old, new), encoding="utf-8")
+    for command in (["check"], ["export", "qti"], ["export", "moodle"], ["export", "anki"]):
+        result = konum(project, *command)
+        assert result.returncode == 1, (command, result.stdout, result.stderr)
+        assert "mini.yml:6:" in result.stderr and "[mini-choice]" in result.stderr, command
+        assert css.split(":")[0] in result.stderr or "(' in CSS" in result.stderr, command
+    assert not (project / "exports").exists() or not any((project / "exports").iterdir())

@@ -499,13 +499,17 @@ def _export_lms(
     concretes = {c.question.id: c for c in course.concretes()}
     files = {"plugins": course.plugins, "images": course.images}
     if kind == "moodle":
-        result = write_moodle(course.banks, concretes, path, deck=settings.deck, **files)
+        result = write_moodle(
+            course.banks, concretes, path, deck=settings.deck, language=course.language, **files
+        )
     elif kind == "qti":
         result = write_qti(
             course.banks, concretes, path, deck=settings.deck, language=course.language, **files
         )
     else:
-        result = write_gift(course.banks, concretes, path, deck=settings.deck)
+        result = write_gift(
+            course.banks, concretes, path, deck=settings.deck, language=course.language
+        )
     if result.skipped:
         name = {"moodle": "Moodle XML", "gift": "GIFT", "qti": "QTI"}[kind]
         click.echo(skipped_report(name, result.skipped), err=True)

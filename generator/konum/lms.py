@@ -28,6 +28,7 @@ from __future__ import annotations
 import ast
 import base64
 import html
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -107,12 +108,30 @@ def plain_number(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
+def one_line(name: str) -> str:
+    """``name`` (a bank title, a deck) as one line of printable text: every run of
+    whitespace, line or paragraph separators and control characters one space. A name ends
+    at its line in GIFT's ``$CATEGORY`` line, Anki's text columns and deck list."""
+    return " ".join("".join(c if c.isprintable() else " " for c in name).split())
+
+
+#: What XML 1.0 cannot hold, even as a character reference.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` with each character XML 1.0 cannot hold (a NUL, ESC or other C0 control, a
+    lone surrogate, U+FFFE) as U+FFFD, so that the document parses."""
+    return _NOT_XML.sub("\ufffd", text)
+
+
 def category_path(*names: str) -> str:
-    """A Moodle category path below the course's top category: ``$course$/top/A/B``.
+    """A Moodle category path below the course's top category: ``$course$/top/A/B``, each
+    name on one line (:func:`one_line`).
 
     Moodle splits paths at ``/``; a ``/`` inside a name is written ``//``.
     """
-    return "/".join(["$course$", "top", *(name.replace("/", "//") for name in names)])
+    return "/".join(["$course$", "top", *(one_line(name).replace("/", "//") for name in names)])
 
 
 def skipped_report(kind: str, skipped: Sequence[Skipped]) -> str:
@@ -223,6 +242,8 @@ class MoodleDocument:
     plugins: Plugins
     store: images.Images
     deck: str = "konum"
+    #: The language of konum's own words (a worked solution's heading) and of the figures.
+    language: str = "en"
     root: ET.Element = field(default_factory=lambda: ET.Element("quiz"))
     items: int = 0
     categories: int = 0
@@ -264,7 +285,8 @@ class MoodleDocument:
         ref = figure if figure is not None else q.figure
         drawn = None
         if ref is not None:
-            drawn = figure_file(self.plugins.figure(ref.name), ref.alt, ref.caption, **ref.params)
+            drawing = self.plugins.figure(ref.name)
+            drawn = figure_file(drawing, ref.alt, ref.caption, language=self.language, **ref.params)
             alt = html.escape(ref.alt, quote=True)
             text += f'<p><img src="@@PLUGINFILE@@/{html.escape(drawn[0])}" alt="{alt}"></p>'
         questiontext = text_element(element, "questiontext", text)
@@ -291,7 +313,7 @@ class MoodleDocument:
         self._carry_images()
         ET.indent(self.root, space="  ")
         body = ET.tostring(self.root, encoding="unicode", short_empty_elements=False)
-        return '<?xml version="1.0" encoding="UTF-8"?>\n' + body + "\n"
+        return '<?xml version="1.0" encoding="UTF-8"?>\n' + xml_text(body) + "\n"
 
     def _carry_images(self) -> None:
         """Each bank image a text shows: ``@@PLUGINFILE@@/<name>`` in its HTML, and the file
@@ -390,6 +412,8 @@ class GiftWriter:
     questions."""
 
     deck: str = "konum"
+    #: The language of konum's own words (a worked solution's heading, math said in words).
+    language: str = "en"
     blocks: list[str] = field(default_factory=list)
     items: int = 0
     categories: int = 0

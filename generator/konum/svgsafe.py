@@ -15,12 +15,16 @@ What would make the drawing active or reach outside it is a problem (:class:`Svg
 the author (``konum check``) rather than dropped in silence: the elements in
 :data:`FORBIDDEN` (``<script>``, ``<foreignObject>``, links, animations, frames), event
 handler attributes (``on*``), references that are not inside the file (``href`` other than
-``#id``, except a PNG, JPEG, GIF or WebP ``data:`` URI on ``<image>``), and CSS (``<style>``
-or ``style=``) with ``url()`` other than ``url(#id)``, ``@import``, ``expression()``,
-``javascript:`` or escapes (``\\``, which could spell any of those). Everything else outside
-the allow-lists, such as an editor's own elements and attributes (``inkscape:*``,
-``sodipodi:*``, ``<metadata>``), comments and processing instructions, is dropped silently:
-it never changes the picture.
+``#id``, except a PNG, JPEG, GIF or WebP ``data:`` URI on ``<image>``), and CSS (``<style>``,
+``style=`` and the presentation attributes) beyond an allow-list, read with tinycss2: only
+the properties in :data:`CSS_PROPERTIES`, values made of words, numbers, lengths, colours,
+strings and the functions in :data:`CSS_FUNCTIONS` (``url(#id)`` the only ``url``), rules
+without at-rules and no escapes (``\\``, which could spell anything). So ``@import``,
+``image-set()``, ``-webkit-image-set()``, a ``cursor``, ``expression()`` or a ``url()`` to
+anything outside the file is refused, and so is whatever CSS adds next that can fetch.
+Everything else outside the allow-lists, such as an editor's own elements and attributes
+(``inkscape:*``, ``sodipodi:*``, ``<metadata>``), comments and processing instructions, is
+dropped silently: it never changes the picture.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ import xml.etree.ElementTree as ET
 
 import defusedxml
 import defusedxml.ElementTree as SafeET
+import tinycss2
+import tinycss2.ast
 
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_NS = "http://www.w3.org/1999/xlink"
@@ -51,8 +57,31 @@ FORBIDDEN = frozenset(
     """script foreignObject a animate animateMotion animateTransform animateColor set mpath
     discard iframe embed object audio video canvas handler listener""".split()  # noqa: SIM905
 )
-#: Attributes kept (without a namespace), on any kept element.
-ATTRIBUTES = frozenset(
+#: Elements whose ``href`` may hold an embedded raster image.
+_RASTER_HREF = frozenset({"image", "feImage"})
+_DATA_RASTER = re.compile(r"data:image/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*\Z")
+#: CSS properties a drawing may set (in ``style=`` and ``<style>``): SVG's presentation
+#: attributes, which paint and place and never fetch but through ``url(#id)``.
+CSS_PROPERTIES = frozenset(
+    """alignment-baseline baseline-shift clip clip-path clip-rule color color-interpolation
+    color-interpolation-filters color-rendering direction display dominant-baseline fill
+    fill-opacity fill-rule filter flood-color flood-opacity font font-family font-size
+    font-size-adjust font-stretch font-style font-variant font-weight image-rendering
+    isolation letter-spacing lighting-color marker marker-end marker-mid marker-start mask
+    mix-blend-mode opacity overflow paint-order pointer-events shape-rendering stop-color
+    stop-opacity stroke stroke-dasharray stroke-dashoffset stroke-linecap stroke-linejoin
+    stroke-miterlimit stroke-opacity stroke-width text-anchor text-decoration
+    text-rendering transform transform-origin unicode-bidi vector-effect visibility
+    white-space word-spacing writing-mode""".split()  # noqa: SIM905
+)
+#: CSS functions a value may call: colours, transforms and arithmetic, none of which fetch.
+CSS_FUNCTIONS = frozenset(
+    """rgb rgba hsl hsla hwb calc min max clamp matrix translate translatex translatey
+    scale scalex scaley rotate skew skewx skewy""".split()  # noqa: SIM905
+)
+#: Attributes kept (without a namespace), on any kept element: geometry, filter parameters
+#: and the presentation attributes (:data:`CSS_PROPERTIES`).
+ATTRIBUTES = CSS_PROPERTIES | frozenset(
     """id class style lang x y x1 y1 x2 y2 cx cy r rx ry fx fy fr width height d points
     pathLength viewBox preserveAspectRatio version dx dy rotate textLength lengthAdjust
     startOffset method spacing side gradientUnits gradientTransform spreadMethod offset
@@ -63,24 +92,19 @@ ATTRIBUTES = frozenset(
     diffuseConstant specularConstant specularExponent kernelUnitLength scale
     xChannelSelector yChannelSelector radius baseFrequency numOctaves seed stitchTiles
     azimuth elevation pointsAtX pointsAtY pointsAtZ limitingConeAngle tableValues slope
-    intercept amplitude exponent requiredExtensions systemLanguage
-    alignment-baseline baseline-shift clip clip-path clip-rule color color-interpolation
-    color-interpolation-filters color-rendering direction display dominant-baseline fill
-    fill-opacity fill-rule filter flood-color flood-opacity font font-family font-size
-    font-size-adjust font-stretch font-style font-variant font-weight image-rendering
-    isolation letter-spacing lighting-color marker marker-end marker-mid marker-start mask
-    mix-blend-mode opacity overflow paint-order pointer-events shape-rendering stop-color
-    stop-opacity stroke stroke-dasharray stroke-dashoffset stroke-linecap stroke-linejoin
-    stroke-miterlimit stroke-opacity stroke-width text-anchor text-decoration
-    text-rendering transform transform-origin unicode-bidi vector-effect visibility
-    word-spacing writing-mode""".split()  # noqa: SIM905
+    intercept amplitude exponent requiredExtensions systemLanguage""".split()  # noqa: SIM905
 )
-#: Elements whose ``href`` may hold an embedded raster image.
-_RASTER_HREF = frozenset({"image", "feImage"})
-_DATA_RASTER = re.compile(r"data:image/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*\Z")
-_CSS_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
-_CSS_URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.IGNORECASE | re.DOTALL)
-_CSS_ACTIVE = re.compile(r"@import|expression\s*\(|javascript:|-moz-binding|behavior\s*:", re.I)
+#: Tokens a CSS value may hold besides functions and ``url(#id)``.
+_CSS_TOKENS = (
+    tinycss2.ast.WhitespaceToken,
+    tinycss2.ast.Comment,
+    tinycss2.ast.IdentToken,
+    tinycss2.ast.NumberToken,
+    tinycss2.ast.PercentageToken,
+    tinycss2.ast.DimensionToken,
+    tinycss2.ast.HashToken,
+    tinycss2.ast.StringToken,
+)
 _SCHEME = re.compile(r"\s*([A-Za-z][A-Za-z0-9+.-]*):")
 
 
@@ -96,20 +120,75 @@ def _local(name: str) -> tuple[str, str]:
     return "", name
 
 
-def css_problem(css: str) -> str | None:
-    """Why ``css`` (a ``<style>`` element's text or a ``style``/presentation attribute)
-    could reach outside the drawing, or None when it cannot."""
-    css = _CSS_COMMENT.sub("", css)
+def _value_problem(tokens: list[tinycss2.ast.Node]) -> str | None:
+    """Why the CSS value ``tokens`` is not on the allow-list (None when it is)."""
+    for token in tokens:
+        if isinstance(token, _CSS_TOKENS) or (
+            isinstance(token, tinycss2.ast.LiteralToken) and token.value in ",/+-*"
+        ):
+            continue
+        if isinstance(token, tinycss2.ast.URLToken):
+            target = token.value.strip()
+        elif isinstance(token, tinycss2.ast.FunctionBlock) and token.lower_name == "url":
+            words = [t for t in token.arguments if not isinstance(t, tinycss2.ast.WhitespaceToken)]
+            string = len(words) == 1 and isinstance(words[0], tinycss2.ast.StringToken)
+            target = words[0].value.strip() if string else tinycss2.serialize(token.arguments)
+        elif isinstance(token, tinycss2.ast.FunctionBlock):
+            if token.lower_name not in CSS_FUNCTIONS:
+                return f"'{token.name}(' in CSS"
+            problem = _value_problem(token.arguments)
+            if problem:
+                return problem
+            continue
+        elif isinstance(token, tinycss2.ast.ParseError):
+            return f"CSS konum cannot read ({token.message})"
+        else:
+            return f"'{tinycss2.serialize([token])[:40]}' in CSS"
+        if not target.startswith("#"):
+            return f"url({target[:40]}) (only url(#id) is allowed)"
+    return None
+
+
+def _declarations_problem(nodes: list[tinycss2.ast.Node]) -> str | None:
+    """Why the CSS declarations ``nodes`` are not on the allow-list (None when they are)."""
+    for node in nodes:
+        if isinstance(node, tinycss2.ast.Declaration):
+            if node.lower_name not in CSS_PROPERTIES:
+                return f"the CSS property '{node.name}'"
+            problem = _value_problem(node.value)
+        elif isinstance(node, tinycss2.ast.AtRule):
+            problem = f"'@{node.at_keyword}' in CSS"
+        elif isinstance(node, tinycss2.ast.ParseError):
+            problem = f"CSS konum cannot read ({node.message})"
+        else:
+            problem = f"'{tinycss2.serialize([node])[:40]}' in CSS"
+        if problem:
+            return problem
+    return None
+
+
+def css_problem(css: str, *, sheet: bool = False, value: bool = False) -> str | None:
+    """Why ``css`` is not on the CSS allow-list, or None when it is: a ``<style>`` element's
+    text (``sheet``), a presentation attribute's value (``value``) or a ``style`` attribute's
+    declarations."""
     if "\\" in css:
         return "a CSS escape ('\\')"
-    active = _CSS_ACTIVE.search(css)
-    if active:
-        return f"'{active.group(0)}' in CSS"
-    for m in _CSS_URL.finditer(css):
-        if not m.group(2).strip().startswith("#"):
-            return f"url({m.group(2).strip()[:40]}) (only url(#id) is allowed)"
-    if re.search(r"url\s*\(", css, re.IGNORECASE) and not _CSS_URL.search(css):
-        return "an unterminated url("
+    if value:
+        return _value_problem(tinycss2.parse_component_value_list(css, skip_comments=True))
+    if not sheet:
+        return _declarations_problem(
+            tinycss2.parse_blocks_contents(css, skip_whitespace=True, skip_comments=True)
+        )
+    for rule in tinycss2.parse_stylesheet(css, skip_whitespace=True, skip_comments=True):
+        if isinstance(rule, tinycss2.ast.QualifiedRule):
+            contents = tinycss2.parse_blocks_contents(
+                rule.content, skip_whitespace=True, skip_comments=True
+            )
+            problem = _declarations_problem(contents)
+        else:
+            problem = _declarations_problem([rule])
+        if problem:
+            return problem
     return None
 
 
@@ -148,7 +227,7 @@ class _Cleaner:
         for key, value in source.attrib.items():
             self.attribute(name, key, value, clean)
         if name == "style":
-            problem = css_problem(source.text or "")
+            problem = css_problem(source.text or "", sheet=True)
             if problem:
                 self.problem(f"{problem} in a <style> element")
             clean.text = source.text
@@ -183,8 +262,8 @@ class _Cleaner:
             return
         if namespace or name not in ATTRIBUTES:
             return  # an editor's attribute, or one that draws nothing
-        if "url(" in value.lower() or "javascript:" in value.lower() or name == "style":
-            problem = css_problem(value)
+        if name == "style" or name in CSS_PROPERTIES or "url(" in value.lower():
+            problem = css_problem(value, value=name != "style")
             if problem:
                 self.problem(f"{problem} in the attribute '{name}' on <{element}>")
                 return

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import genanki
 
+from konum.lms import one_line
 from konum.messages import message
 from konum.types import Card, MediaFile
 
@@ -103,12 +104,14 @@ def note_types(language: str) -> tuple[genanki.Model, genanki.Model]:
 def deck_names(cards: Iterable[Card], root: str) -> dict[str, str]:
     """The Anki deck of each bank, by bank id: ``<root>::<NN> <bank title>``, numbered in
     the order the banks first appear in ``cards`` (the course's order), since Anki lists
-    subdecks by name. ``::`` in a title would nest deeper, so it is written as one colon."""
+    subdecks by name. ``::`` in a title would nest deeper, so it is written as one colon;
+    each name is one line (:func:`konum.lms.one_line`)."""
     names: dict[str, str] = {}
-    parent = root.replace("::", ":")
+    parent = one_line(root).replace("::", ":")
     for card in cards:
         if card.bank not in names:
-            names[card.bank] = f"{parent}::{len(names) + 1:02d} {card.deck.replace('::', ':')}"
+            title = one_line(card.deck).replace("::", ":")
+            names[card.bank] = f"{parent}::{len(names) + 1:02d} {title}"
     return names
 
 

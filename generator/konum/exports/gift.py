@@ -54,15 +54,20 @@ def gift_problem(q: Question) -> str | None:
 
 
 def build_gift(
-    banks: Sequence[Bank], concretes: Mapping[str, Concrete], *, deck: str = "konum"
+    banks: Sequence[Bank],
+    concretes: Mapping[str, Concrete],
+    *,
+    deck: str = "konum",
+    language: str = "en",
 ) -> LmsExport:
-    """The GIFT text of ``banks`` with the numbers of ``concretes`` (by question id).
+    """The GIFT text of ``banks`` with the numbers of ``concretes`` (by question id), konum's
+    own words (a worked solution's heading, math said in words) in ``language``.
 
     Returns:
         The text and what it holds; the questions GIFT cannot express are listed in
         ``skipped`` and not written.
     """
-    w = GiftWriter(deck)
+    w = GiftWriter(deck, language)
     exported: list[str] = []
     skipped: list[Skipped] = []
     for bank in banks:
@@ -87,12 +92,13 @@ def write_gift(
     path: str | Path,
     *,
     deck: str = "konum",
+    language: str = "en",
 ) -> LmsExport:
     """Build the GIFT text (:func:`build_gift`) and write it to ``path`` atomically.
 
     Raises:
         konum.errors.ExportError: the file cannot be written.
     """
-    export = build_gift(banks, concretes, deck=deck)
+    export = build_gift(banks, concretes, deck=deck, language=language)
     write_atomically(path, export.text)
     return export

@@ -70,7 +70,8 @@ from pathlib import Path
 
 from konum.files import write_atomically
 from konum.images import Images
-from konum.lms import LmsExport, MoodleDocument, Skipped, category_path
+from konum.lms import LmsExport, MoodleDocument, Skipped, category_path, one_line
+from konum.messages import message
 from konum.plugins import NONE, Plugins
 from konum.types import Bank, Concrete
 
@@ -84,6 +85,7 @@ def build_moodle(
     deck: str = "konum",
     plugins: Plugins = NONE,
     images: Images | None = None,
+    language: str = "en",
 ) -> LmsExport:
     """The Moodle XML of ``banks``, with the numbers of ``concretes`` (by question id).
 
@@ -93,6 +95,8 @@ def build_moodle(
         deck: the name of the parent category (the site's deck name).
         plugins: what draws the questions' figures.
         images: the checked images the texts show (carried as files).
+        language: the language of the words konum adds (a category's description, a worked
+            solution's heading) and of the figures.
 
     Returns:
         The XML and what it holds; questions Moodle cannot hold are listed, not written.
@@ -100,15 +104,13 @@ def build_moodle(
     Raises:
         KeyError: a question has no entry in ``concretes``.
     """
-    doc = MoodleDocument(plugins, images or {}, deck)
+    doc = MoodleDocument(plugins, images or {}, deck, language)
     exported: list[str] = []
     skipped: list[Skipped] = []
     for bank in banks:
+        said = message(language, "cards.bank_questions", name=one_line(bank.title), bank=bank.id)
         doc.category(
-            category_path(deck, bank.title),
-            f"konum:{bank.id}",
-            f"<p>{html.escape(bank.title)}: the questions of konum's bank "
-            f"{html.escape(bank.id)}.</p>",
+            category_path(deck, bank.title), f"konum:{bank.id}", f"<p>{html.escape(said)}</p>"
         )
         doc.bank_id, doc.bank_title, doc.later = bank.id, bank.title, []
         for q in bank.questions:

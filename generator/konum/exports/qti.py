@@ -82,7 +82,18 @@ from pathlib import Path
 from konum import images as image_refs
 from konum.files import write_atomically
 from konum.images import Images
-from konum.lms import QTI_FILES, QTI_NAMESPACE, LmsExport, QtiDocument, Skipped, node, plain_number
+from konum.lms import (
+    QTI_FILES,
+    QTI_NAMESPACE,
+    LmsExport,
+    QtiDocument,
+    Skipped,
+    node,
+    one_line,
+    plain_number,
+    xml_text,
+)
+from konum.messages import message
 from konum.plugins import NONE, Plugins
 from konum.types import Bank, Concrete
 
@@ -137,7 +148,7 @@ def build_qti(
             q.qti(doc, concretes[q.id])
         if not len(section):
             continue
-        assessment = node("assessment", None, section, ident=ident, title=bank.title)
+        assessment = node("assessment", None, section, ident=ident, title=one_line(bank.title))
         _carry(assessment, images or {}, files)
         qti, meta = f"{ident}/{ident}.xml", f"{ident}/assessment_meta.xml"
         files[qti] = _xml(node("questestinterop", None, assessment), QTI_NAMESPACE)
@@ -180,9 +191,17 @@ def _settings(bank: Bank, deck: str, doc: QtiDocument, exported: Sequence[str]) 
     """Canvas's settings of the bank's quiz: its title, description, points (its questions',
     each computed question once), whether it shuffles answers, a graded quiz."""
     points = sum(q.points for q in bank.questions if q.id in exported)
-    description = f"<p>{html.escape(deck)}: the questions of the bank {bank.id}.</p>"
+    said = message(doc.language, "cards.bank_questions", name=one_line(deck), bank=bank.id)
+    description = f"<p>{html.escape(said)}</p>"
     shuffle = "false" if doc.keeps_order else "true"
-    values = (bank.title, description, shuffle, "assignment", plain_number(points), "true")
+    values = (
+        one_line(bank.title),
+        description,
+        shuffle,
+        "assignment",
+        plain_number(points),
+        "true",
+    )
     tags = ("title", "description", "shuffle_answers", "quiz_type", "points_possible")
     children = map(node, (*tags, "show_correct_answers"), values)
     return node("quiz", None, *children, identifier=f"konum-{bank.id}")
@@ -205,7 +224,7 @@ def _xml(root: ET.Element, namespace: str) -> bytes:
     """The document of ``root``, its elements in ``namespace``."""
     root.set("xmlns", namespace)
     ET.indent(root, space="  ")
-    body = ET.tostring(root, encoding="unicode")
+    body = xml_text(ET.tostring(root, encoding="unicode"))
     return f'<?xml version="1.0" encoding="UTF-8"?>\n{body}\n'.encode()
 
 

@@ -15,6 +15,7 @@ row per note, every field quoted as the :mod:`csv` module quotes (so no row star
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -58,17 +59,37 @@ def write_anki_text(cards: Iterable[Card], path: str | Path, *, deck: str) -> No
             )
 
 
+#: What a spreadsheet reads as the start of a formula (OWASP's CSV injection advice).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: A plain number, which a spreadsheet reads as that number and never as a formula.
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def spreadsheet_cell(text: str) -> str:
+    """``text`` as a CSV cell a spreadsheet shows as text: one that starts with ``=``, ``+``,
+    ``-``, ``@``, a tab or a CR gets a leading ``'`` (OWASP's advice: the spreadsheet then
+    takes it as text and does not show the quote), unless the whole cell is a plain number
+    (``-3``, ``+1.5``, ``2e-3``), which a teacher expects to read as that number."""
+    if text.startswith(FORMULA_START) and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
 def write_csv(cards: Iterable[Card], path: str | Path) -> None:
     """Write a plain CSV with a header row ``front,back,tags`` for other flashcard tools.
 
     Fronts and backs are HTML; cloze cards are written as front/back pairs (blanks shown as
-    ``[…]`` on the front, the answers marked on the back). Tags are space separated.
+    ``[…]`` on the front, the answers marked on the back). Tags are space separated. Each
+    cell is a :func:`spreadsheet_cell`.
     """
     with open(path, "w", encoding="utf-8", newline="") as f:
-        writer = csv.writer(f, lineterminator="\n")
+        # Every cell quoted: a CR, which lineterminator "\n" does not make csv quote, would
+        # end the row for a reader.
+        writer = csv.writer(f, lineterminator="\n", quoting=csv.QUOTE_ALL)
         writer.writerow(("front", "back", "tags"))
         for card in cards:
-            writer.writerow((*display_sides(card), " ".join(anki_tags(card))))
+            cells = (*display_sides(card), " ".join(anki_tags(card)))
+            writer.writerow([spreadsheet_cell(cell) for cell in cells])
 
 
 def cards_json(cards: Iterable[Card]) -> dict[str, object]:

@@ -334,7 +334,9 @@ class ComputedQuestion(Question):
                 name=f"{self.id} #{number}",
                 idnumber=f"konum:{self.id}:{number}",
                 text=doc.html(variant.prompt),
-                feedback=_variant_feedback(doc.html, self, variant),
+                feedback=_variant_feedback(
+                    doc.html, self, variant, message(doc.language, "cards.worked_solution")
+                ),
             )
             if variant.options:
                 multichoice(element, single=True, shuffle=True)
@@ -375,7 +377,8 @@ class ComputedQuestion(Question):
     def _gift_variants(self, w: GiftWriter, concrete: Concrete) -> None:
         w.category(w.deck, w.bank_title, self.id)
         for variant in concrete.variants:
-            solution = f"<p><strong>Worked solution</strong></p>{w.html(variant.solution)}"
+            heading = message(w.language, "cards.worked_solution")
+            solution = f"<p><strong>{heading}</strong></p>{w.html(variant.solution)}"
             head = w.head(f"{self.id} #{variant.index + 1}", w.html(variant.prompt))
             if variant.options:
                 lines = [
@@ -460,9 +463,7 @@ def _form_shape(variant: dict[str, Any]) -> tuple[object, ...]:
     return ("numeric", variant["unit"], variant["decimals"])
 
 
-def _variant_feedback(
-    md: Any, q: ComputedQuestion, variant: Variant, heading: str = "Worked solution"
-) -> str:
+def _variant_feedback(md: Any, q: ComputedQuestion, variant: Variant, heading: str) -> str:
     explanation = md(q.explanation) if q.explanation.strip() else ""
     return f"<p><strong>{heading}</strong></p>{md(variant.solution)}" + explanation
 

@@ -87,10 +87,15 @@ class Blank:
 
 
 #: A regular expression's parts: an escape, a class, a group's start, ``)``, ``|``, an
-#: anchor, a quantifier (group 1: a counted one's least count) or one character.
+#: anchor, a quantifier (group 1: a counted one's least count, group 2 its most, empty when
+#: unbounded, None for an exact count) or one character.
 _REGEX_PART = re.compile(
-    r"\\.|\[\^?\]?(?:\\.|[^\]])*\]|\(\?:|[()|^$]|[*+?]\??|\{(\d+)(?:,\d*)?\}\??|.", re.S
+    r"\\.|\[\^?\]?(?:\\.|[^\]])*\]|\(\?:|[()|^$]|[*+?]\??|\{(\d+)(?:,(\d*))?\}\??|.", re.S
 )
+#: The most times a blank's pattern may repeat a part (``\\d{4}`` is what answers need).
+MAX_REPEAT = 100
+#: The longest example answer :func:`regex_example` builds.
+MAX_EXAMPLE = 1000
 _CLASS_EXAMPLE = {"\\d": "0", "\\w": "a", "\\s": " ", ".": "a"}
 
 
@@ -110,7 +115,10 @@ def regex_example(regex: str, case_sensitive: bool = False) -> str | None:
         elif part == "|":
             groups[-1].append([])
         elif part[0] in "*+?{" and parts:
-            parts[-1] *= 1 if part[0] == "+" else int(match.group(1) or 0)
+            times = 1 if part[0] == "+" else int(match.group(1) or 0)
+            if len(parts[-1]) * times > MAX_EXAMPLE:
+                return None
+            parts[-1] *= times
         elif part not in ("^", "$"):
             if part[0] == "[" and part[1] != "^":  # a class: its first character
                 part = part[1:3] if part[1] == "\\" else part[1]
@@ -118,6 +126,54 @@ def regex_example(regex: str, case_sensitive: bool = False) -> str | None:
     text = "".join(groups[0][0])
     flags = 0 if case_sensitive else re.IGNORECASE
     return text if len(groups) == 1 and re.fullmatch(regex, text, flags) else None
+
+
+#: A part of a pattern as :func:`regex_problem` weighs it: the character it must begin with
+#: (None: one of several), whether it may match texts of different lengths, and, for a
+#: group, its alternatives.
+_Part = tuple[str | None, bool, "list[list[_Part]] | None"]
+
+
+def _group_problem(group: list[list[_Part]]) -> str | None:
+    """Why repeating ``group`` (its alternatives' parts) may try exponentially many ways."""
+    firsts = [alt[0][0] if alt else None for alt in group]
+    if len(group) > 1 and (None in firsts or len(set(firsts)) < len(firsts)):
+        return "a repeated group whose alternatives can begin alike, such as '(a|aa)+'"
+    if all(all(variable for _, variable, _ in alt) for alt in group):
+        return "nested repetition, such as '(a+)+' or '(\\w+\\s?)*'"
+    return None
+
+
+def regex_problem(regex: str) -> str | None:
+    """Why a blank's pattern could keep the reader's browser or ``konum quiz`` matching for
+    seconds or years (None when it cannot): a count above :data:`MAX_REPEAT`, or a repeated
+    group that can match one text in exponentially many ways (catastrophic backtracking):
+    alternatives that may begin alike, or parts that are all repeated or optional."""
+    stack: list[list[list[_Part]]] = [[[]]]
+    for match in _REGEX_PART.finditer(regex):
+        part, parts = match.group(), stack[-1][-1]
+        counts = [int(n) for n in match.group(1, 2) if n]
+        if max(counts, default=0) > MAX_REPEAT:
+            return f"a part repeated {max(counts):,} times (at most {MAX_REPEAT})"
+        if part in ("(", "(?:"):
+            stack.append([[]])
+        elif part == ")" and len(stack) > 1:
+            done = stack.pop()
+            stack[-1][-1].append((None, any(any(p[1] for p in alt) for alt in done), done))
+        elif part == "|":
+            stack[-1].append([])
+        elif part[0] in "*+?{" and parts:
+            first, _, inner = parts[-1]
+            more = part[0] in "*+" or (part[0] == "{" and match.group(2) is not None)
+            if inner is not None and (part[0] in "*+" or (counts and max(counts) > 1)):
+                problem = _group_problem(inner)
+                if problem:
+                    return problem
+            parts[-1] = (first, more or part[0] == "?", inner)
+        elif part not in ("^", "$"):
+            single = (len(part) == 1 and part != ".") or (part[0] == "\\" and not part[1].isalpha())
+            parts.append((part[-1].lower() if single else None, False, None))
+    return None
 
 
 def with_blanks(html_text: str, count: int, fill: Any) -> str:
@@ -419,6 +475,13 @@ def _blank(r: Reader, node: YNode, path: str) -> Blank | None:
                 join(path, "regex"),
                 f"'{python_only.group(0)}' works in Python but not in the reader's browser "
                 "(JavaScript regular expressions); write it another way",
+            )
+        elif problem := regex_problem(regex):
+            r.problem(
+                mark,
+                join(path, "regex"),
+                f"{problem} could keep a reader's browser matching for minutes; write it so "
+                "that each text matches one way",
             )
         else:
             _regex_accepts(r, regex, case_sensitive, accepted, mark, join(path, "regex"))

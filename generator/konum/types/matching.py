@@ -219,16 +219,17 @@ class MatchingQuestion(Question):
         rows = [(doc.html(p.left, inline=True), p.right) for p in self.pairs]
         for left, right in rows + [("", d) for d in self.distractors]:
             sub = text_element(element, "subquestion", left)
-            ET.SubElement(ET.SubElement(sub, "answer"), "text").text = plain_text(right)
+            answer = ET.SubElement(ET.SubElement(sub, "answer"), "text")
+            answer.text = plain_text(right, doc.language)
 
     def gift(self, w: GiftWriter, concrete: Concrete) -> None:
         """``{=left -> right = -> distractor}``, the right sides as plain text."""
         lines = [
             f"  ={w.part(w.html(p.left, inline=True).replace('->', '-&gt;'))} -> "
-            f"{w.escape(plain_text(p.right))}"
+            f"{w.escape(plain_text(p.right, w.language))}"
             for p in self.pairs
         ]
-        lines += [f"  = -> {w.escape(plain_text(d))}" for d in self.distractors]
+        lines += [f"  = -> {w.escape(plain_text(d, w.language))}" for d in self.distractors]
         body = "\n".join(lines)
         w.add(f"{w.head(self.id, w.html(self.prompt))}{{\n{body}{w.general(self)}\n}}")
 
@@ -237,9 +238,9 @@ class MatchingQuestion(Question):
         (distractors among them, in konum's order for the seed), both as plain text with math
         as a reader says it (Canvas shows no markup there); each pair an equal share."""
         rights = list(concrete.right_items or right_items(self, concrete.seed))
+        said = [plain_text(right, doc.language) for right in rights]
         rows = [
-            (plain_text(p.left), list(map(plain_text, rights)), [rights.index(p.right)])
-            for p in self.pairs
+            (plain_text(p.left, doc.language), said, [rights.index(p.right)]) for p in self.pairs
         ]
         doc.item("matching_question", self, doc.html(self.prompt)).lists(rows, "m")
 

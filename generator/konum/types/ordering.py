@@ -141,7 +141,7 @@ class OrderingQuestion(Question):
         none): a ``matching_question`` from each position, 1, 2, ..., to its item, the items
         as plain text in the starting order; each position an equal share, as on the site."""
         order = concrete.item_order or item_order(self, concrete.seed)
-        shown = [plain_text(self.items[i]) for i in order]
+        shown = [plain_text(self.items[i], doc.language) for i in order]
         rows = [(str(p + 1), shown, [order.index(p)]) for p in range(len(self.items))]
         doc.item("matching_question", self, doc.html(self.prompt)).lists(rows, "m")
 

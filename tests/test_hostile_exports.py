@@ -1,0 +1,413 @@
+"""Issue 48's hostile inputs for recordings, exports and blanks' patterns, each a named
+case: what ``konum check --record`` writes reads back, exports escape or refuse what their
+formats reserve, a pattern that could run for long is refused, and what is refused is
+refused with one line.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import re
+import textwrap
+import time
+import tracemalloc
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from anki.collection import Collection
+from lxml import etree
+from test_exports import import_apkg, import_text, notes_by_guid
+from test_gift import Parse, gift_parse  # noqa: F401 (a fixture)
+
+from konum import exports, model
+from konum.build import read_site_config
+from konum.course import course_for
+from konum.exports.gift import build_gift
+from konum.exports.moodle import build_moodle
+from konum.exports.qti import build_qti
+from konum.exports.text import write_csv
+from konum.messages import catalogue
+from konum.model import Flashcard
+from konum.problems import BankError
+from konum.record import record_outputs
+from konum.types import (
+    Bank,
+    Blank,
+    Card,
+    ChoiceQuestion,
+    FillQuestion,
+    NumericQuestion,
+    Option,
+    OutputQuestion,
+    Question,
+)
+from konum.types.fill import regex_example
+from tests import helpers
+
+REPO = Path(__file__).resolve().parents[1]
+
+# --- konum check --record: every output reads back ------------------------------------------
+
+#: Outputs a block scalar cannot hold as they are, by name: what the solution prints.
+PRINTED = {
+    "nul": "a\x00b",
+    "escape": "\x1b[31mred\x1b[0m",
+    "vertical-tab": "a\vb",
+    "form-feed": "a\fb",
+    "delete": "a\x7fb",
+    "next-line": "a\x85b",
+    "carriage-return": "a\rb",
+    "line-separator": "a\u2028b",
+    "paragraph-separator": "a\u2029b",
+    "leading-tab": "\tindented",
+    "leading-space": "   3\n  42",
+    "trailing-spaces": "a   \nb",
+    "blank-lines-inside": "a\n\n\nb",
+    "byte-order-mark": "\ufeffa",
+    "quote-and-hash": "\"a\" # not a comment: 'b'",
+}
+
+
+def _bank(printed: str) -> str:
+    solution = f"import sys\nsys.stdout.write({printed!r})\n"
+    return (
+        "bank: progs\n"
+        "title: Programs\n"
+        "questions:\n"
+        "  - id: prog-odd  # a comment that stays\n"
+        "    type: output\n"
+        "    prompt: Print it.\n"
+        f"    solution: |\n{textwrap.indent(solution, '      ')}"
+        "    explanation: It prints.\n"
+    )
+
+
+@pytest.mark.parametrize("printed", PRINTED.values(), ids=PRINTED.keys())
+def test_a_recording_reads_back_as_printed(tmp_path: Path, printed: str) -> None:
+    path = tmp_path / "progs.yml"
+    path.write_text(_bank(printed), encoding="utf-8")
+    assert record_outputs([path], tmp_path) == [str(path)]
+    text = path.read_text(encoding="utf-8")
+    assert "  - id: prog-odd  # a comment that stays\n" in text
+    [question] = helpers.load_bank(path).questions  # as a build reads it: no program runs
+    assert isinstance(question, OutputQuestion)
+    assert question.expected == printed.replace("\r\n", "\n").rstrip("\n")
+    assert record_outputs([path], tmp_path) == []  # and it is what the solution prints
+
+
+def test_a_solution_that_prints_nothing_is_not_recorded(tmp_path: Path) -> None:
+    path = tmp_path / "progs.yml"
+    path.write_text(_bank(""), encoding="utf-8")
+    before = path.read_bytes()
+    assert record_outputs([path], tmp_path) == []
+    assert path.read_bytes() == before
+    report = helpers.check_banks([path], run_programs=True)
+    [problem] = report.problems
+    assert (problem.line, problem.question_id, problem.field) == (7, "prog-odd", "solution")
+    assert "printed nothing" in problem.message
+
+
+def test_a_recording_keeps_the_rest_of_the_file(tmp_path: Path) -> None:
+    """Flow lists, quotes, a hash ruamel.yaml's round trip would turn into ``.inf``, CRLF
+    line ends: only the new entry is new."""
+    rest = (
+        "  - id: other\n"
+        "    type: choice\n"
+        "    prompt: 'Which?'   # quoted\n"
+        "    options: [\n"
+        "      a, b]\n"
+        "    answer: a\n"
+        "    en: 27e56584\n"
+    )
+    path = tmp_path / "progs.yml"
+    original = (_bank("x") + rest).replace("\n", "\r\n")
+    path.write_bytes(original.encode("utf-8"))
+    assert record_outputs([path], tmp_path) == [str(path)]
+    text = path.read_bytes().decode("utf-8")
+    assert text.endswith(rest.replace("\n", "\r\n"))
+    assert text.startswith(original.split("    explanation:")[0])
+    assert "\r\n    recorded:\r\n      solution: " in text and "\n\n" not in text
+
+
+# --- exports: what each format reserves -----------------------------------------------------
+
+SRC = model.Source("demo.yml", 1, 1)
+
+#: Hostile texts by name: (the field they go into, the text).
+HOSTILE = {
+    "title-adds-a-gift-question": ("title", "Demo\n\n::evil::Injected{=yes ~no}\n\nx"),
+    "title-adds-a-category": ("title", "Demo\n$CATEGORY: $course$/top/evil\n"),
+    "title-crlf-category": ("title", "Demo\r\n$CATEGORY: $course$/top/evil"),
+    "title-line-separator": ("title", "Demo\u2028$CATEGORY: evil\u2029x\x85y"),
+    "title-anki-subdeck": ("title", "Demo::evil::deeper"),
+    "title-control-characters": ("title", "Demo\x1b[31m\x00\x0b\x0c\x7f"),
+    "deck-newline": ("deck", "Course\n$CATEGORY: $course$/top/evil"),
+    "deck-control": ("deck", "Course\x1b]0;owned\x07"),
+    "prompt-control-characters": ("prompt", "Which \x00\x1b[8m\x0b\x0c\ufffe one?"),
+    "prompt-xml-markup": ("prompt", "]]></text></questiontext><question type='x'>"),
+    "prompt-gift-braces": ("prompt", "} ::evil::x{=a}\n\n$CATEGORY: evil\n\n{"),
+    "option-control-characters": ("option", "ok\x00\x1b[2J"),
+    "option-spreadsheet-formula": ("option", '=HYPERLINK("http://evil.example/","x")'),
+    "front-spreadsheet-formula": ("front", "=cmd|' /C calc'!A0"),
+    "front-carriage-return": ("front", "a\rb\r=1+2"),
+    "back-spreadsheet-plus": ("back", "+1+cmd|' /C calc'!A0"),
+    "tag-spreadsheet-at": ("tag", "@SUM(1+1)*cmd|' /C calc'!A0"),
+    "tag-spreadsheet-minus": ("tag", "-2+3+cmd|' /C calc'!A0"),
+    "tag-tab": ("tag", "\t=1+2"),
+    "explanation-cr": ("explanation", "a\rb\r\n\r\n$CATEGORY: evil"),
+}
+
+#: What a spreadsheet reads as a formula at the start of a cell (OWASP, CSV injection).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _hostile_bank(field: str, text: str) -> tuple[Bank, str]:
+    """A bank with ``text`` in ``field`` (elsewhere plain), and the deck name."""
+    prompt = text if field == "prompt" else "Which one?"
+    explanation = text if field == "explanation" else "Because."
+    option = text if field == "option" else "this one"
+    questions: tuple[Question, ...] = (
+        ChoiceQuestion(
+            id="q-choice",
+            bank="demo",
+            prompt=prompt,
+            explanation=explanation,
+            source=SRC,
+            options=(Option(option, True, feedback=option), Option("that one", False)),
+            tags=(text,) if field == "tag" else (),
+        ),
+        NumericQuestion(
+            id="q-number",
+            bank="demo",
+            prompt=prompt,
+            explanation=explanation,
+            source=SRC,
+            answer=-2.5,
+            tolerance=0.1,
+        ),
+        FillQuestion(
+            id="q-fill",
+            bank="demo",
+            prompt=f"{prompt} ____",
+            explanation=explanation,
+            source=SRC,
+            blanks=(Blank(("answer",)),),
+        ),
+    )
+    card = Flashcard(
+        "fc-1",
+        "demo",
+        text if field == "front" else "Front",
+        text if field == "back" else "-3",
+        SRC,
+    )
+    title = text if field == "title" else "Demo"
+    deck = text if field == "deck" else "Course"
+    return Bank("demo", title, "demo.yml", questions, (card,)), deck
+
+
+@pytest.mark.parametrize("field, text", HOSTILE.values(), ids=HOSTILE.keys())
+def test_an_export_holds_what_its_format_reserves(
+    tmp_path: Path,
+    gift_parse: Parse,  # noqa: F811 (the fixture imported above)
+    field: str,
+    text: str,
+) -> None:
+    bank, deck = _hostile_bank(field, text)
+    concretes = {q.id: helpers.make_concrete(q, 1) for q in bank.questions}
+    ids = {q.id for q in bank.questions}
+
+    gift = build_gift([bank], concretes, deck=deck)
+    parsed = gift_parse(gift.text)
+    categories = [item["title"] for item in parsed if item["type"] == "Category"]
+    assert len(categories) == 1 and "\n" not in categories[0]
+    assert categories[0].startswith("$course$/top/")
+    assert {item["title"] for item in parsed if item["type"] != "Category"} == ids
+
+    xml = helpers.build_moodle([bank], concretes, deck=deck).text.encode("utf-8")
+    root = etree.fromstring(xml)  # well-formed, or this raises
+    kinds = [q.get("type") for q in root.iter("question")]
+    assert kinds.count("category") == 1 and len(kinds) == 1 + len(ids)
+    [path] = root.xpath("//question[@type='category']/category/text/text()")
+    assert "\n" not in path and path.startswith("$course$/top/")
+
+    package = build_qti([bank], concretes, deck=deck, plugins=helpers.PE).text
+    with zipfile.ZipFile(io.BytesIO(package)) as archive:  # type: ignore[arg-type]
+        names = [n for n in archive.namelist() if n.endswith(".xml")]
+        trees = [etree.fromstring(archive.read(n)) for n in names]
+    assert sum(len(tree.xpath("//*[local-name()='item']")) for tree in trees) == len(ids)
+
+    cards = helpers.export("csv", [bank], concretes.values(), tmp_path / "c.csv", deck=deck)
+    with open(tmp_path / "c.csv", encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))
+    assert len(rows) == 1 + len(cards)
+    for cell in (cell for row in rows for cell in row):
+        assert not cell.startswith(FORMULA_START) or _is_number(cell), cell
+
+    helpers.export("text", [bank], concretes.values(), tmp_path / "t.txt", deck=deck)
+    helpers.export("anki", [bank], concretes.values(), tmp_path / "p.apkg", deck=deck)
+    for name, reader in (("t.txt", import_text), ("p.apkg", import_apkg)):
+        col = Collection(str(tmp_path / f"{name}.anki2"))
+        try:
+            reader(col, tmp_path / name)
+            notes = notes_by_guid(col)
+            assert len(notes) == len(cards)
+            decks = {deck for _, _, deck, _, _ in notes.values()}
+            assert len(decks) == 1
+            [shown] = decks
+            assert shown.count("::") == 1 and shown.isprintable(), shown
+        finally:
+            col.close()
+
+
+def _is_number(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
+
+
+#: CSV cells by name: (what a card holds, what the CSV cell says).
+CELLS = {
+    "equals-formula": ("=1+2", "'=1+2"),
+    "hyperlink": ('=HYPERLINK("http://evil.example/")', '\'=HYPERLINK("http://evil.example/")'),
+    "plus-formula": ("+1+cmd|' /C calc'!A0", "'+1+cmd|' /C calc'!A0"),
+    "minus-formula": ("-2+3", "'-2+3"),
+    "at-formula": ("@SUM(A1)", "'@SUM(A1)"),
+    "tab": ("\t=1", "'\t=1"),
+    "carriage-return": ("\r=1", "'\r=1"),
+    "negative-number": ("-3", "-3"),
+    "positive-number": ("+1.5", "+1.5"),
+    "exponent": ("-2e-3", "-2e-3"),
+    "html": ("<p>=1+2</p>", "<p>=1+2</p>"),
+}
+
+
+@pytest.mark.parametrize("text, cell", CELLS.values(), ids=CELLS.keys())
+def test_csv_cells_are_not_formulas(tmp_path: Path, text: str, cell: str) -> None:
+    """A cell a spreadsheet would run as a formula starts with a quote; numbers stay."""
+    card = Card("flashcard:demo:x", "demo", "Demo", "basic", text, text, ("demo",))
+    write_csv([card], tmp_path / "c.csv")
+    with open(tmp_path / "c.csv", encoding="utf-8", newline="") as f:
+        [_, row] = list(csv.reader(f))
+    assert row == [cell, cell, "demo"]
+
+
+# --- each export of the Turkish edition is in Turkish ------------------------------------------
+
+
+def _english_words() -> set[str]:
+    """The fixed words of the English catalogue's export texts (cards and spoken math) that
+    the Turkish catalogue says otherwise: two words or more, fields cut out."""
+    english, turkish = catalogue("en"), catalogue("tr")
+    words: set[str] = set()
+    for key, text in english.items():
+        if not key.startswith(("cards.", "spoken.")) or text == turkish[key]:
+            continue
+        for form in [text] if isinstance(text, str) else text.values():
+            words |= {p.strip(" .:,") for p in re.split(r"\{\w+\}", form)}
+    return {w for w in words if " " in w}
+
+
+def test_every_export_of_the_turkish_edition_is_in_turkish(tmp_path: Path) -> None:
+    settings = read_site_config(REPO / "mkdocs.tr.yml")
+    course = course_for(settings.options)
+    assert course.language == "tr"
+    concretes = {c.question.id: c for c in course.concretes()}
+    common: dict[str, Any] = {"deck": settings.deck, "language": "tr"}
+    files = {"plugins": course.plugins, "images": course.images}
+    texts = {
+        "moodle": build_moodle(course.banks, concretes, **common, **files).text,
+        "gift": build_gift(course.banks, concretes, **common).text,
+    }
+    with zipfile.ZipFile(
+        io.BytesIO(build_qti(course.banks, concretes, **common, **files).text)
+    ) as z:  # type: ignore[arg-type]
+        texts["qti"] = "\n".join(
+            z.read(n).decode("utf-8") for n in z.namelist() if n.endswith(".xml")
+        )
+    for kind in ("csv", "text"):
+        path = tmp_path / kind
+        exports.export(
+            kind, course.banks, concretes.values(), path, deck=settings.deck, language="tr", **files
+        )  # type: ignore[arg-type]
+        texts[kind] = path.read_text(encoding="utf-8")
+    words = _english_words()
+    assert "Worked solution" in words and "to the power" in words
+    found = {
+        kind: sorted(w for w in words if re.search(rf"\b{re.escape(w)}\b", html.unescape(text)))
+        for kind, text in texts.items()
+    }
+    assert found == {kind: [] for kind in texts}
+
+
+# --- a blank's pattern: bounded work ----------------------------------------------------------
+
+#: Patterns a blank may not have, by name: (the pattern, what the line says).
+PATTERNS = {
+    "a-billion-repeats": ("a{1000000000}", "a part repeated 1,000,000,000 times (at most 100)"),
+    "a-billion-at-most": ("a{0,1000000000}", "a part repeated 1,000,000,000 times"),
+    "alternatives-alike": ("(a|aa)+b", "a repeated group whose alternatives can begin alike"),
+    "same-alternative": ("(?:x|x)*y", "a repeated group whose alternatives can begin alike"),
+    "class-alternative": ("(\\d|1)+", "a repeated group whose alternatives can begin alike"),
+    "nested-plus": ("(a+)+b", "nested repetition"),
+    "nested-star": ("(a*)*", "nested repetition"),
+    "words-and-spaces": ("(\\w+\\s?)*$", "nested repetition"),
+    "nested-counted": ("(a?){20}", "nested repetition"),
+}
+
+
+def _pattern_bank(tmp_path: Path, pattern: str) -> Path:
+    path = tmp_path / "blanks.yml"
+    path.write_text(
+        "bank: blanks\n"
+        "title: Blanks\n"
+        "questions:\n"
+        "  - id: q-pattern\n"
+        "    type: fill\n"
+        "    prompt: Type it ____.\n"
+        "    blanks:\n"
+        f"      - regex: '{pattern}'\n"
+        "    explanation: It is.\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+@pytest.mark.parametrize("pattern, said", PATTERNS.values(), ids=PATTERNS.keys())
+def test_a_pattern_that_could_run_for_long_is_refused_at_its_line(
+    tmp_path: Path, pattern: str, said: str
+) -> None:
+    path = _pattern_bank(tmp_path, pattern)
+    tracemalloc.start()
+    started = time.monotonic()
+    try:
+        with pytest.raises(BankError) as caught:
+            helpers.load_bank(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert time.monotonic() - started < 10 and peak < 50_000_000
+    [problem] = caught.value.problems
+    assert (problem.line, problem.question_id, problem.field) == (8, "q-pattern", "blanks[0].regex")
+    assert said in problem.message
+
+
+#: Patterns that match each text one way, kept, by name.
+FINE_PATTERNS = ["0?\\.02", "(\\d+,)*\\d+", "(ab|cd)+", "\\d{4}", "(x|y){2}", "10_?000"]
+
+
+@pytest.mark.parametrize("pattern", FINE_PATTERNS)
+def test_a_pattern_that_matches_one_way_is_kept(tmp_path: Path, pattern: str) -> None:
+    [question] = helpers.load_bank(_pattern_bank(tmp_path, pattern)).questions
+    assert isinstance(question, FillQuestion) and question.blanks[0].regex == pattern
+
+
+def test_the_example_answer_of_a_pattern_is_bounded() -> None:
+    assert regex_example("((((a{100}){100}){100}){100})") is None
+    assert regex_example("\\d{4}") == "0000"

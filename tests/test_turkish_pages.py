@@ -38,7 +38,7 @@ from pathlib import Path
 
 import pytest
 from mkdocs.config import load_config
-from test_lesson_code import FENCE, fenced_blocks
+from test_lesson_code import FENCE, _check, fenced_blocks, rendered
 
 REPO = Path(__file__).resolve().parent.parent
 ENGLISH = REPO / "content"
@@ -133,7 +133,20 @@ def _figure(call: str) -> tuple[str, dict[str, object], str | None, str | None]:
 
 def _code_tokens(code: str) -> list[tuple[int, str]]:
     """The tokens of a Python program without its comments and blank lines, its docstrings
-    and the arguments of its ``raise X(...)`` written ``…``: those are prose, translated."""
+    and the arguments of its ``raise X(...)`` written ``…``, and each string literal among
+    ``print(...)``'s arguments written ``…``: those are prose, translated (what a translated
+    ``print`` or ``raise`` shows is held by
+    :func:`test_translated_outputs_are_what_the_programs_print`)."""
+    return _read_code(code)[0]
+
+
+def _shown_texts(code: str) -> list[str]:
+    """The texts a program prints or raises: the prose :func:`_code_tokens` leaves out, its
+    docstrings aside."""
+    return _read_code(code)[1]
+
+
+def _read_code(code: str) -> tuple[list[tuple[int, str]], list[str]]:
     skipped = {tokenize.COMMENT, tokenize.NL}
     tokens = [
         (tok.type, tok.string)
@@ -141,20 +154,31 @@ def _code_tokens(code: str) -> list[tuple[int, str]]:
         if tok.type not in skipped
     ]
     out: list[tuple[int, str]] = []
+    shown: list[str] = []
     depth = 0  # inside a raise's parentheses: how deep
+    printing = 0  # inside a print's parentheses: how deep
     for i, (kind, text) in enumerate(tokens):
         if depth:
             depth += {"(": 1, ")": -1}.get(text, 0)
             if depth == 0:
                 out += [(tokenize.STRING, "…"), (kind, text)]
+            else:
+                shown.append(text)
             continue
+        if printing:
+            printing += {"(": 1, ")": -1, "[": 1, "]": -1, "{": 1, "}": -1}.get(text, 0)
+            if kind == tokenize.STRING:
+                shown.append(text)
+                text = "…"
         statement = i == 0 or tokens[i - 1][0] in (tokenize.NEWLINE, tokenize.INDENT)
         if kind == tokenize.STRING and statement and tokens[i + 1][0] == tokenize.NEWLINE:
             text = "…"
         elif text == "(" and len(out) >= 2 and out[-2][1] == "raise":
             depth = 1
+        elif text == "(" and not printing and out and out[-1] == (tokenize.NAME, "print"):
+            printing = 1
         out.append((kind, text))
-    return out
+    return out, shown
 
 
 def _quizzes(text: str) -> list[list[str]]:
@@ -269,10 +293,39 @@ def test_same_programs_and_outputs(page: str) -> None:
             assert _code_tokens(tr.code) == _code_tokens(en.code), f"{where}: the code differs"
         else:
             assert tr.code == en.code, where
+        if en.lang == "python" and _translated_strings(en.code, tr.code):
+            continue  # its output is run and compared by the next test
         shown = [
             [line.rstrip() for line in (b.output or "").rstrip().split("\n")] for b in (en, tr)
         ]
         assert shown[1] == shown[0], f"{where}: the output differs (character for character)"
+
+
+def _translated_strings(english: str, turkish: str) -> bool:
+    """Whether a Turkish program prints or raises other texts than the English one."""
+    return _shown_texts(english) != _shown_texts(turkish)
+
+
+@pytest.mark.parametrize(
+    "page", [p for p in _counterparts() if p.startswith("lessons/")], ids=lambda p: p
+)
+def test_translated_outputs_are_what_the_programs_print(page: str, tmp_path: Path) -> None:
+    """A Turkish program whose ``print`` or ``raise`` speaks Turkish shows its own output: the
+    page's programs run (as test_lesson_code.py runs the English ones) and print what it
+    shows. Pages whose programs print what the English ones print are vouched for by the
+    English run."""
+    english, turkish = (fenced_blocks(rendered(path)) for path in (ENGLISH / page, TURKISH / page))
+    pairs = list(zip(english, turkish, strict=True))
+    if not any(en.lang == "python" and _translated_strings(en.code, tr.code) for en, tr in pairs):
+        pytest.skip(f"{page}: its programs print what the English ones print")
+    body = [b for b in turkish if b.lang == "python" and not b.standalone]
+    solutions = [b for b in turkish if b.lang == "python" and b.standalone]
+    problems = []
+    for n, blocks in enumerate([body, *([block] for block in solutions)]):
+        if blocks:
+            (tmp_path / str(n)).mkdir()
+            problems += _check(TURKISH / page, blocks, tmp_path / str(n))
+    assert problems == []
 
 
 @counterpart
@@ -337,7 +390,8 @@ def test_docstrings_and_error_messages_are_prose() -> None:
     english, turkish = program.format("Twice n.", "bad"), program.format("n'nin iki katı.", "kötü")
     assert _code_tokens(turkish) == _code_tokens(english)
     assert _code_tokens(turkish.replace("2 * n", "3 * n")) != _code_tokens(english)
-    assert _code_tokens('print("one")\n') != _code_tokens('print("bir")\n')
+    assert _code_tokens('print("one", x)\n') == _code_tokens('print("bir", x)\n')
+    assert _code_tokens('print("one", x)\n') != _code_tokens('print("one", y)\n')
 
 
 def test_figures_compare_by_name_and_parameters() -> None:

@@ -49,6 +49,9 @@ MISCONCEPTIONS: dict[str, str] = {
         "pairs the wrong dimensions: half layout (k, k + d/2) vs interleaved (2k, 2k + 1)"
     ),
     "no_rotation": "forgets to rotate q and k, so the score is the plain dot product",
+    "rope_key_only": (
+        "rotates the key but not the query, as explainers that put RoPE on keys and values do"
+    ),
     "rope_offset_sign": (
         "swaps the positions of query and key, rotating by (m - n) instead of (n - m)"
     ),

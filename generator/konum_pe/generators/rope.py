@@ -147,7 +147,9 @@ class RopeScore(BaseGenerator):
         ),
     )
     default_decimals = 3
-    misconceptions = described("rope_pairing", "no_rotation", "rope_offset_sign", "degrees")
+    misconceptions = described(
+        "rope_pairing", "rope_offset_sign", "rope_key_only", "degrees", "no_rotation"
+    )
 
     def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         names = ("d", "m", "n", "base", "layout", "vector_seed")
@@ -189,7 +191,7 @@ class RopeScore(BaseGenerator):
             lines.append(
                 text(
                     "pair",
-                    i=i,
+                    k=i,
                     a=a,
                     b=b,
                     theta=sig(float(theta[i])),
@@ -214,15 +216,22 @@ class RopeScore(BaseGenerator):
                     pairs=", ".join(f"({a}, {b})" for a, b in pairs),
                 ),
             ),
-            Distractor(float(q @ k), "no_rotation", text("no_rotation")),
             Distractor(
                 score(layout, n, m),
                 "rope_offset_sign",
                 text("rope_offset_sign", n=n, m=m, delta=delta),
             ),
             Distractor(
+                float(q @ pe.rope(k, n, base=base, layout=layout)),
+                "rope_key_only",
+                text("rope_key_only", n=n),
+            ),
+            Distractor(
                 score(layout, m * math.pi / 180, n * math.pi / 180), "degrees", text("degrees")
             ),
+            # Last: q . k of the small integer vectors is a whole number, which a reader could
+            # strike out among rounded scores without computing anything.
+            Distractor(float(q @ k), "no_rotation", text("no_rotation")),
         ]
         prompt = text(
             "prompt",

@@ -52,7 +52,7 @@ def import_bank(kind: str, sources: Sequence[Path], bank: Path) -> Imported:
         KonumError: a source cannot be read as ``kind``, the bank's name is not an id, or no
             question could be imported.
     """
-    from konum.fields import slugify
+    from konum.formatting import slugify
 
     if not _BANK_ID.match(bank.stem):
         raise KonumError(
@@ -120,7 +120,7 @@ def import_site(docs: Path, banks: Path) -> SiteImport:
         KonumError: ``docs`` is no folder, it holds no quiz, or a quiz cannot be converted
             (every such quiz is in the message: a site is converted whole or not at all).
     """
-    from konum.fields import slugify
+    from konum.formatting import slugify
     from konum.importers.mkdocs_quiz import read_page
     from konum.importers.write import bank_text, make_id
 
@@ -210,11 +210,12 @@ def _source_of(draft: Draft, sources: Sequence[Path]) -> str:
 def _tag_categories(drafts: list[Draft]) -> None:
     """Where the questions come from several categories, each gets its category's last
     part as a tag, so a quiz block can still pick them apart."""
+    from konum.formatting import slugify
+
     if len({d.category for d in drafts}) < 2:
         return
     for draft in drafts:
-        name = draft.category.rsplit("/", 1)[-1]
-        tag = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+        tag = slugify(draft.category.rsplit("/", 1)[-1])
         tags = draft.fields.setdefault("tags", [])
         if tag and tag not in tags:
             tags.append(tag)
@@ -315,7 +316,9 @@ def import_command(
         _import_site(sources[0], banks or sources[0].parent / "banks", dry_run=dry_run)
         return
     if bank is None:
-        stem = re.sub(r"[^a-z0-9]+", "-", sources[0].stem.lower()).strip("-") or "imported"
+        from konum.formatting import slugify
+
+        stem = slugify(sources[0].stem) or "imported"
         bank = Path(f"{stem if stem[0].isalpha() else 'bank-' + stem}.yml")
     imported = import_bank(kind, sources, bank)
     for left in imported.left:

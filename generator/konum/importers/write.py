@@ -16,7 +16,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.scalarstring import LiteralScalarString
 
-from konum.fields import slugify
+from konum.formatting import slugify
 from konum.importers.model import Draft
 
 #: The longest id made from a name; a slug is cut at a hyphen before it.

@@ -22,6 +22,7 @@ from PIL import Image
 
 from konum import check
 from konum.check import load_bank
+from konum.load import load_page
 from konum.markup import render_markdown
 from konum.plugins import load_plugins
 from konum.spoken import plain_text
@@ -370,6 +371,13 @@ def mkdocs_quiz_site(where: Path) -> Path:
     return project
 
 
+def page_questions(project: Path, page: str) -> tuple[Question, ...]:
+    """The questions written in ``docs/PAGE``, as konum's loader reads them."""
+    loaded = load_page(project / "docs" / page, project / "docs")
+    assert loaded is not None and loaded.bank is not None and not loaded.problems
+    return loaded.bank.questions
+
+
 def _files(project: Path) -> dict[str, bytes]:
     return {str(p.relative_to(project)): p.read_bytes() for p in project.rglob("*") if p.is_file()}
 
@@ -378,12 +386,15 @@ def test_an_mkdocs_quiz_site_becomes_a_konum_site(tmp_path: Path) -> None:
     project = mkdocs_quiz_site(tmp_path)
     result = konum(project, "import", "mkdocs-quiz", "docs")
     assert result.returncode == 0, result.stderr
-    assert "4 quizzes in 2 pages now use konum" in result.stderr
+    assert "4 quizzes in 2 pages are now konum questions" in result.stderr
     index = (project / "docs" / "index.md").read_text(encoding="utf-8")
     assert "<quiz>\nNot a quiz: it is inside a code block." in index  # code stays code
-    assert "mkdocs-quiz" not in index and index.count("/// quiz | index\n") == 3
-    bank = load_bank(project / "banks" / "index.yml", project=project)
-    two, primes, capitals = bank.questions
+    assert "mkdocs-quiz" not in index and index.count("/// question\n") == 3
+    assert "# imported: the quiz had no content section" not in index.split("/// question")[1]
+    assert not (project / "banks").exists()  # the page is the questions' bank
+    checked = konum(project, "check")
+    assert checked.returncode == 0 and "2 banks, 4 questions: all good" in checked.stdout
+    two, primes, capitals = page_questions(project, "index.md")
     assert isinstance(two, ChoiceQuestion) and not two.multiple
     assert [(o.text, o.correct, o.feedback) for o in two.options] == [
         ("4", True, "Yes: two and two make four."),
@@ -391,20 +402,17 @@ def test_an_mkdocs_quiz_site_becomes_a_konum_site(tmp_path: Path) -> None:
         ("3", False, None),
     ]
     assert two.explanation == "Adding two to two gives **four**."
-    assert f"    questions: {two.id}\n" in index
     assert isinstance(primes, ChoiceQuestion) and primes.multiple
     assert isinstance(capitals, FillQuestion)
     assert capitals.prompt == "The capital of France is ____ and of Italy ____."
     assert [b.answers for b in capitals.blanks] == [("Paris",), ("Rome",)]
     assert capitals.explanation == "Both have been capitals for centuries."
-    sky = load_bank(project / "banks" / "part-sky.yml", project=project).questions[0]
+    (sky,) = page_questions(project, "part/sky.md")
     assert isinstance(sky, ChoiceQuestion)
     assert [o.text for o in sky.options if o.correct] == ["Blue"]
     config = (project / "mkdocs.yml").read_text(encoding="utf-8")
     assert config.startswith("# A small site written for mkdocs-quiz")  # comments kept
-    assert "mkdocs_quiz" not in config and "  - konum:\n      banks: banks\n" in config
-    checked = konum(project, "check")
-    assert checked.returncode == 0 and "2 banks, 4 questions: all good" in checked.stdout
+    assert "mkdocs_quiz" not in config and "markdown_extensions:\n  - konum\n" in config
 
 
 def test_a_dry_run_shows_the_changes_and_makes_none(tmp_path: Path) -> None:
@@ -412,7 +420,8 @@ def test_a_dry_run_shows_the_changes_and_makes_none(tmp_path: Path) -> None:
     before = _files(project)
     result = konum(project, "import", "mkdocs-quiz", "docs", "--dry-run")
     assert result.returncode == 0, result.stderr
-    assert "+++ banks/index.yml" in result.stdout and "-<quiz>" in result.stdout
+    assert "+++ docs/index.md" in result.stdout and "-<quiz>" in result.stdout
+    assert "+/// question" in result.stdout
     assert "-  - mkdocs_quiz" in result.stdout
     assert _files(project) == before
 

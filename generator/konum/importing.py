@@ -110,11 +110,11 @@ class SiteImport:
     left: list[Left]
 
 
-def import_site(docs: Path, banks: Path) -> SiteImport:
-    """The pages of ``docs`` with their mkdocs-quiz quizzes as konum questions: a bank per
-    page in ``banks`` (named after the page's path), each quiz a ``/// quiz`` block of its
-    question, and the site's ``mkdocs.yml`` (beside ``docs``) with konum in place of the
-    plugin. Nothing is written here.
+def import_site(docs: Path) -> SiteImport:
+    """The pages of ``docs`` with their mkdocs-quiz quizzes as konum questions: each quiz a
+    ``/// question`` block holding its question, where it was (the page is its bank), and
+    the site's ``mkdocs.yml`` (beside ``docs``) with konum in place of the plugin. Each
+    page's questions are checked by konum's checker first. Nothing is written here.
 
     Raises:
         KonumError: ``docs`` is no folder, it holds no quiz, or a quiz cannot be converted
@@ -139,17 +139,14 @@ def import_site(docs: Path, banks: Path) -> SiteImport:
         left += page.left
         if not page.drafts:
             continue
-        bank = slugify(str(path.relative_to(docs).with_suffix("")).replace("/", "-")) or "page"
+        name = slugify(str(path.relative_to(docs).with_suffix("")).replace("/", "-")) or "page"
         for draft in page.drafts:
-            draft.fields["id"] = make_id(f"{bank} {draft.name}", taken)
-        bank_yml = bank_text(
-            bank, page.title, page.drafts, source=str(path.relative_to(docs.parent))
-        )
-        for qid, reason in _refused(bank, bank_yml, {}).items():
+            draft.fields["id"] = make_id(f"{name} {draft.name}", taken)
+        checked = bank_text(name, page.title, page.drafts, source=str(path))
+        for qid, reason in _refused(name, checked, {}).items():
             where = next((d for d in page.drafts if d.fields["id"] == qid), page.drafts[0])
             left.append(Left(str(path), where.name, where.line, reason))
-        files[banks / f"{bank}.yml"] = bank_yml
-        files[path] = page.rewritten(bank)
+        files[path] = page.rewritten()
         questions += len(page.drafts)
     if left:
         listed = "; ".join(f"{item.file}:{item.line}: {item.reason}" for item in left)
@@ -159,13 +156,13 @@ def import_site(docs: Path, banks: Path) -> SiteImport:
         raise KonumError(f"{docs}: no <quiz> block in any page")
     config = docs.parent / "mkdocs.yml"
     if config.is_file():
-        files[config] = _konum_config(config, banks)
+        files[config] = _konum_config(config)
     return SiteImport(files, questions, left)
 
 
-def _konum_config(config: Path, banks: Path) -> str:
-    """``config`` with the mkdocs-quiz plugin taken out and the konum extension put in,
-    its banks folder named; the rest (comments, order, MkDocs' tags) as it was."""
+def _konum_config(config: Path) -> str:
+    """``config`` with the mkdocs-quiz plugin taken out and the konum extension put in; the
+    rest (comments, order, MkDocs' tags) as it was."""
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
@@ -188,16 +185,9 @@ def _konum_config(config: Path, banks: Path) -> str:
         for name in [n for n in plugins if str(n).replace("_", "-") == "mkdocs-quiz"]:
             del plugins[name]
     extensions = data.setdefault("markdown_extensions", [])
-    relative = os.path.relpath(banks, config.parent)
-    if isinstance(extensions, list) and not any(
-        (next(iter(e), "") if isinstance(e, dict) else e) in ("konum", "konum.quiz")
-        for e in extensions
-    ):
-        extensions.append({"konum": {"banks": relative}})
-    excluded = data.get("exclude_docs")
-    if banks.is_relative_to(config.parent / str(data.get("docs_dir", "docs"))):
-        line = f"{Path(relative).name}/\n"
-        data["exclude_docs"] = f"{excluded}{line}" if isinstance(excluded, str) else line
+    names = [next(iter(e), "") if isinstance(e, dict) else e for e in extensions or []]
+    if isinstance(extensions, list) and not {"konum", "konum.quiz"} & set(map(str, names)):
+        extensions.append("konum")
     out = io.StringIO()
     yaml.dump(data, out)
     return out.getvalue()
@@ -287,19 +277,12 @@ def _atomic(path: Path, data: bytes) -> None:
     default=None,
     help="The bank file to write (default: the first file's name, as .yml, here).",
 )
-@click.option(
-    "--banks",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="mkdocs-quiz: the folder for the pages' banks (default: banks beside DOCS_DIR).",
-)
 @click.option("--force", is_flag=True, help="Replace the bank (and its images) if they exist.")
 @click.option("--dry-run", is_flag=True, help="Show what would be written, and write nothing.")
 def import_command(
     kind: str,
     sources: tuple[Path, ...],
     bank: Path | None,
-    banks: Path | None,
     force: bool,
     dry_run: bool,
 ) -> None:
@@ -308,12 +291,12 @@ def import_command(
 
     Questions konum cannot hold are listed on stderr by file, line and name; the bank is
     written only when konum's own check accepts every question in it. An mkdocs-quiz site
-    is converted whole or not at all: a bank per page, each <quiz> a /// quiz block, and
-    mkdocs.yml with konum in place of the plugin."""
+    is converted whole or not at all: each <quiz> becomes a /// question block where it
+    was, and mkdocs.yml gets konum in place of the plugin."""
     if kind == "mkdocs-quiz":
         if len(sources) != 1:
             raise click.UsageError("mkdocs-quiz takes one folder: the site's docs_dir")
-        _import_site(sources[0], banks or sources[0].parent / "banks", dry_run=dry_run)
+        _import_site(sources[0], dry_run=dry_run)
         return
     if bank is None:
         from konum.formatting import slugify
@@ -341,23 +324,14 @@ def import_command(
     )
 
 
-def _import_site(docs: Path, banks: Path, *, dry_run: bool) -> None:
-    converted = import_site(docs, banks)
-    clashes = [
-        p
-        for p, text in converted.files.items()
-        if p.suffix == ".yml" and p.parent == banks and p.exists()
-    ]
-    if clashes:
-        raise KonumError(f"nothing was changed: {shown(clashes[0], Path.cwd())} exists")
+def _import_site(docs: Path, *, dry_run: bool) -> None:
+    converted = import_site(docs)
     for path, text in converted.files.items():
-        old = path.read_text(encoding="utf-8") if path.exists() else ""
         if dry_run:
+            old = path.read_text(encoding="utf-8")
+            where = str(shown(path, Path.cwd()))
             diff = difflib.unified_diff(
-                old.splitlines(keepends=True),
-                text.splitlines(keepends=True),
-                str(shown(path, Path.cwd())) if old else "/dev/null",
-                str(shown(path, Path.cwd())),
+                old.splitlines(keepends=True), text.splitlines(keepends=True), where, where
             )
             click.echo("".join(diff), nl=False)
     if dry_run:
@@ -366,7 +340,7 @@ def _import_site(docs: Path, banks: Path, *, dry_run: bool) -> None:
         _atomic(path, text.encode("utf-8"))
     pages = sum(p.suffix == ".md" for p in converted.files)
     click.echo(
-        f"konum: {converted.questions} quizzes in {pages} pages now use konum "
-        f"(banks in {shown(banks, Path.cwd())}); check them with 'konum check'",
+        f"konum: {converted.questions} quizzes in {pages} pages are now konum questions, "
+        "written in the pages; check them with 'konum check'",
         err=True,
     )

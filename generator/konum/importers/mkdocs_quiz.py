@@ -1,4 +1,4 @@
-"""mkdocs-quiz pages read into drafts, and the pages rewritten to show them with konum.
+"""mkdocs-quiz pages read into drafts, and the pages rewritten to ask them with konum.
 
 mkdocs-quiz 1.7's syntax (its ``parsing.py`` and README): a ``<quiz>`` ... ``</quiz>``
 block outside fenced code holds the question, then ``- [x]`` / ``- [ ]`` answer lines
@@ -23,7 +23,9 @@ _QUIZ = re.compile(r"<quiz>(.*?)</quiz>", re.S)
 _CHECKBOX = re.compile(r"^[-*] \[(.?)\] (.*)$")
 _FEEDBACK = re.compile(r"^\s*>\s?(.*)$")
 _BLANK = re.compile(r"\[\[([^\]]+)\]\]")
-_MARKERS = re.compile(r"^[ \t]*<!--\s*mkdocs-quiz\s+(?:intro|results)\s*-->[ \t]*\n?", re.M)
+_MARKERS = re.compile(
+    r"^[ \t]*<!--\s*mkdocs-quiz\s+(?:intro|results)\s*-->[ \t]*(?:\n[ \t]*(?=\n))?\n?", re.M
+)
 _HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.M)
 
 
@@ -39,13 +41,15 @@ class Page:
     spans: list[tuple[int, int]] = field(default_factory=list)
     left: list[Left] = field(default_factory=list)
 
-    def rewritten(self, bank: str) -> str:
-        """The page with each quiz a ``/// quiz`` block of its one question (the drafts
-        have their ids by then) and mkdocs-quiz's markers gone."""
+    def rewritten(self) -> str:
+        """The page with each quiz a ``/// question`` block holding its question (the
+        drafts have their ids by then) and mkdocs-quiz's markers gone."""
+        from konum.importers.write import question_text
+
         out, end = [], 0
         for (start, stop), draft in zip(self.spans, self.drafts, strict=True):
             out.append(self.text[end:start])
-            out.append(f"/// quiz | {bank}\n    questions: {draft.fields['id']}\n///")
+            out.append(f"/// question\n{question_text(draft)}///")
             end = stop
         out.append(self.text[end:])
         return _MARKERS.sub("", "".join(out))

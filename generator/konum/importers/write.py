@@ -80,6 +80,32 @@ def _value(value: Any) -> Any:
     return value
 
 
+def _question(draft: Draft) -> CommentedMap:
+    """A draft (with its id) as the mapping a bank writes, its fields in :data:`ORDER`."""
+    item = CommentedMap()
+    item["id"] = draft.fields["id"]
+    for key in sorted(draft.fields, key=lambda k: ORDER.index(k) if k in ORDER else len(ORDER)):
+        if key != "id":
+            item[key] = _value(draft.fields[key])
+    return item
+
+
+def _yaml() -> YAML:
+    yaml = YAML()
+    yaml.width = 4096  # texts stay on their lines; blocks keep the author's breaks
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    return yaml
+
+
+def question_text(draft: Draft) -> str:
+    """One draft (with its id) as a ``/// question`` block holds it: the bank's fields of
+    one question, unindented, each approximation a comment above them."""
+    out = io.StringIO()
+    _yaml().dump(_question(draft), out)
+    notes = "".join(f"# imported: {note}\n" for note in draft.notes)
+    return notes + out.getvalue()
+
+
 def bank_text(bank: str, title: str, drafts: list[Draft], *, source: str) -> str:
     """The bank file for ``drafts`` (which get their ids here, in ``draft.fields["id"]``).
 
@@ -95,12 +121,7 @@ def bank_text(bank: str, title: str, drafts: list[Draft], *, source: str) -> str
         qid = draft.fields.get("id") or make_id(draft.name, taken)
         taken.add(qid)
         draft.fields["id"] = qid
-        item = CommentedMap()
-        item["id"] = qid
-        for key in sorted(draft.fields, key=lambda k: ORDER.index(k) if k in ORDER else len(ORDER)):
-            if key != "id":
-                item[key] = _value(draft.fields[key])
-        questions.append(item)
+        questions.append(_question(draft))
         if draft.notes:
             questions.yaml_set_comment_before_after_key(
                 i, before="\n".join(f"imported: {note}" for note in draft.notes), indent=2
@@ -110,11 +131,8 @@ def bank_text(bank: str, title: str, drafts: list[Draft], *, source: str) -> str
     doc["title"] = title
     doc["questions"] = questions
     doc.yaml_set_start_comment(f"Imported by konum from {source}: check it with `konum check`.")
-    yaml = YAML()
-    yaml.width = 4096  # texts stay on their lines; blocks keep the author's breaks
-    yaml.indent(mapping=2, sequence=4, offset=2)
     out = io.StringIO()
-    yaml.dump(doc, out)
+    _yaml().dump(doc, out)
     # A blank line before each question (and its comments), as the course's banks have.
     lines, previous = [], ""
     for line in out.getvalue().split("\n"):

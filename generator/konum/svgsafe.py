@@ -61,7 +61,8 @@ FORBIDDEN = frozenset(
 _RASTER_HREF = frozenset({"image", "feImage"})
 _DATA_RASTER = re.compile(r"data:image/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*\Z")
 #: CSS properties a drawing may set (in ``style=`` and ``<style>``): SVG's presentation
-#: attributes, which paint and place and never fetch but through ``url(#id)``.
+#: attributes, which paint and place and never fetch but through ``url(#id)``, and the
+#: sizes a drawing's root says it is drawn at (konum's own figures and editors write them).
 CSS_PROPERTIES = frozenset(
     """alignment-baseline baseline-shift clip clip-path clip-rule color color-interpolation
     color-interpolation-filters color-rendering direction display dominant-baseline fill
@@ -72,7 +73,8 @@ CSS_PROPERTIES = frozenset(
     stop-opacity stroke stroke-dasharray stroke-dashoffset stroke-linecap stroke-linejoin
     stroke-miterlimit stroke-opacity stroke-width text-anchor text-decoration
     text-rendering transform transform-origin unicode-bidi vector-effect visibility
-    white-space word-spacing writing-mode""".split()  # noqa: SIM905
+    white-space word-spacing writing-mode width height min-width max-width min-height
+    max-height""".split()  # noqa: SIM905
 )
 #: CSS functions a value may call: colours, transforms and arithmetic, none of which fetch.
 CSS_FUNCTIONS = frozenset(

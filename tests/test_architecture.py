@@ -40,8 +40,8 @@ NEWTYPE = REPO / "tests" / "fixtures" / "newtype"
 #: in every language, one problem per misspelt key, the warning for published bank files and
 #: a page's build error on one line (about 50); issue 45's formula functions for statistics
 #: and counting with their textbook LaTeX, param symbols, `where`, the hint for a param
-#: called as a function and plugin errors at their line (about 585), and nothing else may.
-ENGINE_BUDGET = 13_894
+#: called as a function and plugin errors at their line (about 590), and nothing else may.
+ENGINE_BUDGET = 13_899
 
 
 def module_files() -> dict[str, Path]:

@@ -1113,6 +1113,12 @@ def test_a_where_keeps_a_generators_drawings_apart() -> None:
         "no drawing of sinusoidal_entry meets 'pos > 6' (200 tried): widen the params or "
         "loosen the condition",
     )
+    failing = replace(q, where="pos / (j - j) > 1")
+    (finding,) = failing.probe(Probe(PE))[0]
+    assert finding.field == "where" and re.fullmatch(
+        r"'pos / \(j - j\) > 1' fails for pos = \d, j = \d: division by zero in 'pos / \(j - j\)'",
+        finding.message,
+    ), finding.message
     unknown = replace(q, where="pos > base2")
     (finding,) = unknown.probe(Probe(PE))[0]
     assert finding.field == "where" and finding.offset == 6

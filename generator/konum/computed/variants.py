@@ -39,7 +39,7 @@ from konum.computed.base import (
     shown_values,
 )
 from konum.computed.constraints import check_constraint
-from konum.computed.expression import parse
+from konum.computed.expression import FormulaError, parse
 from konum.formatting import did_you_mean, format_number, localize_numbers
 from konum.model import Choices, ConcreteOption, ParamConstraint, Variant
 from konum.sandbox import SandboxedTemplate, SandboxError, sandbox
@@ -189,8 +189,13 @@ class Conditioned:
                 generated = self.inner.generate(rng, constraints, decimals, language=language)
             else:
                 generated = self.inner.generate(rng, constraints, decimals)
-            if self.where.evaluate(cast(Mapping[str, float], generated.values)):
-                return generated
+            values = cast(Mapping[str, float], generated.values)
+            try:
+                if self.where.evaluate(values):
+                    return generated
+            except FormulaError as exc:
+                shown = shown_values(values, list(self.where.names))
+                raise WhereError(f"'{self.where.text}' fails for {shown}: {exc.reason}") from None
         raise WhereError(
             f"no drawing of {self.name} meets '{self.where.text}' ({MAX_DRAWS} tried): widen "
             "the params or loosen the condition"

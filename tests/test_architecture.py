@@ -44,12 +44,12 @@ NEWTYPE = REPO / "tests" / "fixtures" / "newtype"
 #: in the options and the refusal of docs files outside the project (issue 48, about 120); then
 #: issue 45's blocks that never fail silently (typed options, every problem of a page, the
 #: site's own at mkdocs.yml: about 130) and its questions written in the page (a page read as a
-#: bank, the block: about 180); ; issue 45's formula functions for statistics and counting with
+#: bank, the block: about 180); issue 45's formula functions for statistics and counting with
 #: their textbook LaTeX, param symbols, `where`, the hint for a param called as a function and
-#: plugin errors at their line (about 530); then issue 48's hardening of recordings and exports
+#: plugin errors at their line (about 590); then issue 48's hardening of recordings and exports
 #: (recordings read back, escaped export text, the SVG cleaner's CSS allow-list, bounded pattern
 #: blanks), and nothing else may.
-ENGINE_BUDGET = 16_197
+ENGINE_BUDGET = 16_265
 
 
 def module_files() -> dict[str, Path]:

@@ -1091,3 +1091,35 @@ def test_option_and_matching_orders_are_pinned(seed: int) -> None:
         "pinned-matching", "b", "p", "e", src, pairs=pairs, distractors=("x", "y")
     )
     assert (option_order(choice, seed), right_items(matching, seed)) == PINNED_ORDERS[seed]
+
+
+# --- a condition on a generator's params (issue 45) -------------------------------------------
+
+
+def test_a_where_keeps_a_generators_drawings_apart() -> None:
+    from dataclasses import replace
+
+    from konum.types.base import Probe
+
+    params = {"d": Choices((8,)), "pos": Range(1, 6), "j": Range(0, 3)}
+    q = replace(question("sinusoidal_entry", params=params), where="pos != j + 1 and pos > 2")
+    drawn = [(v.values["pos"], v.values["j"]) for v in computed_variants(q, 11, 12)]
+    assert len(drawn) == 12 and all(pos != j + 1 and pos > 2 for pos, j in drawn)
+    assert q.probe(Probe(PE))[0] == []
+    never = replace(q, where="pos > 6")
+    ((field, message),) = [(f.field, f.message) for f in never.probe(Probe(PE))[0]]
+    assert (field, message) == (
+        "where",
+        "no drawing of sinusoidal_entry meets 'pos > 6' (200 tried): widen the params or "
+        "loosen the condition",
+    )
+    failing = replace(q, where="pos / (j - j) > 1")
+    (finding,) = failing.probe(Probe(PE))[0]
+    assert finding.field == "where" and re.fullmatch(
+        r"'pos / \(j - j\) > 1' fails for pos = \d, j = \d: division by zero in 'pos / \(j - j\)'",
+        finding.message,
+    ), finding.message
+    unknown = replace(q, where="pos > base2")
+    (finding,) = unknown.probe(Probe(PE))[0]
+    assert finding.field == "where" and finding.offset == 6
+    assert finding.message.startswith("unknown name 'base2'; did you mean 'base'?")

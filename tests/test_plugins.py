@@ -10,6 +10,7 @@ sees them; an entry that does not import is one line naming it and the exception
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shutil
@@ -521,4 +522,21 @@ def test_an_exception_in_a_figure_or_an_explorer_names_its_line_and_values(
         explorer_values({"shapes": explorer}, "shapes", {})
     assert str(raised.value) == (
         "/// explorer | shapes: KeyError: 'missing' at shapes.py:2, for n = 4"
+    )
+    # Its fallback figure is its own code too.
+    from konum.explorer import render_explorer
+
+    (site / "shapes2.py").write_text(
+        "def check(values):\n    return None\n\n\ndef figure(values):\n"
+        "    return 1 / (values['n'] - 4)\n"
+    )
+    from shapes2 import check as fits  # type: ignore[import-not-found]
+    from shapes2 import figure
+
+    drawn = dataclasses.replace(explorer, check=fits, figure=figure)
+    plugins = plugin_module.Plugins(explorers={"shapes": drawn})
+    with pytest.raises(ExplorerError) as raised:
+        render_explorer(plugins, "shapes", {})
+    assert str(raised.value) == (
+        "/// explorer | shapes: ZeroDivisionError: division by zero at shapes2.py:6, for n = 4"
     )

@@ -31,7 +31,14 @@ from typing import Any, ClassVar
 from pymdownx.blocks.block import Block, type_any
 
 from konum.blocks import block_options, check_closed
-from konum.explorers import TEXT_OPTIONS, Explorer, ExplorerError, explorer_values, limits
+from konum.explorers import (
+    TEXT_OPTIONS,
+    Explorer,
+    ExplorerError,
+    explorer_values,
+    limits,
+    plugin_call,
+)
 from konum.formatting import did_you_mean, localize_numbers
 from konum.messages import catalogue, fill
 from konum.model import FigureRef
@@ -71,11 +78,12 @@ def render_explorer(
 
     svg = table = None
     if explorer.figure is not None:
-        figure_name, figure_params, alt_key, alt_fields = explorer.figure(values)
+        found = plugin_call(name, explorer.figure, values)
+        figure_name, figure_params, alt_key, alt_fields = found
         alt = alt or localize_numbers(say(alt_key, **alt_fields), language)
         svg = figure_html(FigureRef(figure_name, alt, caption, figure_params), plugins, language)
     elif explorer.table is not None:
-        table_caption, headers, rows = explorer.table(values, say)
+        table_caption, headers, rows = plugin_call(name, explorer.table, values, say)
         table = {"caption": caption or table_caption, "headers": headers, "rows": rows}
     data = {
         "values": values,

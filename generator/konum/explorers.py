@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from konum.computed.base import ParamSpec, raised_at, shown_values
 from konum.computed.constraints import check_constraint
@@ -61,6 +61,8 @@ class Explorer:
     texts: str = ""
 
 
+T = TypeVar("T")
+
 #: Options every explorer takes besides its own: the fallback figure's text.
 TEXT_OPTIONS = ("alt", "caption")
 
@@ -79,6 +81,23 @@ def limits(spec: ParamSpec) -> dict[str, Any]:
     if isinstance(allowed, Choices):
         return {"choices": [_plain(spec, v) for v in allowed.values]}
     return {"min": allowed.low, "max": allowed.high, "step": allowed.step or 1}
+
+
+def plugin_call(name: str, function: Callable[..., T], values: Values, *args: Any) -> T:
+    """``function(values, *args)``, explorer ``name``'s own code (its ``check``, ``figure``
+    or ``table``).
+
+    Raises:
+        ExplorerError: it raised; the message names the plugin's file and line
+            (:func:`~konum.computed.base.raised_at`) and the values.
+    """
+    try:
+        return function(values, *args)
+    except ExplorerError:
+        raise
+    except Exception as exc:
+        at = f"{raised_at(exc, function)}, for {shown_values(values, list(values))}"
+        raise ExplorerError(f"/// explorer | {name}: {type(exc).__name__}: {exc}{at}") from exc
 
 
 def explorer_values(
@@ -114,11 +133,7 @@ def explorer_values(
         if problem:
             raise ExplorerError(f"{where}: option {key!r}: {problem}")
         values[key] = _plain(found, value)
-    try:
-        problem = explorer.check(values)
-    except Exception as exc:  # the plugin's own code: name its line and the values
-        at = f"{raised_at(exc, explorer.check)}, for {shown_values(values, list(values))}"
-        raise ExplorerError(f"{where}: {type(exc).__name__}: {exc}{at}") from exc
+    problem = plugin_call(name, explorer.check, values)
     if problem:
         raise ExplorerError(f"{where}: {problem}")
     return values

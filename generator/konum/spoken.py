@@ -2,7 +2,8 @@
 
 For the places that cannot hold markup: a matching question's ``<option>`` (quiz pages), the
 right-hand items of Moodle XML and GIFT matching questions. ``$\\sin(0)$`` reads
-``sin(0)``, ``$s^{d/(d-2)}$`` reads ``s to the power d/(d−2)``, ``$x_1$`` reads ``x₁``, in
+``sin(0)``, ``$s^{d/(d-2)}$`` reads ``s to the power d/(d−2)``, ``$x_1$`` reads ``x₁``,
+``$\\binom{12}{2}$`` reads ``C(12, 2)`` (not a fraction in brackets), in
 the words of the page's language (its catalogue's ``spoken`` texts: ``s üzeri d/(d−2)`` in
 Turkish).
 """

@@ -28,7 +28,7 @@ from konum.computed.base import sig
 Value = np.float64
 #: The extra that installs SciPy, as ``pip`` writes it.
 STATS_EXTRA = "konum[stats]"
-#: Largest ``n!`` a float holds.
+#: Largest ``n`` whose ``n!`` a float holds.
 MAX_FACTORIAL = 170
 #: Largest whole number a float holds exactly.
 MAX_WHOLE = 2**53
@@ -181,7 +181,9 @@ def _whole(x: float, what: str, high: int = MAX_WHOLE, why: str = "") -> int:
 
 
 def _fits(log_value: float) -> None:
-    """Refuse a result whose natural log is ``log_value`` when it is beyond a float."""
+    """Refuse a result whose natural log is ``log_value`` when it is beyond a float (the
+    callers pass it a hair low: a result the rounded logarithms let through is refused
+    exactly when it is converted to a float)."""
     if log_value > math.log(np.finfo(np.float64).max):
         raise OverflowError("overflow")
 

@@ -18,12 +18,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal, TypeGuard
+from typing import Literal, TypeGuard, cast
 
 import numpy as np
 
 from konum import limits, paths
 from konum.computed.base import (
+    MAX_DRAWS,
     Distractor,
     Generated,
     Generator,
@@ -38,6 +39,7 @@ from konum.computed.base import (
     shown_values,
 )
 from konum.computed.constraints import check_constraint
+from konum.computed.expression import FormulaError, parse
 from konum.formatting import did_you_mean, format_number, localize_numbers
 from konum.model import Choices, ConcreteOption, ParamConstraint, Variant
 from konum.sandbox import SandboxedTemplate, SandboxError, sandbox
@@ -147,6 +149,57 @@ def speaks(generator: Generator) -> TypeGuard[SpeakingGenerator]:
         return "language" in inspect.signature(generator.generate).parameters
     except (TypeError, ValueError):
         return False
+
+
+class WhereError(GeneratorError):
+    """No drawing of a generator met the question's ``where``."""
+
+
+class Conditioned:
+    """A plugin's generator whose drawings must meet a question's ``where`` (a condition
+    over its numeric params, :func:`konum.computed.expression.parse`): a drawing that
+    breaks it is drawn again, at most :data:`konum.computed.base.MAX_DRAWS` times.
+
+    Raises (when made):
+        FormulaError: the condition does not parse (a name that is not a numeric param).
+    """
+
+    def __init__(self, generator: Generator, where: str) -> None:
+        self.inner = generator
+        self.name, self.title, self.params = generator.name, generator.title, generator.params
+        self.default_decimals = generator.default_decimals
+        self.misconceptions = generator.misconceptions
+        numeric = [n for n, spec in generator.params.items() if spec.kind in ("int", "float")]
+        self.where = parse(where, tuple(numeric), condition=True)
+
+    def generate(
+        self,
+        rng: np.random.Generator,
+        constraints: Mapping[str, ParamConstraint],
+        decimals: int | None = None,
+        language: str = "en",
+    ) -> Generated:
+        """A drawing of the generator that meets the condition.
+
+        Raises:
+            WhereError: none did in :data:`~konum.computed.base.MAX_DRAWS` drawings.
+        """
+        for _ in range(MAX_DRAWS):
+            if language != "en" and speaks(self.inner):
+                generated = self.inner.generate(rng, constraints, decimals, language=language)
+            else:
+                generated = self.inner.generate(rng, constraints, decimals)
+            values = cast(Mapping[str, float], generated.values)
+            try:
+                if self.where.evaluate(values):
+                    return generated
+            except FormulaError as exc:
+                shown = shown_values(values, list(self.where.names))
+                raise WhereError(f"'{self.where.text}' fails for {shown}: {exc.reason}") from None
+        raise WhereError(
+            f"no drawing of {self.name} meets '{self.where.text}' ({MAX_DRAWS} tried): widen "
+            "the params or loosen the condition"
+        )
 
 
 @dataclass(frozen=True)
@@ -337,6 +390,8 @@ def check_generator(recipe: Recipe) -> list[tuple[str, str]]:
         never = _never_gives(recipe, drawn) if some and not any(hidden) else None
     except GeneratorTimeout as exc:
         return [("generator", str(exc))]
+    except WhereError as exc:
+        return [("where", str(exc))]
     except GeneratorFailure as exc:
         at = f"{exc.where}, for {exc.values}"
         if isinstance(exc.error, ValueError):  # the subject's code refused a drawn combination

@@ -34,9 +34,10 @@ from typing import Any, ClassVar, Literal
 
 from markupsafe import Markup
 
-from konum.computed import FormulaGenerator, Generator, Recipe, check_formula
+from konum.computed import FormulaError, FormulaGenerator, Generator, Recipe, check_formula
 from konum.computed.base import places
 from konum.computed.variants import (
+    Conditioned,
     PromptTemplateError,
     check_generator,
     computed_variants,
@@ -150,7 +151,7 @@ class ComputedQuestion(Question):
 
         Raises:
             konum.plugins.UnknownGeneratorError: no plugin's generator of that name.
-            konum.computed.FormulaError: the formula does not parse.
+            konum.computed.FormulaError: the formula (or the ``where``) does not parse.
         """
         generator: Generator
         if self.formula is not None:
@@ -160,6 +161,8 @@ class ComputedQuestion(Question):
                 symbols=self.symbols,
                 where=self.where,
             )
+        elif self.where:
+            generator = Conditioned(plugins.generator(self.generator), self.where)
         else:
             generator = plugins.generator(self.generator)
         return Recipe(
@@ -196,7 +199,11 @@ class ComputedQuestion(Question):
             return [Finding("generator", ctx.plugins.unknown_generator(self.generator))], self
         else:
             try:
-                found = [Finding(p, m) for p, m in check_generator(self.recipe(ctx.plugins))]
+                recipe = self.recipe(ctx.plugins)
+            except FormulaError as exc:  # the where: the generator itself was found
+                return [Finding("where", exc.reason, exc.offset)], self
+            try:
+                found = [Finding(p, m) for p, m in check_generator(recipe)]
             except Exception as exc:  # the generator's own bug must still not hide the bank
                 message = f"the generator check failed ({type(exc).__name__}: {exc})"
                 return [Finding("generator", message)], self

@@ -25,7 +25,7 @@ from konum.yamlsource import YMap
 #: How a computed question is answered: a typed number, or a choice among computed options.
 COMPUTED_ANSWERS = ("numeric", "choice")
 #: The fields only a formula question (``formula:`` instead of ``generator:``) has.
-FORMULA_ONLY_FIELDS = ("misconceptions", "tolerance", "where")
+FORMULA_ONLY_FIELDS = ("misconceptions", "tolerance")
 MISCONCEPTION_FIELDS = ("formula", "feedback")
 
 
@@ -87,6 +87,7 @@ def read_fields(r: Reader, node: YMap, common: dict[str, Any]) -> dict[str, Any]
             "decimals": decimals,
             "options": options or 4,
             "unit": unit,
+            "where": r.text(node, "where", "", required=False),
         }
     tolerance = _formula_tolerance(r, node, decimals)
     misconceptions = _misconceptions(r, node)

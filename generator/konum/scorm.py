@@ -42,9 +42,9 @@ if TYPE_CHECKING:
 VERSIONS = ("1.2", "2004")
 #: The runtime script's place in the package.
 SCRIPT = "konum-scorm/sco.js"
-#: Files of a built site that a SCORM package leaves out: the downloads hold every answer;
-#: the sitemaps and source maps serve no learner.
-LEFT_OUT = ("downloads/", ".konum-site", "sitemap.xml", "sitemap.xml.gz")
+#: Files of a built site that a SCORM package leaves out: the downloads hold every answer,
+#: and source maps serve no learner (the sitemap stays: Material's instant navigation reads it).
+LEFT_OUT = ("downloads/", ".konum-site")
 LEFT_OUT_KINDS = (".map",)
 _QUIZ = re.compile(r'<section class="konum-quiz"[^>]*data-quiz-id="([^"]+)"([^>]*)>')
 _DATA = re.compile(r'class="konum-data">(\{.*?\})</script>', re.S)

@@ -40,8 +40,9 @@ NEWTYPE = REPO / "tests" / "fixtures" / "newtype"
 #: in every language, one problem per misspelt key, the warning for published bank files and
 #: a page's build error on one line (about 50), the safe and bounded reading of
 #: configurations, the editions named in the options and the refusal of docs files outside
-#: the project (issue 48, about 120), and nothing else may.
-ENGINE_BUDGET = 13_420
+#: the project (issue 48, about 120), the build's three new homes' imports (issue 43, about
+#: 55), and nothing else may.
+ENGINE_BUDGET = 13_475
 
 
 def module_files() -> dict[str, Path]:

@@ -534,7 +534,7 @@ def test_konum_build_writes_the_pages_plain_mkdocs_writes(built: Path, tmp_path:
 def test_a_swap_killed_between_its_renames_is_put_back(tmp_path: Path) -> None:
     """The swap sets the old site aside, then moves the new one in: a build killed between
     the two leaves the old site in ``.site-old-*``, and the next build restores it first."""
-    from konum.build import recover
+    from konum.publish import recover
 
     site = tmp_path / "site"
     aside = tmp_path / ".site-old-abc"

@@ -26,8 +26,8 @@ from konum import __version__, limits
 from konum.errors import ExportError, KonumError
 
 if TYPE_CHECKING:
-    from konum.build import SiteConfig
     from konum.course import Course
+    from konum.siteconfig import SiteConfig
 
 SEED = click.IntRange(*limits.SEED)
 VARIANTS = click.IntRange(*limits.VARIANTS)
@@ -120,11 +120,12 @@ def check(
     Example programs (output questions) are code: they run only with --run-programs or
     --record, or where mkdocs.yml says run_programs: true; otherwise their recorded output
     is checked against their solution's hash."""
-    from konum.build import check_pages, find_editions, read_site_config
+    from konum.build import check_pages
     from konum.check import check_banks
     from konum.plugins import NONE, load_plugins
     from konum.problems import format_json, format_text
     from konum.record import record_outputs
+    from konum.siteconfig import find_editions, read_site_config
     from konum.translate import check_translations
     from konum.translate import update_hashes as record_hashes
 
@@ -190,8 +191,8 @@ def check(
 )
 def preview(question_id: str, config_file: str, seed: int | None, variants: int) -> None:
     """Print the variants of a computed question: prompt, answer, options, solution."""
-    from konum.build import read_site_config
     from konum.formatting import did_you_mean
+    from konum.siteconfig import read_site_config
 
     course = _course_or_exit(read_site_config(config_file), seed, variants)
     questions = {q.id: q for bank in course.banks for q in bank.questions}
@@ -271,9 +272,10 @@ def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
     mkdocs.yml, or another edition's configuration with -f, served under its own path."""
     from mkdocs.commands.serve import serve as mkdocs_serve
 
-    from konum.build import PageLine, file_problems, find_editions, read_site_config
     from konum.config import override
+    from konum.driver import PageLine
     from konum.paths import TEMPLATES_DIR
+    from konum.siteconfig import file_problems, find_editions, read_site_config
 
     settings = read_site_config(config_file)
     refused = file_problems(settings)
@@ -338,7 +340,7 @@ def _with_seed(config: Path, extension: str, seed: int) -> dict[str, object]:
     """A configuration that inherits ``config`` and gives konum (written as ``extension``)
     ``seed``. INHERIT merges mappings but replaces lists, so a list of extensions is written
     again in full."""
-    from konum.build import load_mkdocs_config
+    from konum.siteconfig import load_mkdocs_config
 
     loaded = load_mkdocs_config(config)
     written = loaded["mdx_configs"].get(extension, {})
@@ -385,9 +387,9 @@ def export(
     if kind in LMS_KINDS:
         _export_lms(kind, config_file, seed, variants, output)
         return
-    from konum.build import read_site_config
     from konum.exports import export as write_export
     from konum.exports import file_names
+    from konum.siteconfig import read_site_config
 
     settings = read_site_config(config_file)
     course = _course_or_exit(settings, seed, variants)
@@ -428,12 +430,12 @@ def _export_lms(
     kind: str, config_file: str, seed: int | None, variants: int | None, output: str | None
 ) -> None:
     """``konum export moodle|gift|qti``: the questions, the ones left out listed on stderr."""
-    from konum.build import read_site_config
     from konum.exports import file_names
     from konum.exports.gift import write_gift
     from konum.exports.moodle import write_moodle
     from konum.exports.qti import write_qti
     from konum.lms import skipped_report
+    from konum.siteconfig import read_site_config
 
     settings = read_site_config(config_file)
     course = _course_or_exit(settings, seed, variants)
@@ -481,7 +483,7 @@ def quiz(source: str, config_file: str, seed: int | None) -> None:
     One answer a line (also from a pipe): an option by number or letter, several as "1 3",
     matches as "1=b 2=a", an order as "3 1 2", each blank on its own line, a program's
     output up to an empty line; or hint, show, new, skip, quit."""
-    from konum.build import read_site_config
+    from konum.siteconfig import read_site_config
     from konum.terminal import bank_quiz, is_page, read_page, take
 
     if is_page(source):
@@ -522,8 +524,8 @@ def exam(
 ) -> None:
     """Print an exam: versions with their own numbers and order, each with an answer key,
     as HTML and PDF."""
-    from konum.build import read_site_config
     from konum.exam import find_chromium, write_exam
+    from konum.siteconfig import read_site_config
 
     settings = read_site_config(config_file)
     course = _course_or_exit(settings, seed, None)

@@ -666,3 +666,32 @@ def test_plain_mkdocs_refuses_a_page_outside_the_project_where_konum_reads_the_p
         in result.stderr
     ), result.stderr
     assert not (project / "site" / "secret.html").exists()
+
+
+def test_plain_mkdocs_names_a_wrong_konum_option_at_its_line_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    """``mkdocs build`` makes konum's extension while it checks mkdocs.yml, where a failure
+    is printed with a traceback: konum says a misspelt option when it converts a page
+    instead, at the line of mkdocs.yml that writes it, with the spelling hint."""
+    project = make_project(tmp_path)
+    config = project / "mkdocs.yml"
+    config.write_text(
+        config.read_text(encoding="utf-8").replace("      seed: 42\n", "      sed: 7\n"),
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr and 'File "' not in result.stderr, result.stderr
+    assert (
+        "ERROR   -  mkdocs.yml:19: markdown_extensions: konum has no option 'sed'; did you mean"
+        " 'seed'?" in result.stderr
+    ), result.stderr

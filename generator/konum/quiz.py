@@ -69,9 +69,9 @@ from pymdownx.blocks.block import Block, type_any
 
 from konum import limits
 from konum.blocks import block_options, check_closed, outside_fences
-from konum.config import DEFAULTS, Options, check_names, options_from
+from konum.config import DEFAULTS, OptionError, Options, options_from
 from konum.course import Course, course_for
-from konum.errors import ConfigError, ExportError, KonumError, PageError
+from konum.errors import ExportError, KonumError, PageError
 from konum.explorer import ExplorerBlock, check_header, explorer_assets, unshown_texts
 from konum.exports.cards import build_cards
 from konum.exports.text import cards_json
@@ -83,6 +83,7 @@ from konum.paths import shown as shown_path
 from konum.plugins import Plugins, load_plugins
 from konum.problems import BankError, format_text
 from konum.render import asset, environment, render_quiz, script_json
+from konum.siteconfig import option_line, refusal
 from konum.types import Bank, Concrete
 
 
@@ -456,6 +457,8 @@ class MalformedBlockPreprocessor(Preprocessor):
         self.extension = extension
 
     def run(self, lines: list[str]) -> list[str]:
+        if self.extension.refused:
+            raise QuizError(self.extension.refused)
         quizzes = self.extension.quiz_lines
         quizzes.clear()
 
@@ -535,12 +538,9 @@ class QuizExtension(BlocksExtension):  # type: ignore[misc]
     ``default_progress``) puts the progress marks on every page."""
 
     def __init__(self, default_progress: bool = False, **kwargs: Any) -> None:
-        try:
-            check_names(kwargs)
-        except ConfigError as exc:
-            raise QuizError(str(exc)) from None
+        self.refused = refusal(kwargs)  # said when a page is converted
         self.config = {name: list(value) for name, value in DEFAULTS.items()}
-        super().__init__(**kwargs)
+        super().__init__(**{name: v for name, v in kwargs.items() if name in DEFAULTS})
         progress = kwargs.get("nav_progress")
         self.nav_progress = default_progress if progress is None else bool(progress)
         self.quiz_lines: list[int] = []
@@ -551,8 +551,8 @@ class QuizExtension(BlocksExtension):  # type: ignore[misc]
         its configuration, before ``konum build`` gives the folder paths start from)."""
         try:
             return options_from(self.getConfigs())
-        except ConfigError as exc:
-            raise QuizError(str(exc)) from None
+        except OptionError as exc:
+            raise QuizError(option_line(exc, self.getConfigs())) from None
 
     def plugins(self) -> Plugins:
         try:

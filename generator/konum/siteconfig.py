@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from konum import limits
-from konum.config import Options, options_from
+from konum.config import OptionError, Options, check_names, options_from
 from konum.errors import ConfigError
 from konum.paths import shown
 from konum.problems import BankProblem
@@ -167,17 +167,13 @@ def _config_loader() -> Any:
     return loader
 
 
-def raw_config(path: Path) -> object:
-    """The YAML of ``path`` itself (``INHERIT`` not followed), read as banks are read (at
-    most ``limits.YAML_BYTES``, a regular file, UTF-8, bounded nesting) with
-    :func:`_config_loader`: nothing in it runs.
+def _config_text(path: Path) -> str:
+    """The text of the configuration ``path``, read as bank files are read: a regular file
+    of at most ``limits.YAML_BYTES``, UTF-8, nested at most ``limits.YAML_DEPTH`` deep.
 
     Raises:
-        ConfigError: one of those refused, or a YAML syntax error, in one line with the
-            file, its line and column and the hint banks get ("put it in quotes").
+        ConfigError: one of those refused, in one line naming the file.
     """
-    import yaml
-
     from konum import yamlsource
     from konum.files import input_problem
 
@@ -196,12 +192,107 @@ def raw_config(path: Path) -> object:
             "UTF-16?); save it again with the UTF-8 encoding"
         )
     problem = problems[0] if text is None else yamlsource.check_depth(text, str(path))
-    if problem is None:
+    if problem is not None or text is None:
+        raise ConfigError(str(problem))
+    return text
+
+
+def raw_config(path: Path) -> object:
+    """The YAML of ``path`` itself (``INHERIT`` not followed), read by :func:`_config_text`
+    with :func:`_config_loader`: nothing in it runs.
+
+    Raises:
+        ConfigError: what :func:`_config_text` refuses, or a YAML syntax error in one line
+            with the file, its line and column and the hint banks get ("put it in quotes").
+    """
+    import yaml
+
+    from konum import yamlsource
+
+    text = _config_text(path)
+    try:
+        return yaml.load(text, Loader=_config_loader())
+    except yaml.YAMLError as exc:
+        raise ConfigError(str(yamlsource.syntax_problem(exc, _name(path)))) from None
+
+
+def _name(path: Path) -> str:
+    """``path`` as a reader in the working folder names it."""
+    return str(shown(path, Path.cwd().resolve()))
+
+
+def locate_option(config_file: Path, name: str) -> tuple[Path, int] | None:
+    """Where konum's option ``name`` is written: the first file of ``config_file``'s
+    ``INHERIT`` chain (itself first) whose konum options hold it, and the line; else where
+    the first konum options begin; None when there are none or a file cannot be read."""
+    import yaml
+
+    found = None
+    current: Path | None = config_file.resolve()
+    for _ in range(limits.YAML_DEPTH):  # a loop of INHERITs is refused elsewhere
+        if current is None:
+            break
         try:
-            return yaml.load(text or "", Loader=_config_loader())
-        except yaml.YAMLError as exc:
-            problem = yamlsource.syntax_problem(exc, str(path))
-    raise ConfigError(str(problem))
+            root = yaml.compose(_config_text(current), Loader=_config_loader())
+        except (ConfigError, yaml.YAMLError):
+            break
+        top = {key.value: value for key, value in _pairs(root)}
+        for key, options in _konum_options(top.get("markdown_extensions")):
+            found = found or (current, key.start_mark.line + 1)
+            for option, _ in _pairs(options):
+                if option.value == name:
+                    return current, option.start_mark.line + 1
+        inherit = top.get("INHERIT")
+        folder, current = current.parent, None
+        if isinstance(inherit, yaml.ScalarNode):
+            current = (folder / inherit.value).resolve()
+    return found
+
+
+def _pairs(node: Any) -> Iterator[tuple[Any, Any]]:
+    """A YAML mapping node's ``(key node, value node)`` pairs, text keys only."""
+    import yaml
+
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode):
+                yield key, value
+
+
+def _konum_options(extensions: Any) -> Iterator[tuple[Any, Any]]:
+    """konum's entries in a ``markdown_extensions`` node, as a mapping or a list."""
+    import yaml
+
+    items = extensions.value if isinstance(extensions, yaml.SequenceNode) else [extensions]
+    for item in items:
+        for key, value in _pairs(item):
+            if key.value in EXTENSIONS:
+                yield key, value
+
+
+def refusal(given: Mapping[str, Any]) -> str | None:
+    """What an extension says of its options ``given`` when one of them is an option konum
+    does not have (:func:`option_line`); None when all are known. MkDocs makes the
+    extensions while it checks its configuration and prints a failure there with a
+    traceback, so the extensions say this when they convert a page instead."""
+    try:
+        check_names(given)
+    except OptionError as exc:
+        return option_line(exc, given)
+    return None
+
+
+def option_line(error: OptionError, given: Mapping[str, Any]) -> str:
+    """``error`` of an extension's options ``given``, headed by where the ``mkdocs.yml`` in
+    the ``root`` option's folder (else the working one) writes the option."""
+    return located(error, Path(str(given.get("root") or ".")) / "mkdocs.yml")
+
+
+def located(error: OptionError, config_file: Path) -> str:
+    """``error`` headed by the file and line of ``config_file``'s chain where its option is
+    written (``mkdocs.yml:19: ...``), as a bank's problems are headed."""
+    place = locate_option(config_file, error.name) if config_file.is_file() else None
+    return f"{_name(place[0])}:{place[1]}: {error}" if place else str(error)
 
 
 def _check_inherit_chain(path: Path) -> None:
@@ -333,7 +424,8 @@ def find_editions(settings: SiteConfig) -> list[tuple[str, SiteConfig]]:
 
 def _check_options_early(path: Path) -> None:
     """Check the extension's options before MkDocs does: MkDocs reports an extension that
-    fails to load with lines of its traceback; this says only what is wrong."""
+    fails to load with lines of its traceback; this says only what is wrong, at the file
+    and line where the option is written (:func:`located`)."""
     if not path.is_file():
         return  # load_mkdocs_config says so
     raw = _merged_config(path)  # a broken file: MkDocs' own loader reports it next
@@ -345,7 +437,10 @@ def _check_options_early(path: Path) -> None:
     for item in extensions:
         for name in EXTENSIONS:
             if isinstance(item, dict) and name in item:
-                options_from(item[name] or {}, root=path.parent)
+                try:
+                    options_from(item[name] or {}, root=path.parent)
+                except OptionError as exc:
+                    raise ConfigError(located(exc, path)) from None
 
 
 def file_problems(settings: SiteConfig) -> list[BankProblem]:

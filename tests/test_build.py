@@ -695,3 +695,27 @@ def test_plain_mkdocs_names_a_wrong_konum_option_at_its_line_without_a_traceback
         "ERROR   -  mkdocs.yml:19: markdown_extensions: konum has no option 'sed'; did you mean"
         " 'seed'?" in result.stderr
     ), result.stderr
+
+
+def test_the_build_hands_each_edition_the_course_it_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pages of a build draw from the course the build loaded and checked, handed to
+    the extension with its options: nothing looks it up again (course_for's cache keyed
+    on options that must equal the extension's)."""
+    import konum.quiz
+    from konum.build import build_site
+
+    project = make_project(tmp_path)
+    add_edition(project)
+
+    def no_lookup(options: object) -> None:
+        raise AssertionError("a page looked the course up instead of using the one handed")
+
+    monkeypatch.setattr(konum.quiz, "_course", no_lookup)
+    monkeypatch.chdir(project)
+    result = build_site(project / "mkdocs.yml", seed=1, downloads=False)
+    assert result.editions == ("tr",)
+    assert 'data-question-id="mini-entry"' in (
+        project / "site" / "lessons" / "quiz.html"
+    ).read_text(encoding="utf-8")

@@ -182,7 +182,7 @@ def build_site(
                 editions, options, courses, urls, strict=True
             ):
                 place = staging / folder if folder else staging
-                pages += mkdocs_build(edition, place, opts, url)
+                pages += mkdocs_build(edition, place, opts, url, course)
                 if downloads:
                     _write_downloads(edition, course, place)
                 # In each edition's folder too: `konum build -f mkdocs.tr.yml` may replace it.

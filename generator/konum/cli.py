@@ -8,13 +8,10 @@ traceback reaches the terminal for bad input.
 
 from __future__ import annotations
 
-import contextlib
 import errno
-import json
 import logging
 import signal
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -269,11 +266,11 @@ def build(seed: int | None, variants: int | None, site_dir: str | None, config_f
 )
 def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
     """Preview one edition with live reload (banks, pages, templates and code): the site's
-    mkdocs.yml, or another edition's configuration with -f, served under its own path."""
-    from mkdocs.commands.serve import serve as mkdocs_serve
-
+    mkdocs.yml, or another edition's configuration with -f, served under its own path.
+    While the site does not build, its pages show why, until a save fixes it."""
     from konum.config import override
     from konum.driver import PageLine
+    from konum.driver import serve as serve_site
     from konum.paths import TEMPLATES_DIR
     from konum.siteconfig import file_problems, find_editions, read_site_config
 
@@ -296,32 +293,20 @@ def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
     plugin_folders = [Path(g).parent for g in options.plugins if g.endswith(".py")]
     folders = (options.banks, TEMPLATES_DIR, package, *plugin_folders)
     watch = sorted({str(p) for p in folders if p.is_dir()})
-    config = settings.config_file
 
     def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt  # as Ctrl-C: the server stops and the temporary file goes
+        raise KeyboardInterrupt  # as Ctrl-C: the server stops and its folder goes
 
     signal.signal(signal.SIGTERM, stop)
     # What `mkdocs serve` says: each build, its warnings, and "Serving on http://...".
+    page_line = PageLine(settings)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
-    handler.addFilter(PageLine(settings))
+    handler.addFilter(page_line)
     mkdocs_log = logging.getLogger("mkdocs")
     mkdocs_log.addHandler(handler)
     mkdocs_log.setLevel(logging.INFO)
-    with contextlib.ExitStack() as stack:
-        if seed is not None:
-            # A configuration that inherits the site's, with the seed changed: MkDocs reads it
-            # afresh on every rebuild, as it would the site's own.
-            handle = stack.enter_context(
-                tempfile.NamedTemporaryFile(
-                    "w", suffix=".yml", prefix=".konum-serve-", dir=config.parent, delete=True
-                )
-            )
-            handle.write(json.dumps(_with_seed(config, settings.extension, options.seed)))
-            handle.flush()
-            config = Path(handle.name)
-        mkdocs_serve(config_file=str(config), dev_addr=dev_addr, livereload=True, watch=watch)
+    serve_site(settings.config_file, page_line, seed=seed, dev_addr=dev_addr, watch=watch)
 
 
 def _address(value: str) -> str:
@@ -334,32 +319,6 @@ def _address(value: str) -> str:
     if not (host and colon and port.isdigit() and len(port) < 6 and 0 < int(port) < 65536):
         raise click.BadParameter(f"expected IP:PORT with a port from 1 to 65535, found {value!r}")
     return value
-
-
-def _with_seed(config: Path, extension: str, seed: int) -> dict[str, object]:
-    """A configuration that inherits ``config`` and gives konum (written as ``extension``)
-    ``seed``. INHERIT merges mappings but replaces lists, so a list of extensions is written
-    again in full."""
-    from konum.siteconfig import load_mkdocs_config
-
-    loaded = load_mkdocs_config(config)
-    written = loaded["mdx_configs"].get(extension, {})
-    konum = {**written, "seed": seed}
-    extensions: object = {extension: konum}
-    if not isinstance(_raw_extensions(config), dict):
-        extensions = [
-            {name: konum if name == extension else loaded["mdx_configs"].get(name, {})}
-            for name in loaded["markdown_extensions"]
-        ]
-    return {"INHERIT": config.name, "markdown_extensions": extensions}
-
-
-def _raw_extensions(config: Path) -> object:
-    """``markdown_extensions`` as the file (and the files it inherits) write it."""
-    from mkdocs.utils.yaml import get_yaml_loader, yaml_load
-
-    with open(config, encoding="utf-8") as handle:
-        return (yaml_load(handle, loader=get_yaml_loader()) or {}).get("markdown_extensions")
 
 
 #: Exports for learning management systems, beside the flashcard ones.

@@ -195,7 +195,7 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
 
     def on_validate(self, parent: etree.Element) -> bool:
         extension: QuizExtension = self.config["extension"]
-        course = _course(extension.options)
+        course = extension.course()
         bank_ids = _names(self.argument)
         counts: dict[str, int] = self.tracker.setdefault("quiz_ids", {})
         lines = extension.quiz_lines
@@ -411,7 +411,7 @@ class _CourseBlock(Block):  # type: ignore[misc]
 
     def on_end(self, block: etree.Element) -> None:
         options = self.config["extension"].options
-        course = _course(options)
+        course = self.config["extension"].course()
         try:
             html = type(self).RENDER(course, options.language, _left_out(options, course))
         except (ValueError, ExportError) as exc:
@@ -535,9 +535,11 @@ class AssetsPostprocessor(Postprocessor):
 class QuizExtension(BlocksExtension):  # type: ignore[misc]
     """Registers the quiz, study, progress and explorer blocks and their assets, for one
     site's options (:mod:`konum.config`). ``nav_progress`` (default: the option's, else
-    ``default_progress``) puts the progress marks on every page."""
+    ``default_progress``) puts the progress marks on every page. ``course``, given from
+    Python (not an option a configuration writes), is the loaded course the blocks use."""
 
     def __init__(self, default_progress: bool = False, **kwargs: Any) -> None:
+        self.given: Course | None = kwargs.pop("course", None)
         self.refused = refusal(kwargs)  # said when a page is converted
         self.config = {name: list(value) for name, value in DEFAULTS.items()}
         super().__init__(**{name: v for name, v in kwargs.items() if name in DEFAULTS})
@@ -559,6 +561,11 @@ class QuizExtension(BlocksExtension):  # type: ignore[misc]
             return load_plugins(self.options.plugins, self.options.root)
         except KonumError as exc:
             raise QuizError(str(exc)) from None
+
+    def course(self) -> Course:
+        """The course the blocks draw from: the one handed in (``konum build`` hands each
+        edition the course it checked), else :func:`konum.course.course_for`'s."""
+        return self.given if self.given is not None else _course(self.options)
 
     def extendMarkdownBlocks(self, md: Markdown, block_mgr: BlocksProcessor) -> None:
         for block in (QuizBlock, StudyBlock, ProgressBlock, ExplorerBlock):

@@ -339,8 +339,7 @@ def read_site_config(config_file: str | Path = "mkdocs.yml") -> SiteConfig:
             "(add '- konum:' with 'banks: FOLDER' under it)"
         )
     options = options_from(config["mdx_configs"].get(name, {}), root=path.parent)
-    # The options the extension gets in the build (see extension_configs), so that the
-    # course loaded before the build is the one the build's pages find in the cache.
+    # The pages folder the extension gets in a build (konum.driver.extension_configs).
     options = replace(options, pages=Path(config["docs_dir"]).resolve())
     theme_dir = config["theme"].custom_dir
     folders = (config["docs_dir"], options.banks, options.translations, theme_dir)

@@ -291,6 +291,7 @@ class ValuesExtension(Extension):
     options (:mod:`konum.config`: its plugins and language)."""
 
     def __init__(self, **kwargs: Any) -> None:
+        kwargs.pop("course", None)  # the quiz part's (konum.quiz.QuizExtension)
         self.refused = refusal(kwargs)  # said when a page is converted
         self.config = {name: list(value) for name, value in DEFAULTS.items()}
         super().__init__(**{name: v for name, v in kwargs.items() if name in DEFAULTS})

@@ -534,7 +534,7 @@ def test_konum_build_writes_the_pages_plain_mkdocs_writes(built: Path, tmp_path:
 def test_a_swap_killed_between_its_renames_is_put_back(tmp_path: Path) -> None:
     """The swap sets the old site aside, then moves the new one in: a build killed between
     the two leaves the old site in ``.site-old-*``, and the next build restores it first."""
-    from konum.build import recover
+    from konum.publish import recover
 
     site = tmp_path / "site"
     aside = tmp_path / ".site-old-abc"
@@ -666,3 +666,56 @@ def test_plain_mkdocs_refuses_a_page_outside_the_project_where_konum_reads_the_p
         in result.stderr
     ), result.stderr
     assert not (project / "site" / "secret.html").exists()
+
+
+def test_plain_mkdocs_names_a_wrong_konum_option_at_its_line_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    """``mkdocs build`` makes konum's extension while it checks mkdocs.yml, where a failure
+    is printed with a traceback: konum says a misspelt option when it converts a page
+    instead, at the line of mkdocs.yml that writes it, with the spelling hint."""
+    project = make_project(tmp_path)
+    config = project / "mkdocs.yml"
+    config.write_text(
+        config.read_text(encoding="utf-8").replace("      seed: 42\n", "      sed: 7\n"),
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr and 'File "' not in result.stderr, result.stderr
+    assert (
+        "ERROR   -  mkdocs.yml:19: markdown_extensions: konum has no option 'sed'; did you mean"
+        " 'seed'?" in result.stderr
+    ), result.stderr
+
+
+def test_the_build_hands_each_edition_the_course_it_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pages of a build draw from the course the build loaded and checked, handed to
+    the extension with its options: nothing looks it up again (course_for's cache keyed
+    on options that must equal the extension's)."""
+    import konum.quiz
+    from konum.build import build_site
+
+    project = make_project(tmp_path)
+    add_edition(project)
+
+    def no_lookup(options: object) -> None:
+        raise AssertionError("a page looked the course up instead of using the one handed")
+
+    monkeypatch.setattr(konum.quiz, "_course", no_lookup)
+    monkeypatch.chdir(project)
+    result = build_site(project / "mkdocs.yml", seed=1, downloads=False)
+    assert result.editions == ("tr",)
+    assert 'data-question-id="mini-entry"' in (
+        project / "site" / "lessons" / "quiz.html"
+    ).read_text(encoding="utf-8")

@@ -159,19 +159,22 @@ def test_the_order_option_puts_decks_in_the_course_order(tmp_path: Path) -> None
 
 
 @pytest.mark.parametrize("config", ["mkdocs.yml", "mkdocs.tr.yml"])
-def test_serve_with_a_seed_inherits_the_config_with_the_seed_changed(config: str) -> None:
-    """``konum serve --seed N`` serves a configuration that INHERITs the given one and sets
-    the seed, keeping the extension's other options (the Turkish edition's language too)."""
-    from konum.cli import _with_seed
+def test_serve_with_a_seed_gives_it_to_the_extension(config: str, tmp_path: Path) -> None:
+    """``konum serve --seed N`` builds each preview with the configuration as written and
+    konum's options given the seed (the Turkish edition's language kept), with no file
+    written beside the configuration."""
+    from konum.driver import serve_config
 
     repo = Path(__file__).resolve().parent.parent
-    written = _with_seed(repo / config, "konum", 7)
-    assert written["INHERIT"] == config
-    options = written["markdown_extensions"]
-    assert isinstance(options, dict)
-    assert options["konum"]["seed"] == 7
-    assert options["konum"]["banks"] == "content/banks"
-    assert options["konum"].get("language", "en") == ("tr" if "tr" in config else "en")
+    before = sorted(p.name for p in repo.iterdir())
+    loaded = serve_config(repo / config, tmp_path, 7)
+    assert sorted(p.name for p in repo.iterdir()) == before
+    options = loaded["mdx_configs"]["konum"]
+    assert options["seed"] == 7
+    assert options["banks"] == "content/banks"
+    assert options.get("language", "en") == ("tr" if "tr" in config else "en")
+    assert loaded["site_dir"] == str(tmp_path)
+    assert serve_config(repo / config, tmp_path, None)["mdx_configs"]["konum"]["seed"] == 42
 
 
 @pytest.mark.parametrize(

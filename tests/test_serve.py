@@ -96,3 +96,41 @@ def test_serve_reloads_when_a_bank_changes(tmp_path: Path) -> None:
         " not exist; did you mean 'mini'? (banks: mini)"
     ], said
     assert "Error reading page" not in said
+
+
+def test_serve_shows_a_broken_bank_in_the_page_and_recovers(tmp_path: Path) -> None:
+    """While a bank is broken the preview answers: the page the reader is on shows the
+    problem's line (file, line, question id) instead of waiting for a build that never
+    comes, and the next good save serves the page again. ``--seed`` reaches the build
+    without a file written beside mkdocs.yml."""
+    project = make_project(tmp_path)
+    port = _free_port()
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    log = tmp_path / "serve.log"
+    before = sorted(p.name for p in project.iterdir())
+    with log.open("w", encoding="utf-8") as stderr:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "konum", "serve", "--seed", "3", "-a", f"127.0.0.1:{port}"],
+            cwd=project,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            text=True,
+        )
+        try:
+            url = f"http://127.0.0.1:{port}/lessons/quiz.html"
+            _wait_for(url, "Which function fills the even columns", proc)
+            assert sorted(p.name for p in project.iterdir()) == before
+            bank = project / "content" / "banks" / "mini.yml"
+            good = bank.read_text(encoding="utf-8")
+            bank.write_text(good.replace("type: fill", "type: filll"), encoding="utf-8")
+            page = _wait_for(url, "[mini-fill]", proc, timeout=60)
+            assert "content/banks/mini.yml:" in page and "filll" in page
+            assert "livereload" in page  # and it reloads itself on the next build
+            bank.write_text(good.replace("Which function fills", "Which curve fills"))
+            _wait_for(url, "Which curve fills the even columns", proc)
+        finally:
+            proc.terminate()
+            proc.communicate(timeout=30)
+    said = log.read_text(encoding="utf-8")
+    assert "Traceback" not in said and "appear stuck" not in said, said

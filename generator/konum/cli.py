@@ -8,13 +8,10 @@ traceback reaches the terminal for bad input.
 
 from __future__ import annotations
 
-import contextlib
 import errno
-import json
 import logging
 import signal
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,9 +25,9 @@ from konum.importing import import_command
 from konum.scorm import scorm_options
 
 if TYPE_CHECKING:
-    from konum.build import SiteConfig
     from konum.course import Course
     from konum.problems import BankProblem
+    from konum.siteconfig import SiteConfig
 
 SEED = click.IntRange(*limits.SEED)
 VARIANTS = click.IntRange(*limits.VARIANTS)
@@ -123,12 +120,13 @@ def check(
     Example programs (output questions) are code: they run only with --run-programs or
     --record, or where mkdocs.yml says run_programs: true; otherwise their recorded output
     is checked against their solution's hash."""
-    from konum.build import check_pages, find_editions, published_banks, read_site_config
+    from konum.build import check_pages
     from konum.check import check_banks
     from konum.load import is_page_bank
     from konum.plugins import NONE, load_plugins
     from konum.problems import format_json, format_text
     from konum.record import record_outputs
+    from konum.siteconfig import find_editions, published_banks, read_site_config
     from konum.translate import check_translations
     from konum.translate import update_hashes as record_hashes
 
@@ -240,8 +238,8 @@ def _warn_published(found: Sequence[tuple[Path, str]]) -> None:
 )
 def preview(question_id: str, config_file: str, seed: int | None, variants: int) -> None:
     """Print the variants of a computed question: prompt, answer, options, solution."""
-    from konum.build import read_site_config
     from konum.formatting import did_you_mean
+    from konum.siteconfig import read_site_config
 
     course = _course_or_exit(read_site_config(config_file), seed, variants)
     questions = {q.id: q for bank in course.banks for q in bank.questions}
@@ -312,12 +310,13 @@ def build(seed: int | None, variants: int | None, site_dir: str | None, config_f
 )
 def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
     """Preview one edition with live reload (banks, pages, templates and code): the site's
-    mkdocs.yml, or another edition's configuration with -f, served under its own path."""
-    from mkdocs.commands.serve import serve as mkdocs_serve
-
-    from konum.build import PageLine, file_problems, find_editions, read_site_config
+    mkdocs.yml, or another edition's configuration with -f, served under its own path.
+    While the site does not build, its pages show why, until a save fixes it."""
     from konum.config import override
+    from konum.driver import PageLine
+    from konum.driver import serve as serve_site
     from konum.paths import TEMPLATES_DIR
+    from konum.siteconfig import file_problems, find_editions, read_site_config
 
     settings = read_site_config(config_file)
     refused = file_problems(settings)
@@ -338,32 +337,20 @@ def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
     plugin_folders = [Path(g).parent for g in options.plugins if g.endswith(".py")]
     folders = (options.banks, TEMPLATES_DIR, package, *plugin_folders)
     watch = sorted({str(p) for p in folders if p.is_dir()})
-    config = settings.config_file
 
     def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt  # as Ctrl-C: the server stops and the temporary file goes
+        raise KeyboardInterrupt  # as Ctrl-C: the server stops and its folder goes
 
     signal.signal(signal.SIGTERM, stop)
     # What `mkdocs serve` says: each build, its warnings, and "Serving on http://...".
+    page_line = PageLine(settings)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
-    handler.addFilter(PageLine(settings))
+    handler.addFilter(page_line)
     mkdocs_log = logging.getLogger("mkdocs")
     mkdocs_log.addHandler(handler)
     mkdocs_log.setLevel(logging.INFO)
-    with contextlib.ExitStack() as stack:
-        if seed is not None:
-            # A configuration that inherits the site's, with the seed changed: MkDocs reads it
-            # afresh on every rebuild, as it would the site's own.
-            handle = stack.enter_context(
-                tempfile.NamedTemporaryFile(
-                    "w", suffix=".yml", prefix=".konum-serve-", dir=config.parent, delete=True
-                )
-            )
-            handle.write(json.dumps(_with_seed(config, settings.extension, options.seed)))
-            handle.flush()
-            config = Path(handle.name)
-        mkdocs_serve(config_file=str(config), dev_addr=dev_addr, livereload=True, watch=watch)
+    serve_site(settings.config_file, page_line, seed=seed, dev_addr=dev_addr, watch=watch)
 
 
 def _address(value: str) -> str:
@@ -376,32 +363,6 @@ def _address(value: str) -> str:
     if not (host and colon and port.isdigit() and len(port) < 6 and 0 < int(port) < 65536):
         raise click.BadParameter(f"expected IP:PORT with a port from 1 to 65535, found {value!r}")
     return value
-
-
-def _with_seed(config: Path, extension: str, seed: int) -> dict[str, object]:
-    """A configuration that inherits ``config`` and gives konum (written as ``extension``)
-    ``seed``. INHERIT merges mappings but replaces lists, so a list of extensions is written
-    again in full."""
-    from konum.build import load_mkdocs_config
-
-    loaded = load_mkdocs_config(config)
-    written = loaded["mdx_configs"].get(extension, {})
-    konum = {**written, "seed": seed}
-    extensions: object = {extension: konum}
-    if not isinstance(_raw_extensions(config), dict):
-        extensions = [
-            {name: konum if name == extension else loaded["mdx_configs"].get(name, {})}
-            for name in loaded["markdown_extensions"]
-        ]
-    return {"INHERIT": config.name, "markdown_extensions": extensions}
-
-
-def _raw_extensions(config: Path) -> object:
-    """``markdown_extensions`` as the file (and the files it inherits) write it."""
-    from mkdocs.utils.yaml import get_yaml_loader, yaml_load
-
-    with open(config, encoding="utf-8") as handle:
-        return (yaml_load(handle, loader=get_yaml_loader()) or {}).get("markdown_extensions")
 
 
 #: Exports for learning management systems, beside the flashcard ones.
@@ -437,9 +398,9 @@ def export(
     if kind in LMS_KINDS:
         _export_lms(kind, config_file, seed, variants, output)
         return
-    from konum.build import read_site_config
     from konum.exports import export as write_export
     from konum.exports import file_names
+    from konum.siteconfig import read_site_config
 
     settings = read_site_config(config_file)
     course = _course_or_exit(settings, seed, variants)
@@ -485,12 +446,12 @@ def _export_lms(
     kind: str, config_file: str, seed: int | None, variants: int | None, output: str | None
 ) -> None:
     """``konum export moodle|gift|qti``: the questions, the ones left out listed on stderr."""
-    from konum.build import read_site_config
     from konum.exports import file_names
     from konum.exports.gift import write_gift
     from konum.exports.moodle import write_moodle
     from konum.exports.qti import write_qti
     from konum.lms import skipped_report
+    from konum.siteconfig import read_site_config
 
     settings = read_site_config(config_file)
     course = _course_or_exit(settings, seed, variants)
@@ -542,7 +503,7 @@ def quiz(source: str, config_file: str, seed: int | None) -> None:
     One answer a line (also from a pipe): an option by number or letter, several as "1 3",
     matches as "1=b 2=a", an order as "3 1 2", each blank on its own line, a program's
     output up to an empty line; or hint, show, new, skip, quit."""
-    from konum.build import read_site_config
+    from konum.siteconfig import read_site_config
     from konum.terminal import bank_quiz, is_page, read_page, take
 
     if is_page(source):
@@ -583,8 +544,8 @@ def exam(
 ) -> None:
     """Print an exam: versions with their own numbers and order, each with an answer key,
     as HTML and PDF."""
-    from konum.build import read_site_config
     from konum.exam import find_chromium, write_exam
+    from konum.siteconfig import read_site_config
 
     settings = read_site_config(config_file)
     course = _course_or_exit(settings, seed, None)

@@ -101,8 +101,24 @@ class Options:
     editions: tuple[Path, ...] = ()
 
 
+class OptionError(ConfigError):
+    """An option of konum's that it does not have, or whose value is wrong: ``name`` is the
+    option, for a reader of the configuration to say where it is written."""
+
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__(message)
+        self.name = name
+
+
+def _wrong(name: str, expected: str, found: object, more: str = "") -> OptionError:
+    return OptionError(
+        name,
+        f"option {name!r} of konum in markdown_extensions: expected {expected}, "
+        f"found {found!r}{more}",
+    )
+
+
 def _whole(name: str, value: object, low: int, high: int) -> int:
-    where = f"option {name!r} of konum in markdown_extensions"
     # YAML gives ints; callers from Python may give text.
     number = None
     if isinstance(value, int) and not isinstance(value, bool):
@@ -110,22 +126,21 @@ def _whole(name: str, value: object, low: int, high: int) -> int:
     elif isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 30:
         number = int(value)
     if number is None:
-        raise ConfigError(f"{where}: expected a whole number, found {value!r}")
+        raise _wrong(name, "a whole number", value)
     if not low <= number <= high:
-        raise ConfigError(
-            f"{where}: expected a whole number from {low} to {high:,}, found {number}"
-        )
+        raise _wrong(name, f"a whole number from {low} to {high:,}", number)
     return number
 
 
 def check_names(given: Mapping[str, Any]) -> None:
-    """Raise :class:`ConfigError` for an option konum does not have, naming it."""
+    """Raise :class:`OptionError` for an option konum does not have, naming it."""
     for name in given:
         if name not in DEFAULTS:
-            raise ConfigError(
+            raise OptionError(
+                str(name),
                 f"markdown_extensions: konum has no option {name!r}"
                 f"{did_you_mean(str(name), DEFAULTS)} "
-                f"(options: {', '.join(DEFAULTS)})"
+                f"(options: {', '.join(DEFAULTS)})",
             )
 
 
@@ -138,23 +153,22 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
             working directory (MkDocs and Zensical run in the folder of ``mkdocs.yml``).
 
     Raises:
-        ConfigError: an unknown option or a value of the wrong kind or range.
+        OptionError: an unknown option or a value of the wrong kind or range.
     """
     check_names(given)
     values = {name: default for name, (default, _) in DEFAULTS.items()} | dict(given)
     for name in ("banks", "plugins", "generators", "root", "translations", "pages", "editions"):
         written = values[name] if isinstance(values[name], (list, tuple)) else [values[name]]
         if any("\0" in str(item) for item in written):
-            raise ConfigError(
+            raise OptionError(
+                name,
                 f"option {name!r} of konum in markdown_extensions: a path cannot hold a NUL "
-                f"character (\\0), found {values[name]!r}"
+                f"character (\\0), found {values[name]!r}",
             )
     base = Path(root or values["root"] or ".").resolve()
     banks = values["banks"]
     if not isinstance(banks, (str, Path)) or not str(banks).strip():
-        raise ConfigError(
-            f"option 'banks' of konum in markdown_extensions: expected a folder, found {banks!r}"
-        )
+        raise _wrong("banks", "a folder", banks)
     plugins: list[str] = []
     for name in ("plugins", "generators"):
         given = values[name]
@@ -163,51 +177,32 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
         if not isinstance(given, (list, tuple)) or not all(
             isinstance(g, str) and g.strip() for g in given
         ):
-            raise ConfigError(
-                f"option {name!r} of konum in markdown_extensions: expected a list of plugins' "
-                f"names, module names or .py files, found {given!r}"
-            )
+            raise _wrong(name, "a list of plugins' names, module names or .py files", given)
         plugins += given
     for name in ("run_programs", "exam_cards"):
         if not isinstance(values[name], bool):
-            raise ConfigError(
-                f"option {name!r} of konum in markdown_extensions: expected true or false, "
-                f"found {values[name]!r}"
-            )
+            raise _wrong(name, "true or false", values[name])
     order = values["order"]
     if not isinstance(order, (list, tuple)) or not all(isinstance(b, str) for b in order):
-        raise ConfigError(
-            f"option 'order' of konum in markdown_extensions: expected a list of bank ids, "
-            f"found {order!r}"
-        )
+        raise _wrong("order", "a list of bank ids", order)
     title = values["title"]
     if not isinstance(title, str):
-        raise ConfigError(
-            f"option 'title' of konum in markdown_extensions: expected text, found {title!r}"
-        )
+        raise _wrong("title", "text", title)
     language = values["language"]
     if language not in LANGUAGES:
-        raise ConfigError(
-            f"option 'language' of konum in markdown_extensions: expected one of "
-            f"{', '.join(LANGUAGES)}, found {language!r}{did_you_mean(str(language), LANGUAGES)}"
-        )
+        more = did_you_mean(str(language), LANGUAGES)
+        raise _wrong("language", f"one of {', '.join(LANGUAGES)}", language, more)
     translations, pages = values["translations"], values["pages"]
     for name in ("translations", "pages"):
         if not isinstance(values[name], (str, Path)):
-            raise ConfigError(
-                f"option {name!r} of konum in markdown_extensions: expected a folder, "
-                f"found {values[name]!r}"
-            )
+            raise _wrong(name, "a folder", values[name])
     editions = values["editions"]
     if isinstance(editions, str):
         editions = [editions]
     if not isinstance(editions, (list, tuple)) or not all(
         isinstance(e, (str, Path)) and str(e).strip() for e in editions
     ):
-        raise ConfigError(
-            f"option 'editions' of konum in markdown_extensions: expected a list of "
-            f"configuration files (editions: [mkdocs.tr.yml]), found {editions!r}"
-        )
+        raise _wrong("editions", "a list of configuration files ([mkdocs.tr.yml])", editions)
     return Options(
         banks=(base / str(banks)).resolve(),
         seed=_whole("seed", values["seed"], *limits.SEED),

@@ -78,9 +78,9 @@ from konum.blocks import (
     typed,
     whole,
 )
-from konum.config import DEFAULTS, Options, check_names, options_from
+from konum.config import DEFAULTS, OptionError, Options, options_from
 from konum.course import Course, course_for
-from konum.errors import ConfigError, ExportError, KonumError, PageError
+from konum.errors import ExportError, KonumError, PageError
 from konum.explorer import ExplorerBlock, check_header, explorer_assets, unshown_texts
 from konum.exports.cards import build_cards
 from konum.exports.text import cards_json
@@ -93,6 +93,7 @@ from konum.plugins import Plugins, load_plugins
 from konum.problems import BankError, format_text
 from konum.question_block import QuestionBlock, question_header
 from konum.render import asset, environment, render_quiz, script_json
+from konum.siteconfig import option_line, refusal
 from konum.types import Bank, Concrete
 
 
@@ -206,7 +207,7 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
         return True
 
     def _validate_quiz(self, extension: QuizExtension, where: str) -> None:
-        course = _course(extension.options)
+        course = extension.course()
         bank_ids = _names(self.argument)
         counts: dict[str, int] = self.tracker.setdefault("quiz_ids", {})
         if not bank_ids:
@@ -420,7 +421,7 @@ class _CourseBlock(Block):  # type: ignore[misc]
         extension: QuizExtension = self.config["extension"]
         options = extension.options
         try:
-            course = _course(options)
+            course = extension.course()
             html = type(self).RENDER(course, options.language, _left_out(options, course))
         except QuizError as exc:
             extension.problems.append(exc)
@@ -472,6 +473,8 @@ class MalformedBlockPreprocessor(Preprocessor):
         self.extension = extension
 
     def run(self, lines: list[str]) -> list[str]:
+        if self.extension.refused:
+            raise QuizError(self.extension.refused)
         quizzes, problems = self.extension.quiz_lines, self.extension.problems
         questions = self.extension.question_ids
         quizzes.clear()
@@ -562,15 +565,14 @@ class AssetsPostprocessor(Postprocessor):
 class QuizExtension(BlocksExtension):  # type: ignore[misc]
     """Registers the quiz, study, progress and explorer blocks and their assets, for one
     site's options (:mod:`konum.config`). ``nav_progress`` (default: the option's, else
-    ``default_progress``) puts the progress marks on every page."""
+    ``default_progress``) puts the progress marks on every page. ``course``, given from
+    Python (not an option a configuration writes), is the loaded course the blocks use."""
 
     def __init__(self, default_progress: bool = False, **kwargs: Any) -> None:
-        try:
-            check_names(kwargs)
-        except ConfigError as exc:
-            raise QuizError(str(exc)) from None
+        self.given: Course | None = kwargs.pop("course", None)
+        self.refused = refusal(kwargs)  # said when a page is converted
         self.config = {name: list(value) for name, value in DEFAULTS.items()}
-        super().__init__(**kwargs)
+        super().__init__(**{name: v for name, v in kwargs.items() if name in DEFAULTS})
         progress = kwargs.get("nav_progress")
         self.nav_progress = default_progress if progress is None else bool(progress)
         self.quiz_lines: list[int] = []
@@ -585,18 +587,19 @@ class QuizExtension(BlocksExtension):  # type: ignore[misc]
         its configuration, before ``konum build`` gives the folder paths start from)."""
         try:
             return options_from(self.getConfigs())
-        except ConfigError as exc:
-            raise QuizError(str(exc)) from None
-
-    def course(self) -> Course:
-        """The site's course (:func:`konum.course.course_for`), its problems a QuizError."""
-        return _course(self.options)
+        except OptionError as exc:
+            raise QuizError(option_line(exc, self.getConfigs())) from None
 
     def plugins(self) -> Plugins:
         try:
             return load_plugins(self.options.plugins, self.options.root)
         except KonumError as exc:
             raise QuizError(str(exc)) from None
+
+    def course(self) -> Course:
+        """The course the blocks draw from: the one handed in (``konum build`` hands each
+        edition the course it checked), else :func:`konum.course.course_for`'s."""
+        return self.given if self.given is not None else _course(self.options)
 
     def extendMarkdownBlocks(self, md: Markdown, block_mgr: BlocksProcessor) -> None:
         for block in (QuizBlock, StudyBlock, ProgressBlock, ExplorerBlock, QuestionBlock):

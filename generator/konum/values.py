@@ -49,14 +49,15 @@ import numpy as np
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
-from konum.config import DEFAULTS, Options, check_names, options_from
-from konum.errors import ConfigError, KonumError, PageError
+from konum.config import DEFAULTS, OptionError, Options, options_from
+from konum.errors import KonumError, PageError
 from konum.figures import figure_params, render_svg
 from konum.formatting import GROUPS_ALWAYS, format_number, group_digits, number_marks
 from konum.load import question_blocks
 from konum.model import Choices, Range
 from konum.plugins import Plugins, load_plugins
 from konum.sandbox import PRINT_NUMBER, SandboxError, check_decimals, fmt, sandbox
+from konum.siteconfig import option_line, refusal
 
 
 class ValuesError(PageError):
@@ -265,6 +266,8 @@ class ValuesPreprocessor(Preprocessor):
         )
 
     def run(self, lines: list[str]) -> list[str]:
+        if self.extension.refused:
+            raise ValuesError(self.extension.refused)
         source = "\n".join(lines)
         if "{{" not in source and "{%" not in source:
             return lines
@@ -295,20 +298,18 @@ class ValuesExtension(Extension):
     options (:mod:`konum.config`: its plugins and language)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        try:
-            check_names(kwargs)
-        except ConfigError as exc:
-            raise ValuesError(str(exc)) from None
+        kwargs.pop("course", None)  # the quiz part's (konum.quiz.QuizExtension)
+        self.refused = refusal(kwargs)  # said when a page is converted
         self.config = {name: list(value) for name, value in DEFAULTS.items()}
-        super().__init__(**kwargs)
+        super().__init__(**{name: v for name, v in kwargs.items() if name in DEFAULTS})
 
     @cached_property
     def options(self) -> Options:
         """The options, checked when first used (see :class:`konum.quiz.QuizExtension`)."""
         try:
             return options_from(self.getConfigs())
-        except ConfigError as exc:
-            raise ValuesError(str(exc)) from None
+        except OptionError as exc:
+            raise ValuesError(option_line(exc, self.getConfigs())) from None
 
     def plugins(self) -> Plugins:
         try:

@@ -104,7 +104,9 @@ def test_a_malformed_question_block_is_a_page_problem(tmp_path: Path) -> None:
 
 
 def test_each_edition_s_page_carries_its_own_text(tmp_path: Path) -> None:
-    site = _site(tmp_path, config=":\n      translations: tr-banks\n      editions: [mkdocs.tr.yml]")
+    site = _site(
+        tmp_path, config=":\n      translations: tr-banks\n      editions: [mkdocs.tr.yml]"
+    )
     (site / "tr-banks").mkdir()
     turkish = SPEED.replace("# Speed", "# Hız").replace(
         "A car covers 100 m in 5 s. What is its speed in m/s?",

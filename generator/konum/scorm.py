@@ -36,7 +36,7 @@ from konum.errors import ExportError
 from konum.paths import TEMPLATES_DIR
 
 if TYPE_CHECKING:
-    from konum.build import SiteConfig
+    from konum.siteconfig import SiteConfig
     from konum.course import Course
 
 VERSIONS = ("1.2", "2004")
@@ -336,7 +336,8 @@ def export_scorm(
     """Build the site of ``config_file`` (its main edition: ``-f mkdocs.tr.yml`` makes the
     Turkish package) into a scratch folder and package it (see :func:`package`); the SCOs
     and the course's title."""
-    from konum.build import build_site, read_site_config
+    from konum.build import build_site
+    from konum.siteconfig import read_site_config
 
     settings = read_site_config(config_file)
     scratch = Path(tempfile.mkdtemp(prefix="konum-scorm-"))

@@ -40,8 +40,8 @@ NEWTYPE = REPO / "tests" / "fixtures" / "newtype"
 #: in every language, one problem per misspelt key, the warning for published bank files and
 #: a page's build error on one line (about 50), then issue 48's hardening of recordings and
 #: exports (recordings read back, escaped export text, the SVG cleaner's CSS allow-list, bounded
-#: pattern blanks), and nothing else may.
-ENGINE_BUDGET = 13_510
+#: pattern blanks, stale staging folders, read-only targets), and nothing else may.
+ENGINE_BUDGET = 13_540
 
 
 def module_files() -> dict[str, Path]:

@@ -411,3 +411,50 @@ def test_a_pattern_that_matches_one_way_is_kept(tmp_path: Path, pattern: str) ->
 def test_the_example_answer_of_a_pattern_is_bounded() -> None:
     assert regex_example("((((a{100}){100}){100}){100})") is None
     assert regex_example("\\d{4}") == "0000"
+
+
+# --- a duplicate id -------------------------------------------------------------------------
+
+#: Banks with an id twice, by name: the second entry (after a choice of six options) and the
+#: line of its id.
+DUPLICATES = {
+    "two-questions": (
+        21,
+        "  - id: q-twice\n    type: numeric\n    prompt: How many?\n"
+        "    answer: 2\n    explanation: Two.\n",
+    ),
+    "question-and-flashcard": (
+        22,
+        "flashcards:\n  - id: q-twice\n    front: A front\n    back: A back\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("line, second", DUPLICATES.values(), ids=DUPLICATES.keys())
+def test_a_duplicate_id_is_one_line_naming_both(tmp_path: Path, line: int, second: str) -> None:
+    path = tmp_path / "twice.yml"
+    options = "".join(f"      - text: o{i}\n        correct: {i == 0}\n" for i in range(6))
+    path.write_text(
+        "bank: twice\ntitle: Twice\nquestions:\n  - id: q-twice\n    type: choice\n"
+        f"    prompt: Which?\n    options:\n{options}    explanation: The first.\n{second}",
+        encoding="utf-8",
+    )
+    report = helpers.check_banks([path])
+    [problem] = report.problems
+    assert problem.question_id == "q-twice" and problem.field == "id"
+    assert problem.line == line and "already used at line 4" in problem.message
+
+
+def test_a_solutions_long_stderr_is_trimmed(tmp_path: Path) -> None:
+    path = tmp_path / "progs.yml"
+    path.write_text(
+        _bank("x").replace(
+            "sys.stdout.write('x')\n", "sys.stdout.write('x')\n      sys.exit('e' * 65536)\n"
+        ),
+        encoding="utf-8",
+    )
+    report = helpers.check_banks([path], run_programs=True)
+    [problem] = report.problems
+    assert problem.question_id == "prog-odd" and problem.field == "solution"
+    assert problem.message.endswith("… (65,558 characters)") and len(problem.message) < 400
+    assert "it exited with status eeee" in problem.message and "status 120" not in problem.message

@@ -10,6 +10,7 @@ import csv
 import html
 import io
 import re
+import tempfile
 import textwrap
 import time
 import tracemalloc
@@ -19,6 +20,8 @@ from typing import Any
 
 import pytest
 from anki.collection import Collection
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from lxml import etree
 from test_exports import import_apkg, import_text, notes_by_guid
 from test_gift import Parse, gift_parse  # noqa: F401 (a fixture)
@@ -217,12 +220,19 @@ def test_an_export_holds_what_its_format_reserves(
     field: str,
     text: str,
 ) -> None:
-    bank, deck = _hostile_bank(field, text)
+    _every_export_reads_back(tmp_path, gift_parse, *_hostile_bank(field, text))
+
+
+def _every_export_reads_back(folder: Path, read_gift: Parse, bank: Bank, deck: str) -> None:
+    """Each export of ``bank`` under ``deck``, read back by a parser of its own: the GIFT
+    file by gift-pegjs, Moodle XML and QTI by lxml, the CSV by csv, the Anki text file and
+    package by Anki; each holds the bank's questions and one category or deck, no more."""
+    tmp_path = folder
     concretes = {q.id: helpers.make_concrete(q, 1) for q in bank.questions}
     ids = {q.id for q in bank.questions}
 
     gift = build_gift([bank], concretes, deck=deck)
-    parsed = gift_parse(gift.text)
+    parsed = read_gift(gift.text)
     categories = [item["title"] for item in parsed if item["type"] == "Category"]
     assert len(categories) == 1 and "\n" not in categories[0]
     assert categories[0].startswith("$course$/top/")
@@ -262,6 +272,43 @@ def test_an_export_holds_what_its_format_reserves(
             assert shown.count("::") == 1 and shown.isprintable(), shown
         finally:
             col.close()
+
+
+#: Texts a format reserves something in, mixed into the fuzzed texts.
+RESERVED = ["\n", "\r", "\x85", "\u2028", "\x00", "\x1b", "::", "$CATEGORY:", "{", "}", "=", "~",
+            "#", ":", "\\", "->", "[", "<", "&", "]]>", '"', "\t", "@", "+", "-", "%"]  # fmt: skip
+FIELDS = ["title", "deck", "prompt", "option", "explanation", "front", "back", "tag"]
+
+
+@settings(
+    max_examples=15,
+    deadline=20_000,  # each case's time budget: its six exports and their six readers
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    field=st.sampled_from(FIELDS),
+    text=st.lists(
+        st.one_of(st.sampled_from(RESERVED), st.text(st.characters(codec="utf-8"), max_size=8)),
+        min_size=1,
+        max_size=8,
+    ).map("".join),
+)
+def test_any_text_in_any_field_reads_back_from_every_export(
+    gift_parse: Parse,  # noqa: F811 (the fixture imported above)
+    field: str,
+    text: str,
+) -> None:
+    """No traceback, no hang, no more than a memory budget, and every export reads back."""
+    if not text.strip():
+        text += "x"  # the bank reader refuses an empty text
+    tracemalloc.start()
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            _every_export_reads_back(Path(folder), gift_parse, *_hostile_bank(field, text))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 200_000_000
 
 
 def _is_number(cell: str) -> bool:

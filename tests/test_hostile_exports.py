@@ -43,9 +43,11 @@ from konum.types import (
     Card,
     ChoiceQuestion,
     FillQuestion,
+    MatchingQuestion,
     NumericQuestion,
     Option,
     OutputQuestion,
+    Pair,
     Question,
 )
 from konum.types.fill import regex_example
@@ -162,6 +164,12 @@ HOSTILE = {
     "tag-spreadsheet-minus": ("tag", "-2+3+cmd|' /C calc'!A0"),
     "tag-tab": ("tag", "\t=1+2"),
     "explanation-cr": ("explanation", "a\rb\r\n\r\n$CATEGORY: evil"),
+    "hint-gift-and-xml": ("hint", "}\n\n$CATEGORY: evil\x00 ]]>"),
+    "unit-gift-question": ("unit", "kPa\n\n::evil::x{T}"),
+    "answer-gift-braces": ("answer", "a}=b{~c#d"),
+    "answer-format-bracket": ("answer", "[plain] x"),
+    "matching-left-arrow": ("left", "x -> y = z\n\n$CATEGORY: evil"),
+    "matching-right-control": ("right", "=1+2\x1b\x00 -> {}"),
 }
 
 #: What a spreadsheet reads as a formula at the start of a cell (OWASP, CSV injection).
@@ -173,6 +181,7 @@ def _hostile_bank(field: str, text: str) -> tuple[Bank, str]:
     prompt = text if field == "prompt" else "Which one?"
     explanation = text if field == "explanation" else "Because."
     option = text if field == "option" else "this one"
+    left, right = (text if field == side else side for side in ("left", "right"))
     questions: tuple[Question, ...] = (
         ChoiceQuestion(
             id="q-choice",
@@ -182,6 +191,7 @@ def _hostile_bank(field: str, text: str) -> tuple[Bank, str]:
             source=SRC,
             options=(Option(option, True, feedback=option), Option("that one", False)),
             tags=(text,) if field == "tag" else (),
+            hint=text if field == "hint" else None,
         ),
         NumericQuestion(
             id="q-number",
@@ -191,6 +201,7 @@ def _hostile_bank(field: str, text: str) -> tuple[Bank, str]:
             source=SRC,
             answer=-2.5,
             tolerance=0.1,
+            unit=text if field == "unit" else None,
         ),
         FillQuestion(
             id="q-fill",
@@ -198,7 +209,15 @@ def _hostile_bank(field: str, text: str) -> tuple[Bank, str]:
             prompt=f"{prompt} ____",
             explanation=explanation,
             source=SRC,
-            blanks=(Blank(("answer",)),),
+            blanks=(Blank((text if field == "answer" else "answer",)),),
+        ),
+        MatchingQuestion(
+            id="q-match",
+            bank="demo",
+            prompt=prompt,
+            explanation=explanation,
+            source=SRC,
+            pairs=(Pair(left, right), Pair("one", "1"), Pair("two", "2")),
         ),
     )
     card = Flashcard(
@@ -232,24 +251,30 @@ def _every_export_reads_back(folder: Path, read_gift: Parse, bank: Bank, deck: s
     ids = {q.id for q in bank.questions}
 
     gift = build_gift([bank], concretes, deck=deck)
+    assert (
+        set(gift.exported) | {s.question_id for s in gift.skipped} == ids
+    )  # each written or listed
     parsed = read_gift(gift.text)
     categories = [item["title"] for item in parsed if item["type"] == "Category"]
     assert len(categories) == 1 and "\n" not in categories[0]
     assert categories[0].startswith("$course$/top/")
-    assert {item["title"] for item in parsed if item["type"] != "Category"} == ids
+    assert {item["title"] for item in parsed if item["type"] != "Category"} == set(gift.exported)
 
-    xml = helpers.build_moodle([bank], concretes, deck=deck).text.encode("utf-8")
-    root = etree.fromstring(xml)  # well-formed, or this raises
+    moodle = helpers.build_moodle([bank], concretes, deck=deck)
+    assert set(moodle.exported) | {s.question_id for s in moodle.skipped} == ids
+    root = etree.fromstring(moodle.text.encode("utf-8"))  # well-formed, or this raises
     kinds = [q.get("type") for q in root.iter("question")]
-    assert kinds.count("category") == 1 and len(kinds) == 1 + len(ids)
+    assert kinds.count("category") == 1 and len(kinds) == 1 + len(moodle.exported)
     [path] = root.xpath("//question[@type='category']/category/text/text()")
     assert "\n" not in path and path.startswith("$course$/top/")
 
-    package = build_qti([bank], concretes, deck=deck, plugins=helpers.PE).text
-    with zipfile.ZipFile(io.BytesIO(package)) as archive:  # type: ignore[arg-type]
+    qti = build_qti([bank], concretes, deck=deck, plugins=helpers.PE)
+    assert set(qti.exported) | {s.question_id for s in qti.skipped} == ids
+    with zipfile.ZipFile(io.BytesIO(qti.text)) as archive:  # type: ignore[arg-type]
         names = [n for n in archive.namelist() if n.endswith(".xml")]
         trees = [etree.fromstring(archive.read(n)) for n in names]
-    assert sum(len(tree.xpath("//*[local-name()='item']")) for tree in trees) == len(ids)
+    items = sum(len(tree.xpath("//*[local-name()='item']")) for tree in trees)
+    assert items == len(qti.exported)
 
     cards = helpers.export("csv", [bank], concretes.values(), tmp_path / "c.csv", deck=deck)
     with open(tmp_path / "c.csv", encoding="utf-8", newline="") as f:
@@ -277,7 +302,8 @@ def _every_export_reads_back(folder: Path, read_gift: Parse, bank: Bank, deck: s
 #: Texts a format reserves something in, mixed into the fuzzed texts.
 RESERVED = ["\n", "\r", "\x85", "\u2028", "\x00", "\x1b", "::", "$CATEGORY:", "{", "}", "=", "~",
             "#", ":", "\\", "->", "[", "<", "&", "]]>", '"', "\t", "@", "+", "-", "%"]  # fmt: skip
-FIELDS = ["title", "deck", "prompt", "option", "explanation", "front", "back", "tag"]
+FIELDS = ["title", "deck", "prompt", "option", "explanation", "front", "back", "tag", "hint"]
+FIELDS += ["unit", "answer", "left", "right"]
 
 
 @settings(

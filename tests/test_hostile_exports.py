@@ -10,6 +10,7 @@ import csv
 import html
 import io
 import re
+import tempfile
 import textwrap
 import time
 import tracemalloc
@@ -19,6 +20,8 @@ from typing import Any
 
 import pytest
 from anki.collection import Collection
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from lxml import etree
 from test_exports import import_apkg, import_text, notes_by_guid
 from test_gift import Parse, gift_parse  # noqa: F401 (a fixture)
@@ -40,9 +43,11 @@ from konum.types import (
     Card,
     ChoiceQuestion,
     FillQuestion,
+    MatchingQuestion,
     NumericQuestion,
     Option,
     OutputQuestion,
+    Pair,
     Question,
 )
 from konum.types.fill import regex_example
@@ -159,6 +164,12 @@ HOSTILE = {
     "tag-spreadsheet-minus": ("tag", "-2+3+cmd|' /C calc'!A0"),
     "tag-tab": ("tag", "\t=1+2"),
     "explanation-cr": ("explanation", "a\rb\r\n\r\n$CATEGORY: evil"),
+    "hint-gift-and-xml": ("hint", "}\n\n$CATEGORY: evil\x00 ]]>"),
+    "unit-gift-question": ("unit", "kPa\n\n::evil::x{T}"),
+    "answer-gift-braces": ("answer", "a}=b{~c#d"),
+    "answer-format-bracket": ("answer", "[plain] x"),
+    "matching-left-arrow": ("left", "x -> y = z\n\n$CATEGORY: evil"),
+    "matching-right-control": ("right", "=1+2\x1b\x00 -> {}"),
 }
 
 #: What a spreadsheet reads as a formula at the start of a cell (OWASP, CSV injection).
@@ -170,6 +181,7 @@ def _hostile_bank(field: str, text: str) -> tuple[Bank, str]:
     prompt = text if field == "prompt" else "Which one?"
     explanation = text if field == "explanation" else "Because."
     option = text if field == "option" else "this one"
+    left, right = (text if field == side else side for side in ("left", "right"))
     questions: tuple[Question, ...] = (
         ChoiceQuestion(
             id="q-choice",
@@ -179,6 +191,7 @@ def _hostile_bank(field: str, text: str) -> tuple[Bank, str]:
             source=SRC,
             options=(Option(option, True, feedback=option), Option("that one", False)),
             tags=(text,) if field == "tag" else (),
+            hint=text if field == "hint" else None,
         ),
         NumericQuestion(
             id="q-number",
@@ -188,6 +201,7 @@ def _hostile_bank(field: str, text: str) -> tuple[Bank, str]:
             source=SRC,
             answer=-2.5,
             tolerance=0.1,
+            unit=text if field == "unit" else None,
         ),
         FillQuestion(
             id="q-fill",
@@ -195,7 +209,15 @@ def _hostile_bank(field: str, text: str) -> tuple[Bank, str]:
             prompt=f"{prompt} ____",
             explanation=explanation,
             source=SRC,
-            blanks=(Blank(("answer",)),),
+            blanks=(Blank((text if field == "answer" else "answer",)),),
+        ),
+        MatchingQuestion(
+            id="q-match",
+            bank="demo",
+            prompt=prompt,
+            explanation=explanation,
+            source=SRC,
+            pairs=(Pair(left, right), Pair("one", "1"), Pair("two", "2")),
         ),
     )
     card = Flashcard(
@@ -217,29 +239,42 @@ def test_an_export_holds_what_its_format_reserves(
     field: str,
     text: str,
 ) -> None:
-    bank, deck = _hostile_bank(field, text)
+    _every_export_reads_back(tmp_path, gift_parse, *_hostile_bank(field, text))
+
+
+def _every_export_reads_back(folder: Path, read_gift: Parse, bank: Bank, deck: str) -> None:
+    """Each export of ``bank`` under ``deck``, read back by a parser of its own: the GIFT
+    file by gift-pegjs, Moodle XML and QTI by lxml, the CSV by csv, the Anki text file and
+    package by Anki; each holds the bank's questions and one category or deck, no more."""
+    tmp_path = folder
     concretes = {q.id: helpers.make_concrete(q, 1) for q in bank.questions}
     ids = {q.id for q in bank.questions}
 
     gift = build_gift([bank], concretes, deck=deck)
-    parsed = gift_parse(gift.text)
+    assert (
+        set(gift.exported) | {s.question_id for s in gift.skipped} == ids
+    )  # each written or listed
+    parsed = read_gift(gift.text)
     categories = [item["title"] for item in parsed if item["type"] == "Category"]
     assert len(categories) == 1 and "\n" not in categories[0]
     assert categories[0].startswith("$course$/top/")
-    assert {item["title"] for item in parsed if item["type"] != "Category"} == ids
+    assert {item["title"] for item in parsed if item["type"] != "Category"} == set(gift.exported)
 
-    xml = helpers.build_moodle([bank], concretes, deck=deck).text.encode("utf-8")
-    root = etree.fromstring(xml)  # well-formed, or this raises
+    moodle = helpers.build_moodle([bank], concretes, deck=deck)
+    assert set(moodle.exported) | {s.question_id for s in moodle.skipped} == ids
+    root = etree.fromstring(moodle.text.encode("utf-8"))  # well-formed, or this raises
     kinds = [q.get("type") for q in root.iter("question")]
-    assert kinds.count("category") == 1 and len(kinds) == 1 + len(ids)
+    assert kinds.count("category") == 1 and len(kinds) == 1 + len(moodle.exported)
     [path] = root.xpath("//question[@type='category']/category/text/text()")
     assert "\n" not in path and path.startswith("$course$/top/")
 
-    package = build_qti([bank], concretes, deck=deck, plugins=helpers.PE).text
-    with zipfile.ZipFile(io.BytesIO(package)) as archive:  # type: ignore[arg-type]
+    qti = build_qti([bank], concretes, deck=deck, plugins=helpers.PE)
+    assert set(qti.exported) | {s.question_id for s in qti.skipped} == ids
+    with zipfile.ZipFile(io.BytesIO(qti.text)) as archive:  # type: ignore[arg-type]
         names = [n for n in archive.namelist() if n.endswith(".xml")]
         trees = [etree.fromstring(archive.read(n)) for n in names]
-    assert sum(len(tree.xpath("//*[local-name()='item']")) for tree in trees) == len(ids)
+    items = sum(len(tree.xpath("//*[local-name()='item']")) for tree in trees)
+    assert items == len(qti.exported)
 
     cards = helpers.export("csv", [bank], concretes.values(), tmp_path / "c.csv", deck=deck)
     with open(tmp_path / "c.csv", encoding="utf-8", newline="") as f:
@@ -262,6 +297,44 @@ def test_an_export_holds_what_its_format_reserves(
             assert shown.count("::") == 1 and shown.isprintable(), shown
         finally:
             col.close()
+
+
+#: Texts a format reserves something in, mixed into the fuzzed texts.
+RESERVED = ["\n", "\r", "\x85", "\u2028", "\x00", "\x1b", "::", "$CATEGORY:", "{", "}", "=", "~",
+            "#", ":", "\\", "->", "[", "<", "&", "]]>", '"', "\t", "@", "+", "-", "%"]  # fmt: skip
+FIELDS = ["title", "deck", "prompt", "option", "explanation", "front", "back", "tag", "hint"]
+FIELDS += ["unit", "answer", "left", "right"]
+
+
+@settings(
+    max_examples=15,
+    deadline=20_000,  # each case's time budget: its six exports and their six readers
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    field=st.sampled_from(FIELDS),
+    text=st.lists(
+        st.one_of(st.sampled_from(RESERVED), st.text(st.characters(codec="utf-8"), max_size=8)),
+        min_size=1,
+        max_size=8,
+    ).map("".join),
+)
+def test_any_text_in_any_field_reads_back_from_every_export(
+    gift_parse: Parse,  # noqa: F811 (the fixture imported above)
+    field: str,
+    text: str,
+) -> None:
+    """No traceback, no hang, no more than a memory budget, and every export reads back."""
+    if not text.strip():
+        text += "x"  # the bank reader refuses an empty text
+    tracemalloc.start()
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            _every_export_reads_back(Path(folder), gift_parse, *_hostile_bank(field, text))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 200_000_000
 
 
 def _is_number(cell: str) -> bool:
@@ -411,3 +484,50 @@ def test_a_pattern_that_matches_one_way_is_kept(tmp_path: Path, pattern: str) ->
 def test_the_example_answer_of_a_pattern_is_bounded() -> None:
     assert regex_example("((((a{100}){100}){100}){100})") is None
     assert regex_example("\\d{4}") == "0000"
+
+
+# --- a duplicate id -------------------------------------------------------------------------
+
+#: Banks with an id twice, by name: the second entry (after a choice of six options) and the
+#: line of its id.
+DUPLICATES = {
+    "two-questions": (
+        21,
+        "  - id: q-twice\n    type: numeric\n    prompt: How many?\n"
+        "    answer: 2\n    explanation: Two.\n",
+    ),
+    "question-and-flashcard": (
+        22,
+        "flashcards:\n  - id: q-twice\n    front: A front\n    back: A back\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("line, second", DUPLICATES.values(), ids=DUPLICATES.keys())
+def test_a_duplicate_id_is_one_line_naming_both(tmp_path: Path, line: int, second: str) -> None:
+    path = tmp_path / "twice.yml"
+    options = "".join(f"      - text: o{i}\n        correct: {i == 0}\n" for i in range(6))
+    path.write_text(
+        "bank: twice\ntitle: Twice\nquestions:\n  - id: q-twice\n    type: choice\n"
+        f"    prompt: Which?\n    options:\n{options}    explanation: The first.\n{second}",
+        encoding="utf-8",
+    )
+    report = helpers.check_banks([path])
+    [problem] = report.problems
+    assert problem.question_id == "q-twice" and problem.field == "id"
+    assert problem.line == line and "already used at line 4" in problem.message
+
+
+def test_a_solutions_long_stderr_is_trimmed(tmp_path: Path) -> None:
+    path = tmp_path / "progs.yml"
+    path.write_text(
+        _bank("x").replace(
+            "sys.stdout.write('x')\n", "sys.stdout.write('x')\n      sys.exit('e' * 65536)\n"
+        ),
+        encoding="utf-8",
+    )
+    report = helpers.check_banks([path], run_programs=True)
+    [problem] = report.problems
+    assert problem.question_id == "prog-odd" and problem.field == "solution"
+    assert problem.message.endswith("… (65,558 characters)") and len(problem.message) < 400
+    assert "it exited with status eeee" in problem.message and "status 120" not in problem.message

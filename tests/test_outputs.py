@@ -188,3 +188,41 @@ def test_write_atomically_and_atomic_folder_keep_the_earlier_on_failure(tmp_path
         raise RuntimeError("stopped")
     assert (folder / "a.html").read_text(encoding="utf-8") == "one"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt", "out"]
+
+
+def test_a_killed_exams_staging_folder_is_removed_by_the_next_run(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run killed while filling its staging folder leaves it; the next run removes it (its
+    maker is gone) and leaves one another run is filling."""
+    import subprocess
+
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    out = tmp_path / "exam"
+    stale, busy = tmp_path / ".exam.killed1", tmp_path / ".exam.running"
+    for folder, pid in ((stale, gone.pid), (busy, os.getpid())):
+        folder.mkdir()
+        (folder / ".konum-maker").write_text(str(pid), encoding="utf-8")
+        (folder / "version-1.html").write_text("half", encoding="utf-8")
+    monkeypatch.setenv("PATH", str(tmp_path / "no-chromium"))
+    assert konum(project, "exam", "-o", str(out)).returncode == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".exam.running", "exam"]
+    assert ".konum-maker" not in {p.name for p in out.iterdir()}
+
+
+@pytest.mark.parametrize("kind", ["csv", "moodle"])
+def test_a_read_only_target_or_a_folder_name_is_one_line(
+    project: Path, tmp_path: Path, kind: str
+) -> None:
+    locked = tmp_path / "locked.out"
+    locked.write_text("keep me", encoding="utf-8")
+    locked.chmod(0o444)
+    refused = konum(project, "export", kind, "-o", str(locked))
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr
+    assert f"-o {locked}: the file is read-only" in refused.stderr
+    assert locked.read_text(encoding="utf-8") == "keep me"
+    slash = f"{tmp_path / 'out'}/"
+    refused = konum(project, "export", kind, "-o", slash)
+    assert refused.returncode == 1 and f"-o {slash}: that names a folder" in refused.stderr
+    assert not (tmp_path / "out").exists()

@@ -145,7 +145,10 @@ def check_loaded(
         texts, found, read = check_texts(written, project)
         images.update(read)
         bank = item.bank
-        if bank is None:
+        ids = [q.id for q in bank.questions] + [fc.id for fc in bank.flashcards] if bank else []
+        if bank is None or len(set(ids)) < len(ids):
+            # Texts are found by id: a duplicate (reported with both lines by load) would
+            # mix two questions' texts.
             problems += found
             continue
         nodes = _question_nodes(item.root)

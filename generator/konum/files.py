@@ -15,6 +15,7 @@ places an output may not go.
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import shutil
 import stat
@@ -27,6 +28,27 @@ from konum.errors import ExportError
 
 #: The file that marks a folder konum made (so that the next run may replace it).
 FOLDER_MARK = ".konum-output"
+#: The file in a folder being made that names the process making it.
+_MAKER = ".konum-maker"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's process
+    return True
+
+
+def _remove_stale(target: Path) -> None:
+    """Remove the staging folders of ``target`` that a killed run left (their maker's
+    process is gone); one another run is filling is left alone."""
+    for staging in target.parent.glob(f".{glob.escape(target.name)}.*"):
+        with contextlib.suppress(OSError, ValueError):
+            if not _alive(int((staging / _MAKER).read_text(encoding="utf-8"))):
+                shutil.rmtree(staging)
 
 
 def _umask() -> int:
@@ -75,7 +97,8 @@ def write_atomically(path: str | Path, data: str | bytes) -> None:
 @contextlib.contextmanager
 def atomic_folder(path: str | Path) -> Iterator[Path]:
     """A new folder beside ``path`` to fill; when the block ends without an exception it
-    replaces ``path`` whole (the earlier folder is removed), otherwise it is removed.
+    replaces ``path`` whole (the earlier folder is removed), otherwise it is removed. A
+    killed run's folder is removed by the next run.
 
     Raises:
         ExportError: ``path`` is a folder konum did not make, or cannot be replaced.
@@ -85,12 +108,15 @@ def atomic_folder(path: str | Path) -> Iterator[Path]:
         raise ExportError(f"{target} holds files konum did not write: name a new or empty folder")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
+        _remove_stale(target)
         staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     except OSError as exc:
         raise ExportError(f"cannot create {target}: {exc.strerror or exc}") from exc
     old = target.with_name(f"{staging.name}-old")
     try:
+        (staging / _MAKER).write_text(str(os.getpid()), encoding="utf-8")
         yield staging
+        (staging / _MAKER).unlink()
         (staging / FOLDER_MARK).write_text(
             "Made by konum; konum replaces this folder the next time it writes here.\n",
             encoding="utf-8",
@@ -123,6 +149,8 @@ def check_target(
         ExportError: the refusal, naming the path and why.
     """
     given = Path(path)
+    if not folder and str(path).endswith(("/", os.sep)):
+        raise ExportError(f"{what} {path}: that names a folder (it ends in '/'); name a file")
     real = Path(os.path.realpath(given))
     for source in sources:
         source = Path(os.path.realpath(source))
@@ -140,6 +168,11 @@ def check_target(
     if folder and stat.S_ISDIR(mode):
         return real
     if not folder and stat.S_ISREG(mode):
+        if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+            raise ExportError(
+                f"{what} {given}: the file is read-only, so konum leaves it as it is; make it"
+                " writable or name another file"
+            )
         return real
     kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
     wanted = "a folder" if folder else "a file"

@@ -342,9 +342,16 @@ def _described(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
+#: The most of a failure's message the report carries (a report is one line of a problem;
+#: a whole message could also pass the output limit, and the report would be lost).
+SHOWN = 200
+
+
 def _fail(line: int | None, message: str) -> None:
     with contextlib.suppress(OSError):  # past the output limit: the rest is dropped
         sys.stdout.flush()
+    if len(message) > SHOWN:
+        message = f"{message[:SHOWN]}… ({len(message):,} characters)"
     sys.stderr.write("\n" + ERROR_MARK + json.dumps({"line": line, "message": message}) + "\n")
     sys.stderr.flush()
     os._exit(1)

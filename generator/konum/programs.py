@@ -33,7 +33,7 @@ import tempfile
 from pathlib import Path
 
 from konum.errors import KonumError
-from konum.program_child import ERROR_MARK
+from konum.program_child import ERROR_MARK, SHOWN
 
 #: Wall-clock and CPU seconds an example program may take.
 SECONDS = 10
@@ -116,6 +116,8 @@ def _failure(returncode: int, stderr: str, cpu: int = SECONDS) -> ProgramError:
     if returncode < 0 and -returncode in _SIGNALS:
         return ProgramError(_SIGNALS[-returncode].format(cpu=cpu))
     last = next((line for line in reversed(stderr.splitlines()) if line.strip()), "")
+    if len(last) > SHOWN:  # a message is one line of a report, not the program's whole stderr
+        last = f"{last[:SHOWN]}… ({len(last):,} characters)"
     return ProgramError(f"it failed with status {returncode}" + (f": {last}" if last else ""))
 
 

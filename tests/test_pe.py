@@ -1145,3 +1145,22 @@ def test_which_scalings_change_the_fast_pairs() -> None:
     assert llama3[0] == plain[0] and llama3[-1] == pytest.approx(plain[-1] / 8)
     np.testing.assert_allclose(linear, plain / 8)
     assert pe.yarn_attention_factor(8) > 1
+
+
+def test_the_interpolation_bound_of_lesson_6_holds() -> None:
+    """Lesson 6 (after Chen et al., 2023, Theorem 2.1): between two whole offsets the score
+    a(s) = Re sum_k h_k e^(i s theta_k) strays from the straight line through its values there
+    by at most max|h_k| * sum_k theta_k^2 / 8."""
+    theta = pe.rope_frequencies(128)
+    bound_per_h = float((theta**2).sum() / 8)
+    rng = np.random.default_rng(5)
+    h = rng.normal(size=64) + 1j * rng.normal(size=64)
+    s = np.linspace(100.0, 101.0, 201)
+
+    def a(x: np.ndarray) -> np.ndarray:
+        return np.real(np.exp(1j * np.outer(x, theta)) @ h)
+
+    line = a(np.array([100.0])) + (s - 100.0) * (a(np.array([101.0])) - a(np.array([100.0])))
+    worst = float(np.abs(a(s) - line).max())
+    assert 0 < worst <= bound_per_h * np.abs(h).max()
+    assert bound_per_h == pytest.approx(0.5, abs=0.01)

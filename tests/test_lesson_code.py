@@ -361,3 +361,42 @@ def test_numpy_and_the_standard_library_are_available(tmp_path: Path) -> None:
     assert run_blocks([("a", "import math, numpy as np\nprint(np.arange(3))")], tmp_path) == [
         "[0 1 2]\n"
     ]
+
+
+# --- what the lessons' programs compute, against references (issue 44) -----------------------
+
+
+def _body_then(page: str, check: str, tmp: Path) -> str:
+    """Run the body of lesson ``page``, then ``check`` in the same process; what it prints."""
+    path = REPO / "content" / "lessons" / page
+    body = [b for b in fenced_blocks(rendered(path)) if b.lang == "python" and not b.standalone]
+    blocks = [(_label(path, b), b.code) for b in body] + [(f"{page}: the check", check)]
+    return run_blocks(blocks, tmp)[-1].strip()
+
+
+def test_lesson_8_axial_rope_turns_the_column_first_as_rope_vit(tmp_path: Path) -> None:
+    """naver-ai/rope-vit's compute_axial_cis: the first d/4 angles follow t % end_x, the
+    column x; lesson 8's axial_angles takes the column x first and gives the same angles."""
+    check = textwrap.dedent(
+        """
+        d, end_x, end_y = 16, 5, 3
+        freqs = 1.0 / 100.0 ** (np.arange(0, d, 4)[: d // 4] / d)
+        t = np.arange(end_x * end_y)
+        ref = np.concatenate([np.outer(t % end_x, freqs), np.outer(t // end_x, freqs)], -1)
+        ours = np.stack([axial_angles(x, y, d) for x, y in zip(t % end_x, t // end_x)])
+        import inspect
+        print(list(inspect.signature(axial_angles).parameters)[:2], np.allclose(ours, ref))
+        """
+    )
+    assert _body_then("08-images.md", check, tmp_path) == "['x', 'y'] True"
+
+
+def test_lesson_1_causal_attention_over_identical_tokens_gives_one_output(
+    tmp_path: Path,
+) -> None:
+    """Lesson 1 shows, with its own causal_self_attention, that the mask alone shows no
+    position over identical inputs: every row averages copies of one vector."""
+    check = "print(np.allclose(causal_self_attention(np.ones((5, 2))), np.ones((5, 2))))"
+    assert _body_then("01-why-position.md", check, tmp_path) == "True"
+    page = rendered(REPO / "content" / "lessons" / "01-why-position.md")
+    assert "causal_self_attention(x[1:])" in page

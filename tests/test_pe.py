@@ -1054,3 +1054,113 @@ BAD: list[tuple[str, Callable[[], object], str]] = [
 def test_argument_errors(call: Callable[[], object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         call()
+
+
+# --- statements of the lessons, computed (issue 44) -------------------------------------------
+
+
+def _causal_rows(x: np.ndarray) -> np.ndarray:
+    """Causal self-attention: row ``i`` attends over rows ``0..i``, as lesson 1 computes it."""
+    return np.stack([pe.self_attention(x[: i + 1])[i] for i in range(len(x))])
+
+
+def test_a_causal_row_over_identical_inputs_averages_copies_of_one_vector() -> None:
+    """Lesson 1: the mask alone shows no position when every token is the same vector; a
+    start token that differs is what makes the rows differ."""
+    la = np.array([[0.0, 1.0]] * 5)
+    np.testing.assert_allclose(_causal_rows(la), la, rtol=0, atol=1e-15)
+    with_start = np.vstack([[[1.0, 0.0]], la])
+    first = _causal_rows(with_start)[1:, 0]
+    assert np.all(np.diff(first) < 0) and len(set(np.round(first, 12))) == 5
+
+
+def _rope_vit_axial_angles(dim: int, end_x: int, end_y: int, theta: float) -> np.ndarray:
+    """naver-ai/rope-vit's ``compute_axial_cis``, its angles in numpy: ``t_x = t % end_x``
+    (the column) gets the first ``dim/4`` pairs, ``t_y = t // end_x`` (the row) the rest."""
+    freqs = 1.0 / theta ** (np.arange(0, dim, 4)[: dim // 4] / dim)
+    t = np.arange(end_x * end_y)
+    t_x, t_y = t % end_x, t // end_x
+    return np.concatenate([np.outer(t_x, freqs), np.outer(t_y, freqs)], axis=-1)
+
+
+def test_axial_rope_turns_the_first_half_of_the_pairs_by_the_column() -> None:
+    """Lesson 8: RoPE-Axial's first half of the pairs follows x (the column), as rope-vit."""
+    dim, end_x, end_y = 16, 5, 3
+    t = np.arange(end_x * end_y)
+    xy = np.stack([t % end_x, t // end_x], axis=1)  # (column, row) of each patch, row-major
+    ours = pe.rope_nd_angles(xy, dim, [dim // 4, dim // 4], base=100.0)
+    np.testing.assert_allclose(ours, _rope_vit_axial_angles(dim, end_x, end_y, 100.0))
+    # Patch 1 is row 0, column 1: only the first half turns.
+    assert ours[1, : dim // 4].any() and not ours[1, dim // 4 :].any()
+
+
+def _block_diagonal(blocks: list[np.ndarray]) -> np.ndarray:
+    out = np.zeros((2 * len(blocks), 2 * len(blocks)))
+    for k, block in enumerate(blocks):
+        out[2 * k : 2 * k + 2, 2 * k : 2 * k + 2] = block
+    return out
+
+
+def test_only_scaled_rotation_blocks_keep_sinusoidal_scores_relative() -> None:
+    """Lesson 2: p W q^T with a block-diagonal W depends on p - q alone only when each 2 x 2
+    block is a scaled rotation [[a, b], [-b, a]]; a general block adds terms in p + q."""
+    d, table = 8, pe.sinusoidal(60, 8)
+    rng = np.random.default_rng(3)
+
+    def scores(w: np.ndarray) -> tuple[float, float]:
+        return float(table[10] @ w @ table[13]), float(table[40] @ w @ table[43])
+
+    general = _block_diagonal([rng.normal(size=(2, 2)) for _ in range(d // 2)])
+    a, b = rng.normal(size=(2, d // 2))
+    rotations = _block_diagonal([np.array([[a[k], b[k]], [-b[k], a[k]]]) for k in range(d // 2)])
+    assert not math.isclose(*scores(general), abs_tol=1e-6)
+    assert math.isclose(*scores(rotations), abs_tol=1e-12)
+
+
+def test_sines_alone_cannot_be_shifted_by_a_linear_map() -> None:
+    """Lesson 2: the sine-only vector of position 0 is zero, which no linear map can send to
+    the non-zero sine-only vector of position o."""
+    table = pe.sinusoidal(5, 8)
+    assert not table[0, 0::2].any()
+    assert all(table[o, 0::2].any() for o in range(1, 5))
+
+
+def test_which_scalings_change_the_fast_pairs() -> None:
+    """Lesson 6: Llama 3 keeps the fast pairs and NTK-aware barely moves them (short prompts
+    cannot tell), while linear interpolation divides every pair and YaRN scales every score."""
+    d, base = 128, 500000.0
+    plain = pe.rope_frequencies(d, base=base)
+    llama3 = pe.rope_frequencies(
+        d,
+        base=base,
+        scaling={
+            "rope_type": "llama3",
+            "factor": 8,
+            "low_freq_factor": 1,
+            "high_freq_factor": 4,
+            "original_max_position_embeddings": 8192,
+        },
+    )
+    linear = pe.rope_frequencies(d, base=base, scaling={"rope_type": "linear", "factor": 8})
+    assert llama3[0] == plain[0] and llama3[-1] == pytest.approx(plain[-1] / 8)
+    np.testing.assert_allclose(linear, plain / 8)
+    assert pe.yarn_attention_factor(8) > 1
+
+
+def test_the_interpolation_bound_of_lesson_6_holds() -> None:
+    """Lesson 6 (after Chen et al., 2023, Theorem 2.1): between two whole offsets the score
+    a(s) = Re sum_k h_k e^(i s theta_k) strays from the straight line through its values there
+    by at most max|h_k| * sum_k theta_k^2 / 8."""
+    theta = pe.rope_frequencies(128)
+    bound_per_h = float((theta**2).sum() / 8)
+    rng = np.random.default_rng(5)
+    h = rng.normal(size=64) + 1j * rng.normal(size=64)
+    s = np.linspace(100.0, 101.0, 201)
+
+    def a(x: np.ndarray) -> np.ndarray:
+        return np.real(np.exp(1j * np.outer(x, theta)) @ h)
+
+    line = a(np.array([100.0])) + (s - 100.0) * (a(np.array([101.0])) - a(np.array([100.0])))
+    worst = float(np.abs(a(s) - line).max())
+    assert 0 < worst <= bound_per_h * np.abs(h).max()
+    assert bound_per_h == pytest.approx(0.5, abs=0.01)

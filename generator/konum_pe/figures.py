@@ -594,7 +594,16 @@ class T5Buckets(CourseFigure):
     name = "t5_buckets"
     params = specs(
         param("num_buckets", "int", 32, Range(4, 256, 2), "total buckets"),
-        param("max_distance", "int", 128, Range(2, 100_000), "distance sharing the last bucket"),
+        param(
+            "max_distance",
+            "int",
+            128,
+            Range(2, 100_000),
+            (
+                "distance at which the logarithmic buckets would reach the next bucket (the "
+                "last bucket starts one step earlier)"
+            ),
+        ),
         param("span", "int", 160, Range(1, 4096), "relative positions -span..span are plotted"),
     )
 

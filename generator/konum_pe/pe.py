@@ -831,9 +831,11 @@ def rope_nd_angles(
     The ``d/2`` pairs are split into consecutive blocks, ``sections[a]`` pairs following
     axis ``a``: pair ``k`` of block ``a`` turns by ``positions[:, a]`` times its frequency.
 
-    * ``per_axis=True``: axial RoPE for images (Heo et al., 2024, ``compute_axial_cis``): each
-      block has the frequencies of a 1-D RoPE of its own size, ``base**(-j/s_a)`` for its
-      ``j``-th pair (``s_a = sections[a]``), so every axis runs from fast to slow.
+    * ``per_axis=True``: axial RoPE for images (RoPE-Axial of Heo et al., 2024,
+      ``compute_axial_cis`` in naver-ai/rope-vit): each block has the frequencies of a 1-D
+      RoPE of its own size, ``base**(-j/s_a)`` for its ``j``-th pair (``s_a = sections[a]``),
+      so every axis runs from fast to slow. rope-vit gives the first block to the column and
+      the second to the row, so pass a patch's coordinates as ``(x, y)``: column first.
     * ``per_axis=False``: multimodal RoPE (M-RoPE, Qwen2-VL's ``mrope_section``, e.g.
       ``(16, 24, 24)`` for time, height and width in a head of 128): the frequencies of a
       1-D RoPE of size ``d``, ``base**(-2k/d)``, each pair reading the position of its block's

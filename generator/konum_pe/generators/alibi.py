@@ -41,7 +41,12 @@ def _slope_steps(heads: int, head: int, language: str = "en") -> tuple[str, floa
     if p == heads:
         exponent = 8 * head / heads
         return text("power_of_two", heads=heads, head=head, exponent=sig(exponent)), exponent
-    steps = text("not_power_of_two", heads=heads, p=p, rest=heads - p, p2=2 * p)
+    rest = (
+        say(language, "alibi.rest_one", head=heads, p2=2 * p)
+        if heads - p == 1
+        else say(language, "alibi.rest_many", first=p + 1, last=heads, p2=2 * p)
+    )
+    steps = text("not_power_of_two", heads=heads, p=p, rest=rest)
     if head <= p:
         exponent = 8 * head / p
         steps += text("first_block", head=head, p=p, exponent=sig(exponent))

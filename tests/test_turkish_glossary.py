@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from test_turkish_pages import _turkish_nav
 
 REPO = Path(__file__).resolve().parent.parent
 TURKISH = REPO / "content" / "tr"
@@ -55,6 +56,7 @@ BLOCK_HEADER = re.compile(r"^ {0,3}///.*$", re.MULTILINE)
 ATTRIBUTES = re.compile(r"\{:? *[#.][^{}\n]*\}")
 FIELD = re.compile(r"\{\w+(?:[^{}]*)\}")
 BOLD_ENTRY = re.compile(r"^\*\*(.+?)\.\*\*$", re.MULTILINE)
+GLOSS = re.compile(r"\(([^()]*)\)")
 
 
 @dataclass(frozen=True)
@@ -248,6 +250,42 @@ def test_the_turkish_interface_uses_the_glossary(file: Path) -> None:
 )
 def test_a_bank_translation_uses_the_glossary(bank: Path) -> None:
     assert _yaml_findings(bank, markdown=True) == []
+
+
+def _glosses() -> set[str]:
+    """The English names the glossary page gives its entries in parentheses, the lower-case
+    ones (a gloss; "RoPE" and "T5" are names, written as they are)."""
+    page = (TURKISH / "glossary.md").read_text(encoding="utf-8")
+    names = set()
+    for entry in BOLD_ENTRY.findall(page):
+        last = GLOSS.findall(entry)
+        if last:
+            names |= {name.strip() for name in last[-1].split(", ") if name[:1].islower()}
+    return names
+
+
+def test_a_term_is_glossed_once() -> None:
+    """A term's English name follows it in parentheses once, at its first use in reading
+    order (the nav of mkdocs.tr.yml), as a textbook glosses a term; the glossary page
+    gives them all."""
+    glosses = _glosses()
+    assert {"token", "attention", "learned table"} <= glosses
+    first: dict[str, str] = {}
+    repeated = []
+    for page in _turkish_nav():
+        if page == "glossary.md":
+            continue
+        text = prose((TURKISH / page).read_text(encoding="utf-8"))
+        for match in GLOSS.finditer(text):
+            name = match.group(1).strip()
+            if name not in glosses:
+                continue
+            where = f"content/tr/{page}:{text.count(chr(10), 0, match.start()) + 1}"
+            if name in first:
+                repeated.append(f"{where}: ({name}), first at {first[name]}")
+            else:
+                first[name] = where
+    assert repeated == []
 
 
 def test_the_pages_were_read() -> None:

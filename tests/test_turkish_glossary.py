@@ -277,7 +277,7 @@ def test_a_term_is_glossed_once() -> None:
             continue
         text = prose((TURKISH / page).read_text(encoding="utf-8"))
         for match in GLOSS.finditer(text):
-            name = match.group(1).strip()
+            name = " ".join(match.group(1).split())
             if name not in glosses:
                 continue
             where = f"content/tr/{page}:{text.count(chr(10), 0, match.start()) + 1}"

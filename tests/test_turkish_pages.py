@@ -8,9 +8,12 @@ translates the prose and keeps everything a reader computes or answers with:
   (their ``alt`` and ``caption`` may be translated; the explorer's own texts come from the
   interface catalogue);
 * the same ``figure(...)`` calls, with ``alt`` and ``caption`` translated;
-* the same fenced blocks: programs equal token for token once comments are dropped (so the
-  English page's run of its programs, in test_lesson_code.py, vouches for the Turkish ones),
-  outputs equal, block titles translated;
+* the same fenced blocks: programs equal token for token once comments, docstrings and the
+  texts they print or raise are dropped (so the English page's run of its programs, in
+  test_lesson_code.py, vouches for the Turkish ones), outputs equal, block titles translated;
+  a page whose programs print or raise Turkish texts has its own programs run, and shows
+  what they print;
+* numbers in a figure's ``alt`` and ``caption`` written the Turkish way (10.000, 0,5, 8 × 8);
 * the same ``{{ ... }}`` and ``{% ... %}`` expressions, so every number still comes from the
   core (their string literals may be translated: a table's row label is prose);
 * the same heading levels and admonition kinds in the same order, and a link to every page of

@@ -10,10 +10,11 @@ text and loses its target, and a catalogue's ``{field}`` becomes ``X``. Each lin
 number, so a finding names ``file:line``.
 
 Held to it: every Turkish page (``content/tr/**/*.md``), every interface catalogue
-(``templates/messages/tr/*.yml``) and every bank translation (``content/tr/banks/*.yml``,
-each string read with its line). The bank translations are another part's files (issue 44):
-a bank that still breaks the glossary is an expected failure that lists its lines, until
-its translation follows the glossary. The glossary page defines every bold entry under the
+(``templates/messages/tr/*.yml`` and the course plugin's ``generator/konum_pe/messages/tr``)
+and every bank translation (``content/tr/banks/*.yml``, each string read with its line). The
+bank translations and the plugin's catalogue are other parts' files (issue 44): one that
+still breaks the glossary is an expected failure that lists its lines, until it follows the
+glossary. The glossary page defines every bold entry under the
 name the file gives it.
 """
 
@@ -27,11 +28,14 @@ from pathlib import Path
 
 import pytest
 import yaml
+from test_turkish_pages import _turkish_nav
 
 REPO = Path(__file__).resolve().parent.parent
 TURKISH = REPO / "content" / "tr"
 TERMS = TURKISH / "terms.yml"
 CATALOGUES = REPO / "templates" / "messages" / "tr"
+#: The course plugin's Turkish catalogue: its explorers', figures' and generators' texts.
+PLUGIN_CATALOGUES = REPO / "generator" / "konum_pe" / "messages" / "tr"
 
 #: Bank translations that broke the glossary when it was written; their owner fixes them
 #: (issue 44). A bank that comes clean passes (the mark is not strict).
@@ -55,6 +59,7 @@ BLOCK_HEADER = re.compile(r"^ {0,3}///.*$", re.MULTILINE)
 ATTRIBUTES = re.compile(r"\{:? *[#.][^{}\n]*\}")
 FIELD = re.compile(r"\{\w+(?:[^{}]*)\}")
 BOLD_ENTRY = re.compile(r"^\*\*(.+?)\.\*\*$", re.MULTILINE)
+GLOSS = re.compile(r"\(([^()]*)\)")
 
 
 @dataclass(frozen=True)
@@ -142,9 +147,10 @@ def _page_findings(page: Path) -> list[str]:
     return findings(path, prose(page.read_text(encoding="utf-8")))
 
 
-def _yaml_findings(file: Path, markdown: bool) -> list[str]:
+def _yaml_findings(file: Path, markdown: bool, fields: bool = True) -> list[str]:
     """The findings in every string value of a YAML file, each read from its line (a block
-    scalar's text starts on the line after its indicator)."""
+    scalar's text starts on the line after its indicator); ``markdown``: the values are
+    Markdown, ``fields``: they hold ``{field}`` places."""
     path = file.relative_to(REPO).as_posix()
     found: list[str] = []
 
@@ -158,7 +164,7 @@ def _yaml_findings(file: Path, markdown: bool) -> list[str]:
             for item in node.value:
                 walk(item)
         elif isinstance(node, yaml.ScalarNode) and node.tag.endswith(":str"):
-            text = FIELD.sub("X", node.value) if not markdown else node.value
+            text = FIELD.sub("X", node.value) if fields else node.value
             first = node.start_mark.line + 1 + (1 if node.style in {"|", ">"} else 0)
             if node.style == ">":  # folded: the value's lines are not the file's
                 text = text.replace("\n", " ")
@@ -231,6 +237,31 @@ def test_the_turkish_interface_uses_the_glossary(file: Path) -> None:
     assert _yaml_findings(file, markdown=False) == []
 
 
+#: Plugin catalogues that broke the glossary when it was written (konum_pe's files, not this
+#: edition's pages): listed, as the banks are, until their owner follows the glossary.
+PLUGIN_PENDING = {"explorer.yml", "generators.yml"}
+
+
+@pytest.mark.parametrize(
+    "file",
+    [
+        pytest.param(
+            file,
+            marks=pytest.mark.xfail(
+                reason="generator/konum_pe/messages/tr is the course plugin's (issue 44)",
+                strict=False,
+            )
+            if file.name in PLUGIN_PENDING
+            else (),
+        )
+        for file in sorted(PLUGIN_CATALOGUES.glob("*.yml"))
+    ],
+    ids=lambda p: p.name,
+)
+def test_the_plugins_turkish_texts_use_the_glossary(file: Path) -> None:
+    assert _yaml_findings(file, markdown=True) == []
+
+
 @pytest.mark.parametrize(
     "bank",
     [
@@ -247,7 +278,43 @@ def test_the_turkish_interface_uses_the_glossary(file: Path) -> None:
     ids=lambda p: p.name,
 )
 def test_a_bank_translation_uses_the_glossary(bank: Path) -> None:
-    assert _yaml_findings(bank, markdown=True) == []
+    assert _yaml_findings(bank, markdown=True, fields=False) == []
+
+
+def _glosses() -> set[str]:
+    """The English names the glossary page gives its entries in parentheses, the lower-case
+    ones (a gloss; "RoPE" and "T5" are names, written as they are)."""
+    page = (TURKISH / "glossary.md").read_text(encoding="utf-8")
+    names = set()
+    for entry in BOLD_ENTRY.findall(page):
+        last = GLOSS.findall(entry)
+        if last:
+            names |= {name.strip() for name in last[-1].split(", ") if name[:1].islower()}
+    return names
+
+
+def test_a_term_is_glossed_once() -> None:
+    """A term's English name follows it in parentheses once, at its first use in reading
+    order (the nav of mkdocs.tr.yml), as a textbook glosses a term; the glossary page
+    gives them all."""
+    glosses = _glosses()
+    assert {"token", "attention", "learned table"} <= glosses
+    first: dict[str, str] = {}
+    repeated = []
+    for page in _turkish_nav():
+        if page == "glossary.md":
+            continue
+        text = prose((TURKISH / page).read_text(encoding="utf-8"))
+        for match in GLOSS.finditer(text):
+            name = " ".join(match.group(1).split())
+            if name not in glosses:
+                continue
+            where = f"content/tr/{page}:{text.count(chr(10), 0, match.start()) + 1}"
+            if name in first:
+                repeated.append(f"{where}: ({name}), first at {first[name]}")
+            else:
+                first[name] = where
+    assert repeated == []
 
 
 def test_the_pages_were_read() -> None:

@@ -8,9 +8,12 @@ translates the prose and keeps everything a reader computes or answers with:
   (their ``alt`` and ``caption`` may be translated; the explorer's own texts come from the
   interface catalogue);
 * the same ``figure(...)`` calls, with ``alt`` and ``caption`` translated;
-* the same fenced blocks: programs equal token for token once comments are dropped (so the
-  English page's run of its programs, in test_lesson_code.py, vouches for the Turkish ones),
-  outputs equal, block titles translated;
+* the same fenced blocks: programs equal token for token once comments, docstrings and the
+  texts they print or raise are dropped (so the English page's run of its programs, in
+  test_lesson_code.py, vouches for the Turkish ones), outputs equal, block titles translated;
+  a page whose programs print or raise Turkish texts has its own programs run, and shows
+  what they print;
+* numbers in a figure's ``alt`` and ``caption`` written the Turkish way (10.000, 0,5, 8 × 8);
 * the same ``{{ ... }}`` and ``{% ... %}`` expressions, so every number still comes from the
   core (their string literals may be translated: a table's row label is prose);
 * the same heading levels and admonition kinds in the same order, and a link to every page of
@@ -326,6 +329,31 @@ def test_translated_outputs_are_what_the_programs_print(page: str, tmp_path: Pat
             (tmp_path / str(n)).mkdir()
             problems += _check(TURKISH / page, blocks, tmp_path / str(n))
     assert problems == []
+
+
+#: In a figure's alt or caption: a whole number of five digits or more not grouped by points
+#: (10000 for 10.000), a decimal point (0.5 for 0,5), or a letter x for the times sign.
+UNTURKISH_NUMBER = re.compile(r"(?<![\w.,])\d{5,}(?![\w])|\d\.\d(?!\d{2})|\d ?x ?\d")
+
+
+@counterpart
+def test_figure_texts_write_numbers_the_turkish_way(page: str) -> None:
+    """A figure's alt and caption are prose: 10.000 with a point, 0,1 with a comma, 8 × 8."""
+    found = []
+    for call in _expressions(_pair(page)[1])[0]:
+        _, _, alt, caption = _figure(call)
+        for text in (alt, caption):
+            found += UNTURKISH_NUMBER.findall(text or "")
+    assert found == [], f"content/tr/{page}: numbers in figure texts: {found}"
+
+
+def test_the_figure_number_check_reads_turkish() -> None:
+    assert UNTURKISH_NUMBER.findall("1 ile 10000 arasında, 0.5 ve 8 x 8") == [
+        "10000",
+        "0.5",
+        "8 x 8",
+    ]
+    assert UNTURKISH_NUMBER.findall("1 ile 10.000 arasında, 0,5 ve 8 × 8, 8.192") == []
 
 
 @counterpart

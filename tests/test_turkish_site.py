@@ -18,7 +18,9 @@ what is still found is named in ``PENDING`` for the lead. The English edition's 
 (the palette toggle's names in mkdocs.yml) count as interface too; a matching question's
 drop-down reads its formulas in Turkish (no "to the power", no "sub"); a figure's axis writes
 its short counts in Turkish (``10 B``, ``1 Mn``, not ``10k``, ``1M``); the flashcard page
-names the deck the downloads hold (mkdocs.tr.yml's konum ``title``).
+names the deck the downloads hold (mkdocs.tr.yml's konum ``title``). The theme's own English
+words count too: the headings' "Permanent link" title, the footer's copyright line and "Made
+with", and the 404 page's heading (mkdocs.tr.yml gives their Turkish).
 """
 
 from __future__ import annotations
@@ -170,7 +172,15 @@ def _english_interface() -> list[str]:
                 telling = len(split) == 1 or " " in piece
                 if telling and re.search(r"[A-Za-z]{3}", piece) and piece not in turkish:
                     pieces.add(piece)
-    return sorted(pieces | set(_theme_words("mkdocs.yml")))
+    return sorted(pieces | set(_theme_words("mkdocs.yml")) | set(_english_theme()))
+
+
+def _english_theme() -> list[str]:
+    """The theme's English words that Material writes whatever the language, and the
+    English edition's footer: the headings' link title (toc's ``permalink_title``), the
+    footer's copyright line (mkdocs.base.yml) and "Made with", the 404 page's heading."""
+    base = _config("mkdocs.base.yml")
+    return ["Permanent link", "Made with", "Not found", str(base["copyright"])]
 
 
 def test_no_english_interface_text_on_a_turkish_page(
@@ -180,6 +190,7 @@ def test_no_english_interface_text_on_a_turkish_page(
     english = _english_interface()
     assert "Show answer" in english and "Explorer settings" in english and "position p" in english
     assert "Switch to dark mode" in english
+    assert "Permanent link" in english and "konum — positional encoding" in " ".join(english)
     found: dict[str, list[str]] = {}
     for page in sorted(turkish):
         parser = _Visible()

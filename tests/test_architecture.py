@@ -40,9 +40,9 @@ NEWTYPE = REPO / "tests" / "fixtures" / "newtype"
 #: in every language, one problem per misspelt key, the warning for published bank files and
 #: a page's build error on one line (about 50), then issue 45's blocks that never fail
 #: silently (typed options, every problem of a page, the site's own at mkdocs.yml: about
-#: 130) and its questions written in the page (a page read as a bank, the block: about
-#: 180), and nothing else may.
-ENGINE_BUDGET = 13_630
+#: 130), its questions written in the page (a page read as a bank, the block: about 180)
+#: and a study page that names the overview only where a site has one, and nothing else may.
+ENGINE_BUDGET = 13_650
 
 
 def module_files() -> dict[str, Path]:

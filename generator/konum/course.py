@@ -21,7 +21,7 @@ from konum.config import Options
 from konum.errors import ConfigError
 from konum.formatting import did_you_mean
 from konum.images import Image
-from konum.load import is_page_bank, question_pages
+from konum.load import is_page_bank
 from konum.plugins import Plugins, load_plugins
 from konum.problems import BankError, BankProblem
 from konum.translate import check_translations
@@ -234,7 +234,7 @@ def course_for(options: Options) -> Course:
     """
     plugins = load_plugins(options.plugins, options.root)
     stamp = _tree_stamp(options.banks) + _tree_stamp(options.translations)
-    stamp += _files_stamp(tuple(question_pages(options.pages)))
+    stamp += _tree_stamp(options.pages)  # a page's /// question blocks are a bank
     course = _course(options, plugins, stamp)
     now = _files_stamp(course.sources)
     if now != course.stamp:  # an image outside the bank folders changed

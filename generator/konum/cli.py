@@ -114,8 +114,9 @@ def check(
     record: bool,
     extra_plugins: tuple[str, ...],
 ) -> None:
-    """Validate question banks (default: the banks folder of the konum extension) and, when
-    the extension has a translations folder, their translations.
+    """Validate question banks (default: the banks folder of the konum extension and the
+    questions written in the site's pages) and, when the extension has a translations
+    folder, their translations.
 
     Example programs (output questions) are code: they run only with --run-programs or
     --record, or where mkdocs.yml says run_programs: true; otherwise their recorded output

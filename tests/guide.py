@@ -57,12 +57,20 @@ def page() -> str:
     return PAGE.read_text(encoding="utf-8")
 
 
+def _headings_only(text: str) -> str:
+    """``text`` with its fenced blocks' lines blanked out (the same length), so that a page's
+    own headings in an example are not the guide's."""
+    return _BLOCK.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
 def section(number: int) -> str:
     """The text of the page's section ``## N. ...``."""
     text = page()
-    found = re.search(rf"^## {number}\. .*?(?=^## |\Z)", text, re.MULTILINE | re.DOTALL)
+    found = re.search(
+        rf"^## {number}\. .*?(?=^## |\Z)", _headings_only(text), re.MULTILINE | re.DOTALL
+    )
     assert found is not None, f"the page has no section {number}"
-    return found.group(0)
+    return text[found.start() : found.end()]
 
 
 def steps(text: str) -> list[Step]:
@@ -86,14 +94,16 @@ def steps(text: str) -> list[Step]:
 
 def quick_start() -> list[Step]:
     """The quick start's files and commands, from an empty folder (its install aside)."""
-    found = re.search(r"^## Quick start\b.*?(?=^## )", page(), re.MULTILINE | re.DOTALL)
+    text = page()
+    found = re.search(r"^## Quick start\b.*?(?=^## )", _headings_only(text), re.M | re.S)
     assert found is not None, "the page has no quick start"
-    return [s for s in steps(found.group(0)) if not (isinstance(s, Command) and s.argv[0] == "pip")]
+    quick = steps(text[found.start() : found.end()])
+    return [s for s in quick if not (isinstance(s, Command) and s.argv[0] == "pip")]
 
 
 def walkthrough() -> list[Step]:
     """Every step after the install (sections 2 on), from an empty folder."""
-    numbers = [int(n) for n in re.findall(r"^## (\d+)\. ", page(), re.MULTILINE)]
+    numbers = [int(n) for n in re.findall(r"^## (\d+)\. ", _headings_only(page()), re.M)]
     return [step for number in numbers if number > 1 for step in steps(section(number))]
 
 

@@ -77,7 +77,7 @@ def printed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     assert result.stdout.strip() == (
-        f"konum: wrote 2 versions of 10 questions (seed {SEED}, 8 files) to {folder}"
+        f"konum: wrote 2 versions of 12 questions (seed {SEED}, 8 files) to {folder}"
     )
     return folder
 
@@ -105,7 +105,7 @@ def test_each_version_shows_its_numbers_and_its_key_the_answers(
     for version in (1, 2):
         exam = sections(pdf_text(printed / f"version-{version}.pdf"))
         key = sections(pdf_text(printed / f"version-{version}-key.pdf"))
-        assert sorted(exam) == sorted(key) == list(range(1, 11))
+        assert sorted(exam) == sorted(key) == list(range(1, len(questions) + 1))
         number_of = {}
         for number, body in key.items():
             (qid,) = [q.id for q in questions if body.startswith(q.id + " ")]
@@ -219,11 +219,11 @@ def test_without_chromium_the_html_is_still_written(tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["--versions", "0"], "konum: --versions: expected 1 to 50, found 0"),
-        (["--count", "11"], "konum: --count: expected 1 to 10 (the questions picked), found 11"),
+        (["--count", "13"], "konum: --count: expected 1 to 12 (the questions picked), found 13"),
         (
             ["--questions", "mechanic"],
             "konum: --questions 'mechanic': no bank or tag of that name; did you mean "
-            "'mechanics'? (banks: circuits, mechanics)",
+            "'mechanics'? (banks: circuits, mechanics, units)",
         ),
     ],
 )

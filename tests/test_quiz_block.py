@@ -204,3 +204,25 @@ def test_a_study_page_is_not_blamed_for_another_pages_block(banks: Path) -> None
     assert "alpha-one" in study
     with pytest.raises(QuizError, match=r"^line 2: /// quiz \| alpha: unknown option 'drw'"):
         convert(banks, (pages / "normal.md").read_text("utf-8"), pages=str(pages))
+
+
+def _study_help(html: str) -> str:
+    data = re.search(r"<template data-konum-messages><script[^>]*>(.*?)</script>", html, re.S)
+    assert data is not None
+    return str(json.loads(data.group(1))["study.help"])
+
+
+def test_the_study_page_says_where_reviews_are_exported_only_where_a_site_does(
+    banks: Path,
+) -> None:
+    """The study page's help names the course overview, where a learner exports, imports
+    and forgets their reviews, only on a site with one (a /// progress block)."""
+    pages = banks / "pages"
+    pages.mkdir()
+    (pages / "cards.md").write_text("/// study\n///\n", "utf-8")
+    (pages / "notes.md").write_text("```text\n/// progress\n///\n```\n", "utf-8")  # an example
+    alone = _study_help(convert(banks, "/// study\n///\n", pages=str(pages)))
+    assert alone.endswith("Reviews stay in this browser.") and "overview" not in alone
+    (pages / "index.md").write_text("# Home\n\n/// progress\n///\n", "utf-8")
+    with_overview = _study_help(convert(banks, "/// study\n///\n", pages=str(pages)))
+    assert with_overview == f"{alone} The course overview exports, imports and forgets them."

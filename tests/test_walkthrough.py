@@ -135,3 +135,15 @@ def test_no_command_s_help_speaks_of_this_course_s_files(walked) -> None:
         assert shown.returncode == 0, command
         for course_file in ("mkdocs.tr.yml", "content/", "konum_pe"):
             assert course_file not in shown.stdout, (command, course_file)
+
+
+def test_the_pages_link_the_downloads_the_build_made(walked) -> None:
+    """The flashcard page's links reach the files in site/downloads/, and it shows the
+    course overview, whose words the study page then names."""
+    site, _results = walked
+    cards = site / "site" / "cards" / "index.html"
+    html = cards.read_text(encoding="utf-8")
+    links = re.findall(r'<a href="([^"]+)" download>', html)
+    assert links and all((cards.parent / link).resolve().is_file() for link in links), links
+    assert "data-konum-overview" in html
+    assert "The course overview exports, imports and forgets them." in html

@@ -220,7 +220,8 @@ def _write_downloads(settings: SiteConfig, course: Course, place: Path) -> None:
     ``place/downloads``: every question but those only its exams show (unless
     ``exam_cards``), as on its study page."""
     from konum.exports import write_downloads
-    from konum.quiz import card_banks, exam_only
+    from konum.quiz import exam_only
+    from konum.study import card_banks
 
     options = settings.options
     hidden = frozenset() if options.exam_cards else exam_only(course, settings.docs_dir)

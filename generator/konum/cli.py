@@ -26,7 +26,6 @@ from konum.scorm import scorm_options
 
 if TYPE_CHECKING:
     from konum.course import Course
-    from konum.problems import BankProblem
     from konum.siteconfig import SiteConfig
 
 SEED = click.IntRange(*limits.SEED)
@@ -114,14 +113,16 @@ def check(
     record: bool,
     extra_plugins: tuple[str, ...],
 ) -> None:
-    """Validate question banks (default: the banks folder of the konum extension) and, when
-    the extension has a translations folder, their translations.
+    """Validate question banks (default: the banks folder of the konum extension and the
+    questions written in the site's pages) and, when the extension has a translations
+    folder, their translations.
 
     Example programs (output questions) are code: they run only with --run-programs or
     --record, or where mkdocs.yml says run_programs: true; otherwise their recorded output
     is checked against their solution's hash."""
     from konum.build import check_pages
     from konum.check import check_banks
+    from konum.course import course_problem
     from konum.load import is_page_bank
     from konum.plugins import NONE, load_plugins
     from konum.problems import format_json, format_text
@@ -165,7 +166,7 @@ def check(
         # The pages' blocks, each edition's with its own banks, as the build would take them;
         # what the site's configuration gets wrong is its own problem, not each page's.
         for edition in editions:
-            wrong = _course_problem(edition)
+            wrong = course_problem(edition.options, edition.config_file)
             problems += [wrong] if wrong else check_pages(edition)
     if translations is not None:
         if update_hashes:
@@ -185,34 +186,6 @@ def check(
     _warn_published([found for edition in editions for found in published_banks(edition)])
     if problems:
         raise click.exceptions.Exit(1)
-
-
-def _course_problem(settings: SiteConfig) -> BankProblem | None:
-    """What the konum options of ``settings`` get wrong about its course (the ``order``
-    option naming no bank, a plugin that does not import), at the option's line of the
-    configuration when it is written there; None when the course loads, or when its banks
-    or translations have problems (``check`` reports those itself)."""
-    import re
-
-    from konum.course import course_for
-    from konum.paths import shown
-    from konum.problems import BankError, BankProblem
-
-    try:
-        course_for(settings.options)
-    except BankError:
-        return None
-    except KonumError as exc:
-        named = re.match(r"option '(\w+)' of konum", str(exc))
-        text = settings.config_file.read_text(encoding="utf-8").splitlines()
-        at = [
-            number
-            for number, line in enumerate(text, 1)
-            if named and re.match(rf"\s*{named.group(1)}\s*:", line)
-        ]
-        where = str(shown(settings.config_file, Path.cwd()))
-        return BankProblem(where, at[0] if at else None, None, str(exc))
-    return None
 
 
 def _warn_published(found: Sequence[tuple[Path, str]]) -> None:

@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from dataclasses import replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
 from konum.check import CheckReport, check_banks, check_texts
 from konum.config import Options
-from konum.errors import ConfigError
+from konum.errors import ConfigError, KonumError
 from konum.formatting import did_you_mean
 from konum.images import Image
-from konum.load import is_page_bank, question_pages
+from konum.load import is_page_bank
+from konum.paths import shown
 from konum.plugins import Plugins, load_plugins
 from konum.problems import BankError, BankProblem
 from konum.translate import check_translations
@@ -234,9 +236,27 @@ def course_for(options: Options) -> Course:
     """
     plugins = load_plugins(options.plugins, options.root)
     stamp = _tree_stamp(options.banks) + _tree_stamp(options.translations)
-    stamp += _files_stamp(tuple(question_pages(options.pages)))
+    stamp += _tree_stamp(options.pages)  # a page's /// question blocks are a bank
     course = _course(options, plugins, stamp)
     now = _files_stamp(course.sources)
     if now != course.stamp:  # an image outside the bank folders changed
         course = _course(options, plugins, stamp + now)
     return course
+
+
+def course_problem(options: Options, config_file: Path) -> BankProblem | None:
+    """What ``options`` (the konum extension's, in ``config_file``) get wrong about the
+    course (the ``order`` option naming no bank, a plugin that does not import), at the
+    option's line of ``config_file`` when it is written there; None when the course loads,
+    or when its banks or translations have problems (:func:`load_course` lists those)."""
+    try:
+        course_for(options)
+    except BankError:
+        return None
+    except KonumError as exc:
+        named = re.match(r"option '(\w+)' of konum", str(exc))
+        lines = config_file.read_text(encoding="utf-8").splitlines()
+        option = re.compile(rf"\s*{named.group(1) if named else '$^'}\s*:")
+        at = next((n for n, line in enumerate(lines, 1) if option.match(line)), None)
+        return BankProblem(str(shown(config_file, Path.cwd())), at, None, str(exc))
+    return None

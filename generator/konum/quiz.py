@@ -56,7 +56,6 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
-from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar, TypedDict
@@ -82,8 +81,6 @@ from konum.config import DEFAULTS, OptionError, Options, options_from
 from konum.course import Course, course_for
 from konum.errors import ExportError, KonumError, PageError
 from konum.explorer import ExplorerBlock, check_header, explorer_assets, unshown_texts
-from konum.exports.cards import build_cards
-from konum.exports.text import cards_json
 from konum.files import tree_problems
 from konum.formatting import did_you_mean
 from konum.math import PageEnd, page_math
@@ -92,9 +89,9 @@ from konum.paths import shown as shown_path
 from konum.plugins import Plugins, load_plugins
 from konum.problems import BankError, format_text
 from konum.question_block import QuestionBlock, question_header
-from konum.render import asset, environment, render_quiz, script_json
+from konum.render import asset, render_quiz, script_json
 from konum.siteconfig import option_line, refusal
-from konum.types import Bank, Concrete
+from konum.study import render_progress, render_study
 
 
 class QuizError(PageError):
@@ -126,12 +123,18 @@ def messages_html(
     sections: list[str],
     folders: tuple[Path, ...] = (),
     leave_out: tuple[str, ...] = (),
+    overview: bool = False,
 ) -> str:
     """The interface texts of ``sections`` for the page's scripts (but for keys starting
     with one of ``leave_out``): JSON in a ``<template>`` (out of reach of instant
     navigation, like the quiz data), and ``messages.js``, which reads them for every konum
-    script after it (``window.konumText``)."""
-    data = script_json(page_messages(language, sections, folders, leave_out))
+    script after it (``window.konumText``). The study page's help says where reviews are
+    exported only on a site with a course ``overview``."""
+    texts = page_messages(language, sections, folders, leave_out)
+    more = texts.pop("study.help_overview", None)
+    if overview and isinstance(more, str) and isinstance(texts.get("study.help"), str):
+        texts["study.help"] = f"{texts['study.help']} {more}"
+    data = script_json(texts)
     script = f'<script type="application/json">{data}</script>'
     reader = f"<script>{asset('messages.js')}</script>"
     return f"<template data-konum-messages>{script}</template>\n{reader}\n"
@@ -278,22 +281,6 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
         block.text = self.md.htmlStash.store(html)
 
 
-def study_concretes(course: Course) -> list[Concrete]:
-    """The course's questions as the study page and the overview count them: a computed
-    question once, by its first variant. One card to schedule per question (five cards of
-    the same question with other numbers would be reviewed as five facts); the Anki deck
-    and the other exports carry every variant."""
-    return [replace(c, variants=c.variants[:1]) for c in course.concretes()]
-
-
-def card_banks(course: Course, leave_out: frozenset[str]) -> list[Bank]:
-    """The course's banks as its cards show them: without the questions in ``leave_out``."""
-    return [
-        replace(bank, questions=tuple(q for q in bank.questions if q.id not in leave_out))
-        for bank in course.banks
-    ]
-
-
 def exam_only(course: Course, pages: Path, project: Path | None = None) -> frozenset[str]:
     """The ids of the questions that the exam-mode quiz blocks of the Markdown pages below
     ``pages`` show and no other quiz block does (blocks inside fenced code are examples,
@@ -333,6 +320,16 @@ def exam_only(course: Course, pages: Path, project: Path | None = None) -> froze
     return frozenset(shown[True] - shown[False])
 
 
+def has_overview(pages: Path | None) -> bool:
+    """Whether a page below ``pages`` shows the course overview (``/// progress``, outside
+    fenced code), where a learner exports, imports and forgets their answers and reviews."""
+    for page in sorted(pages.rglob("*.md")) if pages is not None and pages.is_dir() else ():
+        lines = page.read_text(encoding="utf-8", errors="replace").splitlines()
+        if any(_PROGRESS.match(line) for _, line in outside_fences(lines)):
+            return True
+    return False
+
+
 def _left_out(options: Options, course: Course) -> frozenset[str]:
     """What the study and progress blocks leave out: :func:`exam_only` unless ``exam_cards``.
 
@@ -349,63 +346,6 @@ def _left_out(options: Options, course: Course) -> frozenset[str]:
         )
     inside = options.pages.is_relative_to(options.root)
     return exam_only(course, options.pages, options.root if inside else None)
-
-
-def render_study(
-    course: Course, language: str = "en", leave_out: frozenset[str] = frozenset()
-) -> str:
-    """The study block: every card of ``course`` (but the questions in ``leave_out``) as
-    JSON inside the page, for ``flashcards.js``. The JSON sits in a ``<script
-    type="application/json">`` inside a ``<template>``, out of reach of Material's instant
-    navigation (which re-creates scripts without their type). Without JavaScript the block says so.
-
-    Raises:
-        konum.errors.ExportError: a question cannot be made into a card.
-    """
-    cards = build_cards(
-        card_banks(course, leave_out),
-        study_concretes(course),
-        math="mathml",
-        language=course.language,
-        plugins=course.plugins,
-        store=course.images,
-    )
-    template = environment(language).get_template("quiz/study.html.j2")
-    return template.render(data=script_json(cards_json(cards))).strip() + "\n"
-
-
-def render_progress(
-    course: Course, language: str = "en", leave_out: frozenset[str] = frozenset()
-) -> str:
-    """The course overview block: the lessons of ``course`` in its order as JSON for
-    ``overview.js``: ``{"lessons": [{"bank", "title", "questions": [question ids], "cards":
-    [card keys]}]}``, with no card for the questions in ``leave_out``. The scores and due
-    cards are the learner's, so the browser adds them; without JavaScript the block says so.
-
-    Raises:
-        konum.errors.ExportError: a question cannot be made into a card.
-    """
-    keys: dict[str, list[str]] = {}
-    cards = build_cards(
-        card_banks(course, leave_out),
-        study_concretes(course),
-        math="mathml",
-        plugins=course.plugins,
-        store=course.images,
-    )
-    for card in cards:
-        keys.setdefault(card.bank, []).append(card.key)
-    lessons = [
-        {
-            "bank": bank.id,
-            "title": bank.title,
-            "questions": [q.id for q in bank.questions],
-            "cards": keys.get(bank.id, []),
-        }
-        for bank in course.banks
-    ]
-    template = environment(language).get_template("quiz/progress.html.j2")
-    return template.render(data=script_json({"lessons": lessons})).strip() + "\n"
 
 
 class _CourseBlock(Block):  # type: ignore[misc]
@@ -453,6 +393,7 @@ class ProgressBlock(_CourseBlock):
 _BLOCK_START = re.compile(r"^ {0,3}///\s*(quiz|study|progress)\b")
 _WELL_FORMED = re.compile(r"^ {0,3}/// (?:quiz *\| *\S.*|study *|progress *)$")
 _QUIZ_START = re.compile(r"^ {0,3}/// quiz\b")
+_PROGRESS = re.compile(r"^ {0,3}/// progress *$")
 #: The options each block takes (pymdownx's own ``attrs`` among them).
 _ATTRS: dict[str, tuple[Any, Any]] = {"attrs": ({}, None)}
 _BLOCK_OPTIONS = {
@@ -548,7 +489,10 @@ class AssetsPostprocessor(Postprocessor):
         if self.extension.nav_progress:
             sections.append("progress")
         unshown = unshown_texts(plugins.explorers, text)
-        text += "\n" + messages_html(options.language, sections, plugins.messages, unshown)
+        overview = "study" in sections and has_overview(options.pages)
+        text += "\n" + messages_html(
+            options.language, sections, plugins.messages, unshown, overview
+        )
         if "data-konum-quiz" in text:
             text += assets_html("quiz", exam=_EXAM_MARK in text)
         if "data-konum-study" in text:

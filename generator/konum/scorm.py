@@ -36,8 +36,8 @@ from konum.errors import ExportError
 from konum.paths import TEMPLATES_DIR
 
 if TYPE_CHECKING:
-    from konum.siteconfig import SiteConfig
     from konum.course import Course
+    from konum.siteconfig import SiteConfig
 
 VERSIONS = ("1.2", "2004")
 #: The runtime script's place in the package.

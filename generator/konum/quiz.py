@@ -360,9 +360,10 @@ def render_progress(
     course: Course, language: str = "en", leave_out: frozenset[str] = frozenset()
 ) -> str:
     """The course overview block: the lessons of ``course`` in its order as JSON for
-    ``overview.js``: ``{"lessons": [{"bank", "title", "questions": [question ids], "cards":
-    [card keys]}]}``, with no card for the questions in ``leave_out``. The scores and due
-    cards are the learner's, so the browser adds them; without JavaScript the block says so.
+    ``overview.js``: ``{"lessons": [{"bank", "title", "questions": [question ids], "points":
+    [their points], "cards": [card keys]}]}``, with no card for the questions in
+    ``leave_out``. The scores and due cards are the learner's, so the browser adds them;
+    without JavaScript the block says so.
 
     Raises:
         konum.errors.ExportError: a question cannot be made into a card.
@@ -382,6 +383,7 @@ def render_progress(
             "bank": bank.id,
             "title": bank.title,
             "questions": [q.id for q in bank.questions],
+            "points": [q.points for q in bank.questions],
             "cards": keys.get(bank.id, []),
         }
         for bank in course.banks
@@ -507,6 +509,10 @@ class AssetsPostprocessor(Postprocessor):
             sections.append("progress")
         unshown = unshown_texts(plugins.explorers, text)
         text += "\n" + messages_html(options.language, sections, plugins.messages, unshown)
+        learner = ("data-konum-quiz" in text, "data-konum-overview" in text)
+        if any(learner) or self.extension.nav_progress:
+            # The learner's state, read by the quiz, the overview and the marks: once a page.
+            text += f"<script>{asset('state.js')}</script>\n"
         if "data-konum-quiz" in text:
             text += assets_html("quiz", exam=_EXAM_MARK in text)
         if "data-konum-study" in text:

@@ -493,6 +493,10 @@ class AssetsPostprocessor(Postprocessor):
         text += "\n" + messages_html(
             options.language, sections, plugins.messages, unshown, overview
         )
+        learner = ("data-konum-quiz" in text, "data-konum-overview" in text)
+        if any(learner) or self.extension.nav_progress:
+            # The learner's state, read by the quiz, the overview and the marks: once a page.
+            text += f"<script>{asset('state.js')}</script>\n"
         if "data-konum-quiz" in text:
             text += assets_html("quiz", exam=_EXAM_MARK in text)
         if "data-konum-study" in text:

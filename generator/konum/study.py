@@ -60,9 +60,10 @@ def render_progress(
     course: Course, language: str = "en", leave_out: frozenset[str] = frozenset()
 ) -> str:
     """The course overview block: the lessons of ``course`` in its order as JSON for
-    ``overview.js``: ``{"lessons": [{"bank", "title", "questions": [question ids], "cards":
-    [card keys]}]}``, with no card for the questions in ``leave_out``. The scores and due
-    cards are the learner's, so the browser adds them; without JavaScript the block says so.
+    ``overview.js``: ``{"lessons": [{"bank", "title", "questions": [question ids], "points":
+    [their points], "cards": [card keys]}]}``, with no card for the questions in
+    ``leave_out``. The scores and due cards are the learner's, so the browser adds them;
+    without JavaScript the block says so.
 
     Raises:
         konum.errors.ExportError: a question cannot be made into a card.
@@ -82,6 +83,7 @@ def render_progress(
             "bank": bank.id,
             "title": bank.title,
             "questions": [q.id for q in bank.questions],
+            "points": [q.points for q in bank.questions],
             "cards": keys.get(bank.id, []),
         }
         for bank in course.banks

@@ -262,8 +262,9 @@
     status.setAttribute("role", "status");
     status.setAttribute("aria-live", "polite");
     var help = el("p", "konum-study__help", t("help"));
+    var holds = el("p", "konum-study__help", t("holds_answers"));
 
-    [bar, card, actions, status, help].forEach(function (node) { root.appendChild(node); });
+    [bar, card, actions, status, help, holds].forEach(function (node) { root.appendChild(node); });
 
     function entry(c) { return state.cards[c.key] || null; }
     function pool() {

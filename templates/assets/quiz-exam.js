@@ -1,7 +1,7 @@
 /* konum exam mode: a quiz block with `mode: exam` (data-mode="exam"), loaded only on pages
  * that have one, before quiz.js, which calls window.konumExam.mount(quiz, ctx) from its
  * mountQuiz (ctx: head, questions() (the question APIs shown), update(), emit(list, mode),
- * and quiz.js's t, make, button, store, fmt).
+ * quiz.js's t, make, button, fmt, and state: state.js, which keeps the attempts).
  *
  * No per-question feedback: the questions have no Check, Show answer or Hint buttons. The
  * reader answers, then "Submit answers" grades every question at once, shows the answers
@@ -10,7 +10,12 @@
  * role=timer, silent) runs, a status line announces the time left at a few marks, and the
  * answers are submitted when it reaches zero. The start time and the submission live in
  * localStorage ("konum:exam:<page path>:<quiz id>"), so a reload keeps the clock running
- * and a submitted exam stays submitted. The quiz's Reset starts over (and Undo undoes it).
+ * and a submitted exam stays submitted; a start time in the future or a clock past the
+ * limit counts as ended, so the page cannot give more time. An answer that cannot be read
+ * ("32,0" on an English page) is listed before submitting, as practice asks it back.
+ * A submitted exam is attempt n: Reset (asked first, undone by Undo) starts attempt n + 1,
+ * whose result says so and what the one before scored; New questions during an attempt
+ * ends it (unscored) and starts the next.
  */
 (function () {
   "use strict";
@@ -25,13 +30,13 @@
   }
 
   function mount(quiz, ctx) {
-    var t = ctx.t, make = ctx.make, store = ctx.store;
+    var t = ctx.t, make = ctx.make, keep = ctx.state;
     function span(seconds) {
       return seconds >= 60 && seconds % 60 === 0 ? t("exam.minutes", { n: seconds / 60 }) : t("exam.seconds", { n: seconds });
     }
     var limit = Number(quiz.getAttribute("data-time-limit")) || 0;
     var key = "konum:exam:" + location.pathname + ":" + quiz.getAttribute("data-quiz-id");
-    var state = store.get(key) || {};
+    var state = keep.exam(key);
     var head = ctx.head;
     head.appendChild(make("p", { "class": "konum-exam-note" }, t("exam.note")));
     if (limit) head.appendChild(make("p", { "class": "konum-exam-note" }, t("exam.time_note", { time: span(limit) })));
@@ -43,8 +48,20 @@
     var result = foot.appendChild(make("p", { "class": "konum-exam-result", role: "status", tabindex: "-1" }));
     var tick = null, lastMark = null;
 
-    function left() { return limit - (Date.now() - state.start) / 1000; }
-    function save() { store.set(key, state); }
+    /* Seconds left; none when the clock reads past the limit or before the start. */
+    function left() {
+      var s = limit - (Date.now() - state.start) / 1000;
+      return state.future || s > limit ? 0 : s;
+    }
+    function save() {
+      keep.saveExam(key, { start: state.start, done: state.done, timeUp: state.timeUp, attempt: state.attempt, past: state.past, score: state.score, total: state.total });
+    }
+    /* A new attempt: the one before goes to the record with its score (0 if unsubmitted). */
+    function next() {
+      var past = state.past.concat([{ score: state.done ? state.score || 0 : 0, total: state.total || total() }]);
+      state = { attempt: state.attempt + 1, past: past };
+    }
+    function total() { return ctx.questions().reduce(function (a, q) { return a + q.max; }, 0); }
 
     function layout() {
       var started = !limit || !!state.start;
@@ -86,8 +103,14 @@
       list.forEach(function (q) { q.grade(restoring); });
       ctx.update();
       var score = list.reduce(function (a, q) { return a + q.score(); }, 0);
-      var total = list.reduce(function (a, q) { return a + q.max; }, 0);
-      result.textContent = (state.timeUp ? t("exam.time_up") + " " : "") + t("exam.submitted", { score: score, total: total });
+      state.score = score;
+      state.total = total();
+      save();
+      var before = state.past[state.past.length - 1];
+      result.textContent = (state.timeUp ? t("exam.time_up") + " " : "") +
+        t("exam.submitted", { score: score, total: state.total }) +
+        (state.attempt > 1 ? " " + t("exam.attempt", { n: state.attempt }) : "") +
+        (before ? " " + t("exam.earlier", { score: before.score, total: before.total }) : "");
       if (!restoring) {
         ctx.emit(list, "exam");
         result.focus();
@@ -97,13 +120,20 @@
     quiz.addEventListener("click", function (ev) {
       var b = ev.target.closest("button");
       if (b === startBtn) {
-        state = { start: Date.now() };
+        state.start = Date.now();
         save();
         layout();
         run();
         var first = ctx.questions()[0];
         if (first) first.el.querySelector("input, select, button:not([disabled])").focus();
       } else if (b === submitBtn) {
+        var unread = [];
+        ctx.questions().forEach(function (q, i) { if (q.unreadable()) unread.push(i + 1); });
+        if (unread.length && !submitBtn.hasAttribute("data-asked")) {
+          submitBtn.setAttribute("data-asked", "");
+          said.textContent = t("exam.unreadable", { n: unread.length, list: unread.join(t("quiz.list_separator")) });
+          return;
+        }
         var open = ctx.questions().filter(function (q) { return !q.answered(); }).length;
         if (open && !submitBtn.hasAttribute("data-asked")) {
           submitBtn.setAttribute("data-asked", "");
@@ -124,19 +154,27 @@
     begin();
     return {
       layout: layout,
-      save: function () { return store.get(key); },
-      /* Reset or new questions: a running exam keeps its clock (the start time is kept), a
-       * submitted one may be taken again. */
+      save: function () { return keep.get(key); },
+      /* Reset: a running exam keeps its clock (the start time is kept), a submitted one is
+       * taken again as the next attempt. */
       reset: function () {
-        state = state.start && !state.done ? { start: state.start } : {};
-        if (state.start) save(); else store.del(key);
+        if (state.done) next();
+        save();
+        $$(quiz).forEach(function (c) { c.disabled = false; });
+        result.textContent = said.textContent = "";
+        begin();
+      },
+      /* New questions: the attempt running ends and the next begins. */
+      again: function () {
+        if (state.start || state.done) next();
+        save();
         $$(quiz).forEach(function (c) { c.disabled = false; });
         result.textContent = said.textContent = "";
         begin();
       },
       restore: function (saved) {
-        state = saved || {};
-        if (saved) save();
+        if (saved) keep.saveExam(key, saved);
+        state = keep.exam(key);
         begin();
       }
     };

@@ -24,8 +24,10 @@
  * Scoring, pools (data-draw) and the "konum:submit" event follow the rules of the
  * authoring page; exam mode (data-mode="exam") is quiz-exam.js's.
  *
- * Progress lives in localStorage under "konum:<page path>:<quiz id>:<question id>". Reset
- * asks first, and its Undo puts the answers back until the page is left. Enter in a text
+ * Progress is state.js's (window.konumState, loaded before this script), which checks what
+ * it loads and keeps each question's record under "konum:<page path>:<quiz id>:<question
+ * id>"; another tab's write is shown here at once. Reset asks first, and its Undo puts the
+ * answers back until the page is left; a shown answer outlives both. Enter in a text
  * box checks the question. Safe to load twice (Material's instant navigation re-runs
  * scripts in the content): mounting is idempotent. No network requests, no dependencies.
  */
@@ -168,11 +170,9 @@
     return form;
   }
 
-  var store = {
-    get: function (k) { try { return JSON.parse(localStorage.getItem(k) || "null"); } catch (e) { return null; } },
-    set: function (k, v) { try { localStorage.setItem(k, JSON.stringify(v)); } catch (e) { /* storage off */ } },
-    del: function (k) { try { localStorage.removeItem(k); } catch (e) { /* storage off */ } }
-  };
+  /* What the page keeps in the browser: state.js's, the only code that touches it. */
+  var state = window.konumState;
+  var store = { get: state.get, set: state.set, del: state.remove };
 
   /* "0.84", ".84", "8.4e-1", "-0.84", "0,84" (comma decimal mark), "−0.84" -> number; else NaN */
   /* A typed number as the page's language writes it: its decimal mark ("0.5"; Turkish
@@ -217,7 +217,7 @@
     if (spec.regex) {
       try {
         var re = new RegExp("^(?:" + unseal(salt + "\x1f" + i, spec.regex) + ")$", spec.case_sensitive ? "" : "i");
-        return re.test(value.trim());
+        return re.test(value.trim().replace(/\u2212/g, "-"));  /* the page's minus, as - */
       } catch (e) { return false; }
     }
     return spec.answers.indexOf(hashOf(salt, ["b", i, normal(value, spec.case_sensitive)])) >= 0;
@@ -528,8 +528,9 @@
     var feedback = make("div", { "class": "konum-feedback", id: id + "-feedback", "aria-live": "polite" });
     var hint = costs.length && make("div", { "class": "konum-hints", id: id + "-hint" });
     var explanation = data.explanation && lazyBox("konum-explanation", "explanation");
+    var tries = limit && make("p", { "class": "konum-attempts" }, t("quiz.attempts_limit", { n: limit }));
     if (opts.exam) row.hidden = true;
-    [row, feedback, hint, computed ? answers[0] : answers[0].konumAnswer, explanation].forEach(function (p) {
+    [row, tries, feedback, hint, computed ? answers[0] : answers[0].konumAnswer, explanation].forEach(function (p) {
       if (p) el.appendChild(p);
     });
     if (hint) hint.hidden = true;
@@ -550,6 +551,7 @@
     /* paid: the hints taken when the best credit was earned (later ones are free); seen: the
      * variants whose answer has been shown (a right answer to them earns nothing). */
     var api = { ok: false, checked: false, revealed: false, variant: 0, key: key, best: null, hints: 0, tries: 0, max: points, paid: 0, seen: [] };
+    var limits = { costs: costs, variants: count, attempts: limit };
 
     function scope() { return forms[api.variant]; }
     function answerBox() { return answers[api.variant].konumAnswer; }
@@ -559,10 +561,15 @@
       var v = data.variants[api.variant];
       return [v.form, v.form === "choice" ? Object.assign({ notes: api.variant + "-" }, v) : v, data.salt + "\x1f" + api.variant];
     }
-    function hintCost() {
-      return costs.slice(0, api.paid).reduce(function (a, c) { return a + c; }, 0) * points;
+    function record() {
+      return {
+        v: api.variant, c: api.checked, ok: api.ok, r: api.revealed, a: api.answer(),
+        b: api.best, h: api.hints, n: api.tries, p: api.paid, s: api.seen,
+        m: opts.exam ? "exam" : undefined,
+        l: document.documentElement.lang || "en"  /* the edition: its overview counts its own */
+      };
     }
-    api.score = function () { return Math.max(0, (api.best || 0) * points - hintCost()); };
+    api.score = function () { return state.share(record(), costs) * points; };
     api.hintsTook = function () { return (api.best || 0) * points - api.score(); };
     api.answer = function () {
       if (ordering) return orderOf(el);
@@ -574,12 +581,20 @@
       });
     };
 
+    /* The variants shown in another tab count here too (state.js keeps them on writing). */
+    function seenElsewhere() {
+      var stored = state.question(key, limits);
+      if (stored) stored.s.forEach(function (k) { if (api.seen.indexOf(k) < 0) api.seen.push(k); });
+    }
     function save() {
-      store.set(key, {
-        v: api.variant, c: api.checked, r: api.revealed, a: api.answer(),
-        b: api.best, h: api.hints, n: api.tries, p: api.paid, s: api.seen,
-        l: document.documentElement.lang || "en"  /* the edition: its overview counts its own */
-      });
+      seenElsewhere();
+      state.saveQuestion(key, record(), limits);
+      showLabel();
+    }
+    /* Show answer says what it costs while the points are still to be earned. */
+    function showLabel() {
+      var costly = !api.revealed && !opts.exam && api.score() < points && api.seen.indexOf(api.variant) < 0;
+      showBtn.textContent = t(costly ? "quiz.show_answer_costs" : "quiz.show_answer");
     }
 
     function clearMarks() {
@@ -648,17 +663,22 @@
         feedback.className = "konum-feedback is-wrong";
         return false;
       }
-      var shown = api.seen.indexOf(api.variant) >= 0;
+      if (!restoring) seenElsewhere();
+      var shown = api.seen.indexOf(api.variant) >= 0, kept = api.score();
+      var now = Math.max(0, share - costs.slice(0, api.hints).reduce(function (a, c) { return a + c; }, 0)) * points;
       if (!restoring) api.tries++;
       if (restoring && api.best === null) api.best = shown ? 0 : share;
       else if (!restoring && !shown && share > (api.best || 0)) {
         api.best = share;
         api.paid = api.hints;
       }
+      if (!restoring && api.best === null) api.best = 0;  /* answered, even if for nothing */
       api.checked = true;
       api.ok = result[0];
+      /* The message tells what this check earns, and what is kept from an earlier one. */
       if (shown && share > 0) text = t(api.ok ? "quiz.right_after_reveal" : "quiz.part_after_reveal");
-      else if (share > 0 && share < 1) text += t("quiz.credit", { score: share * points, n: points });
+      else if (share > 0 && now < points) text += t("quiz.credit", { score: now, n: points });
+      if (kept > 0 && (shown || now < kept)) text += " " + t("quiz.kept", { score: kept, n: points });
       if (limit && !api.ok && !opts.exam) {
         text += " " + (locked() ? t("quiz.attempts_over") : t("quiz.attempts_left", { n: limit - api.tries }));
       }
@@ -704,14 +724,16 @@
       setRevealed(false);
     }
 
+    /* The variants whose answer was shown stay shown (a reveal is never undone). */
     function reset(keepStore) {
       api.best = null;
       api.hints = api.tries = api.paid = 0;
-      api.seen = [];
       if (count > 1) setVariant(0);
       clearAnswer();
       if (hint) showHints(0, false);
-      if (!keepStore) store.del(key);
+      if (!keepStore) state.resetQuestion(key, limits);
+      seenElsewhere();
+      showLabel();
       if (opts.onChange) opts.onChange();
     }
 
@@ -728,10 +750,12 @@
       api.tries = saved.n || 0;
       api.hints = saved.h || 0;
       api.paid = saved.p === undefined ? api.hints : saved.p;
-      api.seen = Array.isArray(saved.s) ? saved.s.slice() : saved.r ? [api.variant] : [];
+      saved.s.forEach(function (k) { if (api.seen.indexOf(k) < 0) api.seen.push(k); });
+      if (saved.r && api.seen.indexOf(api.variant) < 0) api.seen.push(api.variant);
       if (hint && api.hints) showHints(api.hints, true);
       if (saved.c) check(true);
       if (saved.r) setRevealed(true);
+      showLabel();
     }
 
     /* Exam mode: grade (feedback and the answer shown), then nothing can change. */
@@ -777,9 +801,23 @@
     el.addEventListener("change", save);
 
     hintLabel();
-    restore(store.get(key));
+    restore(state.question(key, limits));
+    showLabel();
     api.reset = reset;
-    api.restore = restore;
+    api.restore = function (saved) { restore(state.clean(saved, limits)); };
+    /* Exam mode, before submitting: the message of an answer given but not readable
+     * ("32,0" on an English page), or null. */
+    api.unreadable = function () {
+      if (!api.answered()) return null;
+      var s = spec(), result = GRADERS[s[0]](scope(), s[1], s[2]);
+      if (!result[2]) {
+        clearMarks();
+        return null;
+      }
+      feedback.textContent = result[1];
+      feedback.className = "konum-feedback is-wrong";
+      return result[1];
+    };
     el.konum = api;
     el.setAttribute("data-konum-mounted", "");
     return api;
@@ -830,10 +868,6 @@
           n.textContent = t("quiz.question_number", { number: j + 1, total: active.length });
         });
       });
-      /* For the progress marks (progress.js): each question's last result. */
-      quiz.dispatchEvent(new CustomEvent("konum:quiz", { bubbles: true, detail: questions.map(function (q) {
-        return { key: q.key, ok: q.checked && q.ok, checked: q.checked };
-      }) }));
     }
     /* "konum:submit" from the quiz: who answered what, and the points (practice: after
      * each check, for that question; exam: once, for every question). */
@@ -889,7 +923,7 @@
       } else if (b === no) {
         offer("", [], resetBtn);
       } else if (b === yes) {
-        snapshot = questions.map(function (q) { return store.get(q.key); });
+        snapshot = questions.map(function (q) { return state.question(q.key); });
         snapshot.hooks = hooks.save ? hooks.save() : null;
         if (hooks.reset) hooks.reset();
         questions.forEach(function (q) { q.reset(false); });
@@ -899,7 +933,7 @@
       } else if (b === undo && snapshot) {
         questions.forEach(function (q, i) {
           q.reset(true);
-          if (snapshot[i]) store.set(q.key, snapshot[i]);
+          if (snapshot[i]) state.restoreQuestion(q.key, snapshot[i]);
           q.restore(snapshot[i]);
         });
         if (hooks.restore) hooks.restore(snapshot.hooks);
@@ -912,7 +946,7 @@
         offer(t("quiz.again_ask"), [again, no], no);
       } else if (b === again) {
         offer("", [], againBtn);
-        if (hooks.reset) hooks.reset();
+        if (hooks.again) hooks.again();
         questions.forEach(function (q) { q.reset(false); });
         applyDraw(true);
         if (hooks.layout) hooks.layout();
@@ -923,17 +957,26 @@
     });
     offer("", [], null);
     quiz.konum = true;
-    if (exam) hooks = exam.mount(quiz, { head: head, questions: function () { return active; }, update: update, emit: emit, t: t, make: make, button: button, store: store, fmt: fmt }) || {};
+    /* Another tab's write: its questions show what it wrote (one learner, one state). */
+    state.follow(function (changed, other) {
+      if (!other || !quiz.isConnected) return;
+      questions.forEach(function (q) {
+        if (changed !== null && changed !== q.key) return;
+        q.reset(true);
+        q.restore(state.question(q.key));
+      });
+      update();
+    });
+    if (exam) hooks = exam.mount(quiz, { head: head, questions: function () { return active; }, update: update, emit: emit, t: t, make: make, button: button, state: state, fmt: fmt }) || {};
     update();
     if (drawn) drawn.hidden = false;
   }
 
   function mountAll(root) { $$(root, "[data-konum-quiz]").forEach(mountQuiz); }
 
-  /* Nothing here unseals or hashes: the page offers no tool that decodes its answers. */
-  window.konumQuiz = {
-    mountAll: mountAll, mountQuestion: mountQuestion, parseNumber: parseNumber, normal: normal
-  };
+  /* Nothing here mounts a question, unseals or hashes: the page offers no tool that
+   * decodes its answers. */
+  window.konumQuiz = { mountAll: mountAll, parseNumber: parseNumber, normal: normal };
 
   /* Mount now: this script comes after the page's quizzes, so they are interactive before
    * Material's own start-up. Then again on each of Material's page changes (document$,

@@ -42,6 +42,8 @@ playwright_sync = pytest.importorskip("playwright.sync_api")
 REPO = Path(__file__).resolve().parents[2]
 ASSETS = REPO / "templates" / "assets"
 CHROMIUM = "/usr/bin/chromium"
+#: The learner-state script, which the quiz, overview and progress scripts read through.
+STATE = '<script src="assets/konum/state.js"></script>\n'
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -98,12 +100,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("konum-site")
     (root / "material").mkdir()
     (root / "assets" / "konum").mkdir(parents=True)
-    for name in ("quiz.js", "quiz.css"):
+    for name in ("state.js", "quiz.js", "quiz.css"):
         shutil.copy(ASSETS / name, root / "assets" / "konum" / name)
     material = _material_css(root / "material")
     quiz = render_quiz(samples.all_samples(), samples.QUIZ_ID, title="Sinusoidal encoding")
     quiz += messages_html("en", ["quiz"])  # as the extension adds them to a quiz's page
-    script = '<script src="assets/konum/quiz.js"></script>'
+    script = STATE + '<script src="assets/konum/quiz.js"></script>'
     (root / "index.html").write_text(
         PAGE.format(material=material, head="", quiz=quiz, scripts=script), encoding="utf-8"
     )

@@ -23,7 +23,7 @@ from playwright.sync_api import Page, expect
 
 from konum.course import Course
 from konum.quiz import messages_html, render_study
-from tests.browser.conftest import ASSETS, PAGE, serve_folder
+from tests.browser.conftest import ASSETS, PAGE, STATE, serve_folder
 from tests.helpers import PE, check_banks, render_quiz
 
 pytestmark = pytest.mark.browser
@@ -80,11 +80,11 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     course = Course((bank,), seed=4, variants=3, plugins=PE, images=report.images)
     site = root / "site"
     (site / "assets" / "konum").mkdir(parents=True)
-    for name in ("quiz.js", "quiz.css", "flashcards.js", "flashcards.css"):
+    for name in ("state.js", "quiz.js", "quiz.css", "flashcards.js", "flashcards.css"):
         shutil.copy(ASSETS / name, site / "assets" / "konum" / name)
     quiz = render_quiz(course.concretes(), "pictures", title="Pictures", images=course.images)
     quiz += messages_html("en", ["quiz"])  # as the extension adds them to a quiz's page
-    script = '<script src="assets/konum/quiz.js"></script>'
+    script = STATE + '<script src="assets/konum/quiz.js"></script>'
     (site / "index.html").write_text(
         PAGE.format(material="", head="", quiz=quiz, scripts=script), encoding="utf-8"
     )

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 import quiz_samples as samples
-from conftest import ASSETS, PAGE, serve_folder
+from conftest import ASSETS, PAGE, STATE, serve_folder
 from playwright.sync_api import Page, expect
 
 from konum import model, seal
@@ -68,7 +68,10 @@ def _page(language: str) -> str:
     quiz += messages_html(language, ["quiz", "exam"])
     page = PAGE.replace('<html lang="en">', f'<html lang="{language}">')
     return page.format(
-        material="", head="", quiz=quiz, scripts='<script src="assets/konum/quiz.js"></script>'
+        material="",
+        head="",
+        quiz=quiz,
+        scripts=STATE + '<script src="assets/konum/quiz.js"></script>',
     )
 
 
@@ -76,7 +79,7 @@ def _page(language: str) -> str:
 def pages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root: Path = tmp_path_factory.mktemp("konum-languages")
     (root / "assets" / "konum").mkdir(parents=True)
-    for name in ("quiz.js", "quiz.css"):
+    for name in ("state.js", "quiz.js", "quiz.css"):
         shutil.copy(ASSETS / name, root / "assets" / "konum" / name)
     for language in LANGUAGES:
         (root / f"{language}.html").write_text(_page(language), encoding="utf-8")

@@ -104,11 +104,11 @@ def test_marks_follow_the_quiz_through_instant_navigation_and_reload(page: Page)
 
     page.reload()
     expect(page.locator(MARK)).to_have_attribute("data-state", "partly")
-    # Every question checked (as quiz.js stores it): the lesson is done.
+    # Every question answered (a check's credit, as state.js stores it): the lesson is done.
     page.evaluate(
         """path => { const n = JSON.parse(localStorage["konum-progress-v1"]).pages[path];
              for (let i = 0; i < n; i++) localStorage[`konum:${path}:why-position:q${i}`] =
-               JSON.stringify({v: 0, c: true, r: false, a: []}); }""",
+               JSON.stringify({v: 0, c: true, r: false, a: [], b: 0}); }""",
         "/" + LESSON,
     )
     page.reload()
@@ -129,7 +129,7 @@ def test_the_overview_scores_each_lesson_and_counts_due_cards(page: Page) -> Non
     _open(page, "index.html")
     row = page.locator(".konum-overview__table tr[data-bank='why-position']")
     expect(row.locator("td").nth(1)).to_have_text(
-        re.compile(rf"^{right} right, 1 of \d+ answered$")
+        re.compile(rf"^{right} of \d+ points, 1 of \d+ answered$")
     )
     expect(row.locator("td").nth(2)).to_have_text("1")
     expect(row.locator("a")).to_have_attribute("href", "/" + LESSON)
@@ -151,7 +151,7 @@ def test_the_overview_counts_its_own_editions_answers_and_links_to_the_lesson(
     first, second = next(x for x in lessons if x["bank"] == "sinusoidal")["questions"][:2]
     page.evaluate(
         """([a, b]) => {
-          const v = l => JSON.stringify({v: 0, c: true, r: false, a: [], l: l});
+          const v = l => JSON.stringify({v: 0, c: true, r: false, a: [], b: 0, l: l});
           localStorage[`konum:/tr/lessons/02-sinusoidal.html:sinusoidal:${a}`] = v("tr");
           localStorage[`konum:/summary.html:why-position-sinusoidal:${b}`] = v("en");
         }""",
@@ -159,15 +159,19 @@ def test_the_overview_counts_its_own_editions_answers_and_links_to_the_lesson(
     )
     page.reload()
     row = page.locator(".konum-overview__table tr[data-bank='sinusoidal']")
-    expect(row.locator("td").nth(1)).to_have_text(re.compile(r"^0 right, 1 of \d+ answered$"))
+    expect(row.locator("td").nth(1)).to_have_text(
+        re.compile(r"^0 of \d+ points, 1 of \d+ answered$")
+    )
     expect(row.locator("a")).to_have_count(0)
     page.evaluate(
         "a => { localStorage[`konum:/lessons/02-sinusoidal.html:sinusoidal:${a}`] ="
-        " JSON.stringify({v: 0, c: true, r: false, a: [], l: 'en'}); }",
+        " JSON.stringify({v: 0, c: true, r: false, a: [], b: 0, l: 'en'}); }",
         first,
     )
     page.reload()
-    expect(row.locator("td").nth(1)).to_have_text(re.compile(r"^0 right, 2 of \d+ answered$"))
+    expect(row.locator("td").nth(1)).to_have_text(
+        re.compile(r"^0 of \d+ points, 2 of \d+ answered$")
+    )
     expect(row.locator("a")).to_have_attribute("href", "/lessons/02-sinusoidal.html")
 
 
@@ -187,7 +191,7 @@ def test_export_in_one_browser_and_import_in_another(
     path = tmp_path / download.value.suggested_filename
     download.value.save_as(path)
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert (data["format"], data["version"]) == ("konum-learner-data", 1)
+    assert (data["format"], data["version"]) == ("konum-learner-data", 2)
     assert next(iter(data["quizzes"])).startswith(LESSON + ":why-position:")
     before = _konum_storage(page)
 
@@ -218,12 +222,12 @@ BAD_FILES = dict(
             ("{not json", "is not a konum data file: it is not valid JSON. Nothing was changed."),
             ('{"format": "other"}', "is not a konum data file. Nothing was changed."),
             (
-                '{"format": "konum-learner-data", "version": 2}',
-                "comes from a newer konum (data version 2); this page reads version 1. Update",
+                '{"format": "konum-learner-data", "version": 3}',
+                "comes from a newer konum (data version 3); this page reads version 2. Update",
             ),
             (
                 '{"format": "konum-learner-data", "version": 0}',
-                "comes from an older konum (data version 0); this page reads version 1.",
+                "comes from an older konum (data version 0); this page reads version 2.",
             ),
             (
                 '{"format": "konum-learner-data", "version": 1, "quizzes": {}, "pages": {},'
@@ -365,7 +369,7 @@ def test_forget_everything_asks_first(page: Page) -> None:
     assert _konum_storage(page) == {}
     expect(page.locator(MARK)).to_have_count(0)
     expect(page.locator(".konum-overview__table td").nth(1)).to_have_text(
-        "0 right, 0 of 11 answered"
+        re.compile(r"^0 of \d+ points, 0 of 11 answered$")
     )
 
 

@@ -168,11 +168,12 @@ def test_fill_regex_and_case(quiz: Any) -> None:
         const el = document.createElement('div');
         el.innerHTML = html;
         document.body.appendChild(el);
-        const q = el.querySelector('[data-question-id]'), api = window.konumQuiz.mountQuestion(q);
+        window.konumQuiz.mountAll(el);
+        const q = el.querySelector('[data-question-id]');
         const [a, b] = q.querySelectorAll('input'), out = [];
         for (const [x, y] of [['.5', 'PE'], ['0.5', 'pe'], ['0.55', 'PE'], [' 0.5 ', 'PE']]) {
           a.value = x; b.value = y; q.querySelector('button.konum-check').click();
-          out.push(api.ok);
+          out.push(q.querySelector('.konum-feedback').classList.contains('is-right'));
         }
         el.remove();
         return out;
@@ -382,7 +383,9 @@ def test_text_that_looks_like_a_script_end_stays_inside_its_data(browser: Any) -
     html = render_quiz([dataclasses.replace(concrete, question=tricky)], "tricky")
     box_html = html.split("<template", 1)[1].split("</template>", 1)[0].lower()
     assert box_html.count("</script") == 2 and "<!--" not in box_html  # the two scripts' ends
-    script = (ASSETS / "quiz.js").read_text(encoding="utf-8")
+    script = (ASSETS / "state.js").read_text(encoding="utf-8") + (ASSETS / "quiz.js").read_text(
+        encoding="utf-8"
+    )
     page = browser.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -427,7 +430,9 @@ def test_bank_html_with_konums_own_class_names_changes_nothing(browser: Any) -> 
     title = "<p class=konum-hint-title>"  # inside the JSON of what shows later
     html = html.replace(title, DECOY.replace('"', '\\"') + "<p>")
     assert html.count("decoy") >= 2 * len(concretes)
-    script = (ASSETS / "quiz.js").read_text(encoding="utf-8")
+    script = (ASSETS / "state.js").read_text(encoding="utf-8") + (ASSETS / "quiz.js").read_text(
+        encoding="utf-8"
+    )
     page = browser.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -537,7 +542,9 @@ def test_a_variant_shaped_unlike_the_first_comes_whole(browser: Any) -> None:
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        script = (ASSETS / "quiz.js").read_text(encoding="utf-8")
+        script = (ASSETS / "state.js").read_text(encoding="utf-8") + (ASSETS / "quiz.js").read_text(
+            encoding="utf-8"
+        )
         page.set_content(f"{html}{messages_html('en', ['quiz'])}<script>{script}</script>")
         q = page.locator(f'[data-question-id="{concrete.question.id}"]')
         for k, variant in enumerate(v[1:], start=1):

@@ -309,7 +309,8 @@ class FillQuestion(Question):
             if blank.get("regex"):
                 pattern = seal.unseal(f"{check.salt}\x1f{i}", blank["regex"])
                 try:
-                    return bool(re.fullmatch(f"(?:{pattern})", text.strip(), 0 if case else re.I))
+                    typed = text.strip().replace("\u2212", "-")  # the minus the page prints
+                    return bool(re.fullmatch(f"(?:{pattern})", typed, 0 if case else re.I))
                 except re.error:
                     return False
             hashed = seal.answer_hash(

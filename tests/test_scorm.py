@@ -118,15 +118,19 @@ def test_a_mistake_is_one_line_and_writes_nothing(project: Path, tmp_path: Path,
     assert not (project / "site").exists()  # the published site is not the export's business
 
 
-def test_a_page_that_loads_fonts_from_google_is_refused(tmp_path: Path) -> None:
+def test_material_s_google_fonts_stay_out_and_other_sites_are_refused(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     config = project / "mkdocs.yml"
-    config.write_text(
-        config.read_text(encoding="utf-8").replace("  font: false\n", ""), encoding="utf-8"
+    config.write_text(config.read_text(encoding="utf-8").replace("  font: false\n", ""), "utf-8")
+    archive = export(project, tmp_path / "p.zip")
+    page = archive.read("lessons/quiz.html").decode("utf-8")
+    assert "fonts.googleapis.com" not in page and "fonts.gstatic.com" not in page
+    (project / "content" / "lessons" / "quiz.md").write_text(
+        "# A quiz\n\n![A logo](https://example.org/logo.png)\n\n/// quiz | mini\n///\n", "utf-8"
     )
-    result = konum(project, "export", "scorm", "-o", str(tmp_path / "p.zip"))
+    result = konum(project, "export", "scorm", "-o", str(tmp_path / "q.zip"))
     assert result.returncode == 1 and "from another site" in result.stderr
-    assert "theme: font: false" in result.stderr and not (tmp_path / "p.zip").exists()
+    assert "https://example.org/logo.png" in result.stderr and not (tmp_path / "q.zip").exists()
 
 
 @pytest.mark.slow

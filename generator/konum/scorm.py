@@ -54,6 +54,11 @@ _LOADED = re.compile(
     re.I,
 )
 _LINK = re.compile(r"<link\b[^>]*>", re.I)
+#: Material's links to Google's fonts (unless ``theme: font: false``): a package leaves them
+#: out, and its pages fall back to the system's fonts, as with ``font: false``.
+_GOOGLE_FONTS = re.compile(
+    r"<link\b[^>]*\bhref=[\"']?https://fonts\.(?:googleapis|gstatic)\.com[^>]*>\n?", re.I
+)
 #: The links a browser fetches (a canonical or alternate link is only an address).
 _FETCHED_LINKS = {"stylesheet", "icon", "preload", "modulepreload", "prefetch", "manifest"}
 
@@ -263,7 +268,8 @@ def package(
 
     Raises:
         ExportError: no page with a quiz, --pages matching none, a page that loads something
-            from another site, or --attempts with SCORM 1.2.
+            from another site (but Material's Google fonts, which are left out), or
+            --attempts with SCORM 1.2.
     """
     if attempts is not None and version == "1.2":
         raise ExportError("--attempts needs --version 2004: SCORM 1.2 has no attempt limit")
@@ -283,13 +289,17 @@ def package(
     if not scos:
         raise ExportError(f"{site}: no page of the site has a quiz")
     scos = _chosen(scos, pages)
+
+    def text(href: str) -> str:  # a page or a style sheet, without Google's fonts
+        return _GOOGLE_FONTS.sub("", (site / href).read_text(encoding="utf-8", errors="replace"))
+
     for href in files:
         if href.endswith((".html", ".css")):
-            found = _fetched((site / href).read_text(encoding="utf-8", errors="replace"))
+            found = _fetched(text(href))
             if found:
                 raise ExportError(
-                    f"{href} loads {found!r} from another site, which an LMS package "
-                    "must not (for Material's fonts, set theme: font: false in mkdocs.yml)"
+                    f"{href} loads {found!r} from another site, which an LMS package must "
+                    "not: make the site carry it, or leave it out of the page"
                 )
     sco_files = {s.href: s for s in scos}
     shared = [f for f in files if f not in sco_files] + [SCRIPT]
@@ -312,8 +322,9 @@ def package(
                         "max": sco.max_points,
                         "questions": sco.questions,
                     }
-                    html = (site / href).read_text(encoding="utf-8")
-                    archive.writestr(href, _inject(html, href, config))
+                    archive.writestr(href, _inject(text(href), href, config))
+                elif href.endswith(".html"):
+                    archive.writestr(href, text(href))
                 else:
                     archive.write(site / href, href)
         Path(temporary).replace(out)

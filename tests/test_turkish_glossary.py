@@ -237,27 +237,7 @@ def test_the_turkish_interface_uses_the_glossary(file: Path) -> None:
     assert _yaml_findings(file, markdown=False) == []
 
 
-#: Plugin catalogues that broke the glossary when it was written (konum_pe's files, not this
-#: edition's pages): listed, as the banks are, until their owner follows the glossary.
-PLUGIN_PENDING = {"explorer.yml", "generators.yml"}
-
-
-@pytest.mark.parametrize(
-    "file",
-    [
-        pytest.param(
-            file,
-            marks=pytest.mark.xfail(
-                reason="generator/konum_pe/messages/tr is the course plugin's (issue 44)",
-                strict=False,
-            )
-            if file.name in PLUGIN_PENDING
-            else (),
-        )
-        for file in sorted(PLUGIN_CATALOGUES.glob("*.yml"))
-    ],
-    ids=lambda p: p.name,
-)
+@pytest.mark.parametrize("file", sorted(PLUGIN_CATALOGUES.glob("*.yml")), ids=lambda p: p.name)
 def test_the_plugins_turkish_texts_use_the_glossary(file: Path) -> None:
     assert _yaml_findings(file, markdown=True) == []
 

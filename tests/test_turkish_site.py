@@ -17,7 +17,7 @@ questions (their banks are translated) and the figures are read like the rest of
 what is still found is named in ``PENDING`` for the lead. The English edition's theme words
 (the palette toggle's names in mkdocs.yml) count as interface too; a matching question's
 drop-down reads its formulas in Turkish (no "to the power", no "sub"); a figure's axis writes
-its short counts in Turkish (``10 B``, ``1 Mn``, not ``10k``, ``1M``); the flashcard page
+its short counts in Turkish (``10 bin``, ``1 milyon``, not ``10k``, ``1M``); the flashcard page
 names the deck the downloads hold (mkdocs.tr.yml's konum ``title``). The theme's own English
 words count too: the headings' "Permanent link" title, the footer's copyright line and "Made
 with", and the 404 page's heading (mkdocs.tr.yml gives their Turkish).

@@ -378,8 +378,9 @@ def _rope_scalings(p: Params) -> dict[str, tuple[dict[str, object], dict[str, ob
 
 
 def _short_count(value: float, label: Label) -> str:
-    """A log-axis tick as plain text, short as the language writes it (CLDR's compact
-    numbers: 10K and 1M in English, 10 B and 1 Mn in Turkish): no superscript exponents."""
+    """A log-axis tick as plain text, short as the language writes it: 10K and 1M in
+    English (CLDR's compact numbers), 10 bin and 1 milyon in Turkish (CLDR's 10 B reads as
+    billions to a reader of English ML texts); no superscript exponents."""
     units = label("count_units").split()
     for power, unit in reversed(list(enumerate(units, start=1))):
         if value >= 1000**power:

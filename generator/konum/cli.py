@@ -192,6 +192,7 @@ def preview(question_id: str, config_file: str, seed: int | None, variants: int)
     """Print the variants of a computed question: prompt, answer, options, solution."""
     from konum.build import read_site_config
     from konum.formatting import did_you_mean
+    from konum.problems import printable
 
     course = _course_or_exit(read_site_config(config_file), seed, variants)
     questions = {q.id: q for bank in course.banks for q in bank.questions}
@@ -206,7 +207,7 @@ def preview(question_id: str, config_file: str, seed: int | None, variants: int)
             f"question {question_id!r} is a {question.type} question; "
             "preview shows computed questions"
         )
-    click.echo(text)
+    click.echo("\n".join(map(printable, text.split("\n"))))  # no escape sequence acts
 
 
 @cli.command()
@@ -459,7 +460,8 @@ def quiz(source: str, config_file: str, seed: int | None) -> None:
     matches as "1=b 2=a", an order as "3 1 2", each blank on its own line, a program's
     output up to an empty line; or hint, show, new, skip, quit."""
     from konum.build import read_site_config
-    from konum.terminal import bank_quiz, is_page, read_page, take
+    from konum.terminal import bank_quiz, take
+    from konum.webpage import is_page, read_page
 
     if is_page(source):
         take(read_page(source), source=source, seed=seed)

@@ -283,3 +283,32 @@ def test_the_server_socket_is_closed_by_the_deadline(monkeypatch: pytest.MonkeyP
         assert time.monotonic() - start < 3
     finally:
         listener.close()
+
+
+# --- bank texts that would act on a terminal ---------------------------------------------------
+
+_TEXT_BANK = """\
+bank: texts
+title: Texts
+questions:
+  - id: look
+    type: choice
+    explanation: Explained.
+    prompt: "{text}"
+    options:
+      - {{text: "Yes", correct: true}}
+      - {{text: "No"}}
+"""
+
+
+@pytest.mark.parametrize("case", _cases("texts.yml"))
+def test_a_bank_text_that_would_act_on_a_terminal(case: dict[str, Any], tmp_path: Path) -> None:
+    """``konum check`` reports the text at the character, and writes nothing raw."""
+    written = case["text"].encode("unicode_escape").decode("ascii")  # as YAML escapes
+    (tmp_path / "texts.yml").write_text(_TEXT_BANK.format(text=written), encoding="utf-8")
+    result = konum(tmp_path, "check", "texts.yml")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert UNSAFE.search(result.stdout + result.stderr) is None
+    lines = result.stderr.strip().splitlines()
+    assert lines[0].startswith(f"texts.yml:7:19: [look] prompt: {case['first']} is "), lines
+    assert lines[-1] == "1 problem in 1 of 1 bank"

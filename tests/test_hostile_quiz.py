@@ -269,6 +269,49 @@ def test_the_page_reader_fuzzed(page: str, answers: list[str]) -> None:
     assert UNSAFE.search(written) is None
 
 
+_HEAD_PIECES = st.sampled_from(
+    [
+        "HTTP/1.1 200 OK\r\n", "HTTP/1.0 302 Found\r\n", "HTTP/1.1 99999999999 X\r\n",
+        "Content-Length: 5\r\n", "Content-Length: -1\r\n", "Content-Length: 99999999999999\r\n",
+        "Transfer-Encoding: chunked\r\n", "Content-Type: text/html; charset=utf-16\r\n",
+        "Content-Type: text/html; charset=\r\n", "Content-Type: text/html; charset*=x''y\r\n",
+        "Location: /\r\n", "Location: http://[::1/\r\n", "Location: gopher://x\r\n",
+        "\r\n", "5\r\n<p>x</p>\r\n", "0\r\n\r\n", "ffffffffffffffff\r\n", "\x00", "\xff",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(answer=st.lists(st.one_of(_HEAD_PIECES, st.text(max_size=30)), max_size=12))
+def test_the_url_reader_fuzzed(answer: list[str]) -> None:
+    """A server's answer spliced from pieces of real and broken ones: read_page returns a
+    text or raises one KonumError, within the deadline and 64 MB."""
+    from konum.webpage import read_page
+
+    data = "".join(answer).encode("utf-8", "surrogateescape")
+
+    class Once(socketserver.BaseRequestHandler):
+        def handle(self) -> None:
+            with contextlib.suppress(OSError):
+                self.request.recv(65536)
+                self.request.sendall(data)
+
+    server = _Server(("127.0.0.1", 0), Once)
+    threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True).start()
+    tracemalloc.start()
+    start = time.monotonic()
+    try:
+        with _watchdog(), contextlib.suppress(KonumError):
+            read_page(f"http://127.0.0.1:{server.server_address[1]}/")
+    finally:
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        server.shutdown()
+        server.server_close()
+    assert time.monotonic() - start < CASE_SECONDS
+    assert peak < 64 * 2**20, f"an answer took {peak / 2**20:.0f} MB"
+
+
 def test_the_server_socket_is_closed_by_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
     """The deadline covers the whole download: a server that never answers is cut off at
     the page deadline, not after a read timeout per byte."""

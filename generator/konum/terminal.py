@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 import re
 import sys
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -496,8 +497,15 @@ def _typed(token: str) -> int:
 def _safe(text: str) -> str:
     """``text`` with its line breaks, every other control character (an escape sequence
     that sets the title, writes the clipboard or hides text; bidi controls) shown as
-    ``\\x1b`` and the like, so nothing from a page or a bank acts on the terminal."""
-    return "\n".join(printable(line.expandtabs(4)) for line in text.split("\n"))
+    ``\\x1b`` and the like, so nothing from a page or a bank acts on the terminal. Spaces
+    of every width (a no-break space in ``1 000``) stay spaces."""
+    text = text.expandtabs(4)
+    if text.isprintable():
+        return text
+    return "".join(
+        ch if ch == "\n" or ch.isprintable() or unicodedata.category(ch) == "Zs" else printable(ch)
+        for ch in text
+    )
 
 
 def _example(count: int) -> str:

@@ -91,11 +91,12 @@ def _attribute(node: Node, name: str, high: int, place: _Place) -> int:
     return number
 
 
-def _json(node: Node | None, what: str, place: _Place) -> dict[str, Any]:
-    if node is None:
+def _json(text: str | None, what: str, place: _Place) -> dict[str, Any]:
+    """``text`` read as a JSON object (none: an empty one)."""
+    if text is None:
         return {}
     try:
-        value = json.loads(node.text(), parse_constant=_no_constant)
+        value = json.loads(text, parse_constant=_no_constant)
     except (ValueError, RecursionError) as exc:
         raise place.error(f"its {what} is not JSON ({printable(str(exc))[:80]})") from None
     if not isinstance(value, dict):
@@ -123,7 +124,7 @@ def _data(node: Node, place: _Place) -> dict[str, Any]:
     script = node.find(lambda n: n.tag == "script" and "konum-data" in n.classes())
     if script is None:
         raise place.error("the question has no quiz data (script.konum-data)")
-    data = _json(script, "quiz data", place)
+    data = _json(script.text(), "quiz data", place)
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in TYPES:
         raise place.error(f"unknown question type {_shown(kind)}")
@@ -149,12 +150,12 @@ def _data(node: Node, place: _Place) -> dict[str, Any]:
 
 def _later(node: Node, data: dict[str, Any], place: _Place) -> dict[str, str]:
     script = node.find(lambda n: n.tag == "script" and "konum-later" in n.classes())
-    later = _json(script, "later data", place)
+    later = _json(script.text() if script is not None else None, "later data", place)
     if "sealed" in later:
         sealed, seal = later.pop("sealed"), data.get("seal")
         if not isinstance(sealed, str) or not isinstance(seal, str):
             raise place.error("its sealed data needs a text and the data's seal")
-        later.update(_json(_Text(unseal(seal, sealed)), "sealed data", place))
+        later.update(_json(unseal(seal, sealed), "sealed data", place))
     for key, value in later.items():
         if not isinstance(value, str):
             raise place.error(
@@ -167,14 +168,6 @@ def _later(node: Node, data: dict[str, Any], place: _Place) -> dict[str, str]:
         if key.startswith("variant-"):
             _form(form, place)
     return later
-
-
-class _Text(Node):
-    """Text as a node, to read unsealed JSON as a script's."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__("#text", {})
-        self.children = [text]
 
 
 def _form(form: Node, place: _Place) -> None:

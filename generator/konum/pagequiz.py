@@ -171,7 +171,7 @@ def _later(node: Node, data: dict[str, Any], place: _Place) -> dict[str, str]:
 
 
 def _form(form: Node, place: _Place) -> None:
-    """A form's controls are what a grader reads: some, items numbered, options valued."""
+    """A form has controls for a grader to read, and its items to order are numbered."""
     found = controls_of(form)
     if not found:
         raise place.error("the question has no answer controls (inputs, options or items)")

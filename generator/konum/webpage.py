@@ -221,6 +221,9 @@ def _download(url: str, shown: str) -> str:
         for _ in range(REDIRECTS + 1):
             try:
                 location, body = _get(url, deadline)
+                if location is not None:
+                    url = urllib.parse.urljoin(url, location)
+                    scheme = urllib.parse.urlsplit(url).scheme.lower()
             except (http.client.HTTPException, OSError, ValueError) as exc:
                 if deadline.passed():
                     raise KonumError(
@@ -230,8 +233,7 @@ def _download(url: str, shown: str) -> str:
                 raise KonumError(f"cannot read {shown}: {why[:200]}") from None
             if location is None:
                 return body
-            url = urllib.parse.urljoin(url, location)
-            if urllib.parse.urlsplit(url).scheme.lower() not in ("http", "https"):
+            if scheme not in ("http", "https"):
                 raise KonumError(f"cannot read {shown}: redirected to a URL that is not http(s)")
         raise KonumError(f"cannot read {shown}: more than {REDIRECTS} redirects")
     finally:

@@ -335,6 +335,7 @@ def test_a_new_type_goes_through_every_stage(truefalse: type, tmp_path: Path) ->
     from konum.exports.cards import build_cards
     from konum.exports.gift import build_gift
     from konum.exports.moodle import build_moodle
+    from konum.pagequiz import read_quizzes
     from konum.render import render_quiz
     from konum.terminal import Runner, parse
 
@@ -369,7 +370,7 @@ def test_a_new_type_goes_through_every_stage(truefalse: type, tmp_path: Path) ->
     # konum quiz: the page's question, taken in the terminal with the type's grader.
     typed, shown = iter(["2", "1"]), io.StringIO()
     runner = Runner(Console(file=shown), "en", lambda prompt: next(typed, None), None)
-    runner.quiz(next(n for n in parse(page).elements() if "data-konum-quiz" in n.attrs))
+    runner.quiz(read_quizzes(parse(page), "page.html")[0])
     assert "(1) True (2) False" in shown.getvalue()
     assert shown.getvalue().split("Wrong\n", 1)[1].startswith("Right\n")
 

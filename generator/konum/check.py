@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from konum import htmlcheck, imagerefs
-from konum.fields import Written, place, walk
+from konum.fields import Written, hidden_characters, place, walk
 from konum.figures import FigureError
 from konum.images import Image
 from konum.load import DEFAULT_ROOT, Loaded, PathLike, load_files
@@ -84,6 +84,10 @@ def check_texts(
         for issue in issues:
             mark = place(written.lines, use.node, issue.line, issue.offset, use.text)
             problems.append(_problem(written.file, mark, issue.message, use.qid, use.path))
+        hidden = hidden_characters(use.text)
+        if hidden is not None:
+            mark = place(written.lines, use.node, hidden[0], hidden[1], use.text)
+            problems.append(_problem(written.file, mark, hidden[2], use.qid, use.path))
         found.update(read)
         texts[(use.qid, use.path)] = localised
     return texts, problems, found

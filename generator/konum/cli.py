@@ -212,6 +212,7 @@ def _warn_published(found: Sequence[tuple[Path, str]]) -> None:
 def preview(question_id: str, config_file: str, seed: int | None, variants: int) -> None:
     """Print the variants of a computed question: prompt, answer, options, solution."""
     from konum.formatting import did_you_mean
+    from konum.problems import printable
     from konum.siteconfig import read_site_config
 
     course = _course_or_exit(read_site_config(config_file), seed, variants)
@@ -227,7 +228,7 @@ def preview(question_id: str, config_file: str, seed: int | None, variants: int)
             f"question {question_id!r} is a {question.type} question; "
             "preview shows computed questions"
         )
-    click.echo(text)
+    click.echo("\n".join(map(printable, text.split("\n"))))  # no escape sequence acts
 
 
 @cli.command()
@@ -477,7 +478,8 @@ def quiz(source: str, config_file: str, seed: int | None) -> None:
     matches as "1=b 2=a", an order as "3 1 2", each blank on its own line, a program's
     output up to an empty line; or hint, show, new, skip, quit."""
     from konum.siteconfig import read_site_config
-    from konum.terminal import bank_quiz, is_page, read_page, take
+    from konum.terminal import bank_quiz, take
+    from konum.webpage import is_page, read_page
 
     if is_page(source):
         take(read_page(source), source=source, seed=seed)

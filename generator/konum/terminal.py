@@ -2,11 +2,14 @@
 
 Both go through a quiz page's markup. A bank is rendered in-process as its quiz block
 renders it (:func:`bank_quiz`, through :func:`konum.render.render_quiz`; no site build); a
-built page is read from its file or URL (:func:`read_page`). Each question is then read as
-quiz.js reads it: the checker's JSON, the ``later`` map (what it reveals) unsealed under the
-quiz's key, the form's controls; its prompt and form are shown as text, one answer is read
-a line, and the type's grader judges it (:meth:`konum.types.Question.grade`, quiz.js's in
-Python), so a bank and a page grade alike. The scoring is quiz.js's: a wrong try reveals
+built page is read from its file or URL within limits (:func:`konum.webpage.read_page`).
+Each question is then read as quiz.js reads it, and checked before use
+(:func:`konum.pagequiz.read_quizzes`): the checker's JSON, the ``later`` map (what it
+reveals) unsealed under the quiz's key, the form's controls; its prompt and form are shown
+as text (control characters from the page shown as ``\\x1b``, never sent to the terminal),
+one answer is read a line, and the type's grader judges it
+(:meth:`konum.types.Question.grade`, quiz.js's in Python, given :data:`GRADE_SECONDS`), so
+a bank and a page grade alike. The scoring is quiz.js's: a wrong try reveals
 nothing, a right answer after "show" earns nothing, hints cost their share of the points
 once credit is earned after them, the best credit is kept, the last of limited attempts
 shows the answer, "new" moves a computed question to its next variant and keeps what it
@@ -21,33 +24,33 @@ unwrapped when the output is a file or a pipe, so the quiz runs from stdin as we
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import sys
-import urllib.error
-import urllib.request
-from collections.abc import Callable, Iterator
+import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from html import escape
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
-from konum import __version__
 from konum.course import Course
 from konum.errors import KonumError
 from konum.formatting import did_you_mean, format_number
+from konum.limits import TimeLimitError, time_limit
 from konum.messages import LANGUAGES, message
+from konum.pagequiz import DIGITS, PageQuiz, controls_of, read_quizzes, whole
+from konum.problems import printable
 from konum.render import render_quiz
-from konum.seal import unseal
 from konum.spoken import html_text
 from konum.types import TYPES, Check
+from konum.webpage import Node, html_of, parse
 
-_VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())  # noqa: SIM905
+#: Seconds a grader may take over one answer (a fill blank's pattern can backtrack without
+#: end on some answers).
+GRADE_SECONDS = 2.0
 _BLOCKS = frozenset(
     """blockquote dd details div dl dt fieldset figcaption figure h1 h2 h3 h4 h5 h6 hr legend
     li ol p pre section summary table tr ul""".split()  # noqa: SIM905
@@ -56,74 +59,6 @@ _SKIPPED = frozenset("button head option script style template title".split())  
 _STYLES = {"strong": "bold", "b": "bold", "em": "italic", "i": "italic", "code": "cyan"}
 _STYLES.update({"kbd": "cyan", "pre": "cyan", "a": "underline", "h1": "bold", "h2": "bold"})
 _COMMANDS = ("hint", "show", "new", "skip", "quit")
-
-
-class Node:
-    """An element of a page: its tag, attributes (a bare attribute's value is ``""``),
-    children (elements and text) and parent."""
-
-    __slots__ = ("attrs", "children", "parent", "tag")
-
-    def __init__(self, tag: str, attrs: dict[str, str], parent: Node | None = None) -> None:
-        self.tag, self.attrs, self.parent = tag, attrs, parent
-        self.children: list[Node | str] = []
-
-    def classes(self) -> list[str]:
-        return self.attrs.get("class", "").split()
-
-    def elements(self) -> Iterator[Node]:
-        """Every element below this one, in document order."""
-        for child in self.children:
-            if isinstance(child, Node):
-                yield child
-                yield from child.elements()
-
-    def find(self, test: Callable[[Node], bool]) -> Node | None:
-        return next((n for n in self.elements() if test(n)), None)
-
-    def text(self) -> str:
-        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
-
-
-class _Builder(HTMLParser):
-    """HTML to a tree of :class:`Node`; an end tag closes the elements left open in it."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.root = self.open = Node("#root", {})
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        node = Node(tag, {k: v or "" for k, v in attrs}, self.open)
-        self.open.children.append(node)
-        if tag not in _VOID:
-            self.open = node
-
-    def handle_endtag(self, tag: str) -> None:
-        node: Node | None = self.open
-        while node is not None and node is not self.root and node.tag != tag:
-            node = node.parent
-        if node is not None and node is not self.root:
-            self.open = node.parent or self.root
-
-    def handle_data(self, data: str) -> None:
-        self.open.children.append(data)
-
-
-def parse(text: str) -> Node:
-    """``text`` (a page, or a piece of one) as a tree under a ``#root`` node."""
-    builder = _Builder()
-    builder.feed(text)
-    builder.close()
-    return builder.root
-
-
-def _html(node: Node | str) -> str:
-    """A tree written back as HTML (to read math as spoken, or to copy a form)."""
-    if isinstance(node, str):
-        return escape(node, quote=False)
-    attrs = "".join(f' {k}="{escape(v)}"' for k, v in node.attrs.items())
-    inner = "".join(map(_html, node.children))
-    return inner if node.tag == "#root" else f"<{node.tag}{attrs}>{inner}</{node.tag}>"
 
 
 class _Writer:
@@ -152,6 +87,7 @@ class _Writer:
         if not pre:
             text = re.sub(r"\s+", " ", text)
             text = text.lstrip(" ") if self.last in " \n" else text
+        text = _safe(text)
         if text:
             self.out.append(text, style)
             self.last = text[-1]
@@ -172,7 +108,7 @@ def _bullet(li: Node) -> str:
     if parent is None or parent.tag != "ol":
         return "• "
     items = [c for c in parent.children if isinstance(c, Node) and c.tag == "li"]
-    return f"{int(parent.attrs.get('start') or 1) + items.index(li)}. "
+    return f"{(whole(parent.attrs.get('start') or '1') or 1) + items.index(li)}. "
 
 
 def _walk(node: Node, w: _Writer, style: str = "", pre: bool = False) -> None:
@@ -184,7 +120,7 @@ def _walk(node: Node, w: _Writer, style: str = "", pre: bool = False) -> None:
         if tag in _SKIPPED or "hidden" in child.attrs or tag == "textarea":
             continue
         if tag == "math":
-            w.put(html_text(_html(child)), f"{style} italic")
+            w.put(html_text(html_of(child)), f"{style} italic")
         elif tag in ("svg", "img"):
             w.put(f"[{_label(child)}]", "dim")
         elif tag == "br":
@@ -227,16 +163,12 @@ def _boxed(node: Node) -> bool:
     return node.attrs.get("type", "text") == "text"
 
 
-def _script(node: Node, name: str) -> Any:
-    found = node.find(lambda n: n.tag == "script" and name in n.classes())
-    return json.loads(found.text()) if found is not None else {}
-
-
 @dataclass
 class _Question:
     """A question of a page and what the reader did with it (quiz.js's ``api``)."""
 
     node: Node
+    qid: str
     data: dict[str, Any]
     later: dict[str, str]
     limit: int
@@ -282,7 +214,7 @@ class _Question:
             return first or self.node
         if f"variant-{k}" in self.later:
             return parse(self.later[f"variant-{k}"])
-        form = parse(_html(first))
+        form = parse(html_of(first))
         prompt = form.find(lambda n: "konum-prompt" in n.classes())
         if prompt is not None:
             prompt.children = parse(self.later.get(f"prompt-{k}", "")).children
@@ -327,7 +259,7 @@ class Runner:
         return message(self.language, key, **{k: shown(v) for k, v in fields.items()})
 
     def show(self, text: Text | str, style: str = "", indent: bool = False) -> None:
-        shown = Text(text, style) if isinstance(text, str) else text
+        shown = Text(_safe(text), style) if isinstance(text, str) else text
         if indent:
             shown = Text("\n").join(Text("  ") + line for line in shown.split("\n"))
         self.console.print(shown, style=style)
@@ -337,12 +269,6 @@ class Runner:
             self.show(text_of(parse(q.later[key])), "dim" if key.startswith("hint") else "", True)
 
     # --- a question ------------------------------------------------------------------------
-
-    def question(self, node: Node, attempts: int) -> _Question:
-        data, later = _script(node, "konum-data"), _script(node, "konum-later")
-        if "sealed" in later:
-            later.update(json.loads(unseal(data["seal"], later.pop("sealed"))))
-        return _Question(node, data, later, int(data.get("attempts") or attempts or 0))
 
     def present(self, q: _Question) -> None:
         """The question with the variant shown, and how to answer it."""
@@ -354,7 +280,7 @@ class Runner:
         ]
         self.console.print()
         self.show(text_of(shown))
-        controls = _controls(form)
+        controls = controls_of(form)
         words = [self.hint_word(q) or self.say("terminal.hint")] if q.costs else []
         words += [self.say("terminal.show")]
         words += [self.say("terminal.new")] if q.count > 1 else []
@@ -399,7 +325,7 @@ class Runner:
                 self.show(self.say("terminal.no_new"), "yellow")
             else:
                 try:
-                    values = self.read(_controls(q.form()), line)
+                    values = self.read(controls_of(q.form()), line)
                 except _Unclear as exc:
                     self.show(str(exc), "yellow")
                     continue
@@ -413,12 +339,12 @@ class Runner:
         blanks or a program's output)."""
         first, count = controls[0], len(controls)
         if "data-item" in first.attrs:
-            numbers = [int(n) for n in re.findall(r"[0-9]+", line)]
+            numbers = [_typed(n) for n in re.findall(r"[0-9]+", line)]
             if not line.strip():
                 numbers = list(range(1, count + 1))
             if sorted(numbers) != list(range(1, count + 1)):
                 raise _Unclear(self.say("terminal.bad_order", n=count, example=_example(count)))
-            return tuple(int(controls[n - 1].attrs["data-item"]) for n in numbers)
+            return tuple(whole(controls[n - 1].attrs["data-item"]) or 0 for n in numbers)
         if first.tag == "select":
             return self.matches(controls, line)
         if first.tag == "textarea":
@@ -430,10 +356,10 @@ class Runner:
             return (line, *(self.ask(f"[{i}] > ") or "" for i in range(2, count + 1)))
         picks = []
         for token in re.findall(r"[0-9]+|[A-Za-z]", line):
-            index = int(token) - 1 if token.isdigit() else ord(token.lower()) - ord("a")
+            index = _typed(token) - 1 if token.isdigit() else ord(token.lower()) - ord("a")
             if not 0 <= index < count:
-                last = chr(ord("a") + count - 1)
-                raise _Unclear(self.say("terminal.no_option", value=token, n=count, last=last))
+                last, value = chr(ord("a") + count - 1), token[: DIGITS + 1]
+                raise _Unclear(self.say("terminal.no_option", value=value, n=count, last=last))
             picks.append(index)
         if first.attrs.get("type") == "radio" and len(set(picks)) > 1:
             raise _Unclear(self.say("terminal.one_only"))
@@ -446,7 +372,7 @@ class Runner:
             for o in rows[0].elements()
             if o.tag == "option" and o.attrs.get("value")
         ]
-        pairs = [(int(r), c) for r, c in re.findall(r"([0-9]+)\s*[=:]\s*([A-Za-z])\b", line)]
+        pairs = [(_typed(r), c) for r, c in re.findall(r"([0-9]+)\s*[=:]\s*([A-Za-z])\b", line)]
         letters = re.findall(r"[A-Za-z]", line)
         if not pairs and len(letters) == len(rows):
             pairs = list(enumerate(letters, start=1))
@@ -464,13 +390,22 @@ class Runner:
 
     def check(self, q: _Question, values: tuple[Any, ...]) -> None:
         """quiz.js's ``check``: grade, keep the best credit, tell the result."""
-        kind = TYPES.get(q.data.get("type", ""))
-        if kind is None:
-            raise KonumError(f"question {q.node.attrs.get('data-question-id')}: unknown type")
+        kind = TYPES[q.data["type"]]
         notes = f"{q.variant}-" if "variants" in q.data else ""
         noted = frozenset(i for i in range(len(values)) if f"{notes}note-{i}" in q.later)
         check = Check(values, q.data["salt"], self.say, self.language, q.variant, noted)
-        graded = kind.grade(q.data, check)
+        try:
+            with time_limit(GRADE_SECONDS, "grading took too long"):
+                graded = kind.grade(q.data, check)
+        except TimeLimitError:
+            self.show(self.say("terminal.too_slow"), "yellow")
+            return
+        except (LookupError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
+            # The data's common fields were checked before the quiz; the rest is the type's.
+            raise KonumError(
+                f"question {printable(q.qid)}: its quiz data is not what a konum "
+                f"{q.data['type']} question holds ({type(exc).__name__})"
+            ) from None
         if graded.retry:
             self.show(graded.message, "yellow")
             return
@@ -513,21 +448,20 @@ class Runner:
 
     # --- a quiz ----------------------------------------------------------------------------
 
-    def quiz(self, quiz: Node) -> bool:
+    def quiz(self, quiz: PageQuiz) -> bool:
         """Take one quiz of the page; its score at the end. False when the reader quit."""
-        title = quiz.find(lambda n: "konum-quiz-title" in n.classes())
-        if title is not None:
-            self.console.rule(Text(title.text().strip(), "bold"))
-        nodes = [c for c in quiz.children if isinstance(c, Node) and "data-question-id" in c.attrs]
-        draw = min(int(quiz.attrs.get("data-draw") or 0), len(nodes))
+        if quiz.title:
+            self.console.rule(Text(printable(quiz.title), "bold"))
+        picked = quiz.questions
+        draw = min(quiz.draw, len(picked))
         if draw:
-            self.show(self.say("quiz.drawn", n=draw, total=len(nodes)), "dim")
-            nodes = [nodes[i] for i in sorted(self.rng.sample(range(len(nodes)), draw))]
-            for j, node in enumerate(nodes, start=1):
-                number = node.find(lambda n: "konum-number" in n.classes())
+            self.show(self.say("quiz.drawn", n=draw, total=len(picked)), "dim")
+            picked = [picked[i] for i in sorted(self.rng.sample(range(len(picked)), draw))]
+            for j, pq in enumerate(picked, start=1):
+                number = pq.node.find(lambda n: "konum-number" in n.classes())
                 if number is not None:
                     number.children = [self.say("quiz.question_number", number=j, total=draw)]
-        questions = [self.question(n, int(quiz.attrs.get("data-attempts") or 0)) for n in nodes]
+        questions = [_Question(p.node, p.qid, p.data, p.later, p.attempts) for p in picked]
         going = True
         for q in questions:
             going = going and self.take(q)
@@ -539,12 +473,6 @@ class Runner:
         self.console.print()
         self.show(line, "bold")
         return going
-
-
-def _controls(form: Node) -> list[Node]:
-    """The form's controls in page order, as quiz.js finds them, or its items to order."""
-    items = [n for n in form.elements() if "data-item" in n.attrs]
-    return items or [n for n in form.elements() if n.tag in ("input", "select", "textarea")]
 
 
 def _how(controls: list[Node]) -> str:
@@ -559,6 +487,27 @@ def _how(controls: list[Node]) -> str:
     return "terminal.answer_one" if first.attrs.get("type") == "radio" else "terminal.answer_all"
 
 
+def _typed(token: str) -> int:
+    """A number typed in an answer line; -1 (no item's, option's or row's) when it is
+    longer than any of them."""
+    number = whole(token)
+    return -1 if number is None else number
+
+
+def _safe(text: str) -> str:
+    """``text`` with its line breaks, every other control character (an escape sequence
+    that sets the title, writes the clipboard or hides text; bidi controls) shown as
+    ``\\x1b`` and the like, so nothing from a page or a bank acts on the terminal. Spaces
+    of every width (a no-break space in ``1 000``) stay spaces."""
+    text = text.expandtabs(4)
+    if text.isprintable():
+        return text
+    return "".join(
+        ch if ch == "\n" or ch.isprintable() or unicodedata.category(ch) == "Zs" else printable(ch)
+        for ch in text
+    )
+
+
 def _example(count: int) -> str:
     """An order of ``count`` items to show how one is written: ``3 1 2``."""
     return " ".join(str(n) for n in [count, *range(1, count)])
@@ -570,35 +519,6 @@ def page_language(page: Node) -> str:
     root = page.find(lambda n: n.tag == "html")
     lang = (root.attrs.get("lang", "") if root is not None else "").lower().split("-")[0]
     return lang if lang in LANGUAGES else LANGUAGES[0]
-
-
-def is_page(source: str) -> bool:
-    """Whether ``konum quiz SOURCE`` names a page (a URL, an HTML file, a built folder)
-    rather than a bank."""
-    return bool(re.match(r"(https?|file)://", source, re.I)) or (
-        source.lower().endswith((".html", ".htm")) or Path(source).is_dir()
-    )
-
-
-def read_page(source: str) -> str:
-    """The HTML of a page: an http(s) URL, or a file (a folder: its ``index.html``).
-
-    Raises:
-        KonumError: it cannot be read.
-    """
-    if re.match(r"(https?|file)://", source, re.I):
-        request = urllib.request.Request(source, headers={"User-Agent": f"konum/{__version__}"})
-        try:
-            with urllib.request.urlopen(request, timeout=30) as response:
-                charset = response.headers.get_content_charset() or "utf-8"
-                return str(response.read().decode(charset, "replace"))
-        except (urllib.error.URLError, OSError, ValueError) as exc:
-            raise KonumError(f"cannot read {source}: {getattr(exc, 'reason', exc)}") from None
-    path = Path(source) / "index.html" if Path(source).is_dir() else Path(source)
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise KonumError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 def bank_quiz(course: Course, name: str) -> str:
@@ -634,12 +554,14 @@ def take(page: str, *, source: str, language: str | None = None, seed: int | Non
     ``language`` overrides the page's own (a bank's quiz has no ``<html>``).
 
     Raises:
-        KonumError: ``page`` (read from ``source``) has no konum quiz.
+        KonumError: ``page`` (read from ``source``) has no konum quiz, or one that is not
+            as konum writes it (:func:`konum.pagequiz.read_quizzes`).
     """
-    tree = parse(page)
-    quizzes = [n for n in tree.elements() if "data-konum-quiz" in n.attrs]
-    if not quizzes:
-        raise KonumError(f"{source}: no konum quiz in this page")
+    try:
+        tree = parse(page)
+    except KonumError as exc:
+        raise KonumError(f"{printable(source)}: {exc}") from None
+    quizzes = read_quizzes(tree, source)
     console = Console(highlight=False, markup=False, emoji=False)
     console.soft_wrap = not console.is_terminal
     echo = not sys.stdin.isatty()
@@ -651,7 +573,7 @@ def take(page: str, *, source: str, language: str | None = None, seed: int | Non
             console.print()
             return None
         if echo:  # a transcript reads like the terminal
-            console.print(Text(line))
+            console.print(Text(printable(line)))
         return line
 
     runner = Runner(console, language or page_language(tree), ask, seed)

@@ -550,3 +550,12 @@ def test_a_solutions_long_stderr_is_trimmed(tmp_path: Path) -> None:
     assert problem.question_id == "prog-odd" and problem.field == "solution"
     assert problem.message.endswith("… (65,558 characters)") and len(problem.message) < 400
     assert "it exited with status eeee" in problem.message and "status 120" not in problem.message
+
+
+def test_a_read_only_bank_is_not_recorded_into(tmp_path: Path) -> None:
+    path = tmp_path / "progs.yml"
+    path.write_text(_bank("x"), encoding="utf-8")
+    path.chmod(0o444)
+    with pytest.raises(KonumError, match=r"progs\.yml: the file is read-only"):
+        record_outputs([path], tmp_path)
+    assert path.read_text(encoding="utf-8") == _bank("x")

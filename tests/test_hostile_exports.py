@@ -26,9 +26,10 @@ from lxml import etree
 from test_exports import import_apkg, import_text, notes_by_guid
 from test_gift import Parse, gift_parse  # noqa: F401 (a fixture)
 
-from konum import exports, model
+from konum import exports, model, record
 from konum.build import read_site_config
 from konum.course import course_for
+from konum.errors import KonumError
 from konum.exports.gift import build_gift
 from konum.exports.moodle import build_moodle
 from konum.exports.qti import build_qti
@@ -102,6 +103,24 @@ def test_a_recording_reads_back_as_printed(tmp_path: Path, printed: str) -> None
     assert isinstance(question, OutputQuestion)
     assert question.expected == printed.replace("\r\n", "\n").rstrip("\n")
     assert record_outputs([path], tmp_path) == []  # and it is what the solution prints
+
+
+def test_nothing_is_written_unless_it_reads_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A recording that would not read back (here: as if no form did) leaves the bank as it
+    was and says so in one line naming the file, the question's line and its id."""
+    path = tmp_path / "progs.yml"
+    path.write_text(_bank("x"), encoding="utf-8")
+    before = path.read_bytes()
+    monkeypatch.setattr(record, "_reads_back", lambda *args: False)
+    with pytest.raises(KonumError) as caught:
+        record_outputs([path], tmp_path)
+    assert str(caught.value) == (
+        f"{path}:4: [prog-odd] recorded: the output could not be written so that it reads "
+        "back as printed; the bank is left as it was"
+    )
+    assert path.read_bytes() == before
 
 
 def test_a_solution_that_prints_nothing_is_not_recorded(tmp_path: Path) -> None:
@@ -531,3 +550,12 @@ def test_a_solutions_long_stderr_is_trimmed(tmp_path: Path) -> None:
     assert problem.question_id == "prog-odd" and problem.field == "solution"
     assert problem.message.endswith("… (65,558 characters)") and len(problem.message) < 400
     assert "it exited with status eeee" in problem.message and "status 120" not in problem.message
+
+
+def test_a_read_only_bank_is_not_recorded_into(tmp_path: Path) -> None:
+    path = tmp_path / "progs.yml"
+    path.write_text(_bank("x"), encoding="utf-8")
+    path.chmod(0o444)
+    with pytest.raises(KonumError, match=r"progs\.yml: the file is read-only"):
+        record_outputs([path], tmp_path)
+    assert path.read_text(encoding="utf-8") == _bank("x")

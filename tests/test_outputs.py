@@ -226,3 +226,15 @@ def test_a_read_only_target_or_a_folder_name_is_one_line(
     refused = konum(project, "export", kind, "-o", slash)
     assert refused.returncode == 1 and f"-o {slash}: that names a folder" in refused.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_read_only_file_is_never_replaced(tmp_path: Path) -> None:
+    """A bank --record would write, a translation --update-hashes would, an export: a file
+    whose owner took its write permission stays as it is, said in one line."""
+    locked = tmp_path / "bank.yml"
+    locked.write_text("keep me", encoding="utf-8")
+    locked.chmod(0o444)
+    with pytest.raises(ExportError, match=r"bank\.yml: the file is read-only, so konum leaves"):
+        write_atomically(locked, "replaced")
+    assert locked.read_text(encoding="utf-8") == "keep me"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bank.yml"]

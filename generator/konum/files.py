@@ -51,6 +51,11 @@ def _remove_stale(target: Path) -> None:
                 shutil.rmtree(staging)
 
 
+#: Any write permission: a file with none is read-only, and konum leaves it as it is.
+_WRITABLE = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
+_READ_ONLY = "the file is read-only, so konum leaves it as it is"
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -63,9 +68,13 @@ def atomic_file(path: str | Path) -> Iterator[Path]:
     without an exception, removed otherwise.
 
     Raises:
-        ExportError: the folder cannot be written (the earlier file is untouched).
+        ExportError: the folder cannot be written, or ``path`` is a read-only file (the
+            earlier file is untouched).
     """
     target = Path(path)
+    with contextlib.suppress(OSError):  # a rename would replace it without a word
+        if stat.S_ISREG(mode := os.stat(target).st_mode) and not mode & _WRITABLE:
+            raise ExportError(f"cannot write {target}: {_READ_ONLY}")
     try:
         fd, name = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     except OSError as exc:
@@ -168,11 +177,8 @@ def check_target(
     if folder and stat.S_ISDIR(mode):
         return real
     if not folder and stat.S_ISREG(mode):
-        if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
-            raise ExportError(
-                f"{what} {given}: the file is read-only, so konum leaves it as it is; make it"
-                " writable or name another file"
-            )
+        if not mode & _WRITABLE:
+            raise ExportError(f"{what} {given}: {_READ_ONLY}; make it writable or name another")
         return real
     kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
     wanted = "a folder" if folder else "a file"

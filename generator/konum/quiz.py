@@ -145,7 +145,7 @@ def _course(options: Options) -> Course:
         where = "the question banks have problems (in the bank files, not in this page):\n"
         raise QuizError(where + format_text(exc.problems)) from None
     except KonumError as exc:  # the order option, a plugin that does not import
-        raise QuizError(str(exc)) from None
+        raise QuizError(f"in the site's configuration, not in this page: {exc}") from None
 
 
 _TIME = re.compile(r"(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>s|sec|seconds?|m|min|minutes?)?")

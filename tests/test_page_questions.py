@@ -145,3 +145,17 @@ def test_a_computed_question_in_a_page_keeps_its_own_values(tmp_path: Path) -> N
     html = (site / "site" / "lessons" / "speed" / "index.html").read_text(encoding="utf-8")
     assert "Two and three make 5." in html
     assert re.search(r"Twice \d\?", html) and "{{" not in html
+
+
+def test_the_course_follows_an_edited_page(tmp_path: Path) -> None:
+    """A page is a bank: editing its question gives a new course (konum serve's reload)."""
+    from konum.config import options_from
+    from konum.course import course_for
+
+    site = _site(tmp_path)
+    options = options_from({"pages": "docs", "banks": "docs/banks"}, root=site)
+    before = course_for(options).by_id["lessons-speed"].questions[0]
+    page = site / "docs" / "lessons" / "speed.md"
+    page.write_text(page.read_text("utf-8").replace("100 m in 5 s", "200 m in 10 s"), "utf-8")
+    after = course_for(options).by_id["lessons-speed"].questions[0]
+    assert "100 m in 5 s" in before.prompt and "200 m in 10 s" in after.prompt

@@ -226,3 +226,14 @@ def test_the_study_page_says_where_reviews_are_exported_only_where_a_site_does(
     (pages / "index.md").write_text("# Home\n\n/// progress\n///\n", "utf-8")
     with_overview = _study_help(convert(banks, "/// study\n///\n", pages=str(pages)))
     assert with_overview == f"{alone} The course overview exports, imports and forgets them."
+
+
+def test_the_site_s_own_mistake_is_not_the_page_s(banks: Path) -> None:
+    """Under plain MkDocs the page being read carries the error; it says the mistake is in
+    the site's configuration (the order option naming no bank), not in that page."""
+    with pytest.raises(QuizError) as caught:
+        convert(banks, "/// quiz | alpha\n///\n", order=["alpha", "gamma"])
+    assert str(caught.value).startswith(
+        "in the site's configuration, not in this page: option 'order' of konum names bank"
+        " 'gamma', which does not exist"
+    )

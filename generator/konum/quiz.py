@@ -1,5 +1,6 @@
-"""``konum.quiz``: the ``/// quiz``, ``/// study``, ``/// progress`` and ``/// explorer``
-blocks, and the files the pages that show one carry.
+"""``konum.quiz``: the ``/// quiz``, ``/// question`` (:mod:`konum.question_block`),
+``/// study``, ``/// progress`` and ``/// explorer`` blocks, and the files the pages that
+show one carry.
 
 In ``mkdocs.yml`` (its options are :mod:`konum.config`'s; ``- konum:`` turns it on with
 ``konum.values`` and ``konum.math``)::
@@ -41,9 +42,12 @@ questions with one of those tags. ``draw: N`` shows N of them, drawn in the read
 ``attempts`` limits each question's checks (unless it sets its own); ``title`` replaces the
 heading (by default the banks' titles); ``mode: exam`` gives one
 submission for the whole quiz, with an optional ``time_limit`` (``90 s``, ``10 min``; a bare
-number is minutes). Mistakes are errors naming the page's line. The study block shows every
-card of the course, one at a time; the progress block is the course overview (each lesson's
-score and cards due, the learner's data). The HTML is stashed, so Markdown never touches it.
+number is minutes). Mistakes are errors naming the page's line, every one of a page's
+(:class:`konum.blocks.PageProblems`); options are typed (pymdownx's ``type_*`` through
+:func:`konum.blocks.typed`), so a value of the wrong kind is one of them. The study block
+shows every card of the course, one at a time; the progress block is the course overview
+(each lesson's score and cards due, the learner's data). The HTML is stashed, so Markdown
+never touches it.
 
 A page that shows a block gets konum's CSS and JavaScript inline, at the end of the page,
 with the interface texts its scripts use; with the ``nav_progress`` option every page also
@@ -148,7 +152,7 @@ def _course(options: Options) -> Course:
         where = "the question banks have problems (in the bank files, not in this page):\n"
         raise QuizError(where + format_text(exc.problems)) from None
     except KonumError as exc:  # the order option, a plugin that does not import
-        raise QuizError(str(exc)) from None
+        raise QuizError(f"in the site's configuration, not in this page: {exc}") from None
 
 
 _TIME = re.compile(r"(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>s|sec|seconds?|m|min|minutes?)?")

@@ -22,6 +22,7 @@ Conventions (the markup contract, relied on by the JS and by tests elsewhere):
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -43,6 +44,7 @@ from konum.model import FigureRef
 from konum.paths import TEMPLATES_DIR
 from konum.plugins import NONE, Plugins
 from konum.seeding import derive_seed
+from konum.spoken import html_text
 from konum.types import Concrete, Page
 
 __all__ = ["RenderError", "asset", "environment", "render_quiz", "script_json"]
@@ -77,7 +79,7 @@ def _environment(language: str) -> Environment:
         extensions=["jinja2.ext.do"],
     )
     env.filters["script_json"] = script_json
-    env.filters["later_json"] = later_json
+    env.filters["later_json"] = partial(later_json, language=language)
     env.globals["t"] = partial(message, language)
     return env
 
@@ -103,7 +105,26 @@ _SCRIPT_UNSAFE = re.compile(r"<(?=!--|/?script)", re.IGNORECASE)
 _REVEALING = re.compile(r"^(?:answer|explanation|solution)(?:-\d+)?$|note-\d+$")
 
 
-def later_json(later: Mapping[str, Any], salt: str) -> Markup:
+#: A formula as konum.math writes it (``<math alttext="TeX" ...>``), whole.
+_MATH = re.compile(r'<math alttext="[^"]*"[^>]*>.*?</math>', re.DOTALL)
+#: The checker's data and later HTML of a question, which :func:`later_json` names itself.
+_TEMPLATE = re.compile(r"(<template\b.*?</template>)", re.DOTALL)
+
+
+def spoken_math(text: str, language: str) -> str:
+    """``text`` (HTML) with every formula named by what a reader says (konum.spoken, in
+    ``language``: ``j ≤ i``, not the TeX ``j \\le i``) in ``aria-label``: a screen reader
+    speaks it, and quiz.js names a control whose label holds math by it."""
+    return _MATH.sub(lambda m: _named(m.group(0), language), text)
+
+
+@lru_cache(maxsize=4096)
+def _named(math: str, language: str) -> str:
+    said = html.escape(html_text(math, language), quote=True)
+    return math.replace("<math ", f'<math aria-label="{said}" ', 1)
+
+
+def later_json(later: Mapping[str, Any], salt: str, language: str = "en") -> Markup:
     """:func:`script_json` of a question's ``later`` map, with the parts that give the
     answer away (the answer, explanation, worked solutions and option notes) sealed
     together under the key ``sealed`` (:func:`konum.seal.seal`); the rest (hints, the
@@ -111,9 +132,13 @@ def later_json(later: Mapping[str, Any], salt: str) -> Markup:
     punctuation after them on their line, as the page's other formulas do. Every part is
     written as :func:`konum.markup.json_html` (no quote for the JSON to escape)."""
     hidden = {
-        k: json_html(bind_punctuation(str(v))) for k, v in later.items() if _REVEALING.search(k)
+        k: json_html(bind_punctuation(spoken_math(str(v), language)))
+        for k, v in later.items()
+        if _REVEALING.search(k)
     }
-    shown: dict[str, Any] = {k: json_html(str(v)) for k, v in later.items() if k not in hidden}
+    shown: dict[str, Any] = {
+        k: json_html(spoken_math(str(v), language)) for k, v in later.items() if k not in hidden
+    }
     if hidden:
         text = json.dumps(hidden, ensure_ascii=False, separators=(",", ":"))
         shown["sealed"] = seal.seal(salt, text)
@@ -293,4 +318,6 @@ def render_quiz(
         "time_limit": time_limit,
         "attempts": attempts,
     }
-    return environment(language).get_template("quiz/quiz.html.j2").render(context).strip() + "\n"
+    out = environment(language).get_template("quiz/quiz.html.j2").render(context).strip()
+    parts = _TEMPLATE.split(out)  # odd parts: the templates, whose HTML later_json named
+    return "".join(p if i % 2 else spoken_math(p, language) for i, p in enumerate(parts)) + "\n"

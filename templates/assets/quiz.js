@@ -452,8 +452,8 @@
   }
 
   /* Chromium leaves MathML out of accessible names ("whatever  and  are", or nothing for a
-   * label that is all math): name such controls with the math's alttext (its TeX), or its
-   * characters where it has none, in its place. */
+   * label that is all math): name such controls with the math's spoken form (its aria-label,
+   * written at build time by konum.spoken), else its alttext (TeX) or its characters. */
   function nameMath(el) {
     $$(el, "label").forEach(function (label) {
       if (!label.querySelector("math")) return;
@@ -465,7 +465,8 @@
   function spoken(node) {
     var copy = node.cloneNode(true);
     $$(copy, "math").forEach(function (m) {
-      m.replaceWith(" " + (m.getAttribute("alttext") || m.textContent).replace(/\\/g, "") + " ");
+      var said = m.getAttribute("aria-label");
+      m.replaceWith(" " + (said || (m.getAttribute("alttext") || m.textContent).replace(/\\/g, "")) + " ");
     });
     return copy.textContent.replace(/\s+/g, " ").trim();
   }

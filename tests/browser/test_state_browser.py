@@ -631,3 +631,14 @@ def test_the_minus_sign_the_page_prints_is_read_as_a_hyphen_in_a_pattern_blank(
         expect(box.locator(".konum-feedback")).to_have_text("Correct.")
     finally:
         page.close()
+
+
+def test_a_formula_in_an_option_is_named_as_it_is_said(context: Any) -> None:
+    """The option's control is named with the formula as a reader says it (konum.spoken),
+    not its TeX."""
+    lesson = _tab(context, "lesson.html")
+    position = CHOICE.option_order.index(0)  # "So that a fixed rotation maps $PE_p$ to ..."
+    control = _q(lesson, CHOICE).locator("input").nth(position)
+    expect(control).to_have_attribute(
+        "aria-label", "So that a fixed rotation maps PE sub p to PE sub p+k"
+    )

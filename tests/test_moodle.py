@@ -655,7 +655,8 @@ def test_cli_writes_and_lists_what_it_left_out(tmp_path: Path) -> None:
     result = konum("export", "moodle", "-o", str(out), cwd=PHYSICS)
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
-    assert "konum: wrote 10 of 10 questions" in result.stdout and str(out) in result.stdout
+    # The two banks and the questions written in units.md
+    assert "konum: wrote 12 of 12 questions" in result.stdout and str(out) in result.stdout
     read_export(out.read_text(encoding="utf-8"))
     own = tmp_path / "own.xml"
     result = konum("export", "moodle", "--seed", "5", "-o", str(own), cwd=REPO)

@@ -178,7 +178,8 @@ def build() -> list[dict[str, Any]]:
 
 def main() -> None:
     """Writes ``vectors.json`` from the banks as they are."""
-    VECTORS.write_text(json.dumps(build(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    lines = [json.dumps(case, ensure_ascii=False, separators=(",", ":")) for case in build()]
+    VECTORS.write_text("[\n" + ",\n".join(lines) + "\n]\n", encoding="utf-8")  # a case a line
 
 
 if __name__ == "__main__":

@@ -593,17 +593,20 @@
     function answerBox() { return answers[api.variant].konumAnswer; }
     function controls() { return $$(scope(), "input, select, textarea"); }
     /* [part name, the grader's spec, salt]; the spec gains the prefix of its option notes'
-     * keys in the later HTML and the options that have one. */
+     * keys in the later HTML. */
     function spec() {
       var v = computed ? data.variants[api.variant] : data, notes = computed ? api.variant + "-" : "";
-      var noted = Object.keys(laterOf(el)).map(function (k) {
+      var salt = computed ? data.salt + "\x1f" + api.variant : data.salt;
+      return [computed ? v.form : data.type, Object.assign({ notes: notes }, v), salt];
+    }
+    /* A check: the grader also learns which options have a note (the later HTML is parsed
+     * then, not before). */
+    function judge() {
+      var s = spec(), part = PARTS[s[0]], notes = s[1].notes;
+      s[1].noted = Object.keys(laterOf(el)).map(function (k) {
         return k.indexOf(notes + "note-") === 0 ? Number(k.slice(notes.length + 5)) : -1;
       }).filter(function (i) { return i >= 0; });
-      var salt = computed ? data.salt + "\x1f" + api.variant : data.salt;
-      return [computed ? v.form : data.type, Object.assign({ notes: notes, noted: noted }, v), salt];
-    }
-    function judge() {
-      var s = spec(), part = PARTS[s[0]], result = part.grade(s[1], part.read(scope()), s[2]);
+      var result = part.grade(s[1], part.read(scope()), s[2]);
       part.show(scope(), result, s[1]);
       return result;
     }

@@ -241,105 +241,12 @@
     }
   }
 
-  /* Graders: (scope element, spec, salt) -> [ok, message, nothing entered, share of the
-   * points]; they also mark controls. With nothing entered the check counts for nothing
-   * and reveals nothing. */
-  function gradeChoice(scope, spec, salt) {
-    var inputs = $$(scope, "input"), wrong = 0, missing = 0, ticked = 0, any = false, noted = false;
-    var rights = 0;
-    inputs.forEach(function (inp, i) {
-      var li = inp.parentElement, right = spec.right.indexOf(hashOf(salt, ["o", i])) >= 0;
-      var fb = li.konumNote || (inp.checked && noteBox(li, spec.notes + "note-" + i));
-      any = any || inp.checked;
-      if (right) rights++;
-      if (inp.checked && !right) wrong++;
-      if (inp.checked && right) ticked++;
-      if (!inp.checked && right) missing++;
-      mark(inp, inp.checked ? right : null);
-      show(fb, inp.checked);
-      noted = noted || (inp.checked && !!fb);
-    });
-    if (!any) return [false, t("quiz.choose_first"), true];
-    if (!wrong && !missing) return [true, t("quiz.correct"), false, 1];
-    if (!spec.multiple) {
-      return [false, t(noted ? "quiz.wrong_noted" : "quiz.wrong_try"), false, 0];
-    }
-    var parts = [];
-    if (wrong) parts.push(t("quiz.choices_wrong", { n: wrong }));
-    if (missing) parts.push(t("quiz.options_missing", { n: missing }));
-    return [false, t("quiz.wrong_parts", { parts: parts.join(t("quiz.list_separator")) }), false,
-      Math.max(0, (ticked - wrong) / rights)];
-  }
-
-  function gradeFill(scope, spec, salt) {
-    var bad = [], blanks = $$(scope, "input");
-    if (blanks.every(function (inp) { return !inp.value.trim(); })) {
-      blanks.forEach(function (inp) {
-        inp.classList.remove("is-right", "is-wrong");
-        inp.removeAttribute("aria-invalid");
-      });
-      return [false, t("quiz.fill_first"), true];
-    }
-    var comma = blanks.some(function (inp, i) {
-      return /\d,\d/.test(inp.value) && !matchesBlank(spec.blanks[i], inp.value, salt, i) &&
-        matchesBlank(spec.blanks[i], inp.value.replace(/,/g, "."), salt, i);
-    });
-    if (comma) return [false, t("quiz.point_not_comma"), true];
-    blanks.forEach(function (inp, i) {
-      var ok = matchesBlank(spec.blanks[i], inp.value, salt, i);
-      inp.classList.toggle("is-right", ok);
-      inp.classList.toggle("is-wrong", !ok);
-      inp.setAttribute("aria-invalid", ok ? "false" : "true");
-      if (!ok) bad.push(i + 1);
-    });
-    var share = 1 - bad.length / blanks.length;
-    if (!bad.length) return [true, t("quiz.correct"), false, 1];
-    return [false, t("quiz.blanks_wrong", { n: bad.length, list: bad.join(t("quiz.list_separator")) }), false, share];
-  }
-
-  function gradeMatching(scope, spec, salt) {
-    var right = 0, sel = $$(scope, "select");
-    if (sel.every(function (s) { return s.value === ""; })) {
-      sel.forEach(function (s) { mark(s, null); });
-      return [false, t("quiz.match_first"), true];
-    }
-    sel.forEach(function (s, i) {
-      var ok = s.value !== "" && hashOf(salt, ["m", i, s.value]) === spec.rows[i];
-      if (ok) right++;
-      mark(s, ok);
-    });
-    if (right === sel.length) return [true, t("quiz.match_all", { n: sel.length }), false, 1];
-    return [false, t("quiz.match_some", { right: right, n: sel.length }), false, right / sel.length];
-  }
-
-  function gradeNumeric(scope, spec, salt) {
-    var inp = scope.querySelector("input"), read = readNumber(inp.value), x = read.value;
-    if (!inp.value.trim()) {
-      mark(inp, null);
-      return [false, t("quiz.number_first"), true];
-    }
-    /* Not a number, or one written in the other convention: asked again, not an attempt. */
-    if (read.ask !== undefined) {
-      mark(inp, null);
-      return [false, t("quiz.number_ask", { typed: inp.value.trim(), value: fmtExact(read.ask) }), true];
-    }
-    if (x === undefined) {
-      mark(inp, null);
-      return [false, t("quiz.number_bad"), true];
-    }
-    var range = JSON.parse(unseal(salt, spec.interval));
-    var ok = range[0] <= x && x <= range[1];
-    mark(inp, ok);
-    if (ok) return [true, t("quiz.correct"), false, 1];
-    return [false, t(x > range[1] ? "quiz.too_high" : "quiz.too_low", { value: inp.value.trim() }), false, 0];
-  }
-
   /* Output questions: the reader's program's output against the example's, line by line
    * (blank lines aside) and token by token (spacing aside); numbers within the tolerance,
    * times the expected number when that is larger than 1. The first difference is told. */
   var TOKEN = /[A-Za-z_]\w*|[+\-\u2212]?(?:\d+\.?\d*|\.\d+)(?:e[+\-]?\d+)?|\S/gi, NUMBER = /^[+\-\u2212]?\.?\d/;
 
-  function say(key, v) { return t("quiz.output_" + key, v); }
+  function differs(key, v) { return ["quiz.output_" + key, v]; }
   function outputLines(text) {
     return String(text).split(/\r?\n/).map(function (line) {
       return { text: line.trim(), tokens: line.match(TOKEN) || [] };
@@ -352,57 +259,182 @@
     for (var k = 0, index = 0; k < want.length; k++) {
       var w = want[k], g = got[k], numeric = NUMBER.test(w);
       if (numeric) index++;
-      if (g === undefined) return say("short", { line: n, expected: want.slice(k).join(" ") });
+      if (g === undefined) return differs("short", { line: n, expected: want.slice(k).join(" ") });
       if (numeric && NUMBER.test(g)) {
         if (!(Math.abs(toNumber(w) - toNumber(g)) <= tolerance * Math.max(1, Math.abs(toNumber(w))))) {
-          return say("number", { line: n, index: index, expected: w, found: g });
+          return differs("number", { line: n, index: index, expected: w, found: g });
         }
-      } else if (w !== g) return say("word", { line: n, expected: w, found: g });
+      } else if (w !== g) return differs("word", { line: n, expected: w, found: g });
     }
-    return got.length > want.length ? say("long", { line: n, found: got.slice(k).join(" ") }) : null;
+    return got.length > want.length ? differs("long", { line: n, found: got.slice(k).join(" ") }) : null;
   }
 
-  function gradeOutput(scope, spec, salt) {
-    var box = scope.querySelector("textarea"), problem = null;
-    if (!box.value.trim()) {
-      mark(box, null);
-      return [false, t("quiz.output_empty"), true];
-    }
-    var want = outputLines(unseal(salt, spec.expected)), got = outputLines(box.value);
-    for (var i = 0; i < want.length && !problem; i++) {
-      problem = i < got.length ? lineDifference(i + 1, want[i].tokens, got[i].tokens, spec.tolerance)
-        : say("missing", { line: i + 1, expected: want[i].text });
-    }
-    if (!problem && got.length > want.length) problem = say("extra", { line: i + 1, found: got[i].text });
-    mark(box, !problem);
-    return problem ? [false, problem] : [true, t("quiz.output_right")];
+  /* The types' front-end parts, each registered with define(name, part): read(scope) gives
+   * the answer from the form (as the "konum:submit" event and the stored record carry it),
+   * grade(spec, answer, salt) judges it and touches no page (tests/grading runs it in Node
+   * against the Python graders' vectors), show(scope, result, spec) marks the form, and
+   * answered(answer) says whether anything was entered. grade returns {ok, say: [catalogue
+   * key, fields], retry (nothing entered or not readable: no attempt, nothing revealed),
+   * share (of the points), marks (per control: true, false or null)}. The page's controls
+   * below call these and branch on no type's name. */
+  var PARTS = {};
+  function define(name, part) { PARTS[name] = part; }
+  function verdict(ok, say, share, marks) {
+    return { ok: ok, say: say, retry: false, share: share === undefined ? (ok ? 1 : 0) : share, marks: marks || [] };
+  }
+  function retry(say, marks) { return { ok: false, say: say, retry: true, share: 0, marks: marks || [] }; }
+  function values(scope, sel) {
+    return $$(scope, sel).map(function (c) { return c.type === "radio" || c.type === "checkbox" ? c.checked : c.value; });
+  }
+  function anyText(answer) { return answer.some(function (v) { return String(v).trim() !== ""; }); }
+  function markAll(scope, sel, marks) {
+    $$(scope, sel).forEach(function (c, i) { mark(c, marks[i] === undefined ? null : marks[i]); });
   }
 
+  define("choice", {
+    read: function (scope) { return values(scope, "input"); },
+    answered: function (answer) { return answer.some(Boolean); },
+    grade: function (spec, answer, salt) {
+      var wrong = 0, missing = 0, ticked = 0, rights = 0, marks = [];
+      answer.forEach(function (on, i) {
+        var right = spec.right.indexOf(hashOf(salt, ["o", i])) >= 0;
+        if (right) rights++;
+        if (on && !right) wrong++;
+        if (on && right) ticked++;
+        if (!on && right) missing++;
+        marks.push(on ? right : null);
+      });
+      if (!answer.some(Boolean)) return retry(["quiz.choose_first"]);
+      if (!wrong && !missing) return verdict(true, ["quiz.correct"], 1, marks);
+      if (!spec.multiple) {
+        var noted = answer.some(function (on, i) { return on && (spec.noted || []).indexOf(i) >= 0; });
+        return verdict(false, [noted ? "quiz.wrong_noted" : "quiz.wrong_try"], 0, marks);
+      }
+      var parts = [];
+      if (wrong) parts.push(["quiz.choices_wrong", { n: wrong }]);
+      if (missing) parts.push(["quiz.options_missing", { n: missing }]);
+      return verdict(false, ["quiz.wrong_parts", { parts: parts }], Math.max(0, (ticked - wrong) / rights), marks);
+    },
+    /* The note of each chosen option shows. */
+    show: function (scope, result, spec) {
+      $$(scope, "input").forEach(function (inp, i) {
+        var li = inp.parentElement, fb = li.konumNote || (inp.checked && noteBox(li, spec.notes + "note-" + i));
+        mark(inp, result.marks[i] === undefined ? null : result.marks[i]);
+        show(fb, inp.checked);
+      });
+    }
+  });
+
+  define("fill", {
+    read: function (scope) { return values(scope, "input"); },
+    answered: anyText,
+    grade: function (spec, answer, salt) {
+      if (!anyText(answer)) return retry(["quiz.fill_first"]);
+      var comma = answer.some(function (v, i) {
+        return /\d,\d/.test(v) && !matchesBlank(spec.blanks[i], v, salt, i) &&
+          matchesBlank(spec.blanks[i], v.replace(/,/g, "."), salt, i);
+      });
+      if (comma) return retry(["quiz.point_not_comma"]);
+      var marks = answer.map(function (v, i) { return matchesBlank(spec.blanks[i], v, salt, i); });
+      var bad = [];
+      marks.forEach(function (ok, i) { if (!ok) bad.push(i + 1); });
+      if (!bad.length) return verdict(true, ["quiz.correct"], 1, marks);
+      return verdict(false, ["quiz.blanks_wrong", { n: bad.length, list: bad }], 1 - bad.length / answer.length, marks);
+    },
+    show: function (scope, result) {
+      $$(scope, "input").forEach(function (inp, i) {
+        var ok = result.marks[i];
+        inp.classList.toggle("is-right", ok === true);
+        inp.classList.toggle("is-wrong", ok === false);
+        if (ok === undefined) inp.removeAttribute("aria-invalid");
+        else inp.setAttribute("aria-invalid", ok ? "false" : "true");
+      });
+    }
+  });
+
+  define("matching", {
+    read: function (scope) { return values(scope, "select"); },
+    answered: function (answer) { return answer.some(function (v) { return v !== ""; }); },
+    grade: function (spec, answer, salt) {
+      if (answer.every(function (v) { return v === ""; })) return retry(["quiz.match_first"]);
+      var marks = answer.map(function (v, i) { return v !== "" && hashOf(salt, ["m", i, v]) === spec.rows[i]; });
+      var right = marks.filter(Boolean).length, n = answer.length;
+      if (right === n) return verdict(true, ["quiz.match_all", { n: n }], 1, marks);
+      return verdict(false, ["quiz.match_some", { right: right, n: n }], right / n, marks);
+    },
+    show: function (scope, result) { markAll(scope, "select", result.marks); }
+  });
+
+  define("numeric", {
+    read: function (scope) { return values(scope, "input"); },
+    answered: anyText,
+    grade: function (spec, answer, salt) {
+      var typed = String(answer[0]).trim(), read = readNumber(typed), x = read.value;
+      if (!typed) return retry(["quiz.number_first"]);
+      /* Not a number, or one written in the other convention: asked again, not an attempt. */
+      if (read.ask !== undefined) return retry(["quiz.number_ask", { typed: typed, value: fmtExact(read.ask) }]);
+      if (x === undefined) return retry(["quiz.number_bad"]);
+      var range = JSON.parse(unseal(salt, spec.interval)), ok = range[0] <= x && x <= range[1];
+      if (ok) return verdict(true, ["quiz.correct"], 1, [true]);
+      return verdict(false, [x > range[1] ? "quiz.too_high" : "quiz.too_low", { value: typed }], 0, [false]);
+    },
+    show: function (scope, result) { markAll(scope, "input", result.marks); }
+  });
+
+  define("output", {
+    read: function (scope) { return values(scope, "textarea"); },
+    answered: anyText,
+    grade: function (spec, answer, salt) {
+      var text = String(answer[0]), problem = null;
+      if (!text.trim()) return retry(["quiz.output_empty"]);
+      var want = outputLines(unseal(salt, spec.expected)), got = outputLines(text);
+      for (var i = 0; i < want.length && !problem; i++) {
+        problem = i < got.length ? lineDifference(i + 1, want[i].tokens, got[i].tokens, spec.tolerance)
+          : ["quiz.output_missing", { line: i + 1, expected: want[i].text }];
+      }
+      if (!problem && got.length > want.length) problem = ["quiz.output_extra", { line: i + 1, found: got[i].text }];
+      return problem ? verdict(false, problem, 0, [false]) : verdict(true, ["quiz.output_right"], 1, [true]);
+    },
+    show: function (scope, result) { markAll(scope, "textarea", result.marks); }
+  });
 
   /* Items in the reader's order: their places in the starting order (data-item). */
   function orderOf(scope) {
     return $$(scope, "li[data-item]").map(function (li) { return Number(li.getAttribute("data-item")); });
   }
+  function moved(answer) { return answer.some(function (k, p) { return k !== p; }); }
 
-  function gradeOrdering(scope, spec, salt) {
-    var items = $$(scope, "li[data-item]"), right = 0;
-    if (orderOf(scope).every(function (k, p) { return k === p; })) {
-      items.forEach(function (li) { mark(li.firstElementChild, null); });
-      return [false, t("quiz.order_first"), true];
+  define("ordering", {
+    read: orderOf,
+    answered: moved,
+    grade: function (spec, answer, salt) {
+      if (!moved(answer)) return retry(["quiz.order_first"]);
+      var marks = answer.map(function (k, p) { return hashOf(salt, ["p", p, k]) === spec.positions[p]; });
+      var right = marks.filter(Boolean).length, n = answer.length;
+      if (right === n) return verdict(true, ["quiz.order_all", { n: right }], 1, marks);
+      return verdict(false, ["quiz.order_some", { right: right, n: n }], right / n, marks);
+    },
+    show: function (scope, result) {
+      $$(scope, "li[data-item]").forEach(function (li, p) {
+        mark(li.firstElementChild, result.marks[p] === undefined ? null : result.marks[p]);
+      });
+    },
+    /* Move up / Move down buttons; the order is the answer to store and restore. */
+    mount: function (el, status, onMove) {
+      return mountOrdering(el.querySelector("ol[id$='-order']"), status, onMove);
     }
-    items.forEach(function (li, p) {
-      var ok = hashOf(salt, ["p", p, li.getAttribute("data-item")]) === spec.positions[p];
-      if (ok) right++;
-      mark(li.firstElementChild, ok);
-    });
-    if (right === items.length) return [true, t("quiz.order_all", { n: right }), false, 1];
-    return [false, t("quiz.order_some", { right: right, n: items.length }), false, right / items.length];
-  }
+  });
 
-  var GRADERS = {
-    choice: gradeChoice, fill: gradeFill, matching: gradeMatching, numeric: gradeNumeric,
-    ordering: gradeOrdering, output: gradeOutput
-  };
+  /* A grader's [key, fields] as the page's text; a list of such in fields.parts is joined. */
+  function say(message) {
+    var fields = message[1] || {}, out = {};
+    Object.keys(fields).forEach(function (k) {
+      var v = fields[k];
+      out[k] = k === "parts" ? v.map(say).join(t("quiz.list_separator"))
+        : Array.isArray(v) ? v.join(t("quiz.list_separator")) : v;
+    });
+    return t(message[0], out);
+  }
 
   /* Move up / Move down: a move keeps the focus on the item and is announced in `status`. */
   function mountOrdering(list, status, onMove) {
@@ -444,6 +476,7 @@
         order.forEach(function (k) { if (byItem[k]) list.appendChild(byItem[k]); });
         refresh();
       },
+      reset: function () { this.set(orderOf(list).slice().sort(function (x, y) { return x - y; })); },
       disable: function (on) {
         $$(list, "button").forEach(function (b) { b.disabled = on; });
         if (!on) refresh();
@@ -515,7 +548,8 @@
     $$(el, "[data-konum-made]").forEach(function (n) { n.remove(); });  /* a copy's chrome */
     el.konumSalt = data.salt;
     el.konumSeal = data.seal;
-    var id = el.id, computed = data.type === "computed", ordering = data.type === "ordering";
+    /* A question with variants (a computed one) has a form and a grader's spec per variant. */
+    var id = el.id, computed = Array.isArray(data.variants);
     var count = computed ? data.variants.length : 1;
     var forms = computed ? [el.querySelector(':scope > [data-variant="0"]')] : [el];
     var answers = computed ? [variantAnswers(id, 0)] : [{ konumAnswer: lazyBox("konum-answer", "answer", id + "-answer") }];
@@ -535,10 +569,11 @@
       if (p) el.appendChild(p);
     });
     if (hint) hint.hidden = true;
-    var order = null;
-    if (ordering) {
+    /* A part with controls of its own (Move up / Move down) mounts them: their state is the answer. */
+    var order = null, own = PARTS[computed ? data.variants[0].form : data.type];
+    if (own.mount) {
       var moved = el.appendChild(make("div", { "class": "konum-order-status", "aria-live": "polite" }));
-      order = mountOrdering(el.querySelector("ol[id$='-order']"), moved, function () {
+      order = own.mount(el, moved, function () {
         clearMarks();
         save();
       });
@@ -557,10 +592,23 @@
     function scope() { return forms[api.variant]; }
     function answerBox() { return answers[api.variant].konumAnswer; }
     function controls() { return $$(scope(), "input, select, textarea"); }
+    /* [part name, the grader's spec, salt]; the spec gains the prefix of its option notes'
+     * keys in the later HTML. */
     function spec() {
-      if (!computed) return [data.type, data.type === "choice" ? Object.assign({ notes: "" }, data) : data, data.salt];
-      var v = data.variants[api.variant];
-      return [v.form, v.form === "choice" ? Object.assign({ notes: api.variant + "-" }, v) : v, data.salt + "\x1f" + api.variant];
+      var v = computed ? data.variants[api.variant] : data, notes = computed ? api.variant + "-" : "";
+      var salt = computed ? data.salt + "\x1f" + api.variant : data.salt;
+      return [computed ? v.form : data.type, Object.assign({ notes: notes }, v), salt];
+    }
+    /* A check: the grader also learns which options have a note (the later HTML is parsed
+     * then, not before). */
+    function judge() {
+      var s = spec(), part = PARTS[s[0]], notes = s[1].notes;
+      s[1].noted = Object.keys(laterOf(el)).map(function (k) {
+        return k.indexOf(notes + "note-") === 0 ? Number(k.slice(notes.length + 5)) : -1;
+      }).filter(function (i) { return i >= 0; });
+      var result = part.grade(s[1], part.read(scope()), s[2]);
+      part.show(scope(), result, s[1]);
+      return result;
     }
     function record() {
       return {
@@ -572,15 +620,8 @@
     }
     api.score = function () { return state.share(record(), costs) * points; };
     api.hintsTook = function () { return (api.best || 0) * points - api.score(); };
-    api.answer = function () {
-      if (ordering) return orderOf(el);
-      return controls().map(function (c) { return c.type === "radio" || c.type === "checkbox" ? c.checked : c.value; });
-    };
-    api.answered = function () {
-      return ordering ? orderOf(el).some(function (k, p) { return k !== p; }) : controls().some(function (c) {
-        return c.type === "radio" || c.type === "checkbox" ? c.checked : c.value.trim() !== "";
-      });
-    };
+    api.answer = function () { return PARTS[spec()[0]].read(scope()); };
+    api.answered = function () { return PARTS[spec()[0]].answered(api.answer()); };
 
     /* The variants shown in another tab count here too (state.js keeps them on writing). */
     function seenElsewhere() {
@@ -657,9 +698,8 @@
 
     function check(restoring) {
       if (!restoring && locked()) return;
-      var s = spec(), result = GRADERS[s[0]](scope(), s[1], s[2]);
-      var share = result[3] !== undefined ? result[3] : result[0] ? 1 : 0, text = result[1];
-      if (result[2]) {  /* nothing entered yet: no attempt, nothing revealed or saved */
+      var result = judge(), share = result.share, text = say(result.say);
+      if (result.retry) {  /* nothing entered yet: no attempt, nothing revealed or saved */
         feedback.textContent = text;
         feedback.className = "konum-feedback is-wrong";
         return false;
@@ -675,7 +715,7 @@
       }
       if (!restoring && api.best === null) api.best = 0;  /* answered, even if for nothing */
       api.checked = true;
-      api.ok = result[0];
+      api.ok = result.ok;
       /* The message tells what this check earns, and what is kept from an earlier one. */
       if (shown && share > 0) text = t(api.ok ? "quiz.right_after_reveal" : "quiz.part_after_reveal");
       else if (share > 0 && now < points) text += t("quiz.credit", { score: now, n: points });
@@ -720,7 +760,7 @@
       $$(el, "input, select, textarea").forEach(function (c) {
         if (c.type === "radio" || c.type === "checkbox") c.checked = false; else c.value = "";
       });
-      if (order) order.set(orderOf(el).slice().sort(function (x, y) { return x - y; }));
+      if (order) order.reset();
       api.checked = api.ok = false;
       setRevealed(false);
     }
@@ -810,14 +850,14 @@
      * ("32,0" on an English page), or null. */
     api.unreadable = function () {
       if (!api.answered()) return null;
-      var s = spec(), result = GRADERS[s[0]](scope(), s[1], s[2]);
-      if (!result[2]) {
+      var result = judge();
+      if (!result.retry) {
         clearMarks();
         return null;
       }
-      feedback.textContent = result[1];
+      feedback.textContent = say(result.say);
       feedback.className = "konum-feedback is-wrong";
-      return result[1];
+      return feedback.textContent;
     };
     el.konum = api;
     el.setAttribute("data-konum-mounted", "");

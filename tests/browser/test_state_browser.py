@@ -255,6 +255,8 @@ def test_an_exam_is_an_attempt_its_clock_cannot_be_moved_and_unreadable_answers_
     exam.get_by_role("button", name="Reset").click()
     exam.get_by_role("button", name="Clear answers").click()
     exam.get_by_role("button", name="Start the exam").click()
+    number.locator("input").fill("0.84")  # the answer the first attempt showed: worth nothing
+    number.locator("input").press("Tab")
     # A start time moved into the future: the clock reads past its limit, the exam is over.
     exam.evaluate(
         "() => { const k = Object.keys(localStorage).find(k => k.startsWith('konum:exam:'));"
@@ -262,6 +264,7 @@ def test_an_exam_is_an_attempt_its_clock_cannot_be_moved_and_unreadable_answers_
         " localStorage.setItem(k, JSON.stringify(s)); }"
     )
     exam.reload()
+    expect(number.locator("input")).to_have_value("0.84")
     expect(exam.locator(".konum-exam-result")).to_have_text(
         "Time is up: your answers were submitted. Submitted: 0 of 2 points. Attempt 2."
         " The attempt before scored 1 of 2 points."

@@ -1,0 +1,68 @@
+"""One grading truth: the shared vectors (``vectors.json``, made by ``vectors.py`` from the
+course's banks) run against the Python graders, which ``konum quiz`` uses, and through Node
+against quiz.js's type parts, which the page uses. Both must give each case's credit share,
+whether it is an attempt, and the feedback's catalogue key."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from typing import Any
+
+import pytest
+
+from konum.types import TYPES, Check
+from tests.grading.vectors import REPO, VECTORS, build
+
+QUIZ_JS = REPO / "templates" / "assets" / "quiz.js"
+RUNNER = VECTORS.with_name("graders.js")
+
+
+def _vectors() -> list[dict[str, Any]]:
+    return json.loads(VECTORS.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def _key(key: str, **fields: Any) -> str:
+    return key
+
+
+def test_the_vectors_cover_every_type_and_are_current() -> None:
+    vectors = _vectors()
+    forms = {
+        c["spec"]["variants"][0]["form"] if c["type"] == "computed" else c["type"] for c in vectors
+    }
+    assert {c["type"] for c in vectors} | forms >= set(TYPES)
+    assert {c["retry"] for c in vectors} == {True, False}
+    assert any(0 < c["share"] < 1 for c in vectors)  # partial credit
+    assert vectors == build(), "python -m tests.grading.vectors"
+
+
+def test_the_python_graders_give_every_vectors_result() -> None:
+    wrong = []
+    for case in _vectors():
+        check = Check(
+            tuple(case["answer"]), case["salt"], _key, case["language"], case["variant"],
+            frozenset(case["noted"]),
+        )  # fmt: skip
+        graded = TYPES[case["type"]].grade(case["spec"], check)
+        got = (graded.message, graded.retry, round(graded.share, 9))
+        if got != (case["key"], case["retry"], round(case["share"], 9)):
+            wrong.append((case["id"], got))
+    assert wrong == []
+
+
+def test_the_pages_graders_give_every_vectors_result() -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("the JavaScript graders run in Node.js: install Node.js")
+    run = subprocess.run(
+        [node, str(RUNNER), str(QUIZ_JS), str(VECTORS)],
+        capture_output=True, text=True, check=True, timeout=120,
+    )  # fmt: skip
+    wrong = []
+    for case, got in zip(_vectors(), json.loads(run.stdout), strict=True):
+        mine = (got["key"], got["retry"], round(got["share"], 9))
+        if mine != (case["key"], case["retry"], round(case["share"], 9)):
+            wrong.append((case["id"], mine))
+    assert wrong == []

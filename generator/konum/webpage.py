@@ -253,10 +253,20 @@ def _get(url: str, deadline: _Deadline) -> tuple[str | None, str]:
         raise ValueError("the URL names no host")
     secure = parts.scheme.lower() == "https"
     kind = http.client.HTTPSConnection if secure else http.client.HTTPConnection
-    connection = kind(parts.hostname, parts.port, timeout=deadline.left())
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    # The proxy of the environment (http_proxy, https_proxy, no_proxy), as urllib takes it.
+    proxy = urllib.request.getproxies().get(parts.scheme.lower())
+    if proxy and not urllib.request.proxy_bypass(parts.hostname):
+        via = urllib.parse.urlsplit(proxy if "://" in proxy else f"http://{proxy}")
+        connection = kind(via.hostname or "", via.port, timeout=deadline.left())
+        if secure:
+            connection.set_tunnel(parts.hostname, parts.port)
+        else:
+            target = url
+    else:
+        connection = kind(parts.hostname, parts.port, timeout=deadline.left())
     deadline.connection = connection
     try:
-        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         headers = {"User-Agent": f"konum/{__version__}", "Accept": "text/html"}
         connection.request("GET", target, headers=headers)
         response = connection.getresponse()

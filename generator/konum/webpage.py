@@ -140,7 +140,11 @@ def is_page(source: str) -> bool:
     other file but a bank's YAML) rather than a bank."""
     if _URL.match(source) or source.lower().endswith((".html", ".htm")):
         return True
-    return Path(source).exists() and not source.lower().endswith((".yml", ".yaml"))
+    try:
+        named = Path(source).exists()
+    except (OSError, ValueError):  # a name too long, or with a NUL: no file
+        return False
+    return named and not source.lower().endswith((".yml", ".yaml"))
 
 
 def read_page(source: str) -> str:
@@ -179,7 +183,7 @@ def _read_file(path: Path) -> bytes:
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             raise KonumError(f"cannot read {shown}: not a regular file")
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
         with os.fdopen(fd, "rb") as file:
             if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
                 raise KonumError(f"cannot read {shown}: not a regular file")

@@ -118,11 +118,18 @@ def parse(text: str) -> Node:
     """``text`` (a page, or a piece of one) as a tree under a ``#root`` node.
 
     Raises:
-        KonumError: elements nest deeper than :data:`MAX_DEPTH`.
+        KonumError: elements nest deeper than :data:`MAX_DEPTH`, or a ``<![`` section is
+            malformed.
     """
     builder = _Builder()
-    builder.feed(text)
-    builder.close()
+    try:
+        builder.feed(text)
+        builder.close()
+    except AssertionError as exc:  # how html.parser says a <![ section is malformed
+        line = builder.getpos()[0]
+        raise KonumError(
+            f"line {line}: HTML konum cannot read ({printable(str(exc))[:60]})"
+        ) from None
     return builder.root
 
 

@@ -210,6 +210,35 @@ def test_a_page_from_a_server_is_taken(tmp_path: Path, monkeypatch: pytest.Monke
     assert "Question 1 of 2" in out and "Pick" in out
 
 
+def test_a_page_through_the_environments_proxy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """http_proxy is honoured as urllib honours it: the proxy is asked for the whole URL."""
+    page = (CORPUS / "choice.html").read_bytes()
+    asked: list[bytes] = []
+
+    class Proxy(socketserver.BaseRequestHandler):
+        def handle(self) -> None:
+            asked.append(self.request.recv(65536).split(b"\r\n", 1)[0])
+            head = f"HTTP/1.1 200 OK\r\nContent-Length: {len(page)}\r\n\r\n"
+            self.request.sendall(head.encode("ascii") + page)
+
+    server = _Server(("127.0.0.1", 0), Proxy)
+    threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True).start()
+    try:
+        proxy = f"http://127.0.0.1:{server.server_address[1]}"
+        env = {"http_proxy": proxy, "no_proxy": ""}
+        typed = io.TextIOWrapper(io.BytesIO(b"quit\n"), encoding="utf-8")
+        monkeypatch.setattr("sys.stdin", typed)
+        result = konum(tmp_path, "quiz", "http://konum.invalid/quiz.html", env=env)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert result.returncode == 0, result.stderr
+    assert asked == [b"GET http://konum.invalid/quiz.html HTTP/1.1"]
+    assert "Question 1 of 2" in result.stdout
+
+
 # --- the page reader, fuzzed ------------------------------------------------------------------
 
 _BASE = (CORPUS / "choice.html").read_text(encoding="utf-8")

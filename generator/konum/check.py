@@ -18,13 +18,15 @@ A bank is in the report only when its file has no problem at all.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from konum import htmlcheck, imagerefs
-from konum.fields import Written, hidden_characters, place, walk
+from konum.fields import Written, place, walk
 from konum.figures import FigureError
 from konum.images import Image
 from konum.load import DEFAULT_ROOT, Loaded, PathLike, load_files
@@ -64,6 +66,34 @@ def _problem(
     file: str, mark: Mark, message: str, qid: str | None, field: str | None
 ) -> BankProblem:
     return BankProblem(file, mark.line, mark.column, message, question_id=qid, field=field)
+
+
+#: Invisible characters that change what a reader sees without showing: bidi controls (they
+#: reorder a line, as in "Trojan Source") and zero-width characters.
+_INVISIBLE = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def hidden_characters(text: str) -> tuple[int, int, str] | None:
+    """The first character of ``text`` that it must not carry: a control character (an
+    escape sequence can set a terminal's title, write its clipboard or hide text; tabs and
+    line breaks are fine), a bidi control or a zero-width character. Its line (1-based) and
+    offset in that line (0-based), and a message naming it and how many there are; None
+    when there is none."""
+    found = [*_CONTROL.finditer(text), *_INVISIBLE.finditer(text)]
+    if not found:
+        return None
+    first = min(found, key=lambda m: m.start())
+    char, before = first.group(), text[: first.start()]
+    name = unicodedata.name(char, "")
+    kind = "a control character" if _CONTROL.match(char) else "an invisible character"
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    return (
+        before.count("\n") + 1,
+        len(before) - (before.rfind("\n") + 1),
+        f"U+{ord(char):04X}{f' ({name})' if name else ''} is {kind}{more}, which would act on a "
+        "reader's terminal or change what they see without showing: remove it",
+    )
 
 
 Texts = dict[tuple[str | None, str], str]

@@ -136,36 +136,6 @@ class Written:
     texts: tuple[TextUse, ...]
 
 
-# --- characters a text must not carry -----------------------------------------------------------
-
-#: Invisible characters that change what a reader sees without showing: bidi controls (they
-#: reorder a line, as in "Trojan Source") and zero-width characters.
-_INVISIBLE = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def hidden_characters(text: str) -> tuple[int, int, str] | None:
-    """The first character of ``text`` that it must not carry: a control character (an
-    escape sequence can set a terminal's title, write its clipboard or hide text; tabs and
-    line breaks are fine), a bidi control or a zero-width character. Its line (1-based) and
-    offset in that line (0-based), and a message naming it and how many there are; None
-    when there is none."""
-    found = [*_CONTROL.finditer(text), *_INVISIBLE.finditer(text)]
-    if not found:
-        return None
-    first = min(found, key=lambda m: m.start())
-    char, before = first.group(), text[: first.start()]
-    name = unicodedata.name(char, "")
-    kind = "a control character" if _CONTROL.match(char) else "an invisible character"
-    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-    return (
-        before.count("\n") + 1,
-        len(before) - (before.rfind("\n") + 1),
-        f"U+{ord(char):04X}{f' ({name})' if name else ''} is {kind}{more}, which would act on a "
-        "reader's terminal or change what they see without showing: remove it",
-    )
-
-
 # --- where a place inside a value was written ---------------------------------------------------
 
 

@@ -118,11 +118,18 @@ def parse(text: str) -> Node:
     """``text`` (a page, or a piece of one) as a tree under a ``#root`` node.
 
     Raises:
-        KonumError: elements nest deeper than :data:`MAX_DEPTH`.
+        KonumError: elements nest deeper than :data:`MAX_DEPTH`, or a ``<![`` section is
+            malformed.
     """
     builder = _Builder()
-    builder.feed(text)
-    builder.close()
+    try:
+        builder.feed(text)
+        builder.close()
+    except AssertionError as exc:  # how html.parser says a <![ section is malformed
+        line = builder.getpos()[0]
+        raise KonumError(
+            f"line {line}: HTML konum cannot read ({printable(str(exc))[:60]})"
+        ) from None
     return builder.root
 
 
@@ -140,7 +147,11 @@ def is_page(source: str) -> bool:
     other file but a bank's YAML) rather than a bank."""
     if _URL.match(source) or source.lower().endswith((".html", ".htm")):
         return True
-    return Path(source).exists() and not source.lower().endswith((".yml", ".yaml"))
+    try:
+        named = Path(source).exists()
+    except (OSError, ValueError):  # a name too long, or with a NUL: no file
+        return False
+    return named and not source.lower().endswith((".yml", ".yaml"))
 
 
 def read_page(source: str) -> str:
@@ -179,7 +190,7 @@ def _read_file(path: Path) -> bytes:
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             raise KonumError(f"cannot read {shown}: not a regular file")
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
         with os.fdopen(fd, "rb") as file:
             if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
                 raise KonumError(f"cannot read {shown}: not a regular file")
@@ -253,10 +264,20 @@ def _get(url: str, deadline: _Deadline) -> tuple[str | None, str]:
         raise ValueError("the URL names no host")
     secure = parts.scheme.lower() == "https"
     kind = http.client.HTTPSConnection if secure else http.client.HTTPConnection
-    connection = kind(parts.hostname, parts.port, timeout=deadline.left())
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    # The proxy of the environment (http_proxy, https_proxy, no_proxy), as urllib takes it.
+    proxy = urllib.request.getproxies().get(parts.scheme.lower())
+    if proxy and not urllib.request.proxy_bypass(parts.hostname):
+        via = urllib.parse.urlsplit(proxy if "://" in proxy else f"http://{proxy}")
+        connection = kind(via.hostname or "", via.port, timeout=deadline.left())
+        if secure:
+            connection.set_tunnel(parts.hostname, parts.port)
+        else:
+            target = url
+    else:
+        connection = kind(parts.hostname, parts.port, timeout=deadline.left())
     deadline.connection = connection
     try:
-        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         headers = {"User-Agent": f"konum/{__version__}", "Accept": "text/html"}
         connection.request("GET", target, headers=headers)
         response = connection.getresponse()

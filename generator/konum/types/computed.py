@@ -54,7 +54,6 @@ from konum.lms import (
     NOMINAL,
     GiftWriter,
     MoodleDocument,
-    QtiDocument,
     answer,
     category_path,
     combined_feedback,
@@ -71,6 +70,7 @@ from konum.lms import (
 from konum.messages import message
 from konum.model import Choices, Misconception, ParamConstraint, Variant
 from konum.plugins import Plugins
+from konum.qti_items import QtiDocument
 from konum.sandbox import SandboxError, sandbox
 from konum.types.base import (
     Card,

@@ -40,8 +40,9 @@ NEWTYPE = REPO / "tests" / "fixtures" / "newtype"
 #: in every language, one problem per misspelt key, the warning for published bank files and
 #: a page's build error on one line (about 50), then issue 48's hardening of recordings and
 #: exports (recordings read back, escaped export text, the SVG cleaner's CSS allow-list, bounded
-#: pattern blanks, stale staging folders, read-only targets), and nothing else may.
-ENGINE_BUDGET = 13_540
+#: pattern blanks, stale staging folders, read-only targets, and the imports of the modules
+#: split off to keep lms and types.computed under 600 lines), and nothing else may.
+ENGINE_BUDGET = 13_560
 
 
 def module_files() -> dict[str, Path]:

@@ -30,15 +30,14 @@ import html
 import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from decimal import Decimal
 from typing import Any, ClassVar, Literal, cast
 
 from markupsafe import Markup
 
 from konum import limits
 from konum.computed import FormulaGenerator, Generator, Recipe, check_formula
-from konum.computed.base import lattice, places
-from konum.computed.formula import DEFAULT_DECIMALS, spec_for
+from konum.computed.base import places
+from konum.computed.formula import DEFAULT_DECIMALS
 from konum.computed.variants import (
     PromptTemplateError,
     check_generator,
@@ -49,29 +48,11 @@ from konum.fields import Reader
 from konum.fields import num as message_number
 from konum.formatting import typeset_number, with_unit
 from konum.htmlcheck import scan_generated
-from konum.lms import (
-    DECIMALS_FORMAT,
-    NOMINAL,
-    GiftWriter,
-    MoodleDocument,
-    answer,
-    category_path,
-    combined_feedback,
-    literal,
-    moodle_formula,
-    multichoice,
-    numerical_answer,
-    percent,
-    plain_number,
-    text_element,
-    units,
-    value,
-)
-from konum.messages import message
-from konum.model import Choices, Misconception, ParamConstraint, Variant
+from konum.lms import GiftWriter, MoodleDocument
+from konum.model import Misconception, ParamConstraint, Variant
 from konum.plugins import Plugins
 from konum.qti_items import QtiDocument
-from konum.sandbox import SandboxError, sandbox
+from konum.types import computed_lms
 from konum.types.base import (
     Card,
     Cards,
@@ -98,7 +79,6 @@ COMPUTED_ANSWERS = ("numeric", "choice")
 #: The fields only a formula question (``formula:`` instead of ``generator:``) has.
 FORMULA_ONLY_FIELDS = ("misconceptions", "tolerance")
 MISCONCEPTION_FIELDS = ("formula", "feedback")
-_TOKEN = "KONUMPARAM{}X"
 
 
 def variant_salt(salt: str, k: int) -> str:
@@ -398,149 +378,16 @@ class ComputedQuestion(Question):
         return cards
 
     def moodle(self, doc: MoodleDocument, concrete: Concrete) -> None:
-        """A formula question as ``calculated`` (``calculatedmulti`` for the choice form):
-        the formula in Moodle's syntax (``{m} * {a}``), one private dataset per parameter
-        whose items are the variants konum drew, the tolerance (the largest of the
-        variants') and the decimals shown; written one question per variant instead when
-        Moodle cannot reproduce its prompt or options. A generator question: a category of
-        its own holding one ``numerical`` (or ``multichoice``) question per variant, after
-        the bank's questions, so that a quiz's "random question from category" gives each
-        student other numbers."""
-        text = calculated_form(self, concrete)
-        if text is not None:
-            self._calculated(doc, concrete, text)
-        else:
-            doc.later.append(lambda: self._per_variant(doc, concrete))
-
-    def _per_variant(self, doc: MoodleDocument, concrete: Concrete) -> None:
-        doc.category(
-            category_path(doc.deck, doc.bank_title, self.id),
-            f"konum:{doc.bank_id}:{self.id}",
-            f"<p>The {len(concrete.variants)} variants of question {html.escape(self.id)}: "
-            "draw one at random per student.</p>",
-        )
-        for variant in concrete.variants:
-            number = variant.index + 1
-            element = doc.question(
-                "multichoice" if variant.options else "numerical",
-                self,
-                name=f"{self.id} #{number}",
-                idnumber=f"konum:{self.id}:{number}",
-                text=doc.html(variant.prompt),
-                feedback=_variant_feedback(
-                    doc.html, self, variant, message(doc.language, "cards.worked_solution")
-                ),
-            )
-            if variant.options:
-                multichoice(element, single=True, shuffle=True)
-                for option in variant.options:
-                    feedback = doc.html(option.feedback) if option.feedback else ""
-                    text = doc.html(option.text, inline=True)
-                    answer(element, 1.0 if option.correct else 0.0, text, feedback)
-            else:
-                numerical_answer(element, variant.answer, variant.tolerance)
-                units(element, variant.unit)
-
-    def _calculated(self, doc: MoodleDocument, concrete: Concrete, text: str) -> None:
-        assert self.formula is not None
-        names = tuple(self.params)
-        variants = concrete.variants
-        multi = self.answer == "choice"
-        element = doc.question(
-            "calculatedmulti" if multi else "calculated",
-            self,
-            text=text,
-            feedback=literal(doc.explanation(self)),
-            literal_text=True,
-        )
-        value(element, "synchronize", 0)
-        value(element, "single", 1 if multi else 0)
-        value(element, "answernumbering", "abc")
-        value(element, "shuffleanswers", 1 if multi else 0)
-        combined_feedback(element)
-        formula = moodle_formula(self.formula, names)
-        unit = doc.html(self.unit, inline=True) if self.unit else None
-        answers: list[tuple[float, str, str]] = []
-        if multi:
-            answers.append((1.0, with_unit(f"{{={formula}}}", unit), ""))
-            answers += [
-                (
-                    0.0,
-                    with_unit(f"{{={moodle_formula(m.formula, names)}}}", unit),
-                    literal(doc.html(m.feedback)),
-                )
-                for m in self.misconceptions
-            ]
-        else:
-            answers.append((1.0, formula, ""))
-        tolerance = max(v.tolerance for v in variants)
-        for fraction, answer_text, feedback in answers:
-            element_answer = _calculated_answer(element, fraction, answer_text)
-            value(element_answer, "tolerance", plain_number(tolerance))
-            value(element_answer, "tolerancetype", NOMINAL)
-            value(element_answer, "correctanswerformat", DECIMALS_FORMAT)
-            value(element_answer, "correctanswerlength", variants[0].decimals)
-            text_element(element_answer, "feedback", feedback)
-        units(element, variants[0].unit)
-        definitions = _sub(element, "dataset_definitions")
-        for name in names:
-            low, high, places = _dataset_range(name, self.params[name])
-            definition = _sub(definitions, "dataset_definition")
-            _sub(_sub(definition, "status"), "text").text = "private"
-            _sub(_sub(definition, "name"), "text").text = name
-            value(definition, "type", "calculated")
-            _sub(_sub(definition, "distribution"), "text").text = "uniform"
-            _sub(_sub(definition, "minimum"), "text").text = plain_number(low)
-            _sub(_sub(definition, "maximum"), "text").text = plain_number(high)
-            _sub(_sub(definition, "decimals"), "text").text = str(places)
-            value(definition, "itemcount", len(variants))
-            items = _sub(definition, "dataset_items")
-            for variant in variants:
-                item = _sub(items, "dataset_item")
-                value(item, "number", variant.index + 1)
-                value(item, "value", str(variant.values[name]))
-            value(definition, "number_of_items", len(variants))
+        """:func:`konum.types.computed_lms.moodle`: ``calculated``, or one question per variant."""
+        computed_lms.moodle(self, doc, concrete)
 
     def gift(self, w: GiftWriter, concrete: Concrete) -> None:
-        """A category of its own (``.../<bank title>/<question id>``) after the bank's
-        questions, with one numeric (or choice) question per variant, as in the Moodle XML
-        export."""
-        w.later.append(lambda: self._gift_variants(w, concrete))
-
-    def _gift_variants(self, w: GiftWriter, concrete: Concrete) -> None:
-        w.category(w.deck, w.bank_title, self.id)
-        for variant in concrete.variants:
-            heading = message(w.language, "cards.worked_solution")
-            solution = f"<p><strong>{heading}</strong></p>{w.html(variant.solution)}"
-            head = w.head(f"{self.id} #{variant.index + 1}", w.html(variant.prompt))
-            if variant.options:
-                lines = [
-                    f"  {'=' if o.correct else '~'}{w.part(w.html(o.text, inline=True))}"
-                    f"{w.feedback(o.feedback)}"
-                    for o in variant.options
-                ]
-                body = "\n".join(lines)
-                w.add(f"{head}{{\n{body}{w.general(self, solution)}\n}}")
-            else:
-                shown = f"#{plain_number(variant.answer)}:{plain_number(variant.tolerance)}"
-                # Moodle shows text after the answer after a blank: "_____ kPa".
-                unit = f" {w.escape(w.html(variant.unit, inline=True))}" if variant.unit else ""
-                w.add(f"{head}{{{shown}{w.general(self, solution)}\n}}{unit}")
+        """:func:`konum.types.computed_lms.gift`: one question per variant, in a category."""
+        computed_lms.gift(self, w, concrete)
 
     def qti(self, doc: QtiDocument, concrete: Concrete) -> None:
-        """A question group of its variants, of which Canvas gives each student one ("pick
-        1"), worth the question's points: each variant a ``numerical_question`` (or a
-        ``multiple_choice_question`` with the misconceptions' feedback), its worked solution
-        and the explanation as its general feedback. Formula and generator questions alike."""
-        group, heading = doc.group(self), message(doc.language, "cards.worked_solution")
-        for v in concrete.variants:
-            feedback = _variant_feedback(doc.html, self, v, heading)
-            kind = "multiple_choice_question" if v.options else "numerical_question"
-            item = group.item(kind, self, doc.html(v.prompt), v.index + 1, feedback)
-            if v.options:
-                item.choice([(o.text, o.correct, o.feedback, False) for o in v.options])
-            else:
-                item.numeric(v.answer, v.tolerance, v.unit)
+        """:func:`konum.types.computed_lms.qti`: a question group of the variants."""
+        computed_lms.qti(self, doc, concrete)
 
     def printed(self, ctx: Print) -> PrintedQuestion:
         """The version's variant, drawn in the paper's language (its prompt, solution,
@@ -638,87 +485,6 @@ def _form_shape(variant: dict[str, Any]) -> tuple[object, ...]:
     if variant["form"] == "choice":
         return ("choice", len(variant["options"]), variant["multiple"])
     return ("numeric", variant["unit"], variant["decimals"])
-
-
-def _variant_feedback(md: Any, q: ComputedQuestion, variant: Variant, heading: str) -> str:
-    explanation = md(q.explanation) if q.explanation.strip() else ""
-    return f"<p><strong>{heading}</strong></p>{md(variant.solution)}" + explanation
-
-
-def _sub(parent: Any, tag: str) -> Any:
-    import xml.etree.ElementTree as ET
-
-    return ET.SubElement(parent, tag)
-
-
-def _calculated_answer(element: Any, fraction: float, text: str) -> Any:
-    answer_element = _sub(element, "answer")
-    answer_element.set("fraction", percent(fraction))
-    _sub(answer_element, "text").text = text
-    return answer_element
-
-
-def _decimals_of(number: float) -> int:
-    exponent = Decimal(repr(float(number))).normalize().as_tuple().exponent
-    return max(0, -int(exponent))
-
-
-def _dataset_range(name: str, constraint: ParamConstraint) -> tuple[float, float, int]:
-    """Minimum, maximum and decimals of a parameter, for Moodle's dataset definition."""
-    if isinstance(constraint, Choices):
-        numbers = [float(str(v)) for v in constraint.values]  # check_params(): numbers
-        return min(numbers), max(numbers), max(_decimals_of(v) for v in numbers)
-    spec = spec_for(name, constraint)
-    points = lattice(spec, constraint)
-    last = points.value(points.count - 1)
-    places = 0 if spec.kind == "int" else max(_decimals_of(points.start), _decimals_of(points.step))
-    return points.start, last, places
-
-
-def wildcard_prompt(q: ComputedQuestion, concrete: Concrete, html_of: Any) -> str | None:
-    """The prompt as HTML with ``{name}`` wildcards, or None when Moodle's substitution
-    would not give konum's prompt for every variant (its template does arithmetic or
-    formatting on the values)."""
-    names = list(q.params)
-    first = dict(concrete.variants[0].values)
-    tokens = {name: _TOKEN.format(i) for i, name in enumerate(names)}
-    try:
-        source = sandbox().from_string(q.prompt).render({**first, **tokens})
-    except SandboxError:
-        return None
-    text = literal(html_of(source))
-    for name, token in tokens.items():
-        text = text.replace(token, f"{{{name}}}")
-    for variant in concrete.variants:
-        shown = text
-        for name in names:
-            shown = shown.replace(f"{{{name}}}", str(variant.values[name]))
-        shown = shown.replace("&#123;", "{").replace("&#125;", "}")
-        if shown != html_of(variant.prompt):
-            return None
-    return text
-
-
-def _multi_ready(q: ComputedQuestion, concrete: Concrete) -> bool:
-    """Every variant shows the answer and one option per misconception, nothing else."""
-    wanted = {m.formula for m in q.misconceptions}
-    for variant in concrete.variants:
-        shown = [o.misconception for o in variant.options if not o.correct]
-        if len(shown) != len(wanted) or set(shown) != wanted:
-            return False
-    return True
-
-
-def calculated_form(q: ComputedQuestion, concrete: Concrete) -> str | None:
-    """The prompt with wildcards when ``q`` is written as a calculated question (a formula
-    question whose prompt and options Moodle can reproduce), else None."""
-    from konum.lms import lms_html
-
-    if q.formula is None or not concrete.variants:
-        return None
-    if q.answer == "choice" and not _multi_ready(q, concrete):
-        return None
-    return wildcard_prompt(q, concrete, lms_html)
 
 
 # --- konum preview -----------------------------------------------------------------------------

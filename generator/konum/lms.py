@@ -108,11 +108,12 @@ def plain_number(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-def one_line(name: str) -> str:
+def one_line(name: str, empty: str = "-") -> str:
     """``name`` (a bank title, a deck) as one line of printable text: every run of
-    whitespace, line or paragraph separators and control characters one space. A name ends
-    at its line in GIFT's ``$CATEGORY`` line, Anki's text columns and deck list."""
-    return " ".join("".join(c if c.isprintable() else " " for c in name).split())
+    whitespace, line or paragraph separators and control characters one space (``empty``
+    when nothing is left). A name ends at its line in GIFT's ``$CATEGORY`` line, Anki's text
+    columns and deck list."""
+    return " ".join("".join(c if c.isprintable() else " " for c in name).split()) or empty
 
 
 #: What XML 1.0 cannot hold, even as a character reference.

@@ -139,7 +139,8 @@ def build_qti(
             q.qti(doc, concretes[q.id])
         if not len(section):
             continue
-        assessment = node("assessment", None, section, ident=ident, title=one_line(bank.title))
+        title = one_line(bank.title, bank.id)
+        assessment = node("assessment", None, section, ident=ident, title=title)
         _carry(assessment, images or {}, files)
         qti, meta = f"{ident}/{ident}.xml", f"{ident}/assessment_meta.xml"
         files[qti] = _xml(node("questestinterop", None, assessment), QTI_NAMESPACE)
@@ -186,7 +187,7 @@ def _settings(bank: Bank, deck: str, doc: QtiDocument, exported: Sequence[str]) 
     description = f"<p>{html.escape(said)}</p>"
     shuffle = "false" if doc.keeps_order else "true"
     values = (
-        one_line(bank.title),
+        one_line(bank.title, bank.id),
         description,
         shuffle,
         "assignment",

@@ -37,9 +37,9 @@ from konum.course import Course, course_for
 from konum.errors import ExportError
 from konum.exports.qti import build_qti, write_qti
 from konum.images import mentions_images
-from konum.lms import QTI_FILES, QTI_NAMESPACE
 from konum.markup import render_markdown
 from konum.messages import message
+from konum.qti_items import QTI_FILES, QTI_NAMESPACE
 from konum.spoken import plain_text
 from konum.types import (
     Bank,

@@ -107,12 +107,18 @@ def deck_names(cards: Iterable[Card], root: str) -> dict[str, str]:
     subdecks by name. ``::`` in a title would nest deeper, so it is written as one colon;
     each name is one line (:func:`konum.lms.one_line`)."""
     names: dict[str, str] = {}
-    parent = one_line(root).replace("::", ":")
+    parent = _deck_part(root, "konum")
     for card in cards:
         if card.bank not in names:
-            title = one_line(card.deck).replace("::", ":")
+            title = _deck_part(card.deck, card.bank)
             names[card.bank] = f"{parent}::{len(names) + 1:02d} {title}"
     return names
+
+
+def _deck_part(name: str, empty: str) -> str:
+    """``name`` as one part of an Anki deck's name: one line, ``::`` as one colon, no colon
+    at either end (Anki would take it for part of a separator); ``empty`` if nothing is left."""
+    return one_line(name, "").replace("::", ":").strip(": ") or empty
 
 
 def deck_id(bank_id: str, language: str = "en") -> int:

@@ -38,7 +38,7 @@ from pathlib import Path
 
 from konum.files import write_atomically
 from konum.images import mentions_images
-from konum.lms import GiftWriter, LmsExport, Skipped
+from konum.lms import GiftWriter, LmsExport, Skipped, one_line
 from konum.types import Bank, Concrete, Question
 
 __all__ = ["build_gift", "gift_problem", "write_gift"]
@@ -71,8 +71,8 @@ def build_gift(
     exported: list[str] = []
     skipped: list[Skipped] = []
     for bank in banks:
-        w.category(deck, bank.title)
-        w.bank_title, w.later = bank.title, []
+        w.bank_title, w.later = one_line(bank.title, bank.id), []
+        w.category(deck, w.bank_title)
         for q in bank.questions:
             problem = gift_problem(q)
             if problem is not None:

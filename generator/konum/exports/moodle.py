@@ -108,11 +108,10 @@ def build_moodle(
     exported: list[str] = []
     skipped: list[Skipped] = []
     for bank in banks:
-        said = message(language, "cards.bank_questions", name=one_line(bank.title), bank=bank.id)
-        doc.category(
-            category_path(deck, bank.title), f"konum:{bank.id}", f"<p>{html.escape(said)}</p>"
-        )
-        doc.bank_id, doc.bank_title, doc.later = bank.id, bank.title, []
+        title = one_line(bank.title, bank.id)
+        said = message(language, "cards.bank_questions", name=title, bank=bank.id)
+        doc.category(category_path(deck, title), f"konum:{bank.id}", f"<p>{html.escape(said)}</p>")
+        doc.bank_id, doc.bank_title, doc.later = bank.id, title, []
         for q in bank.questions:
             problem = q.moodle_problem()
             if problem is not None:

@@ -16,9 +16,9 @@ settings ``assessment_meta.xml`` (``http://canvas.instructure.com/xsd/cccv1p0``:
 the points, whether answers are shuffled), a resource of type
 ``associatedcontent/imscc_xmlv1p1/learning-application-resource`` the assessment depends on.
 Each bank becomes one quiz named by its title; each question's type writes its items
-(:meth:`konum.types.Question.qti`, the helpers in :mod:`konum.lms`), named by the question's id
-(``konum-<id>``, ``konum-<id>-<n>`` for variant ``n``), each with Canvas's ``question_type``
-and ``points_possible`` (the question's ``points``) in its ``itemmetadata``:
+(:meth:`konum.types.Question.qti`, the helpers in :mod:`konum.qti_items`), named by the
+question's id (``konum-<id>``, ``konum-<id>-<n>`` for variant ``n``), each with Canvas's
+``question_type`` and ``points_possible`` (the question's ``points``) in its ``itemmetadata``:
 
 =========================  ==================================================================
 konum                      Canvas (QTI 1.2)
@@ -82,19 +82,10 @@ from pathlib import Path
 from konum import images as image_refs
 from konum.files import write_atomically
 from konum.images import Images
-from konum.lms import (
-    QTI_FILES,
-    QTI_NAMESPACE,
-    LmsExport,
-    QtiDocument,
-    Skipped,
-    node,
-    one_line,
-    plain_number,
-    xml_text,
-)
+from konum.lms import LmsExport, Skipped, one_line, plain_number, xml_text
 from konum.messages import message
 from konum.plugins import NONE, Plugins
+from konum.qti_items import QTI_FILES, QTI_NAMESPACE, QtiDocument, node
 from konum.types import Bank, Concrete
 
 __all__ = ["build_qti", "write_qti"]
@@ -148,7 +139,8 @@ def build_qti(
             q.qti(doc, concretes[q.id])
         if not len(section):
             continue
-        assessment = node("assessment", None, section, ident=ident, title=one_line(bank.title))
+        title = one_line(bank.title, bank.id)
+        assessment = node("assessment", None, section, ident=ident, title=title)
         _carry(assessment, images or {}, files)
         qti, meta = f"{ident}/{ident}.xml", f"{ident}/assessment_meta.xml"
         files[qti] = _xml(node("questestinterop", None, assessment), QTI_NAMESPACE)
@@ -195,7 +187,7 @@ def _settings(bank: Bank, deck: str, doc: QtiDocument, exported: Sequence[str]) 
     description = f"<p>{html.escape(said)}</p>"
     shuffle = "false" if doc.keeps_order else "true"
     values = (
-        one_line(bank.title),
+        one_line(bank.title, bank.id),
         description,
         shuffle,
         "assignment",

@@ -40,9 +40,10 @@ from typing import Any, ClassVar, Literal, TypeVar
 from markupsafe import Markup
 
 from konum.fields import Reader
-from konum.lms import GiftWriter, MoodleDocument, QtiDocument
+from konum.lms import GiftWriter, MoodleDocument
 from konum.model import FigureRef, Flashcard, Hint, Source, Variant
 from konum.plugins import Plugins
+from konum.qti_items import QtiDocument
 from konum.yamlsource import YMap
 
 Q = TypeVar("Q", bound="Question")

@@ -30,8 +30,9 @@ from markupsafe import Markup
 from konum import limits, seal
 from konum.fields import Reader, norm
 from konum.formatting import typeset_number
-from konum.lms import MAX_SHARES, GiftWriter, MoodleDocument, QtiDocument, answer, multichoice
+from konum.lms import MAX_SHARES, GiftWriter, MoodleDocument, answer, multichoice
 from konum.model import ConcreteOption
+from konum.qti_items import QtiDocument
 from konum.seeding import rng_for
 from konum.types.base import (
     Card,

@@ -49,7 +49,6 @@ from konum.htmlcheck import scan_generated
 from konum.lms import (
     GiftWriter,
     MoodleDocument,
-    QtiDocument,
     answer,
     category_path,
     literal,
@@ -61,6 +60,7 @@ from konum.lms import (
 from konum.messages import message
 from konum.model import Misconception, ParamConstraint, Variant
 from konum.plugins import Plugins
+from konum.qti_items import QtiDocument
 from konum.types.base import (
     Card,
     Cards,
@@ -327,11 +327,12 @@ class ComputedQuestion(Question):
             doc.later.append(lambda: self._per_variant(doc, concrete))
 
     def _per_variant(self, doc: MoodleDocument, concrete: Concrete) -> None:
+        n = len(concrete.variants)
+        said = message(doc.language, "cards.variants_category", question=self.id, n=n)
         doc.category(
             category_path(doc.deck, doc.bank_title, self.id),
             f"konum:{doc.bank_id}:{self.id}",
-            f"<p>The {len(concrete.variants)} variants of question {html.escape(self.id)}: "
-            "draw one at random per student.</p>",
+            f"<p>{html.escape(said)}</p>",
         )
         for variant in concrete.variants:
             number = variant.index + 1

@@ -33,16 +33,9 @@ from markupsafe import Markup
 from konum import seal
 from konum.fields import Reader, join
 from konum.formatting import BLANK, BLANK_TOKEN, BLANK_TOKEN_RE, blank_tokens
-from konum.lms import (
-    GiftWriter,
-    MoodleDocument,
-    QtiDocument,
-    answer,
-    cloze_answer,
-    shortanswer_text,
-    value,
-)
+from konum.lms import GiftWriter, MoodleDocument, answer, cloze_answer, shortanswer_text, value
 from konum.markup import MarkupError, render_text
+from konum.qti_items import QtiDocument
 from konum.types.base import (
     Card,
     Cards,

@@ -27,14 +27,8 @@ from markupsafe import Markup
 
 from konum import limits, seal
 from konum.fields import Reader, norm
-from konum.lms import (
-    GiftWriter,
-    MoodleDocument,
-    QtiDocument,
-    combined_feedback,
-    text_element,
-    value,
-)
+from konum.lms import GiftWriter, MoodleDocument, combined_feedback, text_element, value
+from konum.qti_items import QtiDocument
 from konum.seeding import rng_for
 from konum.spoken import html_text, plain_text
 from konum.types.base import (

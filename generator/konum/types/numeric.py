@@ -30,7 +30,8 @@ from konum import limits, seal
 from konum.computed.base import places
 from konum.fields import Reader, num, written
 from konum.formatting import format_number, localize_numbers, typeset_number
-from konum.lms import GiftWriter, MoodleDocument, QtiDocument, numerical_answer, plain_number, units
+from konum.lms import GiftWriter, MoodleDocument, numerical_answer, plain_number, units
+from konum.qti_items import QtiDocument
 from konum.types.base import (
     Card,
     Cards,

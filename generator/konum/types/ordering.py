@@ -28,7 +28,8 @@ from markupsafe import Markup
 
 from konum import limits, seal
 from konum.fields import Reader
-from konum.lms import GiftWriter, MoodleDocument, QtiDocument
+from konum.lms import GiftWriter, MoodleDocument
+from konum.qti_items import QtiDocument
 from konum.seeding import rng_for
 from konum.spoken import plain_text
 from konum.types.base import (

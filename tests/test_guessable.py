@@ -327,6 +327,22 @@ def wording_problem(
     return "; ".join(problems) or None
 
 
+def opening_problem(questions: Sequence[tuple[str, Sequence[str], int]]) -> str | None:
+    """In single-answer questions ``(id, option texts, index of the right one)`` of three
+    options or more, every wrong option opens with one word and the right one with another
+    ("It ...", "It ...", "It ...", "Every ...": pick the odd one out)."""
+
+    def opening(text: str) -> str:
+        return text.split()[0].strip(":;,.").lower() if text.split() else ""
+
+    odd = []
+    for qid, texts, right in questions:
+        wrong = {opening(t) for i, t in enumerate(texts) if i != right}
+        if len(texts) >= 3 and len(wrong) == 1 and opening(texts[right]) not in wrong:
+            odd.append(qid)
+    return f"only the right option opens differently in {', '.join(odd)}" if odd else None
+
+
 def matching_problem(pairs: int, distractors: int) -> str | None:
     """The last match is free: no distractor and too few pairs."""
     if distractors == 0 and pairs < MIN_PAIRS_WITHOUT_DISTRACTOR:
@@ -393,6 +409,16 @@ def test_the_right_option_does_not_stand_out_by_length(language: str) -> None:
     ]
     assert len(single) >= 20
     assert length_problem(single) is None, language
+
+
+@pytest.mark.parametrize("language", EDITIONS)
+def test_the_right_option_does_not_open_differently(language: str) -> None:
+    single = [
+        (q.id, [o.text for o in q.options], next(i for i, o in enumerate(q.options) if o.correct))
+        for q in _authored(language)
+        if not q.multiple
+    ]
+    assert opening_problem(single) is None, language
 
 
 @pytest.mark.parametrize("language", EDITIONS)
@@ -509,6 +535,13 @@ def test_the_wording_rule_catches_absolutes_on_wrong_options_and_hedges_on_right
     assert "s0: the right option is the only one that sounds least sure" in problem
     turkish = [("t", [("Bazen işe yarar", True), ("Her zaman çalışır", False)], True)]
     assert "t: the right option" in (wording_problem(turkish, "tr") or "")
+
+
+def test_the_opening_rule_catches_the_odd_one_out() -> None:
+    assert opening_problem([("q", ["It holds", "Every one", "Because of x"], 0)]) is None
+    assert opening_problem([("q", ["It holds", "It fails", "Nothing"], 0)]) is None
+    problem = opening_problem([("q", ["Every one", "It fails", "It crashes"], 0)])
+    assert problem == "only the right option opens differently in q"
 
 
 def test_the_matching_rule_wants_a_distractor_or_five_pairs() -> None:

@@ -37,18 +37,6 @@ CATALOGUES = REPO / "templates" / "messages" / "tr"
 #: The course plugin's Turkish catalogue: its explorers', figures' and generators' texts.
 PLUGIN_CATALOGUES = REPO / "generator" / "konum_pe" / "messages" / "tr"
 
-#: Bank translations that broke the glossary when it was written; their owner fixes them
-#: (issue 44). A bank that comes clean passes (the mark is not strict).
-BANKS_PENDING = {
-    "alibi.yml",
-    "extending.yml",
-    "images.yml",
-    "learned.yml",
-    "relative.yml",
-    "rope.yml",
-    "sinusoidal.yml",
-}
-
 FENCE = re.compile(r"^( *)(`{3,}|~{3,})[^\n]*\n.*?^\1\2 *$", re.MULTILINE | re.DOTALL)
 COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 EXPRESSION = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
@@ -242,21 +230,7 @@ def test_the_plugins_turkish_texts_use_the_glossary(file: Path) -> None:
     assert _yaml_findings(file, markdown=True) == []
 
 
-@pytest.mark.parametrize(
-    "bank",
-    [
-        pytest.param(
-            bank,
-            marks=pytest.mark.xfail(
-                reason="content/tr/banks is its translator's to fix (issue 44)", strict=False
-            )
-            if bank.name in BANKS_PENDING
-            else (),
-        )
-        for bank in BANKS
-    ],
-    ids=lambda p: p.name,
-)
+@pytest.mark.parametrize("bank", BANKS, ids=lambda p: p.name)
 def test_a_bank_translation_uses_the_glossary(bank: Path) -> None:
     assert _yaml_findings(bank, markdown=True, fields=False) == []
 

@@ -448,13 +448,25 @@ def is_page_bank(bank: Bank) -> bool:
 
 
 def question_pages(pages: Path | None) -> list[Path]:
-    """The Markdown pages below ``pages`` with a ``/// question`` line, sorted."""
+    """The Markdown pages below ``pages`` with a ``/// question`` line, sorted. Only regular
+    files inside ``pages`` are read: a pipe, a device or a link leading out is refused by
+    the site's own check (:func:`konum.files.tree_problems`), and reading it could hang."""
     if pages is None or not pages.is_dir():
         return []
+    inside = pages.resolve()
+
+    def readable(page: Path) -> bool:
+        try:
+            real = page.resolve()
+        except (OSError, RuntimeError):
+            return False
+        return real.is_relative_to(inside) and real.is_file()
+
     return [
         page
         for page in sorted(pages.rglob("*.md"))
         if not any(part.startswith(".") for part in page.relative_to(pages).parts)
+        and readable(page)
         and "/// question" in page.read_text(encoding="utf-8", errors="replace")
     ]
 

@@ -121,7 +121,7 @@ def test_a_full_disk_names_where_space_ran_out() -> None:
     target, where the space ran out."""
     import errno
 
-    from konum.cli import _os_error
+    from konum.errors import os_error as _os_error
 
     full = OSError(errno.ENOSPC, "No space left on device", "content/assets/x.png", None)
     full.filename2 = "/srv/site/.site-tmp-1/assets/x.png"

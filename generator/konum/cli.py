@@ -8,7 +8,6 @@ traceback reaches the terminal for bad input.
 
 from __future__ import annotations
 
-import errno
 import logging
 import signal
 import sys
@@ -20,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from konum import __version__, limits
-from konum.errors import ExportError, KonumError
+from konum.errors import ExportError, KonumError, os_error
 from konum.importing import import_command
 from konum.scorm import scorm_options
 
@@ -558,15 +557,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     sys.exit(_run(argv))
 
 
-def _os_error(exc: OSError) -> str:
-    """An OSError as one line; for a full disk, the place being written (MkDocs' copies name
-    the source first and the target second)."""
-    if exc.errno == errno.ENOSPC:
-        where = exc.filename2 or exc.filename
-        return f"no space left on the device while writing {where}" if where else "no space left"
-    return f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")
-
-
 def _run(argv: Sequence[str] | None) -> int:
     """Run the CLI; the exit code (2 for usage errors, 130 for an interrupt, 1 for others)."""
     try:
@@ -597,6 +587,6 @@ def _run(argv: Sequence[str] | None) -> int:
         click.echo("konum: interrupted", err=True)
         return 130
     except OSError as exc:
-        click.echo(f"konum: {_os_error(exc)}", err=True)
+        click.echo(f"konum: {os_error(exc)}", err=True)
         return 1
     return code if isinstance(code, int) else 0

@@ -29,6 +29,7 @@ import ast
 import base64
 import html
 import re
+import unicodedata
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -111,9 +112,11 @@ def plain_number(value: float) -> str:
 def one_line(name: str, empty: str = "-") -> str:
     """``name`` (a bank title, a deck) as one line of printable text: every run of
     whitespace, line or paragraph separators and control characters one space (``empty``
-    when nothing is left). A name ends at its line in GIFT's ``$CATEGORY`` line, Anki's text
-    columns and deck list."""
-    return " ".join("".join(c if c.isprintable() else " " for c in name).split()) or empty
+    when nothing is left), in Unicode's composed form (NFC). A name ends at its line in
+    GIFT's ``$CATEGORY`` line, Anki's text columns and deck list; Anki keeps deck names
+    composed, so a decomposed one would be a new deck at every import."""
+    text = unicodedata.normalize("NFC", name)
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split()) or empty
 
 
 #: What XML 1.0 cannot hold, even as a character reference.

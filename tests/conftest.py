@@ -73,8 +73,12 @@ def _counting_conversions(counts: Counter[str]) -> Iterator[None]:
 def _build_real_site(site: Path) -> None:
     from konum.build import build_site
     from konum.errors import KonumError
+    from konum.markup import render_text
     from konum.problems import BankError
 
+    # The count is the build's own: texts an earlier test of this worker rendered would
+    # otherwise come from the cache and go uncounted.
+    render_text.cache_clear()
     counts: Counter[str] = Counter()
     try:
         with (

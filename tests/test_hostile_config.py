@@ -55,6 +55,11 @@ def _prepare(case: dict[str, Any], tmp_path: Path) -> Path:
         text = path.read_text(encoding="utf-8")
         assert old in text, f"{name} has no {old!r}"
         path.write_text(text.replace(old, new), encoding="utf-8")
+    for name, text, times in case.get("repeat") or []:
+        path = project / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(text * times)
     for name, size in (case.get("grow") or {}).items():
         line = b"#" + b"x" * 99 + b"\n"
         with (project / name).open("ab") as handle:
@@ -125,8 +130,11 @@ def test_a_hostile_configuration(
         lines = [line for line in result.stderr.splitlines() if line.strip()]
         if args[0] == "check" and len(lines) > 1:  # check's report ends with its count
             assert re.fullmatch(r"1 problem in (1 page|1 other file)", lines.pop()), said
+        if args[0] == "build" and len(lines) > 1:  # a page's error: the build says it stopped
+            assert lines.pop().startswith("konum: the site build stopped at the error above")
         assert len(lines) == 1, said
         assert case["expect"] in lines[0], said
+        assert case.get("where", "") in lines[0], said
     if "seconds" in case:
         assert time.monotonic() - started < case["seconds"], said
     for name in case.get("absent") or []:

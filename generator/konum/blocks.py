@@ -20,8 +20,10 @@ from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor
 from pymdownx.blocks.block import type_multi, type_ranged_integer, type_string_delimiter
 
+from konum import limits
 from konum.errors import PageError
 from konum.formatting import did_you_mean
+from konum.yamlsource import check_depth
 
 _OPTION = re.compile(r"^ {4}(?P<key>[^\s:#][^:]*?)\s*:")
 #: A block's last line.
@@ -104,8 +106,8 @@ def block_options(
 
     Raises:
         ``error(message)``: an unknown option (with the closest known one), options that
-            are not YAML, options that are not ``name: value`` lines, or a value its
-            converter refuses.
+            are not YAML (or nest deeper than :data:`konum.limits.YAML_DEPTH`), options
+            that are not ``name: value`` lines, or a value its converter refuses.
     """
     number = index + 1
     block: list[str] = []
@@ -124,6 +126,13 @@ def block_options(
                     f"{did_you_mean(key, known)} (options: {listed})"
                 )
         block.append(line[4:])
+    # PyYAML's composer recurses once per level: hundreds of levels exhaust the stack.
+    deep = check_depth("\n".join(block), where)
+    if deep is not None:
+        at = number + (deep.line or 1)
+        raise error(
+            f"line {at}: {where}: the options nest more than {limits.YAML_DEPTH} levels deep"
+        )
     try:
         given = yaml.safe_load("\n".join(block)) if block else {}
     except yaml.YAMLError as exc:

@@ -58,6 +58,11 @@ YAML_BYTES = 1_000_000
 YAML_DEPTH = 40
 YAML_NODES = 50_000
 
+#: ``{{ ... }}`` and ``{% ... %}`` tags one page may hold, counted before it is compiled
+#: (:mod:`konum.values`): compiling takes time in proportion to them, and a lesson prints
+#: a table or a vector with one tag.
+PAGE_TAGS = 10_000
+
 #: Seconds a plugin's module may take to import, and one drawing of a generator to finish.
 PLUGIN_IMPORT_SECONDS = 30
 GENERATOR_SECONDS = 10

@@ -34,12 +34,14 @@ decimal mark in prose (``0,841``; ``0{,}841`` in math) and keep Python's dot in 
 ``thousands`` groups with the language's separator (``786.432`` in Turkish) outside code; a
 bare number (``{{ n * d }}``) is written as ``fmt`` writes it.
 A failure is a :class:`ValuesError` naming the line; MkDocs names the page and stops
-without a traceback.
+without a traceback. A page holds at most :data:`konum.limits.PAGE_TAGS` tags (counted
+before anything is compiled).
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from functools import cached_property
@@ -49,6 +51,7 @@ import numpy as np
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
+from konum import limits
 from konum.config import DEFAULTS, OptionError, Options, options_from
 from konum.errors import KonumError, PageError
 from konum.figures import figure_params, render_svg
@@ -250,6 +253,31 @@ def page_namespace(
     }
 
 
+#: The opening of a template tag: ``{{`` (an expression) or ``{%`` (a statement).
+_TAG = re.compile(r"\{[{%]")
+
+
+def too_many(lines: Sequence[str]) -> None:
+    """Refuse a page with more than :data:`konum.limits.PAGE_TAGS` template tags before
+    it is compiled: compiling takes time in proportion to the tags, so a page of hundreds
+    of thousands ran for minutes before the sandbox's steps stopped it.
+
+    Raises:
+        ValuesError: naming the line of the first tag past the limit.
+    """
+    text = "\n".join(lines)
+    beyond = next(itertools.islice(_TAG.finditer(text), limits.PAGE_TAGS, None), None)
+    if beyond is None:
+        return
+    line = text.count("\n", 0, beyond.start()) + 1
+    count = sum(1 for _ in _TAG.finditer(text))
+    raise ValuesError(
+        f"line {line}: the page holds {count:,} {{{{ ... }}}} and {{% ... %}} tags, more than "
+        f"the {limits.PAGE_TAGS:,} a page may hold (passed on this line); print many numbers "
+        "with one vec() or table(), or a loop"
+    )
+
+
 class ValuesPreprocessor(Preprocessor):
     """Renders the page source as a template of the sandbox, its numbers written for the
     extension's language."""
@@ -272,10 +300,12 @@ class ValuesPreprocessor(Preprocessor):
         if "{{" not in source and "{%" not in source:
             return lines
         # A question written in the page is a bank's: its {{ }} are its own, drawn per variant.
-        raw = list(lines)
+        raw, own = list(lines), list(lines)
         for first, end in question_blocks(lines):
             if end < len(lines):
                 raw[first], raw[end] = raw[first] + "{% raw %}", "{% endraw %}" + raw[end]
+                own[first : end + 1] = [""] * (end + 1 - first)
+        too_many(own)
         source = "\n".join(raw)
         language = self.extension.options.language
         # Bare numbers too ({{ n * d }}) are written the page's way in another language.

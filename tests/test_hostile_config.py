@@ -4,6 +4,7 @@ runs, nothing outside the project is read or published, and bad input ends in on
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import socket
@@ -112,11 +113,26 @@ def _serve(project: Path, args: list[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.CompletedProcess(["konum", "serve"], 0 if served else code, "", said)
 
 
+def _unlistable(folders: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make ``folders`` refuse to be listed, as a folder of mode 000 does to a user other
+    than root: ``os.scandir`` (what ``os.walk``, ``pathlib`` and MkDocs list folders with)
+    raises ``PermissionError`` for them, which works when the tests run as root too."""
+    real, refused = os.scandir, {os.path.realpath(f) for f in folders}
+
+    def scandir(path: Any = ".") -> Any:
+        if not isinstance(path, int) and os.path.realpath(os.fspath(path)) in refused:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fspath(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+
+
 @pytest.mark.parametrize(("case", "command"), _cases())
 def test_a_hostile_configuration(
-    case: dict[str, Any], command: str | list[str], tmp_path: Path
+    case: dict[str, Any], command: str | list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     project = _prepare(case, tmp_path)
+    _unlistable([project / name for name in case.get("unlistable") or []], monkeypatch)
     args = [command] if isinstance(command, str) else list(command)
     started = time.monotonic()
     run = _serve if args[0] == "serve" else lambda p, a: konum(p, args[0], *a, timeout=120)

@@ -216,9 +216,16 @@ def tree_problems(folder: Path, project: Path, what: str) -> list[tuple[Path, st
     """Every entry below ``folder`` (pages, static files, folders) that must not be read or
     published, with :func:`input_problem`'s reason: a link leading outside ``project``, or
     not a regular file or folder (a pipe, a device). A linked folder is judged, not entered.
-    Sizes are not limited here: a site's media may be large."""
+    Sizes are not limited here: a site's media may be large. A folder that cannot be listed
+    (no permission), ``folder`` itself included, is one too: nothing in it would be read or
+    published, and a check that skipped it would pass a site it never saw."""
     found = []
-    for parent, folders, files in os.walk(folder):
+
+    def unlisted(error: OSError) -> None:
+        reason = error.strerror or str(error)
+        found.append((Path(error.filename), f"not read: the folder cannot be listed ({reason})"))
+
+    for parent, folders, files in os.walk(folder, onerror=unlisted):
         for name in sorted([*folders, *files]):
             path = Path(parent, name)
             problem = input_problem(path, project, what, limit=sys.maxsize)

@@ -23,9 +23,9 @@ misconception's formula a distractor with its feedback, and the worked solution 
 formula, the same with the drawn numbers, and the result.
 
 :func:`check_formula` is what ``konum check`` runs: every formula parses, and on
-:data:`PROBES` drawings (every combination when there are no more) none fails, no
-misconception gives the answer (at the decimals shown), and for the choice form the
-options differ.
+:data:`PROBES` drawings (every combination when there are no more) none fails, the answer
+is not the same on all of them, no misconception gives the answer (at the decimals shown),
+and for the choice form the options differ.
 """
 
 from __future__ import annotations
@@ -409,7 +409,8 @@ def _probe(
     decimals: int,
 ) -> list[FormulaProblem]:
     """The formulas on every drawing: none fails, the answer shows (not 0 at the decimals
-    when it is not 0), no misconception gives the answer."""
+    when it is not 0) and is not the same on every drawing (a constant such as
+    ``arctan2(0, 0)``, or params that cancel), no misconception gives the answer."""
     shown: list[str] = []
     hidden: str | None = None
     for values in drawings:
@@ -420,6 +421,20 @@ def _probe(
         shown.append(format_number(value, decimals))
         hidden = hidden or hidden_answer(value, decimals, shown_values(values, names))
     problems = [FormulaProblem("decimals", hidden)] if hidden else []
+    differ = len({tuple(sorted(values.items())) for values in drawings}) > 1
+    if differ and len(set(shown)) == 1:
+        uses = (
+            "uses none of the params"
+            if not answer.names
+            else f"gives {shown[0]} for every drawing of the params ({len(drawings)} checked)"
+        )
+        problems.append(
+            FormulaProblem(
+                "formula",
+                f"'{answer.text}' {uses}, so every variant has the answer {shown[0]}: write "
+                "the formula so that the params change its value",
+            )
+        )
     for i, misconception, formula in wrong:
         field = f"misconceptions[{i}].formula"
         same: list[int] = []

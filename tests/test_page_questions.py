@@ -131,6 +131,36 @@ def test_each_edition_s_page_carries_its_own_text(tmp_path: Path) -> None:
     assert "What is its speed" in english
 
 
+def test_an_edition_s_pages_inside_the_main_pages_are_its_own(tmp_path: Path) -> None:
+    """An edition whose docs_dir lies inside the main one's (``docs/tr`` in ``docs``, as this
+    course has ``content/tr``): its page questions are its own, not the main edition's too
+    (they were, and their ids clashed with the main page's)."""
+    site = _site(
+        tmp_path,
+        config=":\n      translations: tr-banks\n      editions: [mkdocs.tr.yml]\n"
+        "exclude_docs: |\n  tr/\n",
+    )
+    (site / "tr-banks").mkdir()
+    turkish = SPEED.replace("A car covers 100 m in 5 s. What is its speed in m/s?", "Hızı kaç?")
+    (site / "docs" / "tr" / "lessons").mkdir(parents=True)
+    (site / "docs" / "tr" / "lessons" / "speed.md").write_text(turkish, encoding="utf-8")
+    (site / "docs" / "tr" / "index.md").write_text("# Ana sayfa\n", encoding="utf-8")
+    (site / "mkdocs.tr.yml").write_text(
+        "INHERIT: mkdocs.yml\ndocs_dir: docs/tr\nsite_dir: site/tr\nexclude_docs: ''\n"
+        "markdown_extensions:\n  - konum:\n      language: tr\n      translations: tr-banks\n",
+        encoding="utf-8",
+    )
+    checked = konum(site, "check")
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stdout.strip() == "1 bank, 2 questions: all good"
+    built = konum(site, "build")
+    assert built.returncode == 0, built.stderr
+    cards = (site / "site" / "downloads" / "istatistik-olasilik.csv").read_text(encoding="utf-8")
+    assert "100 m in 5 s" in cards and "Hızı kaç?" not in cards
+    page = (site / "site" / "tr" / "lessons" / "speed" / "index.html").read_text("utf-8")
+    assert "Hızı kaç?" in page
+
+
 def test_a_computed_question_in_a_page_keeps_its_own_values(tmp_path: Path) -> None:
     """The page's {{ }} are computed at build time; a question's are its own, per variant."""
     page = (

@@ -232,11 +232,15 @@ def check_banks(
     run_programs: bool = False,
     variants: int = 5,
     pages: Path | None = None,
+    skip_pages: Sequence[Path] = (),
 ) -> CheckReport:
     """Load and check banks without raising (see :func:`load_banks` for the arguments;
     ``variants``: what the site draws of each computed question; ``pages``: the site's
-    pages, whose ``/// question`` blocks are banks too)."""
-    loaded, files, cross = load_files(paths, root, project=project, pages=pages)
+    pages, whose ``/// question`` blocks are banks too, but for those below ``skip_pages``,
+    the other editions' pages)."""
+    loaded, files, cross = load_files(
+        paths, root, project=project, pages=pages, skip_pages=skip_pages
+    )
     banks, found, images = check_loaded(
         loaded, plugins=plugins, project=project, run_programs=run_programs, variants=variants
     )

@@ -126,7 +126,7 @@ def check(
     from konum.plugins import NONE, load_plugins
     from konum.problems import format_json, format_text
     from konum.record import record_outputs
-    from konum.siteconfig import find_editions, published_banks, read_site_config
+    from konum.siteconfig import edition_pages, find_editions, published_banks, read_site_config
     from konum.translate import check_translations
     from konum.translate import update_hashes as record_hashes
 
@@ -158,6 +158,7 @@ def check(
         run_programs=run_programs or record,
         variants=variants,
         pages=site.options.pages if site is not None else None,  # the questions written there
+        skip_pages=edition_pages(site.options.editions) if site is not None else (),
     )
     problems, files = list(report.problems), list(report.files)
     editions = [] if site is None else [site, *(e for _, e in find_editions(site))]

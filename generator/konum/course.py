@@ -26,6 +26,7 @@ from konum.load import is_page_bank
 from konum.paths import shown
 from konum.plugins import Plugins, load_plugins
 from konum.problems import BankError, BankProblem
+from konum.siteconfig import edition_pages
 from konum.translate import check_translations
 from konum.types import Bank, Concrete, Draw, Question
 
@@ -194,6 +195,7 @@ def load_course(options: Options, plugins: Plugins | None = None) -> Course:
         run_programs=options.run_programs,
         variants=options.variants,
         pages=options.pages,
+        skip_pages=edition_pages(options.editions),
     )
     if report.problems:
         raise BankError(report.problems, report.files)

@@ -447,20 +447,28 @@ def is_page_bank(bank: Bank) -> bool:
     return Path(bank.path).suffix == ".md"
 
 
-def question_pages(pages: Path | None) -> list[Path]:
-    """The Markdown pages below ``pages`` with a ``/// question`` line, sorted. Only regular
-    files inside ``pages`` are read: a pipe, a device or a link leading out is refused by
-    the site's own check (:func:`konum.files.tree_problems`), and reading it could hang."""
+def question_pages(pages: Path | None, skip: Sequence[Path] = ()) -> list[Path]:
+    """The Markdown pages below ``pages`` with a ``/// question`` line, sorted, none of them
+    below a folder of ``skip`` (another edition's pages, inside these as ``docs/tr`` in
+    ``docs``: its questions are that edition's). Only regular files inside ``pages`` are
+    read: a pipe, a device or a link leading out is refused by the site's own check
+    (:func:`konum.files.tree_problems`), and reading it could hang."""
     if pages is None or not pages.is_dir():
         return []
     inside = pages.resolve()
+    others = [folder.resolve() for folder in skip]
+    others = [f for f in others if f != inside and f.is_relative_to(inside)]
 
     def readable(page: Path) -> bool:
         try:
             real = page.resolve()
         except (OSError, RuntimeError):
             return False
-        return real.is_relative_to(inside) and real.is_file()
+        return (
+            real.is_relative_to(inside)
+            and real.is_file()
+            and not any(real.is_relative_to(other) for other in others)
+        )
 
     return [
         page
@@ -534,14 +542,17 @@ def load_files(
     *,
     project: Path | None = None,
     pages: Path | None = None,
+    skip_pages: Sequence[Path] = (),
 ) -> tuple[tuple[Loaded, ...], tuple[str, ...], tuple[BankProblem, ...]]:
     """Every bank file of ``paths`` (files or folders; None: ``root``) and every page below
-    ``pages`` that holds questions loaded, the files' names, and the problems of what needs
-    them all (ids unique across banks). With questions in pages, a missing banks folder is
-    no problem: such a site needs no bank file."""
+    ``pages`` (but those below ``skip_pages``: see :func:`question_pages`) that holds
+    questions loaded, the files' names, and the problems of what needs them all (ids unique
+    across banks). With questions in pages, a missing banks folder is no problem: such a
+    site needs no bank file."""
     if isinstance(paths, (str, Path)):
         paths = [paths]
-    found = (load_page(f, pages) for f in question_pages(pages)) if pages is not None else ()
+    chosen = question_pages(pages, skip_pages)
+    found = (load_page(f, pages) for f in chosen) if pages is not None else ()
     in_pages = [page for page in found if page is not None]
     files = [f for f in discover(paths, root) if f.exists() or not in_pages]
     loaded = (*(load_file(f, project) for f in files), *in_pages)

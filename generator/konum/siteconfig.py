@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -419,6 +419,20 @@ def find_editions(settings: SiteConfig) -> list[tuple[str, SiteConfig]]:
             )
         found.append((place.relative_to(site).as_posix(), edition))
     return sorted(found, key=lambda item: item[0])
+
+
+def edition_pages(editions: Sequence[Path]) -> tuple[Path, ...]:
+    """The pages folders (``docs_dir``, absolute) of the configurations ``editions`` (the
+    ``editions`` option's), which the main edition's page reader skips
+    (:func:`konum.load.question_pages`). Each is read with the safe loader, ``INHERIT``
+    followed, MkDocs' default ``docs`` where none is written; a file that cannot be read
+    gives none (:func:`find_editions` says why)."""
+    found = []
+    for path in editions:
+        docs = _merged_config(path).get("docs_dir", "docs") if path.is_file() else None
+        if isinstance(docs, str) and "\0" not in docs:
+            found.append((path.parent / docs).resolve())
+    return tuple(found)
 
 
 def _check_options_early(path: Path) -> None:

@@ -1,7 +1,8 @@
 """Issue 48's hostile inputs for recordings, exports and blanks' patterns, each a named
 case: what ``konum check --record`` writes reads back, exports escape or refuse what their
 formats reserve, a pattern that could run for long is refused, and what is refused is
-refused with one line.
+refused with one line; bank and translation inputs that ended in a traceback or changed a
+read-only file are problems or refusals.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from konum.messages import catalogue
 from konum.model import Flashcard
 from konum.problems import BankError
 from konum.record import record_outputs
+from konum.translate import check_translations, update_hashes
 from konum.types import (
     Bank,
     Blank,
@@ -565,3 +567,53 @@ def test_a_read_only_bank_is_not_recorded_into(tmp_path: Path) -> None:
     with pytest.raises(KonumError, match=r"progs\.yml: the file is read-only"):
         record_outputs([path], tmp_path)
     assert path.read_text(encoding="utf-8") == _bank("x")
+
+
+# --- bank inputs that ended in a traceback or changed a file without a word ------------------
+
+
+@pytest.mark.parametrize("written", ["table\\0.png", "table%00.png"], ids=["nul", "percent-00"])
+def test_a_nul_in_an_image_path_is_a_problem_at_the_image(tmp_path: Path, written: str) -> None:
+    path = tmp_path / "nul.yml"
+    path.write_text(
+        "bank: nul\ntitle: NUL\nquestions:\n  - id: q-nul\n    type: numeric\n"
+        f'    prompt: "How many? ![the table]({written})"\n    answer: 2\n'
+        "    explanation: Two.\n",
+        encoding="utf-8",
+    )
+    report = helpers.check_banks([path])
+    [problem, *more] = report.problems
+    assert (problem.question_id, problem.field, problem.line) == ("q-nul", "prompt", 6)
+    assert "an image path cannot hold a NUL character" in problem.message
+    assert all("U+0000" in p.message for p in more)  # a raw NUL is a control character too
+
+
+def _translated(tmp_path: Path, translation: str) -> tuple[Bank, Path]:
+    from test_translations import BANK
+
+    (tmp_path / "en").mkdir()
+    (tmp_path / "tr").mkdir()
+    (tmp_path / "en" / "demo.yml").write_text(BANK, encoding="utf-8")
+    (tmp_path / "tr" / "demo.yml").write_text(translation, encoding="utf-8")
+    (bank,) = helpers.load_banks(tmp_path / "en")
+    return bank, tmp_path / "tr"
+
+
+def test_a_duplicate_id_in_a_translation_is_one_problem_naming_both(tmp_path: Path) -> None:
+    from test_translations import TRANSLATION
+
+    twice = "  - id: q-number\n    prompt: Yine kaç?\n    explanation: İki.\nflashcards:"
+    bank, folder = _translated(tmp_path, TRANSLATION.replace("flashcards:", twice))
+    [problem] = [p for p in check_translations([bank], folder).problems if p.field == "id"]
+    assert (problem.question_id, problem.line) == ("q-number", 16)
+    assert "duplicate entry: 'q-number' is translated at line 12 already" in problem.message
+
+
+def test_a_read_only_translation_is_not_rewritten(tmp_path: Path) -> None:
+    from test_translations import TRANSLATION
+
+    bank, folder = _translated(tmp_path, TRANSLATION)
+    (folder / "demo.yml").chmod(0o444)
+    with pytest.raises(KonumError, match=r"demo\.yml: the file is read-only"):
+        update_hashes([bank], folder)
+    assert (folder / "demo.yml").read_text(encoding="utf-8") == TRANSLATION

@@ -208,6 +208,9 @@ def resolve(src: str, folder: Path, project: Path) -> Path:
         )
     if "?" in src or "#" in src:
         raise ImagePathError(f"expected the path of a file, found a query or fragment in {src}")
+    if "\0" in unquote(src):  # no file name holds one; the system refuses to look it up
+        shown = src.replace("\0", "\\0")
+        raise ImagePathError(f"an image path cannot hold a NUL character (\\0 or %00): {shown}")
     target = Path(os.path.normpath(folder / unquote(src)))
     if not (_inside(target, project) or _inside(target, folder)):
         raise ImagePathError(

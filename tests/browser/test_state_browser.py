@@ -417,6 +417,33 @@ def test_a_huge_or_inflated_file_is_refused_and_changes_nothing(
         assert after == before, name
 
 
+#: Imported records issue 48 found accepted, by name: the question and its record. The
+#: first broke the ordering's mount on every visit (``c.forEach is not a function``), the
+#: second showed "NaN / 20 points".
+DAMAGED = {
+    "ordering-answer-a-number": (ORDER, {"a": 5, "b": 1}),
+    "credit-the-text-nan": (MULTIPLE, {"b": "NaN"}),
+}
+
+
+@pytest.mark.parametrize(("concrete", "record"), DAMAGED.values(), ids=DAMAGED.keys())
+def test_a_damaged_record_is_refused_and_every_question_still_mounts(
+    context: Any, tmp_path: Path, concrete: Concrete, record: dict[str, Any]
+) -> None:
+    home = _tab(context, "home.html")
+    key = f"lesson.html:lesson:{concrete.question.id}"
+    data = {"format": "konum-learner-data", "version": 2, "quizzes": {key: record}}
+    path = tmp_path / "progress.json"
+    path.write_text(json.dumps({**data, "pages": {}, "cards": {}, "settings": {}}), "utf-8")
+    home.set_input_files(".konum-overview__file", str(path))
+    expect(home.locator(".konum-overview__status")).to_have_text(
+        f'progress.json is damaged: quizzes["{key}"] is not what konum writes. Nothing was changed.'
+    )
+    assert "NaN" not in _row(home).inner_text()
+    lesson = _tab(context, "lesson.html")
+    expect(lesson.locator("[data-question-id][data-konum-mounted]")).to_have_count(len(LESSON))
+
+
 # --- a learner's random day ---------------------------------------------------------------
 
 ACT = """([id, kind, arg]) => {

@@ -101,9 +101,7 @@
   function share(r, costs) {
     if (!r || r.b === null) return 0;
     if (!costs) return Math.min(r.g, r.b);
-    var paid = 0;
-    for (var i = 0; i < r.p && i < costs.length; i++) paid += costs[i];
-    return Math.max(0, r.b - paid);
+    return rules.credit({ best: r.b, paid: r.p }, { costs: costs, points: 1 });
   }
 
   function question(key, limits) { return clean(raw(key), limits); }

@@ -213,7 +213,10 @@ def test_a_bank_of_every_type_from_stdin(
     too_high = _after(out, number(quarter + 1))
     assert say("quiz.too_high", value=number(quarter + 1)) in too_high
     assert say("quiz.attempts_left", n=1) in too_high and "2π" not in too_high
-    assert "2π" in _after(out, number(round(quarter, 2)))
+    right_after_hint = _after(out, number(round(quarter, 2)))
+    assert "2π" in right_after_hint
+    # Right after a hint costing a quarter: the feedback says what the check earns.
+    assert say("quiz.correct") + say("quiz.credit", score=number(0.75), n=1) in right_after_hint
     # Computed: the answer shown, then new numbers, answered right: full credit.
     assert variants[0].shown_answer.replace(".", "," if language == "tr" else ".") in _after(
         out, words["show"]

@@ -36,6 +36,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from konum import scoring
 from konum.course import Course
 from konum.errors import KonumError
 from konum.formatting import did_you_mean, format_number
@@ -164,23 +165,15 @@ def _boxed(node: Node) -> bool:
 
 
 @dataclass
-class _Question:
-    """A question of a page and what the reader did with it (quiz.js's ``api``)."""
+class _Question(scoring.Progress):
+    """A question of a page and what the reader did with it (quiz.js's ``api``), scored by
+    :mod:`konum.scoring`."""
 
     node: Node
     qid: str
     data: dict[str, Any]
     later: dict[str, str]
     limit: int
-    best: float | None = None
-    hints: int = 0
-    tries: int = 0
-    paid: int = 0
-    seen: set[int] = field(default_factory=set)
-    variant: int = 0
-    revealed: bool = False
-    checked: bool = False
-    ok: bool = False
     told: set[str] = field(default_factory=set)
 
     @property
@@ -199,11 +192,15 @@ class _Question:
         """``key`` of the variant shown (``answer-2``) or of a one-form question."""
         return f"{key}-{self.variant}" if "variants" in self.data else key
 
+    @property
+    def limits(self) -> scoring.Limits:
+        return scoring.Limits(self.points, tuple(self.costs), self.limit, self.count)
+
     def locked(self) -> bool:
-        return bool(self.limit) and self.tries >= self.limit
+        return scoring.locked(self, self.limits)
 
     def score(self) -> float:
-        return max(0.0, (self.best or 0) * self.points - sum(self.costs[: self.paid]) * self.points)
+        return scoring.credit(self, self.limits)
 
     def form(self) -> Node:
         """The form of the variant shown: the page's first, one the page carries in full,
@@ -294,7 +291,7 @@ class Runner:
         """The hint command with the next hint's cost (quiz.js's ``hintLabel``)."""
         if q.hints >= len(q.costs):
             return None
-        cost = q.costs[q.hints] * q.points if (q.best or 0) < 1 else 0
+        cost = scoring.hint_cost(q, q.limits)
         word = self.say("terminal.hint")
         return self.say("quiz.hint_costs", label=word, n=cost) if cost > 0 else word
 
@@ -309,16 +306,15 @@ class Runner:
                 return False
             if command == "skip":
                 return True
-            if command == "hint" and q.hints < len(q.costs):
-                self.later(q, f"hint-{q.hints}")
-                q.hints += 1
+            if command == "hint" and scoring.take_hint(q, q.limits):
+                self.later(q, f"hint-{q.hints - 1}")
             elif command == "hint":
                 self.show(self.say("terminal.no_hint"), "yellow")
             elif command == "show":
                 self.reveal(q)
             elif command == "new" and q.count > 1:
-                q.checked = q.ok = q.revealed = False
-                q.variant, q.told = (q.variant + 1) % q.count, set()
+                scoring.new_variant(q, q.limits)
+                q.told = set()
                 self.present(q)
                 self.after(q)
             elif command == "new":
@@ -409,30 +405,27 @@ class Runner:
         if graded.retry:
             self.show(graded.message, "yellow")
             return
-        shown, share = q.variant in q.seen, graded.share
-        q.tries += 1
-        if not shown and share > (q.best or 0):
-            q.best, q.paid = share, q.hints
-        q.checked, q.ok = True, graded.ok
-        text = graded.message
-        if shown and share > 0:
-            text = self.say("quiz.right_after_reveal" if q.ok else "quiz.part_after_reveal")
-        elif 0 < share < 1:
-            text += self.say("quiz.credit", score=share * q.points, n=q.points)
-        if q.limit and not q.ok:
-            left = self.say("quiz.attempts_left", n=q.limit - q.tries)
-            text += " " + (self.say("quiz.attempts_over") if q.locked() else left)
+        told = scoring.check(q, q.limits, graded.share, graded.ok)
+        if told is None:
+            return
+        text = self.say(told.instead) if told.instead else graded.message
+        if told.earned is not None:
+            text += self.say("quiz.credit", score=told.earned, n=q.points)
+        if told.kept is not None:
+            text += " " + self.say("quiz.kept", score=told.kept, n=q.points)
+        if told.left is not None:
+            over = self.say("quiz.attempts_over")
+            text += " " + (over if told.over else self.say("quiz.attempts_left", n=told.left))
         self.show(text, "bold green" if q.ok else "bold red")
         for i, on in enumerate(values):
             if on is True:
                 self.later(q, f"{notes}note-{i}")
-        if q.locked() and not q.ok and not q.revealed:
-            self.reveal(q)
+        if told.reveal:
+            self.later(q, q.suffix("answer"))
         self.after(q)
 
     def reveal(self, q: _Question) -> None:
-        q.revealed = True
-        q.seen.add(q.variant)
+        scoring.show(q)
         self.later(q, q.suffix("answer"))
         self.after(q)
 
@@ -467,7 +460,7 @@ class Runner:
             going = going and self.take(q)
         total = sum(q.points for q in questions)
         got = sum(q.score() for q in questions)
-        cost = sum((q.best or 0) * q.points for q in questions) - got
+        cost = sum(scoring.hints_took(q, q.limits) for q in questions)
         line = self.say("quiz.score_points", score=got, total=total)
         line += self.say("quiz.score_hints", cost=cost) if cost > 0 else ""
         self.console.print()

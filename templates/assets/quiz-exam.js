@@ -50,16 +50,14 @@
 
     /* Seconds left; none when the clock reads past the limit or before the start. */
     function left() {
-      var s = limit - (Date.now() - state.start) / 1000;
-      return state.future || s > limit ? 0 : s;
+      return keep.rules.timeLeft(state.start, Date.now(), limit);
     }
     function save() {
       keep.saveExam(key, { start: state.start, done: state.done, timeUp: state.timeUp, attempt: state.attempt, past: state.past, score: state.score, total: state.total });
     }
     /* A new attempt: the one before goes to the record with its score (0 if unsubmitted). */
     function next() {
-      var past = state.past.concat([{ score: state.done ? state.score || 0 : 0, total: state.total || total() }]);
-      state = { attempt: state.attempt + 1, past: past };
+      state = keep.rules.retake(state, total());
     }
     function total() { return ctx.questions().reduce(function (a, q) { return a + q.max; }, 0); }
 
@@ -103,8 +101,7 @@
       list.forEach(function (q) { q.grade(restoring); });
       ctx.update();
       var score = list.reduce(function (a, q) { return a + q.score(); }, 0);
-      state.score = score;
-      state.total = total();
+      keep.rules.submit(state, score, total());
       save();
       var before = state.past[state.past.length - 1];
       result.textContent = (state.timeUp ? t("exam.time_up") + " " : "") +

@@ -587,7 +587,7 @@
     /* paid: the hints taken when the best credit was earned (later ones are free); seen: the
      * variants whose answer has been shown (a right answer to them earns nothing). */
     var api = { ok: false, checked: false, revealed: false, variant: 0, key: key, best: null, hints: 0, tries: 0, max: points, paid: 0, seen: [] };
-    var limits = { costs: costs, variants: count, attempts: limit };
+    var limits = { points: points, costs: costs, variants: count, attempts: limit }, rules = state.rules;
 
     function scope() { return forms[api.variant]; }
     function answerBox() { return answers[api.variant].konumAnswer; }
@@ -618,8 +618,8 @@
         l: document.documentElement.lang || "en"  /* the edition: its overview counts its own */
       };
     }
-    api.score = function () { return state.share(record(), costs) * points; };
-    api.hintsTook = function () { return (api.best || 0) * points - api.score(); };
+    api.score = function () { return rules.credit(api, limits); };
+    api.hintsTook = function () { return rules.took(api, limits); };
     api.answer = function () { return PARTS[spec()[0]].read(scope()); };
     api.answered = function () { return PARTS[spec()[0]].answered(api.answer()); };
 
@@ -635,7 +635,7 @@
     }
     /* Show answer says what it costs while the points are still to be earned. */
     function showLabel() {
-      var costly = !api.revealed && !opts.exam && api.score() < points && api.seen.indexOf(api.variant) < 0;
+      var costly = !opts.exam && rules.showCosts(api, limits);
       showBtn.textContent = t(costly ? "quiz.show_answer_costs" : "quiz.show_answer");
     }
 
@@ -653,8 +653,7 @@
     }
 
     function setRevealed(on) {
-      api.revealed = on;
-      if (on && api.seen.indexOf(api.variant) < 0) api.seen.push(api.variant);
+      if (on) rules.show(api); else api.revealed = false;
       show(answerBox(), on);
       showBtn.setAttribute("aria-expanded", on ? "true" : "false");
       showBtn.setAttribute("aria-controls", answerBox().id);
@@ -683,7 +682,7 @@
       if (!hintBtn) return;
       var next = hint.hidden ? api.hints === 0 : api.hints < costs.length;
       var label = next && costs.length > 1 ? t("quiz.hint_number", { number: api.hints + 1, total: costs.length }) : t("quiz.hint");
-      var cost = next && (api.best || 0) < 1 ? costs[api.hints] * points : 0;  /* free once solved */
+      var cost = next ? rules.hintCost(api, limits) : 0;
       hintBtn.textContent = cost > 0 ? t("quiz.hint_costs", { label: label, n: cost }) : label;
     }
     function showHints(taken, open) {
@@ -694,7 +693,7 @@
       hintLabel();
     }
 
-    function locked() { return limit && api.tries >= limit; }
+    function locked() { return rules.locked(api, limits); }
 
     function check(restoring) {
       if (!restoring && locked()) return;
@@ -705,28 +704,16 @@
         return false;
       }
       if (!restoring) seenElsewhere();
-      var shown = api.seen.indexOf(api.variant) >= 0, kept = api.score();
-      var now = Math.max(0, share - costs.slice(0, api.hints).reduce(function (a, c) { return a + c; }, 0)) * points;
-      if (!restoring) api.tries++;
-      if (restoring && api.best === null) api.best = shown ? 0 : share;
-      else if (!restoring && !shown && share > (api.best || 0)) {
-        api.best = share;
-        api.paid = api.hints;
-      }
-      if (!restoring && api.best === null) api.best = 0;  /* answered, even if for nothing */
-      api.checked = true;
-      api.ok = result.ok;
+      var told = rules.check(api, limits, share, result.ok, restoring);
       /* The message tells what this check earns, and what is kept from an earlier one. */
-      if (shown && share > 0) text = t(api.ok ? "quiz.right_after_reveal" : "quiz.part_after_reveal");
-      else if (share > 0 && now < points) text += t("quiz.credit", { score: now, n: points });
-      if (kept > 0 && (shown || now < kept)) text += " " + t("quiz.kept", { score: kept, n: points });
-      if (limit && !api.ok && !opts.exam) {
-        text += " " + (locked() ? t("quiz.attempts_over") : t("quiz.attempts_left", { n: limit - api.tries }));
-      }
+      if (told.instead) text = t(told.instead);
+      if (told.earned !== null) text += t("quiz.credit", { score: told.earned, n: points });
+      if (told.kept !== null) text += " " + t("quiz.kept", { score: told.kept, n: points });
+      if (told.left !== null) text += " " + (told.over ? t("quiz.attempts_over") : t("quiz.attempts_left", { n: told.left }));
       feedback.textContent = text;
       feedback.className = "konum-feedback " + (api.ok ? "is-right" : "is-wrong");
       hintLabel();
-      if (locked() && !api.ok && !api.revealed) setRevealed(true);
+      if (told.reveal) setRevealed(true);
       afterAnswer();
       if (!restoring) save();
       if (opts.onChange) opts.onChange();
@@ -735,9 +722,9 @@
     }
 
     /* Variant k's form and answer boxes, made the first time it is shown (hidden). */
-    function setVariant(k) {
-      show(scope(), false);
-      show(answers[api.variant], false);
+    function setVariant(k, from) {
+      show(forms[from === undefined ? api.variant : from], false);
+      show(answers[from === undefined ? api.variant : from], false);
       if (!forms[k]) {
         var form = lazyBox("konum-variant", "variant-" + k), wrap = variantAnswers(id, k);
         form.setAttribute("data-variant", String(k));
@@ -767,9 +754,9 @@
 
     /* The variants whose answer was shown stay shown (a reveal is never undone). */
     function reset(keepStore) {
-      api.best = null;
-      api.hints = api.tries = api.paid = 0;
-      if (count > 1) setVariant(0);
+      var from = api.variant;
+      rules.reset(api);
+      if (count > 1) setVariant(0, from);
       clearAnswer();
       if (hint) showHints(0, false);
       if (!keepStore) state.resetQuestion(key, limits);
@@ -781,18 +768,13 @@
     function restore(saved) {
       if (!saved) return;
       if (saved.v > 0 && saved.v < count) setVariant(saved.v);
+      rules.restore(api, saved);
       if (order && saved.a) order.set(saved.a);
       else controls().forEach(function (c, i) {
         var v = saved.a && saved.a[i];
         if (v === undefined || v === null) return;
         if (c.type === "radio" || c.type === "checkbox") c.checked = !!v; else c.value = v;
       });
-      api.best = saved.b === undefined ? null : saved.b;
-      api.tries = saved.n || 0;
-      api.hints = saved.h || 0;
-      api.paid = saved.p === undefined ? api.hints : saved.p;
-      saved.s.forEach(function (k) { if (api.seen.indexOf(k) < 0) api.seen.push(k); });
-      if (saved.r && api.seen.indexOf(api.variant) < 0) api.seen.push(api.variant);
       if (hint && api.hints) showHints(api.hints, true);
       if (saved.c) check(true);
       if (saved.r) setRevealed(true);
@@ -819,14 +801,18 @@
       else if (b === showBtn) { setRevealed(!api.revealed); save(); }
       else if (b === hintBtn) {
         var open = !hint.hidden;
-        if (open ? api.hints < costs.length : api.hints === 0) showHints(++api.hints, true);
+        if (open ? api.hints < costs.length : api.hints === 0) {
+          rules.hint(api, limits);
+          showHints(api.hints, true);
+        }
         else showHints(api.hints, !open);
         save();
         if (opts.onChange) opts.onChange();
       } else if (b === newBtn) {
-        var next = (api.variant + 1) % count;
+        var from = api.variant;
         clearAnswer();
-        setVariant(next);
+        rules.next(api, limits);
+        setVariant(api.variant, from);
         afterAnswer();
         save();
         if (opts.onChange) opts.onChange();

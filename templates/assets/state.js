@@ -101,12 +101,116 @@
   function share(r, costs) {
     if (!r || r.b === null) return 0;
     if (!costs) return Math.min(r.g, r.b);
-    var paid = 0;
-    for (var i = 0; i < r.p && i < costs.length; i++) paid += costs[i];
-    return Math.max(0, r.b - paid);
+    return rules.credit({ best: r.b, paid: r.p }, { costs: costs, points: 1 });
   }
 
   function question(key, limits) { return clean(raw(key), limits); }
+
+  /* --- the scoring rules ------------------------------------------------------------------
+   * The authoring page's "Scoring" (its rule ids named below), the only place the page
+   * computes them; konum.scoring is the same rules for `konum quiz`, and both run the cases
+   * of tests/grading/rules.json. p is a question's progress (quiz.js's api): variant, best
+   * (share of the points a check earned, null before any), paid (hints taken then), hints,
+   * tries, seen (variants whose answer was shown), revealed, checked, ok. limits: points,
+   * costs (each hint's share), attempts (0: any number), variants. Credit is in points. */
+  function paidFor(limits, hints) {
+    var paid = 0;
+    for (var i = 0; i < hints && i < limits.costs.length; i++) paid += limits.costs[i];
+    return paid;
+  }
+  var rules = {
+    /* rule-best, rule-hints: the best check less the hints taken before it. */
+    credit: function (p, limits) {
+      return p.best === null ? 0 : Math.max(0, p.best - paidFor(limits, p.paid)) * limits.points;
+    },
+    took: function (p, limits) { return (p.best || 0) * limits.points - rules.credit(p, limits); },
+    locked: function (p, limits) { return limits.attempts > 0 && p.tries >= limits.attempts; },
+    left: function (p, limits) { return limits.attempts ? Math.max(0, limits.attempts - p.tries) : null; },
+    /* rule-hints: the next hint's cost in points, 0 when none is left or it is solved. */
+    hintCost: function (p, limits) {
+      return p.hints >= limits.costs.length || (p.best || 0) >= 1 ? 0 : limits.costs[p.hints] * limits.points;
+    },
+    /* rule-reveal: Show answer costs the points while they are to be earned. */
+    showCosts: function (p, limits) {
+      return !p.revealed && rules.credit(p, limits) < limits.points && p.seen.indexOf(p.variant) < 0;
+    },
+    /* A graded check ({share, ok}); what the feedback says beside the grader's message
+     * ({instead, earned, kept, left, over, reveal}: konum.scoring.Told), or null when the
+     * attempts are used up. restoring: a reload shows the stored check again. */
+    check: function (p, limits, share, ok, restoring) {
+      if (!restoring && rules.locked(p, limits)) return null;
+      var shown = p.seen.indexOf(p.variant) >= 0, kept = rules.credit(p, limits);
+      var now = Math.max(0, share - paidFor(limits, p.hints)) * limits.points;
+      if (!restoring) {
+        p.tries++;
+        if (!shown && share > (p.best || 0)) {
+          p.best = share;
+          p.paid = p.hints;
+        }
+      } else if (p.best === null) p.best = shown ? 0 : share;
+      p.best = p.best || 0;
+      p.checked = true;
+      p.ok = ok;
+      var told = { instead: null, earned: null, kept: null, left: null, over: false, reveal: false };
+      if (shown && share > 0) told.instead = ok ? "quiz.right_after_reveal" : "quiz.part_after_reveal";
+      else if (share > 0 && now < limits.points) told.earned = now;
+      if (kept > 0 && (shown || now < kept)) told.kept = kept;
+      if (!ok) told.left = rules.left(p, limits);
+      told.over = told.left === 0;
+      told.reveal = rules.locked(p, limits) && !ok && !p.revealed;
+      if (told.reveal) rules.show(p);
+      return told;
+    },
+    hint: function (p, limits) {
+      if (p.hints >= limits.costs.length) return false;
+      p.hints++;
+      return true;
+    },
+    /* rule-reveal: these numbers earn nothing from now on. */
+    show: function (p) {
+      p.revealed = true;
+      if (p.seen.indexOf(p.variant) < 0) p.seen.push(p.variant);
+    },
+    /* rule-new: the next numbers; credit, hints and attempts stay. */
+    next: function (p, limits) {
+      p.variant = (p.variant + 1) % Math.max(1, limits.variants);
+      p.checked = p.ok = p.revealed = false;
+    },
+    /* Reset: credit, hints and checks go, the variants shown stay shown (rule-reveal). */
+    reset: function (p) {
+      p.variant = p.paid = p.hints = p.tries = 0;
+      p.best = null;
+      p.revealed = p.checked = p.ok = false;
+    },
+    /* A cleaned record's progress into p (the variants shown in p stay shown). */
+    restore: function (p, r) {
+      p.variant = r.v;
+      p.best = r.b;
+      p.paid = r.p;
+      p.hints = r.h;
+      p.tries = r.n;
+      p.checked = r.c;
+      p.ok = r.ok;
+      p.revealed = r.r;
+      r.s.forEach(function (k) { if (p.seen.indexOf(k) < 0) p.seen.push(k); });
+      if (r.r && p.seen.indexOf(r.v) < 0) p.seen.push(r.v);
+    },
+    /* rule-exam: an attempt submitted with its score; the next one keeps it in past. */
+    submit: function (e, score, total) {
+      e.done = true;
+      e.score = score;
+      e.total = total;
+    },
+    retake: function (e, total) {
+      var score = e.done ? e.score || 0 : 0;
+      return { attempt: e.attempt + 1, past: e.past.concat([{ score: score, total: e.total || total }]) };
+    },
+    /* Seconds left at now (ms) of a limit (s) from start (ms): none past it or before it. */
+    timeLeft: function (start, now, limit) {
+      var s = limit - (now - start) / 1000;
+      return start > now || s > limit ? 0 : Math.max(0, s);
+    }
+  };
 
   /* Writes a question's record; the variants shown in another tab stay shown (a reveal is
    * never forgotten). Returns the record as written. */
@@ -172,7 +276,7 @@
     return done;
   }
 
-  /* An exam's attempt. A start time in the future reads as a clock past its limit. */
+  /* An exam's attempt (a start time in the future: rules.timeLeft counts it as ended). */
   function exam(key) {
     var e = raw(key), r = { attempt: 1, past: [] };
     if (!isObject(e)) return r;
@@ -189,7 +293,6 @@
         return isObject(x) && isTime(x.score) && isTime(x.total) && x.score <= x.total;
       }).slice(-MANY).map(function (x) { return { score: x.score, total: x.total }; });
     }
-    if (r.start !== undefined && r.start > Date.now()) r.future = true;
     return r;
   }
 
@@ -324,7 +427,7 @@
   }
 
   window.konumState = {
-    SCHEMA: SCHEMA, clean: clean, share: share, question: question, saveQuestion: saveQuestion,
+    SCHEMA: SCHEMA, rules: rules, clean: clean, share: share, question: question, saveQuestion: saveQuestion,
     resetQuestion: resetQuestion, restoreQuestion: restoreQuestion, records: records,
     answered: answered, path: path, pages: progress, setPage: setPage,
     answeredPages: answeredPages, exam: exam, saveExam: put, get: raw, set: put, remove: remove,

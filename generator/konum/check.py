@@ -26,10 +26,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from konum import htmlcheck, imagerefs
-from konum.fields import Written, place, walk
 from konum.figures import FigureError
 from konum.images import Image
 from konum.load import DEFAULT_ROOT, Loaded, PathLike, load_files
+from konum.located import Written, place, walk
 from konum.markup import Spot
 from konum.plugins import NONE, Plugins
 from konum.problems import BankError, BankProblem, sort_problems

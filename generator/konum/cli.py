@@ -126,9 +126,9 @@ def check(
     from konum.plugins import NONE, load_plugins
     from konum.problems import format_json, format_text
     from konum.record import record_outputs
+    from konum.rehash import update_hashes as record_hashes
     from konum.siteconfig import find_editions, published_banks, read_site_config
     from konum.translate import check_translations
-    from konum.translate import update_hashes as record_hashes
 
     # The site's plugins, when there is a site: banks given by path are checked with them
     # too, and without a mkdocs.yml with those the command names.

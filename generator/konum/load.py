@@ -19,9 +19,11 @@ from pathlib import Path
 
 from konum import yamlsource
 from konum.blocks import END, outside_fences
-from konum.fields import COMMON_FIELDS, IdUse, Reader, TextUse
+from konum.common_fields import COMMON_FIELDS, common
+from konum.fields import Reader
 from konum.files import input_problem
 from konum.formatting import SLUG, did_you_mean, slugify
+from konum.located import IdUse, TextUse
 from konum.model import Flashcard, Source
 from konum.paths import shown
 from konum.problems import BankProblem
@@ -315,10 +317,10 @@ class _BankReader(Reader):
                 self.missing(node, "", "type", "one of " + ", ".join(TYPES))
             # With no known type, a field only some types require is not reported missing:
             # the type's own problem says what is wrong.
-            common = self.common(
-                node, bank, prompt_required=kind is not None and kind.PROMPT_REQUIRED
+            shared = common(
+                self, node, bank, prompt_required=kind is not None and kind.PROMPT_REQUIRED
             )
-            built = kind.read(self, node, common) if kind is not None else None
+            built = kind.read(self, node, shared) if kind is not None else None
             return built if self.count() == start else None
         finally:
             self.qid, self.prefix = None, ""

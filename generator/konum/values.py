@@ -49,6 +49,7 @@ import numpy as np
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
+from konum.bounds import PRINT_NUMBER, SandboxError, check_decimals
 from konum.config import DEFAULTS, OptionError, Options, options_from
 from konum.errors import KonumError, PageError
 from konum.figures import figure_params, render_svg
@@ -56,7 +57,7 @@ from konum.formatting import GROUPS_ALWAYS, format_number, group_digits, number_
 from konum.load import question_blocks
 from konum.model import Choices, Range
 from konum.plugins import Plugins, load_plugins
-from konum.sandbox import PRINT_NUMBER, SandboxError, check_decimals, fmt, sandbox
+from konum.sandbox import fmt, sandbox
 from konum.siteconfig import option_line, refusal
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import os
 import re
-from dataclasses import replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
@@ -26,7 +25,7 @@ from konum.load import is_page_bank
 from konum.paths import shown
 from konum.plugins import Plugins, load_plugins
 from konum.problems import BankError, BankProblem
-from konum.translate import check_translations
+from konum.translate import check_translations, with_texts
 from konum.types import Bank, Concrete, Draw, Question
 
 Stamp = tuple[tuple[str, int, int], ...]
@@ -149,24 +148,7 @@ def _translated(
         bank = banks.get(by_file.get(written.file, ""))
         if bank is None:
             continue
-        questions = tuple(
-            q.replaced({path: text for (qid, path), text in texts.items() if qid == q.id})
-            for q in bank.questions
-        )
-        cards = tuple(
-            replace(
-                fc,
-                front=texts.get((fc.id, "front"), fc.front),
-                back=texts.get((fc.id, "back"), fc.back),
-            )
-            for fc in bank.flashcards
-        )
-        banks[bank.id] = replace(
-            bank,
-            title=texts.get((None, "title"), bank.title),
-            questions=questions,
-            flashcards=cards,
-        )
+        banks[bank.id] = with_texts(bank, texts)
     if problems:
         raise BankError(problems, translated.files)
     log = logging.getLogger("konum.translations")

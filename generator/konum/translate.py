@@ -105,6 +105,30 @@ def _optional(path: str) -> bool:
     return path.startswith("blanks[")
 
 
+#: Texts by where they belong: (question or flashcard id, field path), or (None, "title").
+Texts = Mapping[tuple[str | None, str], object]
+
+
+def with_texts(bank: Bank, texts: Texts) -> Bank:
+    """``bank`` with the given texts in place of its own: each question's (its
+    :meth:`~konum.types.Question.replaced` takes its fields by path), each flashcard's front
+    and back, then the title. A text not given stays as it was."""
+    questions = tuple(
+        q.replaced({path: text for (qid, path), text in texts.items() if qid == q.id})
+        for q in bank.questions
+    )
+    cards = tuple(
+        replace(
+            fc,
+            front=str(texts.get((fc.id, "front"), fc.front)),
+            back=str(texts.get((fc.id, "back"), fc.back)),
+        )
+        for fc in bank.flashcards
+    )
+    title = str(texts.get((None, "title"), bank.title))
+    return replace(bank, title=title, questions=questions, flashcards=cards)
+
+
 @dataclass(frozen=True)
 class Entry:
     """One entry of a translation file: its id, stored hash and texts by field path."""
@@ -470,15 +494,6 @@ def _translate_bank(
             ):
                 texts.append(TextUse(entry.id, field_path, value, node))
     written = Written(name, tuple((text or "").split("\n")), tuple(texts))
-    questions = tuple(q.replaced(seen[q.id].texts) for q in bank.questions)
-    flashcards = tuple(
-        replace(
-            fc,
-            front=str(seen[fc.id].texts.get("front", fc.front)),
-            back=str(seen[fc.id].texts.get("back", fc.back)),
-        )
-        for fc in bank.flashcards
-    )
     names = root.get("tags")
     named = {t: names.get(t) for t in names} if isinstance(names, yamlsource.YMap) else {}
     tag_names = tuple(
@@ -486,10 +501,9 @@ def _translate_bank(
         for tag, name in named.items()
         if isinstance(name, yamlsource.YScalar)
     )
-    translated = replace(
-        bank, title=translated_title, questions=questions, flashcards=flashcards,
-        tag_names=tag_names,
-    )  # fmt: skip
+    given: dict[tuple[str | None, str], object] = {(None, "title"): translated_title}
+    given.update(((i, path), text) for i, e in seen.items() for path, text in e.texts.items())
+    translated = replace(with_texts(bank, given), tag_names=tag_names)
     return translated, [], written
 
 

@@ -226,19 +226,20 @@ def course_for(options: Options) -> Course:
     return course
 
 
-def course_problem(options: Options, config_file: Path) -> BankProblem | None:
-    """What ``options`` (the konum extension's, in ``config_file``) get wrong about the
-    course (the ``order`` option naming no bank, a plugin that does not import), at the
-    option's line of ``config_file`` when it is written there; None when the course loads,
-    or when its banks or translations have problems (:func:`load_course` lists those)."""
+def course_problems(options: Options, config_file: Path) -> list[BankProblem]:
+    """What keeps the course of ``options`` (the konum extension's, in ``config_file``) from
+    loading: the problems of its banks and translations, each one line as
+    :func:`load_course` found it, or what the options get wrong about the course (the
+    ``order`` option naming no bank, a plugin that does not import), at the option's line
+    of ``config_file`` when it is written there; nothing when the course loads."""
     try:
         course_for(options)
-    except BankError:
-        return None
+    except BankError as exc:
+        return list(exc.problems)
     except KonumError as exc:
         named = re.match(r"option '(\w+)' of konum", str(exc))
         lines = config_file.read_text(encoding="utf-8").splitlines()
         option = re.compile(rf"\s*{named.group(1) if named else '$^'}\s*:")
         at = next((n for n, line in enumerate(lines, 1) if option.match(line)), None)
-        return BankProblem(str(shown(config_file, Path.cwd())), at, None, str(exc))
-    return None
+        return [BankProblem(str(shown(config_file, Path.cwd())), at, None, str(exc))]
+    return []

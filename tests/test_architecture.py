@@ -48,8 +48,9 @@ NEWTYPE = REPO / "tests" / "fixtures" / "newtype"
 #: statistics with their symbols, `where` and plugin errors at their line (about 590); issue
 #: 48's bounded terminal quiz (its page reader, URL fetcher and control characters) and issue
 #: 42's spoken names of formulas in quizzes; then the imports of the modules that took the
-#: second jobs of sandbox, fields and translate (issue 43); and nothing else may.
-ENGINE_BUDGET = 16_893
+#: second jobs of sandbox, fields and translate, less the blocks issue 43 wrote once; and
+#: nothing else may.
+ENGINE_BUDGET = 16_871
 
 
 def module_files() -> dict[str, Path]:
@@ -304,6 +305,214 @@ def test_no_engine_module_is_over_its_line_limit() -> None:
         if (count := len(path.read_text(encoding="utf-8").splitlines())) > MODULE_LINES
     }
     assert long == {}, f"modules over {MODULE_LINES} lines"
+
+
+# --- no block written twice --------------------------------------------------------------
+
+#: Lines of a block that may not appear twice.
+REPEAT_LINES = 6
+
+#: Runs of :data:`REPEAT_LINES` identical lines that may stand in two places, by the files
+#: (sorted) and the run's first line, and why.
+ALLOWED_REPEATS: dict[tuple[str, str, str], str] = {
+    # Python spells a protocol's method signature again in each class that implements it.
+    (
+        "generator/konum/computed/base.py",
+        "generator/konum/computed/base.py",
+        "def generate(",
+    ): "SpeakingGenerator.generate and BaseGenerator.generate: a protocol and its implementation",
+    (
+        "generator/konum/computed/base.py",
+        "generator/konum/computed/variants.py",
+        "def generate(",
+    ): "SpeakingGenerator.generate and WhereGenerator.generate: a protocol and its implementation",
+    # The two renderings of a figure take the same arguments: the page's SVG and a file's.
+    (
+        "generator/konum/figures/__init__.py",
+        "generator/konum/figures/__init__.py",
+        "figure: LessonFigure,",
+    ): "render_svg and figure_file: one figure's arguments, for a page and for a file",
+    # The question types' modules, their exports and templates (issue 43's other half).
+    (
+        "generator/konum/exports/__init__.py",
+        "generator/konum/exports/__init__.py",
+        "*,",
+    ): "types branch removes",
+    (
+        "generator/konum/exports/moodle.py",
+        "generator/konum/exports/qti.py",
+        "banks: Sequence[Bank],",
+    ): "types branch removes",
+    (
+        "generator/konum/types/__init__.py",
+        "generator/konum/types/computed.py",
+        "Card,",
+    ): "types branch removes",
+    (
+        "generator/konum/types/__init__.py",
+        "generator/konum/types/fill.py",
+        "Page,",
+    ): "types branch removes",
+    (
+        "generator/konum/types/choice.py",
+        "generator/konum/types/computed.py",
+        "from konum.types.base import (",
+    ): "types branch removes",
+    (
+        "generator/konum/types/choice.py",
+        "generator/konum/types/matching.py",
+        "from konum.types.base import (",
+    ): "types branch removes",
+    (
+        "generator/konum/types/choice.py",
+        "generator/konum/types/numeric.py",
+        "Graded,",
+    ): "types branch removes",
+    (
+        "generator/konum/types/choice.py",
+        "generator/konum/types/ordering.py",
+        "from konum.types.base import (",
+    ): "types branch removes",
+    (
+        "generator/konum/types/computed.py",
+        "generator/konum/types/fill.py",
+        "Finding,",
+    ): "types branch removes",
+    (
+        "generator/konum/types/computed.py",
+        "generator/konum/types/fill.py",
+        "from konum.qti_items import QtiDocument",
+    ): "types branch removes",
+    (
+        "generator/konum/types/computed.py",
+        "generator/konum/types/matching.py",
+        "from konum.types.base import (",
+    ): "types branch removes",
+    (
+        "generator/konum/types/computed.py",
+        "generator/konum/types/numeric.py",
+        "from konum.qti_items import QtiDocument",
+    ): "types branch removes",
+    (
+        "generator/konum/types/computed.py",
+        "generator/konum/types/ordering.py",
+        "from konum.types.base import (",
+    ): "types branch removes",
+    (
+        "generator/konum/types/computed.py",
+        "generator/konum/types/output.py",
+        "Finding,",
+    ): "types branch removes",
+    (
+        "generator/konum/types/fill.py",
+        "generator/konum/types/numeric.py",
+        "from konum.qti_items import QtiDocument",
+    ): "types branch removes",
+    (
+        "generator/konum/types/fill.py",
+        "generator/konum/types/output.py",
+        "from konum.types.base import (",
+    ): "types branch removes",
+    (
+        "generator/konum/types/matching.py",
+        "generator/konum/types/ordering.py",
+        "from konum.types.base import (",
+    ): "types branch removes",
+    (
+        "templates/quiz/choice.html.j2",
+        "templates/quiz/matching.html.j2",
+        "{{ m.open(q, later) }}",
+    ): "types branch removes",
+    (
+        "templates/quiz/choice.html.j2",
+        "templates/quiz/numeric.html.j2",
+        "{{ m.open(q, later) }}",
+    ): "types branch removes",
+    (
+        "templates/quiz/choice.html.j2",
+        "templates/quiz/ordering.html.j2",
+        "{{ m.open(q, later) }}",
+    ): "types branch removes",
+    (
+        "templates/quiz/matching.html.j2",
+        "templates/quiz/numeric.html.j2",
+        "{{ m.open(q, later) }}",
+    ): "types branch removes",
+    (
+        "templates/quiz/matching.html.j2",
+        "templates/quiz/ordering.html.j2",
+        "{{ m.open(q, later) }}",
+    ): "types branch removes",
+    (
+        "templates/quiz/numeric.html.j2",
+        "templates/quiz/ordering.html.j2",
+        "{{ m.open(q, later) }}",
+    ): "types branch removes",
+}
+
+
+def folded_lines(path: Path) -> list[tuple[int, str]]:
+    """``path``'s lines that count, each with its number, its runs of whitespace folded to
+    one space: not blank, not a comment (``#`` in Python; ``//``, ``/*``, ``*`` in
+    JavaScript and CSS; ``{# ... #}`` in Jinja)."""
+    comments = {".py": ("#",), ".js": ("//", "/*", "*"), ".css": ("/*", "*"), ".j2": ("{#",)}
+    kept = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        text = " ".join(line.split())
+        if text and not text.startswith(comments[path.suffix]):
+            kept.append((number, text))
+    return kept
+
+
+def repeated_runs(paths: list[Path], root: Path) -> dict[tuple[str, str, str], str]:
+    """Each run of at least :data:`REPEAT_LINES` folded lines that stands in two places (in
+    one file or two), as ``(file, file, its first line)`` to ``"file:line ~ file:line"``;
+    windows that continue one run are that run."""
+    lines = {path.relative_to(root).as_posix(): folded_lines(path) for path in paths}
+    places: dict[tuple[str, ...], list[tuple[str, int]]] = {}
+    for name, kept in lines.items():
+        for i in range(len(kept) - REPEAT_LINES + 1):
+            run = tuple(text for _, text in kept[i : i + REPEAT_LINES])
+            places.setdefault(run, []).append((name, i))
+    pairs: set[tuple[str, int, str, int]] = set()
+    for where in places.values():
+        for i, (file_a, at_a) in enumerate(where):
+            pairs.update((file_a, at_a, file_b, at_b) for file_b, at_b in where[i + 1 :])
+    found: dict[tuple[str, str, str], str] = {}
+    for file_a, at_a, file_b, at_b in sorted(pairs):
+        if (file_a, at_a - 1, file_b, at_b - 1) in pairs:
+            continue  # inside a run that starts earlier
+        (line_a, first), (line_b, _) = lines[file_a][at_a], lines[file_b][at_b]
+        key = (*sorted((file_a, file_b)), first)
+        found.setdefault(key, f"{file_a}:{line_a} ~ {file_b}:{line_b}")
+    return found
+
+
+def source_files() -> list[Path]:
+    """The files whose blocks must not repeat: Python, JavaScript, CSS and Jinja templates
+    under generator/ and templates/."""
+    return sorted(
+        path
+        for folder in (SOURCE, TEMPLATES)
+        for path in folder.rglob("*")
+        if path.suffix in (".py", ".js", ".css", ".j2") and path.is_file()
+    )
+
+
+def test_the_repeat_finder_finds_repeats(tmp_path: Path) -> None:
+    block = "".join(f"x{i} = {i}  # {i}\n" for i in range(REPEAT_LINES))
+    (tmp_path / "a.py").write_text(f"# a\n{block}", encoding="utf-8")
+    (tmp_path / "b.py").write_text(block.replace(" = ", "  =  ").replace("x3", "\n\nx3"))
+    (tmp_path / "c.py").write_text(block.replace("x5", "y5"), encoding="utf-8")
+    found = repeated_runs(sorted(tmp_path.glob("*.py")), tmp_path)
+    assert found == {("a.py", "b.py", "x0 = 0 # 0"): "a.py:2 ~ b.py:1"}
+
+
+def test_no_block_of_six_lines_is_written_twice() -> None:
+    found = repeated_runs(source_files(), REPO)
+    unexplained = {key: where for key, where in found.items() if key not in ALLOWED_REPEATS}
+    assert unexplained == {}, "blocks written twice: make one of them serve both"
+    assert sorted(set(ALLOWED_REPEATS) - set(found)) == [], "allowed repeats that are gone"
 
 
 # --- a new question type, as ARCHITECTURE.md says -------------------------------------------

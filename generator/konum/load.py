@@ -189,6 +189,21 @@ def _all_fields() -> tuple[str, ...]:
     return tuple(dict.fromkeys([*COMMON_FIELDS, *(f for k in TYPES.values() for f in k.FIELDS)]))
 
 
+def _duplicate_id(use: IdUse, file: str, first: str) -> BankProblem:
+    """The problem of ``use``, an id already used at ``first`` (``line 4``, or the file and
+    line of another bank), reported in ``file``."""
+    return BankProblem(
+        file,
+        use.mark.line,
+        use.mark.column,
+        f"duplicate id '{use.id}': already used at {first}",
+        question_id=use.id,
+        field="id",
+        expected="an id used once across all banks",
+        found=f"'{use.id}' twice",
+    )
+
+
 class _BankReader(Reader):
     """Reads a whole bank file: its top level, its questions (each by its type), its
     flashcards."""
@@ -266,18 +281,7 @@ class _BankReader(Reader):
         for use in self.ids:
             first = seen.setdefault(use.id, use)
             if first is not use:
-                self.problems.append(
-                    BankProblem(
-                        self.file,
-                        use.mark.line,
-                        use.mark.column,
-                        f"duplicate id '{use.id}': already used at line {first.mark.line}",
-                        question_id=use.id,
-                        field="id",
-                        expected="an id used once across all banks",
-                        found=f"'{use.id}' twice",
-                    )
-                )
+                self.problems.append(_duplicate_id(use, self.file, f"line {first.mark.line}"))
 
     def flashcard(self, node: YNode, index: int, bank: str) -> Flashcard | None:
         self.qid, self.prefix = None, f"flashcards[{index}]."
@@ -390,18 +394,7 @@ def _cross_bank(results: Sequence[Loaded]) -> list[BankProblem]:
             local.add(use.id)
             earlier = first.setdefault(use.id, use)
             if earlier is not use:
-                problems.append(
-                    BankProblem(
-                        use.file,
-                        use.mark.line,
-                        use.mark.column,
-                        f"duplicate id '{use.id}': already used at {earlier.where()}",
-                        question_id=use.id,
-                        field="id",
-                        expected="an id used once across all banks",
-                        found=f"'{use.id}' twice",
-                    )
-                )
+                problems.append(_duplicate_id(use, use.file, earlier.where()))
     banks: dict[str, IdUse] = {}
     for result in results:
         if result.bank_id is None:

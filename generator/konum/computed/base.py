@@ -459,12 +459,12 @@ class BaseGenerator:
     def make(
         self,
         v: Values,
-        *,
         prompt: str,
         answer: float,
         decimals: int,
         solution: str,
         distractors: Sequence[Distractor],
+        *,
         unit: str | None = None,
         exact: bool = False,
         extra: Mapping[str, object] | None = None,

@@ -50,7 +50,7 @@ NEWTYPE = REPO / "tests" / "fixtures" / "newtype"
 #: 42's spoken names of formulas in quizzes; then the imports of the modules that took the
 #: second jobs of sandbox, fields and translate, less the blocks issue 43 wrote once; and
 #: nothing else may.
-ENGINE_BUDGET = 16_871
+ENGINE_BUDGET = 16_876
 
 
 def module_files() -> dict[str, Path]:
@@ -305,6 +305,40 @@ def test_no_engine_module_is_over_its_line_limit() -> None:
         if (count := len(path.read_text(encoding="utf-8").splitlines())) > MODULE_LINES
     }
     assert long == {}, f"modules over {MODULE_LINES} lines"
+
+
+def test_the_default_variant_count_is_written_once() -> None:
+    """``limits.DEFAULT_VARIANTS`` is the one place that says how many variants a site draws
+    when it does not say: no ``variants`` parameter, field or option defaults to a number."""
+    written = []
+    for name, path in module_files().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            pairs: list[tuple[str, ast.expr | None]] = []
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                args = node.args
+                positional = [*args.posonlyargs, *args.args]
+                defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+                pairs += [(a.arg, d) for a, d in zip(positional, defaults, strict=True)]
+                keywords = zip(args.kwonlyargs, args.kw_defaults, strict=True)
+                pairs += [(a.arg, d) for a, d in keywords]
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                pairs.append((node.target.id, node.value))
+            elif isinstance(node, ast.Assign):
+                pairs += [(t.id, node.value) for t in node.targets if isinstance(t, ast.Name)]
+            elif isinstance(node, ast.Dict):
+                pairs += [
+                    (k.value, v.elts[0] if isinstance(v, ast.List) and v.elts else v)
+                    for k, v in zip(node.keys, node.values, strict=True)
+                    if isinstance(k, ast.Constant) and isinstance(k.value, str)
+                ]
+            written += [
+                f"{name}:{value.lineno} {key}"
+                for key, value in pairs
+                if key == "variants"
+                and isinstance(value, ast.Constant)
+                and type(value.value) is int
+            ]
+    assert written == []
 
 
 # --- no block written twice --------------------------------------------------------------

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from konum import htmlcheck, imagerefs
+from konum import htmlcheck, imagerefs, limits
 from konum.figures import FigureError
 from konum.images import Image
 from konum.load import DEFAULT_ROOT, Loaded, PathLike, load_files
@@ -165,7 +165,7 @@ def check_loaded(
     plugins: Plugins = NONE,
     project: Path | None = None,
     run_programs: bool = False,
-    variants: int = 5,
+    variants: int = limits.DEFAULT_VARIANTS,
 ) -> tuple[list[Bank], list[BankProblem], dict[Path, Image]]:
     """Check what :func:`konum.load.load_files` loaded (``variants``: what the site draws
     of each computed question): the banks with no problem left (as checked), every
@@ -221,7 +221,7 @@ def check_banks(
     plugins: Plugins = NONE,
     project: Path | None = None,
     run_programs: bool = False,
-    variants: int = 5,
+    variants: int = limits.DEFAULT_VARIANTS,
     pages: Path | None = None,
 ) -> CheckReport:
     """Load and check banks without raising (see :func:`load_banks` for the arguments;

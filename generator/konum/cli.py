@@ -137,7 +137,7 @@ def check(
     translations = None
     complete = not paths  # the whole banks folder: a translation of no bank is reported
     project = None  # without a mkdocs.yml, images must lie in the working directory
-    variants = 5  # what a site draws of each computed question unless it says otherwise
+    variants = limits.DEFAULT_VARIANTS
     if not paths or Path(config_file).is_file():
         settings = read_site_config(config_file)
         site = settings if not paths else None

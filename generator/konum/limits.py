@@ -36,8 +36,10 @@ MAX_POINTS = 100
 #: A question's optional difficulty.
 DIFFICULTY = (1, 3)
 
-#: Variants drawn per computed question (site config and command line).
+#: Variants drawn per computed question (site config and command line), and how many when
+#: the site does not say.
 VARIANTS = (1, 50)
+DEFAULT_VARIANTS = 5
 
 #: The site seed: a non-negative 64-bit signed integer, so that every tool stores it.
 SEED = (0, 2**63 - 1)

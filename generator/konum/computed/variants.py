@@ -234,7 +234,7 @@ def _compiled(prompt: str) -> SandboxedTemplate:
 
 
 def computed_variants(
-    recipe: Recipe, seed: int, count: int = 5, language: str = "en"
+    recipe: Recipe, seed: int, count: int = limits.DEFAULT_VARIANTS, language: str = "en"
 ) -> tuple[Variant, ...]:
     """``count`` variants of ``recipe``'s question for the site ``seed``, worded in
     ``language``.

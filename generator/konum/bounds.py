@@ -27,6 +27,7 @@ from jinja2.nodes import EvalContext
 from jinja2.runtime import Context
 from jinja2.utils import pass_eval_context
 
+from konum import limits
 from konum.errors import KonumError
 
 
@@ -75,9 +76,6 @@ class Limits:
 #: Array elements (inputs and result) of one call or operator that count as one step more.
 ITEMS_PER_STEP = 1_000
 
-#: Decimals a template may ask :func:`fmt` (and the lessons' helpers) for.
-MAX_DECIMALS = 15
-
 
 def check_decimals(decimals: object) -> None:
     """Refuse ``decimals`` outside ``0..MAX_DECIMALS`` (a billion places is a gigabyte)."""
@@ -85,8 +83,8 @@ def check_decimals(decimals: object) -> None:
         return
     if not isinstance(decimals, numbers.Integral) or isinstance(decimals, bool):
         raise SandboxError(f"decimals: expected a whole number, found {decimals!r}")
-    if not 0 <= int(decimals) <= MAX_DECIMALS:
-        raise SandboxError(f"decimals: expected 0 to {MAX_DECIMALS}, found {decimals}")
+    if not 0 <= int(decimals) <= limits.TEMPLATE_DECIMALS:
+        raise SandboxError(f"decimals: expected 0 to {limits.TEMPLATE_DECIMALS}, found {decimals}")
 
 
 @dataclass

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from konum import yamlsource
+from konum import limits, yamlsource
 from konum.blocks import END, outside_fences
 from konum.common_fields import COMMON_FIELDS, common
 from konum.fields import Reader
@@ -117,9 +117,9 @@ class Loaded:
 
 
 def _read(path: Path, name: str, project: Path) -> tuple[bytes | None, list[BankProblem]]:
-    problem = input_problem(path, project.resolve(), "bank", yamlsource.MAX_BYTES)
+    problem = input_problem(path, project.resolve(), "bank", limits.YAML_BYTES)
     if problem is not None:
-        limit = f"at most {yamlsource.MAX_BYTES:,} bytes"
+        limit = f"at most {limits.YAML_BYTES:,} bytes"
         large = problem.startswith("file is too large")
         found = f"{path.stat().st_size:,} bytes" if large else None
         return None, [

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from konum import translate, yamlsource
+from konum import limits, translate, yamlsource
 from konum.files import input_problem, write_atomically
 from konum.model import Flashcard
 from konum.types import Bank, Question
@@ -31,7 +31,7 @@ def update_hashes(banks: Sequence[Bank], folder: Path) -> list[str]:
     for bank in banks:
         path = translate.translation_path(folder, bank)
         if not path.is_file() or input_problem(
-            path, folder.parent.resolve(), "translation", yamlsource.MAX_BYTES
+            path, folder.parent.resolve(), "translation", limits.YAML_BYTES
         ):
             continue
         data = path.read_bytes()

@@ -47,7 +47,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from konum import yamlsource
+from konum import limits, yamlsource
 from konum.files import input_problem
 from konum.formatting import BLANK
 from konum.located import TextUse, Written
@@ -348,7 +348,7 @@ def _translate_bank(
 ) -> tuple[Bank | None, list[BankProblem], Written | None]:
     name = str(path)
     reader = _Reader(name)
-    problem = input_problem(path, project, "translation", yamlsource.MAX_BYTES)
+    problem = input_problem(path, project, "translation", limits.YAML_BYTES)
     if problem is not None and path.exists():
         return None, [BankProblem(name, None, None, problem)], None
     try:

@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 
 from konum.htmlcheck import scan, scan_generated, url_scheme
+from konum.limits import TEXT_NESTING
 from konum.load import discover
-from konum.markup import MAX_NESTING, MarkupError, render_markdown
+from konum.markup import MarkupError, render_markdown
 from konum.math import MathError
 from konum.problems import BankProblem, format_json, format_text
 from konum.types import ComputedQuestion
@@ -300,9 +301,9 @@ def test_deep_or_long_texts_are_reported_and_never_rendered(text: str) -> None:
 
 
 def test_nesting_up_to_the_limit_renders() -> None:
-    text = "\n".join("    " * i + "- x" for i in range(MAX_NESTING))
+    text = "\n".join("    " * i + "- x" for i in range(TEXT_NESTING))
     assert scan(text) == []
-    assert render_markdown(text).count("<ul>") == MAX_NESTING
+    assert render_markdown(text).count("<ul>") == TEXT_NESTING
 
 
 def test_a_computed_prompt_beyond_the_limits_is_an_error_not_a_traceback() -> None:

@@ -15,7 +15,7 @@ from typing import ClassVar
 
 import pytest
 
-from konum import check, htmlcheck, model, yamlsource
+from konum import check, htmlcheck, limits, model, yamlsource
 from konum.computed import BaseGenerator, param, specs
 from konum.load import discover, load_file
 from konum.model import Range
@@ -814,7 +814,7 @@ def test_python_tag_is_never_constructed(tmp_path: Path) -> None:
 
 def test_too_large_file_is_refused_without_parsing(tmp_path: Path) -> None:
     path = tmp_path / "huge.yml"
-    path.write_bytes(b"bank: huge\n" + b"#" * yamlsource.MAX_BYTES)
+    path.write_bytes(b"bank: huge\n" + b"#" * limits.YAML_BYTES)
     (problem,) = problems_of(path)
     assert problem.line is None
     assert "file is too large" in problem.message
@@ -822,7 +822,7 @@ def test_too_large_file_is_refused_without_parsing(tmp_path: Path) -> None:
 
 
 def test_decode_limit_applies_to_bytes_too() -> None:
-    text, problems = yamlsource.decode(b"x" * (yamlsource.MAX_BYTES + 1), "f.yml")
+    text, problems = yamlsource.decode(b"x" * (limits.YAML_BYTES + 1), "f.yml")
     assert text is None
     assert "too large" in problems[0].message
 

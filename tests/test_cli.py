@@ -338,3 +338,29 @@ def test_check_warns_about_bank_files_the_site_publishes(tmp_path: Path) -> None
         "  exclude_docs: |",
         "    banks/",
     ]
+
+
+def test_a_translation_problem_is_one_line_said_once(tmp_path: Path) -> None:
+    """A problem in an edition's translations is its one line (issue 48): not again, with
+    its line breaks escaped, at each page of the edition whose course it stops."""
+    project = make_project(tmp_path)
+    config = project / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(
+        text.replace("      variants: 3\n", "      variants: 3\n      editions: [mkdocs.tr.yml]\n"),
+        encoding="utf-8",
+    )
+    (project / "mkdocs.tr.yml").write_text(
+        text.replace("site_dir: site\n", "site_dir: site/tr\n").replace(
+            "      variants: 3\n", "      variants: 3\n      translations: tr\n"
+        ),
+        encoding="utf-8",
+    )
+    (project / "tr").mkdir()
+    (project / "tr" / "mini.yml").write_text("bank: mini\ntitle: Mini\n", encoding="utf-8")
+    checked = konum(project, "check")
+    assert checked.returncode == 1 and "Traceback" not in checked.stderr, checked.stderr
+    lines = checked.stderr.splitlines()
+    assert "\\n" not in checked.stderr and not any(".md" in line for line in lines), lines
+    assert len(lines) == len(set(lines)), lines
+    assert lines[0].startswith(f"{project / 'tr' / 'mini.yml'}:"), lines

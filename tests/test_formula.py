@@ -20,8 +20,9 @@ import pytest
 
 from konum import model
 from konum.computed import sig
-from konum.computed.expression import MAX_DEPTH, MAX_LENGTH, FormulaError, parse
+from konum.computed.expression import FormulaError, parse
 from konum.computed.formula import PROBES, probe_values
+from konum.limits import FORMULA_CHARS, FORMULA_DEPTH
 from konum.types import ComputedQuestion
 from tests.helpers import (
     PE,
@@ -94,8 +95,8 @@ def test_allowed_formulas_compute_what_math_computes(formula: str, expected: flo
         ("sqrt(m, a)", "sqrt() takes 1 argument, found 2", 0),
         ("round(m, a)", "places must be a whole number", 9),
         ("1e999 * m", "too large for a float", 0),
-        ("x" * (MAX_LENGTH + 1), "too long", None),
-        ("-" * (MAX_DEPTH + 1) + "m", "too deep", MAX_DEPTH),
+        ("x" * (FORMULA_CHARS + 1), "too long", None),
+        ("-" * (FORMULA_DEPTH + 1) + "m", "too deep", FORMULA_DEPTH),
         ("(" * 300 + "m" + ")" * 300, "not a valid formula", ANYWHERE),
     ],
 )
@@ -135,10 +136,10 @@ def test_failures_while_evaluating_name_the_part_that_failed(formula: str, needl
 
 
 def test_the_longest_and_deepest_formulas_allowed_parse_and_evaluate_quickly() -> None:
-    long_sum = "+".join(["m"] * (MAX_DEPTH))  # MAX_DEPTH - 1 additions, one inside another
-    deep = "(" * (MAX_DEPTH - 2) + "m" + ")" * (MAX_DEPTH - 2)
+    long_sum = "+".join(["m"] * (FORMULA_DEPTH))  # FORMULA_DEPTH - 1 additions, one inside another
+    deep = "(" * (FORMULA_DEPTH - 2) + "m" + ")" * (FORMULA_DEPTH - 2)
     started = time.perf_counter()
-    assert parse(long_sum, {"m"}).evaluate({"m": 1}) == MAX_DEPTH
+    assert parse(long_sum, {"m"}).evaluate({"m": 1}) == FORMULA_DEPTH
     assert parse(deep, {"m"}).evaluate({"m": 2}) == 2
     assert time.perf_counter() - started < 1
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from PIL import Image as Pillow
 
-from konum import images
+from konum import images, limits
 from konum.htmlcheck import scan
 from konum.markup import render_markdown
 from konum.problems import format_text
@@ -286,9 +286,9 @@ def test_flat_names_never_collide_and_never_nest() -> None:
         (b"", "found an empty file"),
         (raster("PNG")[:40], "starts like a PNG image but is not one"),
         (b"<svg><rect/></svg>", "the SVG cannot be used: expected an <svg> root element"),
-        (raster("PNG", size=(images.MAX_SIDE + 1, 1)), "expected at most 8,192 pixels a side"),
+        (raster("PNG", size=(limits.IMAGE_SIDE + 1, 1)), "expected at most 8,192 pixels a side"),
         (
-            b"\x89PNG\r\n\x1a\n" + bytes(images.MAX_BYTES),
+            b"\x89PNG\r\n\x1a\n" + bytes(limits.IMAGE_BYTES),
             "expected at most 512 KiB, found 524,296 bytes",
         ),
     ],
@@ -300,7 +300,7 @@ def test_files_that_are_not_usable_images_say_why(data: bytes, message: str) -> 
 
 def test_a_large_file_is_refused_before_it_is_read(tmp_path: Path) -> None:
     path = tmp_path / "photo.jpg"
-    path.write_bytes(b"\xff\xd8\xff" + bytes(2 * images.MAX_BYTES))
+    path.write_bytes(b"\xff\xd8\xff" + bytes(2 * limits.IMAGE_BYTES))
     with pytest.raises(images.ImageError, match=r"expected at most 512 KiB, found 1\.0 MiB"):
         images.read_image(path)
 

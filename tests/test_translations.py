@@ -20,12 +20,12 @@ from konum.course import course_for
 from konum.exports.anki import deck_id, guid, model_ids
 from konum.formatting import format_number, localize_numbers, with_unit
 from konum.messages import catalogue
+from konum.rehash import update_hashes
 from konum.translate import (
     check_translations,
     english_fields,
     left_in_english,
     source_hash,
-    update_hashes,
 )
 from konum.types import Bank, ChoiceQuestion, ComputedQuestion, MatchingQuestion, NumericQuestion
 from tests.helpers import GENERATORS, PE, all_texts, build_cards, export, forms, load_banks

@@ -25,14 +25,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from konum import htmlcheck, imagerefs
-from konum.fields import Written, place, walk
+from konum import htmlcheck, imagerefs, limits
 from konum.figures import FigureError
 from konum.images import Image
 from konum.load import DEFAULT_ROOT, Loaded, PathLike, load_files
+from konum.located import Written, place, walk
 from konum.markup import Spot
 from konum.plugins import NONE, Plugins
 from konum.problems import BankError, BankProblem, sort_problems
+from konum.translate import with_texts
 from konum.types import Bank, Finding, Probe, Question
 from konum.yamlsource import Mark, YMap, YNode, YScalar, YSeq
 
@@ -164,7 +165,7 @@ def check_loaded(
     plugins: Plugins = NONE,
     project: Path | None = None,
     run_programs: bool = False,
-    variants: int = 5,
+    variants: int = limits.DEFAULT_VARIANTS,
 ) -> tuple[list[Bank], list[BankProblem], dict[Path, Image]]:
     """Check what :func:`konum.load.load_files` loaded (``variants``: what the site draws
     of each computed question): the banks with no problem left (as checked), every
@@ -189,12 +190,11 @@ def check_loaded(
         # Texts are found by id: a question that shares its id (the load reported it) would
         # take the other's texts, so it is not probed, and its bank does not pass.
         used = Counter(use.id for use in item.ids)
+        bank = with_texts(bank, {key: t for key, t in texts.items() if used[key[0] or ""] < 2})
         questions = []
         for q in bank.questions:
             if used[q.id] > 1:
                 continue
-            own = {path: text for (qid, path), text in texts.items() if qid == q.id}
-            q = q.replaced(own)
             node = nodes[q.id]
             figure = _figure_problem(q, plugins, node)
             if figure is not None:
@@ -208,18 +208,9 @@ def check_loaded(
                 field = finding.field or None
                 found.append(_problem(item.file, mark, finding.message, q.id, field))
             questions.append(q)
-        cards = tuple(
-            replace(
-                fc,
-                front=texts.get((fc.id, "front"), fc.front),
-                back=texts.get((fc.id, "back"), fc.back),
-            )
-            for fc in bank.flashcards
-        )
-        title = texts.get((None, "title"), bank.title)
         problems += found
         if not item.problems and not found:
-            banks.append(replace(bank, title=title, questions=tuple(questions), flashcards=cards))
+            banks.append(replace(bank, questions=tuple(questions)))
     return banks, problems, images
 
 
@@ -230,7 +221,7 @@ def check_banks(
     plugins: Plugins = NONE,
     project: Path | None = None,
     run_programs: bool = False,
-    variants: int = 5,
+    variants: int = limits.DEFAULT_VARIANTS,
     pages: Path | None = None,
     skip_pages: Sequence[Path] = (),
 ) -> CheckReport:

@@ -121,14 +121,14 @@ def check(
     is checked against their solution's hash."""
     from konum.build import check_pages
     from konum.check import check_banks
-    from konum.course import course_problem
+    from konum.course import course_problems
     from konum.load import is_page_bank
     from konum.plugins import NONE, load_plugins
     from konum.problems import format_json, format_text
     from konum.record import record_outputs
+    from konum.rehash import update_hashes as record_hashes
     from konum.siteconfig import edition_pages, find_editions, published_banks, read_site_config
     from konum.translate import check_translations
-    from konum.translate import update_hashes as record_hashes
 
     # The site's plugins, when there is a site: banks given by path are checked with them
     # too, and without a mkdocs.yml with those the command names.
@@ -137,7 +137,7 @@ def check(
     translations = None
     complete = not paths  # the whole banks folder: a translation of no bank is reported
     project = None  # without a mkdocs.yml, images must lie in the working directory
-    variants = 5  # what a site draws of each computed question unless it says otherwise
+    variants = limits.DEFAULT_VARIANTS
     if not paths or Path(config_file).is_file():
         settings = read_site_config(config_file)
         site = settings if not paths else None
@@ -164,10 +164,12 @@ def check(
     editions = [] if site is None else [site, *(e for _, e in find_editions(site))]
     if not problems:
         # The pages' blocks, each edition's with its own banks, as the build would take them;
-        # what the site's configuration gets wrong is its own problem, not each page's.
+        # what keeps an edition's course from loading (its configuration, its translations)
+        # is said once, not again by each of its pages.
         for edition in editions:
-            wrong = course_problem(edition.options, edition.config_file)
-            problems += [wrong] if wrong else check_pages(edition)
+            problems += course_problems(edition.options, edition.config_file) or check_pages(
+                edition
+            )
     if translations is not None:
         if update_hashes:
             for changed in record_hashes(report.banks, translations):
@@ -178,6 +180,7 @@ def check(
         files += translated.files
     elif update_hashes:
         raise KonumError(f"{config_file}: the konum extension has no translations folder to update")
+    problems = list(dict.fromkeys(problems))  # an edition's translations are checked above too
     counts = {"files": len(report.files), "questions": report.questions}
     if output_format == "json":
         click.echo(format_json(problems, **counts))

@@ -38,7 +38,10 @@ from konum.messages import LANGUAGES
 DEFAULTS: dict[str, list[Any]] = {
     "banks": ["docs/banks", "folder of bank files, relative to the folder of mkdocs.yml"],
     "seed": [42, "the site seed: the same seed draws the same numbers"],
-    "variants": [5, "variants shipped per computed question (New numbers cycles them)"],
+    "variants": [
+        limits.DEFAULT_VARIANTS,
+        "variants shipped per computed question (New numbers cycles them)",
+    ],
     "plugins": [[], "plugins: installed plugins' names, modules or .py files (konum.plugins)"],
     "generators": [[], "the older name of plugins"],
     "title": ["", "name of the flashcard decks and downloads (default: the site name)"],

@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import os
 import re
-from dataclasses import replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
@@ -27,7 +26,7 @@ from konum.paths import shown
 from konum.plugins import Plugins, load_plugins
 from konum.problems import BankError, BankProblem
 from konum.siteconfig import edition_pages
-from konum.translate import check_translations
+from konum.translate import check_translations, with_texts
 from konum.types import Bank, Concrete, Draw, Question
 
 Stamp = tuple[tuple[str, int, int], ...]
@@ -150,24 +149,7 @@ def _translated(
         bank = banks.get(by_file.get(written.file, ""))
         if bank is None:
             continue
-        questions = tuple(
-            q.replaced({path: text for (qid, path), text in texts.items() if qid == q.id})
-            for q in bank.questions
-        )
-        cards = tuple(
-            replace(
-                fc,
-                front=texts.get((fc.id, "front"), fc.front),
-                back=texts.get((fc.id, "back"), fc.back),
-            )
-            for fc in bank.flashcards
-        )
-        banks[bank.id] = replace(
-            bank,
-            title=texts.get((None, "title"), bank.title),
-            questions=questions,
-            flashcards=cards,
-        )
+        banks[bank.id] = with_texts(bank, texts)
     if problems:
         raise BankError(problems, translated.files)
     log = logging.getLogger("konum.translations")
@@ -246,19 +228,20 @@ def course_for(options: Options) -> Course:
     return course
 
 
-def course_problem(options: Options, config_file: Path) -> BankProblem | None:
-    """What ``options`` (the konum extension's, in ``config_file``) get wrong about the
-    course (the ``order`` option naming no bank, a plugin that does not import), at the
-    option's line of ``config_file`` when it is written there; None when the course loads,
-    or when its banks or translations have problems (:func:`load_course` lists those)."""
+def course_problems(options: Options, config_file: Path) -> list[BankProblem]:
+    """What keeps the course of ``options`` (the konum extension's, in ``config_file``) from
+    loading: the problems of its banks and translations, each one line as
+    :func:`load_course` found it, or what the options get wrong about the course (the
+    ``order`` option naming no bank, a plugin that does not import), at the option's line
+    of ``config_file`` when it is written there; nothing when the course loads."""
     try:
         course_for(options)
-    except BankError:
-        return None
+    except BankError as exc:
+        return list(exc.problems)
     except KonumError as exc:
         named = re.match(r"option '(\w+)' of konum", str(exc))
         lines = config_file.read_text(encoding="utf-8").splitlines()
         option = re.compile(rf"\s*{named.group(1) if named else '$^'}\s*:")
         at = next((n for n, line in enumerate(lines, 1) if option.match(line)), None)
-        return BankProblem(str(shown(config_file, Path.cwd())), at, None, str(exc))
-    return None
+        return [BankProblem(str(shown(config_file, Path.cwd())), at, None, str(exc))]
+    return []

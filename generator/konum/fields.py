@@ -16,157 +16,24 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TypeGuard
 
 from konum import limits
 from konum.formatting import SLUG, slugify, suggest, you_mean
-from konum.model import Choices, FigureRef, Hint, ParamConstraint, Range, Source
+from konum.located import IdUse, TextUse, short
+from konum.located import describe as describe  # re-exported: the types read with these
+from konum.located import join as join
+from konum.located import norm as norm
+from konum.located import num as num
+from konum.located import written as written
+from konum.model import Choices, ParamConstraint, Range
 from konum.problems import BankProblem
 from konum.yamlsource import Mark, YMap, YNode, YScalar, YSeq
 
-#: The fields every question has.
-COMMON_FIELDS = (
-    "id",
-    "type",
-    "prompt",
-    "explanation",
-    "hint",
-    "hints",
-    "points",
-    "attempts",
-    "tags",
-    "difficulty",
-    "flashcard",
-    "figure",
-)
-FIGURE_FIELDS = ("name", "alt", "caption", "params")
-HINT_FIELDS = ("text", "cost")
 RANGE_FIELDS = ("min", "max", "step")
 
 _NUMBER_TEXT = re.compile(r"[-+]?(?:\d[\d_]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
-
-
-def describe(node: YNode | None) -> str:
-    """How a value looks to an author, for "found ..." messages."""
-    if node is None:
-        return "nothing"
-    if isinstance(node, YMap):
-        return "a mapping (key: value lines)"
-    if isinstance(node, YSeq):
-        return "a list"
-    value = node.value
-    if value is None:
-        return "nothing (an empty value)"
-    if isinstance(value, bool):
-        return f"{node.text} (a true/false value)"
-    if isinstance(value, (int, float)):
-        return f"the number {_short(node.text)}"
-    shown = str(value) if len(str(value)) <= 40 else str(value)[:37] + "..."
-    return f'text "{shown}"'
-
-
-def _short(text: str) -> str:
-    """A long number's text cut for a message: ``1000000000... (401 characters)``."""
-    return text if len(text) <= 24 else f"{text[:12]}... ({len(text)} characters)"
-
-
-def written(node: YNode) -> str:
-    """A value as written, for messages."""
-    return _short(node.text) if isinstance(node, YScalar) else describe(node)
-
-
-def join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
-
-
-def num(value: float) -> str:
-    """A number in a message."""
-    return f"{value:.10g}"
-
-
-def norm(text: str, *, case: bool = False) -> str:
-    """``text`` as duplicates are compared: spaces collapsed, Unicode NFC, caseless unless
-    ``case`` (so NFC "Sinüs", NFD "Sinüs" and "sinüs " are the same option)."""
-    text = unicodedata.normalize("NFC", " ".join(text.split()))
-    return text if case else unicodedata.normalize("NFC", text.casefold())
-
-
-def plain(node: YNode) -> object:
-    """A YAML node as plain Python data (figure parameters)."""
-    if isinstance(node, YScalar):
-        return node.value
-    if isinstance(node, YSeq):
-        return [plain(item) for item in node.items]
-    return {key: plain(entry.value) for key, entry in node.entries.items()}
-
-
-@dataclass(frozen=True)
-class IdUse:
-    """Where an id was defined (for duplicate reports within and across banks)."""
-
-    id: str
-    file: str
-    mark: Mark
-
-    def where(self) -> str:
-        return f"{self.file}:{self.mark.line}:{self.mark.column}"
-
-
-@dataclass(frozen=True)
-class TextUse:
-    """A Markdown text as it was read: the question (or flashcard) it belongs to, its field
-    path, the text and the scalar it was written as."""
-
-    qid: str | None
-    path: str
-    text: str
-    node: YScalar
-
-
-@dataclass(frozen=True)
-class Written:
-    """The Markdown texts one file holds (a bank, or a translation): the file, its lines and
-    each text with its node, for the check stage to look into and place what it finds."""
-
-    file: str
-    lines: tuple[str, ...]
-    texts: tuple[TextUse, ...]
-
-
-# --- where a place inside a value was written ---------------------------------------------------
-
-
-def place(lines: Sequence[str], node: YScalar, line: int, offset: int, text: str) -> Mark:
-    """The file position of line ``line`` (1-based), character ``offset`` (0-based) of the text
-    ``text`` written as ``node``: its own line in a literal block, its own column on a
-    one-line plain or quoted scalar, the value's start otherwise."""
-    if node.style == "|":
-        number = node.mark.line + line
-        source = lines[number - 1] if number - 1 < len(lines) else ""
-        return Mark(number, len(source) - len(source.lstrip(" ")) + offset + 1)
-    if line == 1 and node.style in (None, '"', "'") and "\n" not in text:
-        return Mark(node.mark.line, node.mark.column + offset + (1 if node.style else 0))
-    return node.mark
-
-
-def walk(node: YNode, path: str) -> tuple[YNode, bool]:
-    """The deepest node that ``path`` (``params.d``, ``options[1].text``) reaches, and whether
-    it reached all of it."""
-    current: YNode = node
-    for part in re.findall(r"[^.\[\]]+|\[\d+\]", path):
-        nxt: YNode | None = None
-        if part.startswith("[") and isinstance(current, YSeq):
-            index = int(part[1:-1])
-            nxt = current.items[index] if index < len(current.items) else None
-        elif isinstance(current, YMap):
-            nxt = current.get(part)
-        if nxt is None:
-            return current, False
-        current = nxt
-    return current, True
 
 
 class Reader:
@@ -336,7 +203,7 @@ class Reader:
                 join(path, key),
                 "out of range",
                 expected=wanted,
-                found=_short(value.text),
+                found=short(value.text),
             )
             return None
         return value.value
@@ -528,127 +395,6 @@ class Reader:
             )
             return default
         return value
-
-    # --- the fields every question has ---------------------------------------------------
-
-    def common(self, node: YMap, bank: str, *, prompt_required: bool) -> dict[str, object]:
-        """The fields every question has, as keyword arguments of a question type."""
-        prompt = self.text(node, "prompt", "", required=prompt_required, markdown=True)
-        explanation = self.text(node, "explanation", "", required=prompt_required, markdown=True)
-        return {
-            "id": self.qid or "",
-            "bank": bank,
-            "prompt": prompt or "",
-            "explanation": explanation or "",
-            "source": Source(self.file, node.mark.line, node.mark.column),
-            "hint": self.text(node, "hint", "", required=False, markdown=True),
-            "tags": self.tags(node, ""),
-            "difficulty": self.integer(node, "difficulty", "", limits.DIFFICULTY),
-            "flashcard": self.boolean(node, "flashcard", "", True),
-            "figure": self.figure_ref(node),
-            "points": self.points(node),
-            "hints": self.hint_list(node),
-            "attempts": self.integer(node, "attempts", "", limits.ATTEMPTS),
-        }
-
-    def points(self, node: YMap) -> float:
-        value = node.get("points")
-        if value is None:
-            return 1.0
-        number = self.number(value, "points")
-        if number is not None and not 0 < number <= limits.MAX_POINTS:
-            self.problem(
-                value.mark,
-                "points",
-                "out of range",
-                expected=f"a number above 0 and at most {limits.MAX_POINTS}",
-                found=written(value),
-            )
-            return 1.0
-        return 1.0 if number is None else float(number)
-
-    def hint_list(self, node: YMap) -> tuple[Hint, ...]:
-        if "hint" in node.entries and "hints" in node.entries:
-            self.problem(
-                node.entries["hints"].key_mark,
-                "hints",
-                "give either 'hint' (one free hint) or 'hints' (a list), not both",
-            )
-        seq = self.sequence(node, "hints", "", required=False)
-        hints: list[Hint] = []
-        for i, item in enumerate(seq.items if seq is not None else ()):
-            path = f"hints[{i}]"
-            if isinstance(item, YScalar):
-                text = self.as_text(item, path, markdown=True)
-                if text is not None:
-                    hints.append(Hint(text))
-                continue
-            if not self.mapping(
-                item,
-                path,
-                "each hint must be text or a mapping such as '- {text: ..., cost: 0.25}'",
-                "text or a mapping",
-            ):
-                continue
-            self.check_keys(item, path, HINT_FIELDS)
-            text = self.text(item, "text", path, required=True, markdown=True)
-            cost = 0.0
-            cost_node = item.get("cost")
-            if cost_node is not None:
-                number = self.number(cost_node, f"{path}.cost")
-                if number is not None and not 0 <= number <= 1:
-                    self.problem(
-                        cost_node.mark,
-                        f"{path}.cost",
-                        "a hint's cost is a share of the question's points",
-                        expected="a number from 0 to 1",
-                        found=written(cost_node),
-                    )
-                elif number is not None:
-                    cost = float(number)
-            if text is not None:
-                hints.append(Hint(text, cost))
-        if seq is not None and not seq.items:
-            self.problem(
-                seq.mark,
-                "hints",
-                "no hints listed",
-                expected="at least one hint (or leave the field out)",
-                found="an empty list",
-            )
-        return tuple(hints)
-
-    def figure_ref(self, node: YMap) -> FigureRef | None:
-        """The optional ``figure``: a plugin's figure, its alt text, an optional caption and
-        parameters (the check stage draws it: :mod:`konum.check`)."""
-        fig = node.get("figure")
-        if fig is None:
-            return None
-        if not self.mapping(
-            fig, "figure", "wrong type", "a mapping with name, alt, caption and params"
-        ):
-            return None
-        self.check_keys(fig, "figure", FIGURE_FIELDS)
-        name = self.text(fig, "name", "figure", required=True)
-        alt = self.text(fig, "alt", "figure", required=True)
-        caption = self.text(fig, "caption", "figure", required=False)
-        params: dict[str, object] = {}
-        params_node = fig.get("params")
-        if isinstance(params_node, YMap):
-            if self.large_numbers(params_node, "figure.params"):
-                return None
-            params = {key: plain(entry.value) for key, entry in params_node.entries.items()}
-        elif params_node is not None:
-            self.problem(
-                params_node.mark,
-                "figure.params",
-                "wrong type",
-                expected="a mapping of parameter names to values",
-                found=describe(params_node),
-            )
-        if name is None or alt is None:
-            return None
-        return FigureRef(name, alt, caption, params)
 
     # --- a computed question's parameters ------------------------------------------------
 

@@ -4,7 +4,8 @@ An image named in bank text (``![alt](images/circuit.svg)``) is read by :func:`r
 when its bank is loaded (:mod:`konum.imagerefs` finds and resolves the paths): its
 type from its first bytes (PNG, JPEG, GIF, WebP or SVG, whatever its name says), a raster
 opened by Pillow, an SVG rebuilt from an allow-list (:func:`konum.svgsafe.sanitise_svg`),
-at most :data:`MAX_BYTES` and :data:`MAX_SIDE` pixels a side. The checked bytes are kept
+at most :data:`konum.limits.IMAGE_BYTES` and :data:`konum.limits.IMAGE_SIDE` pixels a side.
+The checked bytes are kept
 under a flat name, ``<stem>-<hash>.<ext>`` (:func:`flat_name`: Anki's media folder has no
 subfolders, and two files called ``circuit.svg`` in two folders differ in their hash), and
 the path in the bank text is replaced by a reference, ``konum-image/<name>``
@@ -38,15 +39,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from konum import limits
 from konum.formatting import slugify
 from konum.svgsafe import SvgError, sanitise_svg
 
 #: How a reference to a checked image starts, in bank text and in rendered HTML.
 PREFIX = "konum-image/"
-#: Largest image file: each page that shows an image carries it (base64, a third larger).
-MAX_BYTES = 512 * 1024
-#: Widest or highest raster image, in pixels.
-MAX_SIDE = 8192
 
 #: The image types konum reads: the flat name's extension and the MIME type.
 TYPES: dict[str, tuple[str, str]] = {
@@ -164,15 +162,16 @@ def _check_raster(data: bytes, kind: str) -> None:
                 picture.verify()
     except (Pillow.DecompressionBombWarning, Pillow.DecompressionBombError):
         raise ImageError(
-            f"the {kind} image has too many pixels: expected at most {MAX_SIDE:,} pixels a side"
+            f"the {kind} image has too many pixels: expected at most {limits.IMAGE_SIDE:,} "
+            "pixels a side"
         ) from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
         raise ImageError(f"the file starts like a {kind} image but is not one ({exc})") from None
     if found != kind:
         raise ImageError(f"the file starts like a {kind} image but reads as {found}")
-    if max(width, height) > MAX_SIDE:
+    if max(width, height) > limits.IMAGE_SIDE:
         raise ImageError(
-            f"the image is too large: expected at most {MAX_SIDE:,} pixels a side, found "
+            f"the image is too large: expected at most {limits.IMAGE_SIDE:,} pixels a side, found "
             f"{width:,} × {height:,}"
         )
 
@@ -184,7 +183,7 @@ def check_image(data: bytes, stem: str) -> Image:
         ImageError: too large, not one of :data:`TYPES`, a broken raster, or an SVG that is
             not well-formed or holds something active (each problem named).
     """
-    if len(data) > MAX_BYTES:
+    if len(data) > limits.IMAGE_BYTES:
         raise _too_large(len(data))
     kind = sniff(data)
     if kind is None:
@@ -200,9 +199,9 @@ def check_image(data: bytes, stem: str) -> Image:
 
 
 def _too_large(size: int, more: bool = False) -> ImageError:
-    found = _size(size) if _size(size) != _size(MAX_BYTES) else f"{size:,} bytes"
+    found = _size(size) if _size(size) != _size(limits.IMAGE_BYTES) else f"{size:,} bytes"
     return ImageError(
-        f"the image is too large: expected at most {_size(MAX_BYTES)}, found "
+        f"the image is too large: expected at most {_size(limits.IMAGE_BYTES)}, found "
         f"{'more than ' if more else ''}{found} (each page that shows it carries it: make it"
         " smaller)"
     )
@@ -212,11 +211,11 @@ def _too_large(size: int, more: bool = False) -> ImageError:
 def _read(path: Path, stamp: tuple[int, int]) -> Image:
     try:
         with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
+            data = handle.read(limits.IMAGE_BYTES + 1)
     except OSError as exc:
         raise ImageError(f"cannot read the file: {exc.strerror or exc}") from None
-    if len(data) > MAX_BYTES:  # it grew since it was measured
-        raise _too_large(MAX_BYTES, more=True)
+    if len(data) > limits.IMAGE_BYTES:  # it grew since it was measured
+        raise _too_large(limits.IMAGE_BYTES, more=True)
     return check_image(data, path.stem)
 
 
@@ -231,7 +230,7 @@ def read_image(path: Path) -> Image:
         stat = path.stat()
     except OSError as exc:
         raise ImageError(f"cannot read the file: {exc.strerror or exc}") from None
-    if stat.st_size > MAX_BYTES:
+    if stat.st_size > limits.IMAGE_BYTES:
         raise _too_large(stat.st_size)
     return _read(path, (stat.st_mtime_ns, stat.st_size))
 

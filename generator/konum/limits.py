@@ -36,8 +36,10 @@ MAX_POINTS = 100
 #: A question's optional difficulty.
 DIFFICULTY = (1, 3)
 
-#: Variants drawn per computed question (site config and command line).
+#: Variants drawn per computed question (site config and command line), and how many when
+#: the site does not say.
 VARIANTS = (1, 50)
+DEFAULT_VARIANTS = 5
 
 #: The site seed: a non-negative 64-bit signed integer, so that every tool stores it.
 SEED = (0, 2**63 - 1)
@@ -66,6 +68,65 @@ PAGE_TAGS = 10_000
 #: Seconds a plugin's module may take to import, and one drawing of a generator to finish.
 PLUGIN_IMPORT_SECONDS = 30
 GENERATOR_SECONDS = 10
+
+#: How many times a generator (:meth:`konum.computed.BaseGenerator.generate`) draws again
+#: before giving up on its constraints: drawings of numbers, not :data:`MAX_DRAW`'s questions.
+GENERATOR_DRAWS = 200
+
+#: Draws tried per variant of a computed question before giving up (the first is
+#: ``rng_for(seed, id, i)``): drawings of numbers, not :data:`ATTEMPTS`' checks.
+VARIANT_DRAWS = 50
+
+#: Longest formula, in characters (checked before the text is parsed).
+FORMULA_CHARS = 1000
+
+#: Most operations inside one another (``sqrt(1 + (2 * (3 ...)))``; ``a + b + c`` is two).
+FORMULA_DEPTH = 64
+
+#: Most nodes (numbers, names, operations) in one formula.
+FORMULA_NODES = 400
+
+#: Most values one parameter's range may hold (beyond it, ``step`` is surely a typo).
+RANGE_VALUES = 10**12
+
+#: Largest ``n`` whose ``n!`` a float holds.
+FACTORIAL_N = 170
+
+#: Largest whole number a float holds exactly.
+FLOAT_WHOLE = 2**53
+
+#: Largest image file: each page that shows an image carries it (base64, a third larger).
+IMAGE_BYTES = 512 * 1024
+
+#: Widest or highest raster image, in pixels.
+IMAGE_SIDE = 8192
+
+#: The longest id made from a name; a slug is cut at a hyphen before it.
+IMPORTED_ID_CHARS = 48
+
+#: Characters of one Markdown text of a bank.
+TEXT_CHARS = 5_000
+
+#: Levels of nested lists and quotes, of open ``[`` and ``(``, and of HTML elements in one
+#: Markdown text.
+TEXT_NESTING = 20
+
+#: HTML tags in one Markdown text.
+TEXT_TAGS = 200
+
+#: Decimals a page's template may print a number with (:func:`konum.sandbox.fmt` and the
+#: lessons' helpers): more than :data:`DECIMALS`, which bounds what a reader is asked to type.
+TEMPLATE_DECIMALS = 15
+
+#: How deep an image's elements may nest (drawings from editors nest a few dozen levels;
+#: the cleaner and the serialiser recurse, one level per element).
+SVG_DEPTH = 100
+
+#: Numbers one vec() or table() may print: more is no longer a sentence or a table.
+PRINTED_NUMBERS = 100_000
+
+#: Deepest nesting of elements in a page (konum's pages nest a few dozen deep).
+PAGE_DEPTH = 200
 
 
 class TimeLimitError(Exception):

@@ -17,11 +17,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from konum import yamlsource
+from konum import limits, yamlsource
 from konum.blocks import END, outside_fences
-from konum.fields import COMMON_FIELDS, IdUse, Reader, TextUse
+from konum.common_fields import COMMON_FIELDS, common
+from konum.fields import Reader
 from konum.files import input_problem
 from konum.formatting import SLUG, did_you_mean, slugify
+from konum.located import IdUse, TextUse
 from konum.model import Flashcard, Source
 from konum.paths import shown
 from konum.problems import BankProblem
@@ -115,9 +117,9 @@ class Loaded:
 
 
 def _read(path: Path, name: str, project: Path) -> tuple[bytes | None, list[BankProblem]]:
-    problem = input_problem(path, project.resolve(), "bank", yamlsource.MAX_BYTES)
+    problem = input_problem(path, project.resolve(), "bank", limits.YAML_BYTES)
     if problem is not None:
-        limit = f"at most {yamlsource.MAX_BYTES:,} bytes"
+        limit = f"at most {limits.YAML_BYTES:,} bytes"
         large = problem.startswith("file is too large")
         found = f"{path.stat().st_size:,} bytes" if large else None
         return None, [
@@ -185,6 +187,21 @@ def _elsewhere(kind: type[Question]) -> dict[str, str]:
 
 def _all_fields() -> tuple[str, ...]:
     return tuple(dict.fromkeys([*COMMON_FIELDS, *(f for k in TYPES.values() for f in k.FIELDS)]))
+
+
+def _duplicate_id(use: IdUse, file: str, first: str) -> BankProblem:
+    """The problem of ``use``, an id already used at ``first`` (``line 4``, or the file and
+    line of another bank), reported in ``file``."""
+    return BankProblem(
+        file,
+        use.mark.line,
+        use.mark.column,
+        f"duplicate id '{use.id}': already used at {first}",
+        question_id=use.id,
+        field="id",
+        expected="an id used once across all banks",
+        found=f"'{use.id}' twice",
+    )
 
 
 class _BankReader(Reader):
@@ -264,18 +281,7 @@ class _BankReader(Reader):
         for use in self.ids:
             first = seen.setdefault(use.id, use)
             if first is not use:
-                self.problems.append(
-                    BankProblem(
-                        self.file,
-                        use.mark.line,
-                        use.mark.column,
-                        f"duplicate id '{use.id}': already used at line {first.mark.line}",
-                        question_id=use.id,
-                        field="id",
-                        expected="an id used once across all banks",
-                        found=f"'{use.id}' twice",
-                    )
-                )
+                self.problems.append(_duplicate_id(use, self.file, f"line {first.mark.line}"))
 
     def flashcard(self, node: YNode, index: int, bank: str) -> Flashcard | None:
         self.qid, self.prefix = None, f"flashcards[{index}]."
@@ -315,10 +321,10 @@ class _BankReader(Reader):
                 self.missing(node, "", "type", "one of " + ", ".join(TYPES))
             # With no known type, a field only some types require is not reported missing:
             # the type's own problem says what is wrong.
-            common = self.common(
-                node, bank, prompt_required=kind is not None and kind.PROMPT_REQUIRED
+            shared = common(
+                self, node, bank, prompt_required=kind is not None and kind.PROMPT_REQUIRED
             )
-            built = kind.read(self, node, common) if kind is not None else None
+            built = kind.read(self, node, shared) if kind is not None else None
             return built if self.count() == start else None
         finally:
             self.qid, self.prefix = None, ""
@@ -388,18 +394,7 @@ def _cross_bank(results: Sequence[Loaded]) -> list[BankProblem]:
             local.add(use.id)
             earlier = first.setdefault(use.id, use)
             if earlier is not use:
-                problems.append(
-                    BankProblem(
-                        use.file,
-                        use.mark.line,
-                        use.mark.column,
-                        f"duplicate id '{use.id}': already used at {earlier.where()}",
-                        question_id=use.id,
-                        field="id",
-                        expected="an id used once across all banks",
-                        found=f"'{use.id}' twice",
-                    )
-                )
+                problems.append(_duplicate_id(use, use.file, earlier.where()))
     banks: dict[str, IdUse] = {}
     for result in results:
         if result.bank_id is None:

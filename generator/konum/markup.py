@@ -20,8 +20,9 @@ This module is also where what bank text may hold is written down: :data:`AUTHOR
 
 Limits per text, so that Markdown's work stays bounded (Python-Markdown recurses on nested
 blocks, and scans the rest of the text again for each ``[`` or link ``(`` left open):
-:data:`MAX_TEXT_CHARS` characters; :data:`MAX_NESTING` levels of nested lists and quotes, of
-open ``[``, of open ``(`` and of HTML elements; :data:`MAX_TAGS` HTML tags. Code and math do
+:data:`konum.limits.TEXT_CHARS` characters; :data:`konum.limits.TEXT_NESTING` levels of
+nested lists and quotes, of open ``[``, of open ``(`` and of HTML elements;
+:data:`konum.limits.TEXT_TAGS` HTML tags. Code and math do
 not count for brackets and tags (Markdown sets them apart before it looks for links and HTML).
 """
 
@@ -35,7 +36,7 @@ from typing import Literal
 import markdown
 import nh3
 
-from konum import images
+from konum import images, limits
 from konum.math import MathError, MathExtension, tex_to_html
 
 MathMode = Literal["mathml", "anki"]
@@ -78,10 +79,6 @@ URL_SCHEMES = frozenset({"http", "https", "mailto"})
 _RESERVED_CLASS = re.compile(r"konum|md-", re.IGNORECASE)
 #: Classes this module's own extensions write, on the element they write them on.
 _OWN_CLASSES = frozenset({("div", "konum-math")})
-
-MAX_TEXT_CHARS = 5_000
-MAX_NESTING = 20
-MAX_TAGS = 200
 
 
 class MarkupError(ValueError):
@@ -191,19 +188,19 @@ def _block_nesting(line: str) -> int:
 
 def limit_problem(text: str) -> Spot | None:
     """Where ``text`` first exceeds a limit of this module, or None when it keeps them all."""
-    if len(text) > MAX_TEXT_CHARS:
+    if len(text) > limits.TEXT_CHARS:
         return Spot(
             1,
             0,
-            f"the text is too long: expected at most {MAX_TEXT_CHARS:,} characters, found "
+            f"the text is too long: expected at most {limits.TEXT_CHARS:,} characters, found "
             f"{len(text):,} (split it, or shorten it)",
         )
     index = 0
     for line in text.split("\n"):
-        if line.strip() and _block_nesting(line) > MAX_NESTING:
+        if line.strip() and _block_nesting(line) > limits.TEXT_NESTING:
             return Spot(
                 *position(text, index),
-                f"lists and quotes nested too deep: expected at most {MAX_NESTING} levels",
+                f"lists and quotes nested too deep: expected at most {limits.TEXT_NESTING} levels",
             )
         index += len(line) + 1
     visible = strip_code_and_math(text)
@@ -212,10 +209,10 @@ def limit_problem(text: str) -> Spot | None:
         bracket = m.group()
         if bracket in open_brackets:
             open_brackets[bracket] += 1
-            if open_brackets[bracket] > MAX_NESTING:
+            if open_brackets[bracket] > limits.TEXT_NESTING:
                 return Spot(
                     *position(text, m.start()),
-                    f"brackets nested too deep: expected at most {MAX_NESTING} open"
+                    f"brackets nested too deep: expected at most {limits.TEXT_NESTING} open"
                     f" '{bracket}' at once",
                 )
         else:
@@ -224,19 +221,19 @@ def limit_problem(text: str) -> Spot | None:
     depth = tags = 0
     for m in _TAG.finditer(visible):
         tags += 1
-        if tags > MAX_TAGS:
+        if tags > limits.TEXT_TAGS:
             return Spot(
                 *position(text, m.start()),
-                f"too many HTML tags: expected at most {MAX_TAGS} in one text",
+                f"too many HTML tags: expected at most {limits.TEXT_TAGS} in one text",
             )
         name = (m.group(2) or "").lower()
         if not name or name in _VOID or m.group(3):
             continue
         depth = max(depth - 1, 0) if m.group(1) else depth + 1
-        if depth > MAX_NESTING:
+        if depth > limits.TEXT_NESTING:
             return Spot(
                 *position(text, m.start()),
-                f"HTML elements nested too deep: expected at most {MAX_NESTING} levels",
+                f"HTML elements nested too deep: expected at most {limits.TEXT_NESTING} levels",
             )
     return None
 

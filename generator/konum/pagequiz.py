@@ -6,7 +6,7 @@ checker's JSON (``script.konum-data``), the ``later`` map (``script.konum-later`
 under the question's ``seal``) and the form's controls. A page can be anything, so each of
 these is checked here first: JSON objects where objects belong, whole numbers in their
 ranges (:mod:`konum.limits`, as the bank and the quiz block accept them), texts where texts
-belong, a form with controls, the later HTML within :data:`konum.webpage.MAX_DEPTH`. What
+belong, a form with controls, the later HTML within :data:`konum.limits.PAGE_DEPTH`. What
 each type keeps in its data beyond these is the type's grader's to read
 (:meth:`konum.types.Question.grade`). A problem is one :class:`konum.errors.KonumError`
 line: the page, the line of the element and the question's id.

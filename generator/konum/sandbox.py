@@ -41,70 +41,36 @@ from __future__ import annotations
 import functools
 import math
 import numbers
-import operator
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
-from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from jinja2 import StrictUndefined, Template, TemplateError, TemplateSyntaxError, nodes
-from jinja2.filters import FILTERS as JINJA_FILTERS
-from jinja2.filters import do_join, do_replace
-from jinja2.nodes import EvalContext
 from jinja2.runtime import Context, LoopContext, Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
-from jinja2.utils import Namespace, pass_eval_context
+from jinja2.utils import Namespace
 
-from konum.errors import KonumError
+from konum.bounds import (
+    BUDGET,
+    COMPARISONS,
+    FILTERS,
+    PRINT_NUMBER,
+    Budget,
+    active,
+    bounded_range,
+    broadcast_check,
+    check_count,
+    check_decimals,
+    deep_size,
+    fancy_index_check,
+    measure,
+    steps_for,
+)
+from konum.bounds import Limits as Limits  # re-exported: callers and plugins import these here
+from konum.bounds import SandboxError as SandboxError
+from konum.bounds import check_size as check_size
 from konum.formatting import did_you_mean, format_number
-
-
-class SandboxError(KonumError, ValueError):
-    """A template did something the sandbox refuses, ran past a bound, or failed.
-
-    Attributes:
-        message: What went wrong, without the line.
-        lineno: The template line (1-based), or None when unknown.
-    """
-
-    def __init__(self, message: str, lineno: int | None = None) -> None:
-        super().__init__(f"line {lineno}: {message}" if lineno else message)
-        self.message = message
-        self.lineno = lineno
-
-    def __reduce__(self) -> tuple[type[SandboxError], tuple[str, int | None]]:
-        # Errors cross to and from konum build's worker processes whole.
-        return (type(self), (self.message, self.lineno))
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Bounds on one render.
-
-    Attributes:
-        range: Items one ``range()`` may produce.
-        steps: Work units per render (see :data:`ITEMS_PER_STEP`).
-        items: Elements one value may hold: characters of a string, items of a list,
-            elements of an array; also the product of the integer arguments of a
-            :class:`FunctionSet`'s function (sizes such as ``n * d``).
-        int_bits: Bits of an integer result (``10 ** (10 ** 10)`` is refused).
-        output: Characters one render may print.
-        seconds: Wall-clock time per render, checked at every step (a backstop for work that
-            steps measure badly, such as one large matrix product).
-    """
-
-    range: int = 10_000
-    steps: int = 100_000
-    items: int = 5_000_000
-    int_bits: int = 4_096
-    output: int = 10_000_000
-    seconds: float = 30.0
-
-
-#: Array elements (inputs and result) of one call or operator that count as one step more.
-ITEMS_PER_STEP = 1_000
 
 #: Attributes of numpy arrays and scalars a template may use: shape and pure reductions.
 ARRAY_ATTRIBUTES = frozenset(
@@ -150,129 +116,11 @@ LOOP_ATTRIBUTES = frozenset(
     }
 )
 
-#: Decimals a template may ask :func:`fmt` (and the lessons' helpers) for.
-MAX_DECIMALS = 15
-
-
-def check_decimals(decimals: object) -> None:
-    """Refuse ``decimals`` outside ``0..MAX_DECIMALS`` (a billion places is a gigabyte)."""
-    if decimals is None:
-        return
-    if not isinstance(decimals, numbers.Integral) or isinstance(decimals, bool):
-        raise SandboxError(f"decimals: expected a whole number, found {decimals!r}")
-    if not 0 <= int(decimals) <= MAX_DECIMALS:
-        raise SandboxError(f"decimals: expected 0 to {MAX_DECIMALS}, found {decimals}")
-
 
 def fmt(value: float, decimals: int | None = None, unit: str | None = None) -> str:
     """:func:`konum.formatting.format_number` for templates, ``decimals`` checked."""
     check_decimals(decimals)
     return format_number(value, decimals, unit)
-
-
-@dataclass
-class _Budget:
-    limits: Limits
-    deadline: float
-    steps: int = 0
-    printed: int = 0
-
-    def charge(self, steps: int) -> None:
-        self.steps += steps
-        if self.steps > self.limits.steps:
-            raise SandboxError(
-                f"too much work: a template may take {self.limits.steps:,} steps (loop "
-                "iterations, calls, operations, printed pieces) and this one takes more; "
-                "look for nested loops or large arrays"
-            )
-        if time.monotonic() > self.deadline:
-            raise SandboxError(f"too slow: a template may run for {self.limits.seconds:g} s")
-
-
-_BUDGET: ContextVar[_Budget | None] = ContextVar("konum_sandbox_budget", default=None)
-#: How a render prints a bare number (``{{ n * d }}``): as ``str`` does, unless its caller
-#: marks them (:mod:`konum.values`, so that a page in another language writes them its way).
-PRINT_NUMBER: ContextVar[Callable[[str], str] | None] = ContextVar("konum_number", default=None)
-
-
-def _active() -> _Budget:
-    budget = _BUDGET.get()
-    if budget is None:
-        raise SandboxError("a sandboxed template renders only through its render() method")
-    return budget
-
-
-#: Types that hold one element (checked by type first: ABC checks are slow on every call).
-_ATOMS = frozenset({int, float, bool, complex, type(None)})
-
-
-def _deep_size(value: object, limit: int, array_cap: int | None = None) -> int:
-    """Elements ``value`` holds, counting into lists, tuples, sets and mappings (a list of
-    the same large list a thousand times holds a thousand times its elements), strings by
-    their characters, arrays by their elements (at most ``array_cap`` of them: what numpy
-    prints of a large array); at least 1. The walk stops once the count passes ``limit``.
-    """
-    if type(value) in _ATOMS:
-        return 1
-    if isinstance(value, np.ndarray):
-        size = int(value.size)
-        return max(1, size if array_cap is None else min(size, array_cap))
-    if isinstance(value, (str, bytes)):
-        return max(1, len(value))
-    items: Iterable[object]
-    if isinstance(value, (list, tuple, set, frozenset)):
-        items = value
-    elif isinstance(value, Context):  # Jinja's own, handed to some filters: not template data
-        return 1
-    elif isinstance(value, (dict, Mapping)):
-        items = (*value.keys(), *value.values())
-    else:
-        return 1
-    total = 0
-    for item in items:
-        total += _deep_size(item, limit - total, array_cap)
-        if total > limit:
-            break
-    return max(1, total)
-
-
-def _type_name(value: object) -> str:
-    return type(value).__name__
-
-
-def _check_count(count: int, what: str, limits: Limits) -> None:
-    if count > limits.items:
-        raise SandboxError(f"{what} would hold {count:,} elements: at most {limits.items:,}")
-
-
-def _measure(value: object, limits: Limits, what: str) -> int:
-    """``value``'s elements (:func:`_deep_size`), refused past :attr:`Limits.items` (an
-    integer past :attr:`Limits.int_bits`)."""
-    if type(value) is int:  # numpy's integers have fixed sizes
-        bits = value.bit_length()
-        if bits > limits.int_bits:
-            raise SandboxError(
-                f"{what} is an integer of {bits:,} bits: at most {limits.int_bits:,}"
-            )
-        return 1
-    size = _deep_size(value, limits.items)
-    _check_count(size, what, limits)
-    return size
-
-
-def _steps(elements: int) -> int:
-    """Steps for work touching ``elements`` values: one, and one per :data:`ITEMS_PER_STEP`."""
-    return 1 + elements // ITEMS_PER_STEP
-
-
-def check_size(count: float, what: str) -> None:
-    """Refuse building ``what`` of ``count`` elements in the render under way: for template
-    functions that allocate by a size argument (``arange``, ``ones``), before they do.
-
-    Raises:
-        SandboxError: ``count`` passes :attr:`Limits.items`, or no render is under way.
-    """
-    _check_count(math.ceil(count), what, _active().limits)
 
 
 class FunctionSet:
@@ -325,7 +173,7 @@ def _sized(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(function)
     def guarded(*args: Any, **kwargs: Any) -> Any:
-        limits = _active().limits
+        limits = active().limits
         values = (*args, *kwargs.values())
         sizes = [
             max(1, abs(int(v)))
@@ -341,6 +189,10 @@ def _sized(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
         return function(*args, **kwargs)
 
     return guarded
+
+
+def _type_name(value: object) -> str:
+    return type(value).__name__
 
 
 def _namespace(**values: Any) -> Namespace:
@@ -359,134 +211,6 @@ def _allowed_attributes(obj: object) -> frozenset[str]:
         return LOOP_ATTRIBUTES
     return frozenset()
 
-
-def _broadcast_check(left: object, right: object, limits: Limits) -> None:
-    """Refuse an array operation whose broadcast result would be too large, before numpy
-    allocates it."""
-    if not (isinstance(left, np.ndarray) or isinstance(right, np.ndarray)):
-        return
-    try:
-        shape = np.broadcast_shapes(np.shape(left), np.shape(right))  # type: ignore[call-overload]
-    except ValueError:
-        return  # numpy reports the shape mismatch itself
-    _check_count(math.prod(shape), "an array operation's result", limits)
-
-
-def _fancy_index_check(array: np.ndarray, index: object, limits: Limits) -> None:
-    """Refuse indexing with lists or integer arrays whose result could be too large."""
-    parts = index if isinstance(index, tuple) else (index,)
-    factor = 1
-    for part in parts:
-        if not isinstance(part, (list, np.ndarray)):
-            continue
-        count = _deep_size(part, limits.items)
-        _check_count(count, "an index", limits)
-        if np.asarray(part).dtype != np.bool_:  # a mask selects at most the array itself
-            factor *= max(1, count)
-    if factor > 1:
-        _check_count(factor * int(array.size), "an indexed array", limits)
-
-
-def _range(*args: int) -> range:
-    limits = _active().limits
-    numbers_range = range(*args)
-    try:
-        count = len(numbers_range)
-    except OverflowError:  # more than sys.maxsize
-        count = (numbers_range.stop - numbers_range.start) // numbers_range.step
-    if count > limits.range:
-        raise SandboxError(f"range() of {count:,} items: at most {limits.range:,}")
-    return numbers_range
-
-
-_COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
-    "eq": operator.eq,
-    "ne": operator.ne,
-    "gt": operator.gt,
-    "gteq": operator.ge,
-    "lt": operator.lt,
-    "lteq": operator.le,
-    "in": lambda a, b: a in b,
-    "notin": lambda a, b: a not in b,
-}
-
-
-@pass_eval_context
-def _replace(eval_ctx: EvalContext, s: str, old: str, new: str, count: int | None = None) -> Any:
-    text, old_text, new_text = str(s), str(old), str(new)
-    hits = text.count(old_text)
-    if count is not None and count >= 0:
-        hits = min(hits, count)
-    length = len(text) + hits * (len(new_text) - len(old_text))
-    _check_count(length, "replace's result", _active().limits)
-    return do_replace(eval_ctx, s, old, new, count)
-
-
-@pass_eval_context
-def _join(eval_ctx: EvalContext, value: Iterable[Any], d: str = "") -> str:
-    texts = [str(item) for item in value]
-    length = sum(map(len, texts)) + max(0, len(texts) - 1) * len(str(d))
-    _check_count(length, "join's result", _active().limits)
-    return str(do_join(eval_ctx, texts, d))
-
-
-def _measured(function: Callable[..., Any]) -> Callable[..., Any]:
-    """Filter ``function`` with its arguments sized and counted first (filters are called
-    directly, not through :meth:`Sandbox.call`); Jinja's pass-context marker is kept."""
-
-    @functools.wraps(function)
-    def filtered(*args: Any, **kwargs: Any) -> Any:
-        budget = _active()
-        values = (*args, *kwargs.values())
-        budget.charge(_steps(sum(_measure(v, budget.limits, "a filter's input") for v in values)))
-        return function(*args, **kwargs)
-
-    return filtered
-
-
-#: The filters templates may use: pure text and sequence helpers whose result is no larger
-#: than their input (``join`` and ``replace`` check theirs before building it).
-FILTERS: dict[str, Callable[..., Any]] = {
-    **{
-        name: _measured(JINJA_FILTERS[name])
-        for name in (
-            "abs",
-            "capitalize",
-            "count",
-            "d",
-            "default",
-            "e",
-            "escape",
-            "first",
-            "float",
-            "int",
-            "last",
-            "length",
-            "list",
-            "lower",
-            "map",
-            "max",
-            "min",
-            "reject",
-            "rejectattr",
-            "reverse",
-            "round",
-            "select",
-            "selectattr",
-            "sort",
-            "sum",
-            "string",
-            "title",
-            "trim",
-            "truncate",
-            "unique",
-            "upper",
-            "wordcount",
-        )
-    },
-    "join": _measured(_join),
-    "replace": _measured(_replace),
-}
 
 #: Tags a template may not use, and why.
 _REFUSED_TAGS: dict[type[nodes.Node], str] = {
@@ -510,13 +234,13 @@ class SandboxedTemplate(Template):
         environment = self.environment
         assert isinstance(environment, Sandbox)
         limits = environment.limits
-        token = _BUDGET.set(_Budget(limits, time.monotonic() + limits.seconds))
+        token = BUDGET.set(Budget(limits, time.monotonic() + limits.seconds))
         try:
             return str(super().render(*args, **kwargs))
         except Exception as exc:
             raise SandboxError(_describe(exc), _template_line(exc)) from exc
         finally:
-            _BUDGET.reset(token)
+            BUDGET.reset(token)
 
 
 def _describe(exc: BaseException) -> str:
@@ -557,7 +281,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
         super().__init__(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True)
         self.limits = limits or Limits()
         self.globals.clear()
-        self.globals["range"] = _range
+        self.globals["range"] = bounded_range
         self.globals["namespace"] = _namespace
         self.filters = dict(FILTERS)
 
@@ -632,7 +356,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
 
     def konum_iterate(self, iterable: Iterable[Any]) -> Iterator[Any]:
         """``iterable``, one step per item."""
-        budget = _active()
+        budget = active()
         budget.charge(1)
         for item in iterable:
             budget.charge(1)
@@ -641,10 +365,10 @@ class Sandbox(ImmutableSandboxedEnvironment):
     def konum_print(self, value: object) -> str:
         """``value`` as printed, its characters counted against :attr:`Limits.output`
         (estimated before ``str()`` builds them: at least one per element)."""
-        budget = _active()
+        budget = active()
         output = budget.limits.output
         if not isinstance(value, str):
-            estimate = _deep_size(value, output - budget.printed, _PRINTED_ARRAY_ITEMS)
+            estimate = deep_size(value, output - budget.printed, _PRINTED_ARRAY_ITEMS)
             if budget.printed + estimate > output:
                 raise SandboxError(f"too much output: a template may print {output:,} characters")
         text = value if isinstance(value, str) else str(value)
@@ -654,30 +378,30 @@ class Sandbox(ImmutableSandboxedEnvironment):
         budget.printed += len(text)
         if budget.printed > output:
             raise SandboxError(f"too much output: a template may print {output:,} characters")
-        budget.charge(_steps(len(text)))
+        budget.charge(steps_for(len(text)))
         return text
 
     def konum_concat(self, *values: object) -> str:
         """``a ~ b ~ ...``: the operands as text, joined, sized before ``str()`` builds them."""
-        budget = _active()
+        budget = active()
         limits = budget.limits
-        total = sum(_deep_size(v, limits.items, _PRINTED_ARRAY_ITEMS) for v in values)
-        _check_count(total, "a ~ concatenation", limits)
-        budget.charge(_steps(total))
+        total = sum(deep_size(v, limits.items, _PRINTED_ARRAY_ITEMS) for v in values)
+        check_count(total, "a ~ concatenation", limits)
+        budget.charge(steps_for(total))
         return "".join(str(v) for v in values)
 
     def konum_compare(self, first: object, *rest: object) -> Any:
         """A comparison chain (``a < b``, ``a in b``, ``a < b <= c``), sizes checked first;
         every operand is evaluated (the chain has no side effects to skip)."""
-        budget = _active()
+        budget = active()
         limits = budget.limits
         left = first
         result: Any = True
         for op, right in zip(rest[::2], rest[1::2], strict=True):
-            _broadcast_check(left, right, limits)
-            touched = _measure(left, limits, "an operand") + _measure(right, limits, "an operand")
-            result = _COMPARISONS[str(op)](left, right)
-            budget.charge(_steps(touched + _measure(result, limits, "a comparison's result")))
+            broadcast_check(left, right, limits)
+            touched = measure(left, limits, "an operand") + measure(right, limits, "an operand")
+            result = COMPARISONS[str(op)](left, right)
+            budget.charge(steps_for(touched + measure(result, limits, "a comparison's result")))
             if len(rest) > 2 and not result:
                 return result
             left = right
@@ -736,9 +460,9 @@ class Sandbox(ImmutableSandboxedEnvironment):
     def getitem(self, obj: Any, argument: Any) -> Any:
         """``obj[argument]``, fancy indexing sized first; a string that is not a key is an
         attribute (:meth:`getattr`)."""
-        budget = _active()
+        budget = active()
         if isinstance(obj, np.ndarray):
-            _fancy_index_check(obj, argument, budget.limits)
+            fancy_index_check(obj, argument, budget.limits)
         try:
             value = obj[argument]
         except (TypeError, LookupError):
@@ -746,7 +470,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
                 return self.getattr(obj, argument)
             return self.undefined(obj=obj, name=argument)
         if isinstance(value, np.ndarray):  # fancy indexing copies
-            budget.charge(_steps(int(value.size)))
+            budget.charge(steps_for(int(value.size)))
         return value
 
     def call(self, context: Context, obj: Any, /, *args: Any, **kwargs: Any) -> Any:
@@ -754,9 +478,9 @@ class Sandbox(ImmutableSandboxedEnvironment):
         method gets no array argument (no ``out=``)."""
         if getattr(obj, "__self__", None) is self:  # a konum_* callback: it counts itself
             return context.call(obj, *args, **kwargs)
-        budget = _active()
+        budget = active()
         limits = budget.limits
-        touched = sum(_measure(v, limits, "an argument") for v in (*args, *kwargs.values()))
+        touched = sum(measure(v, limits, "an argument") for v in (*args, *kwargs.values()))
         if not self.is_safe_callable(obj):
             raise SandboxError(f"{_type_name(obj)} {obj!r} cannot be called in a template")
         owner = getattr(obj, "__self__", None)
@@ -765,22 +489,22 @@ class Sandbox(ImmutableSandboxedEnvironment):
         ):  # out= (or a positional out) would write into another array
             raise SandboxError(f"array methods take no array arguments, as {obj.__name__}() did")
         result = context.call(obj, *args, **kwargs)
-        budget.charge(_steps(touched + _measure(result, limits, "a call's result")))
+        budget.charge(steps_for(touched + measure(result, limits, "a call's result")))
         return result
 
     def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
         """``+ - * / // % **`` with their results sized before they are built."""
-        budget = _active()
+        budget = active()
         limits = budget.limits
         if operator == "%" and isinstance(left, str):
             raise SandboxError("'%' does not format strings in a template: use fmt()")
-        _broadcast_check(left, right, limits)
-        touched = _measure(left, limits, "an operand") + _measure(right, limits, "an operand")
+        broadcast_check(left, right, limits)
+        touched = measure(left, limits, "an operand") + measure(right, limits, "an operand")
         if operator == "*":
             for seq, times in ((left, right), (right, left)):
                 if isinstance(seq, (str, list, tuple)) and isinstance(times, numbers.Integral):
-                    count = _deep_size(seq, limits.items) * max(0, int(times))
-                    _check_count(count, "a repeated sequence", limits)
+                    count = deep_size(seq, limits.items) * max(0, int(times))
+                    check_count(count, "a repeated sequence", limits)
         if (
             operator == "**"
             and isinstance(left, int)
@@ -794,7 +518,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
                     f"{left} ** {right} has about {bits:,} bits: at most {limits.int_bits:,}"
                 )
         result = self.binop_table[operator](left, right)
-        budget.charge(_steps(touched + _measure(result, limits, "an operation's result")))
+        budget.charge(steps_for(touched + measure(result, limits, "an operation's result")))
         return result
 
 

@@ -37,6 +37,8 @@ import defusedxml.ElementTree as SafeET
 import tinycss2
 import tinycss2.ast
 
+from konum import limits
+
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_NS = "http://www.w3.org/1999/xlink"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -272,18 +274,13 @@ class _Cleaner:
         clean.set(name, value)
 
 
-#: How deep an image's elements may nest (drawings from editors nest a few dozen levels;
-#: the cleaner and the serialiser recurse, one level per element).
-MAX_DEPTH = 100
-
-
 def _depth(root: ET.Element) -> int:
     """The deepest nesting below ``root`` (1: no children), found without recursion."""
     deepest, stack = 0, [(root, 1)]
     while stack:
         element, level = stack.pop()
         deepest = max(deepest, level)
-        if level <= MAX_DEPTH:  # past the limit, how much deeper does not matter
+        if level <= limits.SVG_DEPTH:  # past the limit, how much deeper does not matter
             stack.extend((child, level + 1) for child in element)
     return deepest
 
@@ -314,8 +311,10 @@ def sanitise_svg(data: bytes) -> bytes:
             f'expected an <svg> root element with xmlns="{SVG_NS}", found <{name}> {where}'
         )
     depth = _depth(root)
-    if depth > MAX_DEPTH:
-        raise SvgError(f"it nests elements more than {MAX_DEPTH} deep, deeper than an image may")
+    if depth > limits.SVG_DEPTH:
+        raise SvgError(
+            f"it nests elements more than {limits.SVG_DEPTH} deep, deeper than an image may"
+        )
     cleaner = _Cleaner()
     clean = cleaner.element(root)
     if cleaner.problems or clean is None:

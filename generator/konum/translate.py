@@ -43,16 +43,14 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import yaml
-
-from konum import yamlsource
-from konum.fields import TextUse, Written
-from konum.files import input_problem, write_atomically
+from konum import limits, yamlsource
+from konum.files import input_problem
 from konum.formatting import BLANK
+from konum.located import TextUse, Written
 from konum.model import Flashcard
 from konum.problems import BankProblem
 from konum.types import Bank, Question
@@ -105,6 +103,30 @@ def left_in_english(english: str, translated: str) -> bool:
 
 def _optional(path: str) -> bool:
     return path.startswith("blanks[")
+
+
+#: Texts by where they belong: (question or flashcard id, field path), or (None, "title").
+Texts = Mapping[tuple[str | None, str], object]
+
+
+def with_texts(bank: Bank, texts: Texts) -> Bank:
+    """``bank`` with the given texts in place of its own: each question's (its
+    :meth:`~konum.types.Question.replaced` takes its fields by path), each flashcard's front
+    and back, then the title. A text not given stays as it was."""
+    questions = tuple(
+        q.replaced({path: text for (qid, path), text in texts.items() if qid == q.id})
+        for q in bank.questions
+    )
+    cards = tuple(
+        replace(
+            fc,
+            front=str(texts.get((fc.id, "front"), fc.front)),
+            back=str(texts.get((fc.id, "back"), fc.back)),
+        )
+        for fc in bank.flashcards
+    )
+    title = str(texts.get((None, "title"), bank.title))
+    return replace(bank, title=title, questions=questions, flashcards=cards)
 
 
 @dataclass(frozen=True)
@@ -326,7 +348,7 @@ def _translate_bank(
 ) -> tuple[Bank | None, list[BankProblem], Written | None]:
     name = str(path)
     reader = _Reader(name)
-    problem = input_problem(path, project, "translation", yamlsource.MAX_BYTES)
+    problem = input_problem(path, project, "translation", limits.YAML_BYTES)
     if problem is not None and path.exists():
         return None, [BankProblem(name, None, None, problem)], None
     try:
@@ -472,15 +494,6 @@ def _translate_bank(
             ):
                 texts.append(TextUse(entry.id, field_path, value, node))
     written = Written(name, tuple((text or "").split("\n")), tuple(texts))
-    questions = tuple(q.replaced(seen[q.id].texts) for q in bank.questions)
-    flashcards = tuple(
-        replace(
-            fc,
-            front=str(seen[fc.id].texts.get("front", fc.front)),
-            back=str(seen[fc.id].texts.get("back", fc.back)),
-        )
-        for fc in bank.flashcards
-    )
     names = root.get("tags")
     named = {t: names.get(t) for t in names} if isinstance(names, yamlsource.YMap) else {}
     tag_names = tuple(
@@ -488,10 +501,9 @@ def _translate_bank(
         for tag, name in named.items()
         if isinstance(name, yamlsource.YScalar)
     )
-    translated = replace(
-        bank, title=translated_title, questions=questions, flashcards=flashcards,
-        tag_names=tag_names,
-    )  # fmt: skip
+    given: dict[tuple[str | None, str], object] = {(None, "title"): translated_title}
+    given.update(((i, path), text) for i, e in seen.items() for path, text in e.texts.items())
+    translated = replace(with_texts(bank, given), tag_names=tag_names)
     return translated, [], written
 
 
@@ -544,101 +556,3 @@ def check_translations(
     return TranslationReport(
         tuple(translated), tuple(problems), tuple(stale), tuple(files), tuple(written)
     )
-
-
-def update_hashes(banks: Sequence[Bank], folder: Path) -> list[str]:
-    """Record the current English hash (``en``) of every entry of the translations of
-    ``banks`` in ``folder``, every other character of each file as it was written (comments,
-    flow style, quotes, line endings).
-
-    Returns:
-        The files changed.
-    """
-    changed = []
-    for bank in banks:
-        path = translation_path(folder, bank)
-        if not path.is_file() or input_problem(
-            path, folder.parent.resolve(), "translation", yamlsource.MAX_BYTES
-        ):
-            continue
-        data = path.read_bytes()
-        text, _ = yamlsource.decode(data, str(path))
-        if text is None:
-            continue
-        root, _ = yamlsource.parse(text, str(path))
-        if not isinstance(root, yamlsource.YMap):
-            continue
-        items: dict[str, Question | Flashcard] = {q.id: q for q in bank.questions}
-        items.update({fc.id: fc for fc in bank.flashcards})
-        wanted: list[tuple[yamlsource.YMap, str, str]] = []  # entry, key it follows, hash
-        if "title" in root.entries:
-            wanted.append((root, "title", source_hash(bank.title)))
-        for section in ("questions", "flashcards"):
-            seq = root.get(section)
-            for item in seq.items if isinstance(seq, yamlsource.YSeq) else ():
-                ident = item.get("id") if isinstance(item, yamlsource.YMap) else None
-                if (
-                    isinstance(item, yamlsource.YMap)
-                    and isinstance(ident, yamlsource.YScalar)
-                    and ident.text in items
-                ):
-                    wanted.append((item, "id", source_hash(english_fields(items[ident.text]))))
-        lines = text.split("\n")
-        newline = "\r\n" if "\r\n" in text else "\n"
-        edits = [
-            e
-            for node, key, value in wanted
-            if (e := _hash_edit(text, lines, newline, node, key, value))
-        ]
-        new = text
-        for start, end, replacement in sorted(edits, reverse=True):
-            new = new[:start] + replacement + new[end:]
-        if new != text:
-            bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
-            write_atomically(path, bom + new.encode("utf-8"))
-            changed.append(str(path))
-    return changed
-
-
-def _offset(lines: Sequence[str], mark: yamlsource.Mark) -> int:
-    """The index in the text of ``mark`` (1-based line and column)."""
-    return sum(len(line) + 1 for line in lines[: mark.line - 1]) + mark.column - 1
-
-
-def _hash_edit(
-    text: str,
-    lines: Sequence[str],
-    newline: str,
-    node: yamlsource.YMap,
-    key: str,
-    value: str,
-) -> tuple[int, int, str] | None:
-    """The edit that makes ``node``'s ``en`` hash ``value``: its scalar replaced where it is,
-    or, when it has none, an ``en`` entry beside ``key`` in the mapping's own style (quoted:
-    a hash of digits must stay text)."""
-    stored = node.get("en")
-    style = stored.style if isinstance(stored, yamlsource.YScalar) else None
-    quote = style if style in ("'", '"') else ""
-    if not quote and not isinstance(yaml.safe_load(value), str):
-        quote = '"'  # 01234567 would read back as a number
-    written = f"{quote}{value}{quote}"
-    if isinstance(stored, yamlsource.YScalar):
-        if stored.text == value:
-            return None
-        start, end = stored.span
-        return start, end, written
-    anchor = node.entries[key]
-    start = _offset(lines, node.mark)
-    if text.startswith("{", start):  # a flow mapping: {id: x, prompt: ...}
-        value_node = anchor.value
-        if not isinstance(value_node, yamlsource.YScalar):
-            return None
-        at = value_node.span[1]
-        return at, at, f", en: {written}"
-    indent = " " * (anchor.key_mark.column - 1)
-    if key == "title":  # before the title, at the top of the file
-        at = _offset(lines, yamlsource.Mark(anchor.key_mark.line, 1))
-        return at, at, f"{indent}en: {written}{newline}"
-    line = lines[anchor.key_mark.line - 1]
-    at = _offset(lines, yamlsource.Mark(anchor.key_mark.line, 1)) + len(line.rstrip("\r"))
-    return at, at, f"{newline}{indent}en: {written}"

@@ -52,6 +52,7 @@ from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
 from konum import limits
+from konum.bounds import PRINT_NUMBER, SandboxError, check_decimals
 from konum.config import DEFAULTS, OptionError, Options, options_from
 from konum.errors import KonumError, PageError
 from konum.figures import figure_params, render_svg
@@ -59,7 +60,7 @@ from konum.formatting import GROUPS_ALWAYS, format_number, group_digits, number_
 from konum.load import question_blocks
 from konum.model import Choices, Range
 from konum.plugins import Plugins, load_plugins
-from konum.sandbox import PRINT_NUMBER, SandboxError, check_decimals, fmt, sandbox
+from konum.sandbox import fmt, sandbox
 from konum.siteconfig import option_line, refusal
 
 
@@ -67,13 +68,11 @@ class ValuesError(PageError):
     """A template expression in a page failed or was refused; the message names the line."""
 
 
-#: Numbers one vec() or table() may print: more is no longer a sentence or a table.
-MAX_NUMBERS = 100_000
-
-
 def _printable(array: Any, function: str) -> None:
-    if array.size > MAX_NUMBERS:
-        raise ValueError(f"{function}() of {array.size:,} numbers: at most {MAX_NUMBERS:,}")
+    if array.size > limits.PRINTED_NUMBERS:
+        raise ValueError(
+            f"{function}() of {array.size:,} numbers: at most {limits.PRINTED_NUMBERS:,}"
+        )
 
 
 def vec(values: Any, decimals: int = 3) -> str:

@@ -5,7 +5,8 @@ A page comes from anywhere (any konum site, or a server that means harm), so rea
 bounded: a page is a regular file the user named (a folder: its ``index.html``; never a
 device, a FIFO or a terminal) or an ``http``/``https`` URL; one deadline
 (:data:`PAGE_SECONDS`) covers the whole of a download, headers and redirects included, and
-at most :data:`PAGE_BYTES` are read. The tree nests at most :data:`MAX_DEPTH` elements, so
+at most :data:`PAGE_BYTES` are read. The tree nests at most :data:`konum.limits.PAGE_DEPTH`
+elements, so
 walking it never runs out of stack. Every failure is a :class:`konum.errors.KonumError`
 of one line that names the page.
 """
@@ -27,7 +28,7 @@ from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
 
-from konum import __version__
+from konum import __version__, limits
 from konum.errors import KonumError
 from konum.problems import printable
 
@@ -37,8 +38,6 @@ PAGE_BYTES = 8 * 1024 * 1024
 #: Seconds a page's whole download may take, from connecting to its last byte.
 PAGE_SECONDS = 20.0
 
-#: Deepest nesting of elements in a page (konum's pages nest a few dozen deep).
-MAX_DEPTH = 200
 
 #: Redirects followed before a URL is given up.
 REDIRECTS = 5
@@ -94,9 +93,9 @@ class _Builder(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         node = Node(tag, {k: v or "" for k, v in attrs}, self.open, self.getpos()[0])
-        if node.depth > MAX_DEPTH:
+        if node.depth > limits.PAGE_DEPTH:
             raise KonumError(
-                f"line {node.line}: elements nested more than {MAX_DEPTH} deep; "
+                f"line {node.line}: elements nested more than {limits.PAGE_DEPTH} deep; "
                 "not a page konum wrote"
             )
         self.open.children.append(node)
@@ -118,8 +117,8 @@ def parse(text: str) -> Node:
     """``text`` (a page, or a piece of one) as a tree under a ``#root`` node.
 
     Raises:
-        KonumError: elements nest deeper than :data:`MAX_DEPTH`, or a ``<![`` section is
-            malformed.
+        KonumError: elements nest deeper than :data:`konum.limits.PAGE_DEPTH`, or a ``<![``
+            section is malformed.
     """
     builder = _Builder()
     try:

@@ -8,8 +8,9 @@ libyaml when PyYAML has it), checks it for depth and alias expansion, and conver
 marks, refusing anything but the plain YAML types (no tag is ever constructed into an
 object). Every problem becomes a :class:`BankProblem`; nothing raises.
 
-Limits (:mod:`konum.limits`' table, by their names here): :data:`MAX_BYTES` per file,
-:data:`MAX_DEPTH` nesting levels and :data:`MAX_NODES` values after alias expansion.
+Limits (:mod:`konum.limits`' table): :data:`konum.limits.YAML_BYTES` per file,
+:data:`konum.limits.YAML_DEPTH` nesting levels and :data:`konum.limits.YAML_NODES` values
+after alias expansion.
 """
 
 from __future__ import annotations
@@ -24,10 +25,6 @@ from yaml.constructor import SafeConstructor
 
 from konum import limits
 from konum.problems import BankProblem
-
-MAX_BYTES = limits.YAML_BYTES
-MAX_DEPTH = limits.YAML_DEPTH
-MAX_NODES = limits.YAML_NODES
 
 _TAG = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {f"{_TAG}{name}" for name in ("str", "int", "float", "bool", "null", "timestamp")}
@@ -103,14 +100,14 @@ def _mark(mark: Any) -> Mark:
 
 def decode(data: bytes, file: str) -> tuple[str | None, list[BankProblem]]:
     """Decode ``data`` as UTF-8 (an initial BOM is allowed), or explain why it is not."""
-    if len(data) > MAX_BYTES:
+    if len(data) > limits.YAML_BYTES:
         return None, [
             BankProblem(
                 file,
                 None,
                 None,
-                f"file is too large: {len(data):,} bytes, the limit is {MAX_BYTES:,}",
-                expected=f"at most {MAX_BYTES:,} bytes",
+                f"file is too large: {len(data):,} bytes, the limit is {limits.YAML_BYTES:,}",
+                expected=f"at most {limits.YAML_BYTES:,} bytes",
                 found=f"{len(data):,} bytes",
             )
         ]
@@ -193,7 +190,7 @@ _FastLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def check_depth(text: str, file: str) -> BankProblem | None:
-    """Nesting deeper than :data:`MAX_DEPTH`, as a problem: the event stream walked
+    """Nesting deeper than :data:`konum.limits.YAML_DEPTH`, as a problem: the event stream walked
     (iteratively) so deep nesting never reaches the recursive composer.
 
     Syntax errors are left to the pure-Python composer, whose messages are the ones reported.
@@ -203,13 +200,13 @@ def check_depth(text: str, file: str) -> BankProblem | None:
         for event in yaml.parse(text, Loader=_FastLoader):
             if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
                 depth += 1
-                if depth > MAX_DEPTH:
+                if depth > limits.YAML_DEPTH:
                     pos = _mark(event.start_mark)
                     return BankProblem(
                         file,
                         pos.line,
                         pos.column,
-                        f"nesting is too deep (more than {MAX_DEPTH} levels)",
+                        f"nesting is too deep (more than {limits.YAML_DEPTH} levels)",
                     )
             elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
                 depth -= 1
@@ -220,18 +217,18 @@ def check_depth(text: str, file: str) -> BankProblem | None:
 
 class _TooDeep(yaml.YAMLError):
     def __init__(self, mark: Any) -> None:
-        super().__init__(f"nesting is too deep (more than {MAX_DEPTH} levels)")
+        super().__init__(f"nesting is too deep (more than {limits.YAML_DEPTH} levels)")
         self.mark = mark
 
 
 class _DepthComposer(Composer):
-    """PyYAML's composer, refusing collections nested deeper than :data:`MAX_DEPTH` before
-    its recursion could exhaust the stack."""
+    """PyYAML's composer, refusing collections nested deeper than
+    :data:`konum.limits.YAML_DEPTH` before its recursion could exhaust the stack."""
 
     depth = 0
 
     def _nested(self, compose: Any, anchor: Any) -> Any:
-        if self.depth >= MAX_DEPTH:
+        if self.depth >= limits.YAML_DEPTH:
             raise _TooDeep(self.peek_event().start_mark)  # type: ignore[attr-defined]
         self.depth += 1
         try:
@@ -273,13 +270,13 @@ class _Converter:
         self.here = path
         mark = _mark(node.start_mark)
         self.count += 1
-        if self.count > MAX_NODES or depth > MAX_DEPTH:
+        if self.count > limits.YAML_NODES or depth > limits.YAML_DEPTH:
             if not self.exhausted:
                 self.exhausted = True
                 what = (
-                    f"more than {MAX_NODES:,} values"
-                    if self.count > MAX_NODES
-                    else f"nesting deeper than {MAX_DEPTH} levels"
+                    f"more than {limits.YAML_NODES:,} values"
+                    if self.count > limits.YAML_NODES
+                    else f"nesting deeper than {limits.YAML_DEPTH} levels"
                 )
                 self.problem(mark, _too_big(what, aliased=True))
             return YScalar(mark, None, "")
@@ -390,8 +387,8 @@ def _check_expansion(root: yaml.Node, file: str) -> BankProblem | None:
     sizes: dict[int, int] = {}
 
     def size(node: yaml.Node, depth: int) -> int:
-        if depth > MAX_DEPTH:
-            raise _Refused(node, f"nesting deeper than {MAX_DEPTH} levels")
+        if depth > limits.YAML_DEPTH:
+            raise _Refused(node, f"nesting deeper than {limits.YAML_DEPTH} levels")
         known = sizes.get(id(node))
         if known is not None:
             return known
@@ -400,8 +397,8 @@ def _check_expansion(root: yaml.Node, file: str) -> BankProblem | None:
             total += sum(size(item, depth + 1) for item in node.value)
         elif isinstance(node, yaml.MappingNode):
             total += sum(size(k, depth + 1) + size(v, depth + 1) for k, v in node.value)
-        if total > MAX_NODES:
-            raise _Refused(node, f"more than {MAX_NODES:,} values")
+        if total > limits.YAML_NODES:
+            raise _Refused(node, f"more than {limits.YAML_NODES:,} values")
         sizes[id(node)] = total
         return total
 
@@ -430,8 +427,8 @@ def _has_aliases(root: yaml.Node) -> bool:
 
 
 def _too_big(what: str, aliased: bool) -> str:
-    """The refusal of a document past :data:`MAX_NODES` or :data:`MAX_DEPTH`: an alias bomb
-    when aliases made it so, else a bank to split."""
+    """The refusal of a document past :data:`konum.limits.YAML_NODES` or
+    :data:`konum.limits.YAML_DEPTH`: an alias bomb when aliases made it so, else a bank to split."""
     if aliased:
         return f"refused: aliases expand to {what} (an alias bomb?)"
     return f"refused: the file has {what}, past the limit of one bank: split it into smaller banks"
@@ -468,7 +465,7 @@ def parse(text: str, file: str) -> tuple[YNode | None, list[BankProblem]]:
         return None, [syntax_problem(fast_exc, file)]
     except RecursionError:  # pragma: no cover - the depth check above should prevent it
         return None, [
-            BankProblem(file, 1, 1, f"nesting is too deep (more than {MAX_DEPTH} levels)")
+            BankProblem(file, 1, 1, f"nesting is too deep (more than {limits.YAML_DEPTH} levels)")
         ]
     if node is None:
         return None, []

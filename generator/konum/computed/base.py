@@ -48,8 +48,6 @@ Kind = Literal["int", "float", "bool", "str"]
 TOLERANCE_SLACK = 0.1
 #: Step of a float range that gives none (values with two decimals).
 FLOAT_STEP = 0.01
-#: How many times :meth:`BaseGenerator.generate` redraws before giving up on the constraints.
-MAX_DRAWS = 200
 
 
 class GeneratorError(ValueError):
@@ -391,7 +389,7 @@ class BaseGenerator:
 
         Returns:
             A :class:`Generated`, usually made by :meth:`make`; None asks for another draw
-            (at most :data:`MAX_DRAWS` in all).
+            (at most :data:`konum.limits.GENERATOR_DRAWS` in all).
 
         Raises:
             ValueError: the subject's code refuses these values; ``konum check`` reports
@@ -426,13 +424,14 @@ class BaseGenerator:
         it never changes what is drawn.
 
         Raises:
-            GeneratorError: the constraints leave no usable draw (after :data:`MAX_DRAWS`).
+            GeneratorError: the constraints leave no usable draw (after
+                :data:`konum.limits.GENERATOR_DRAWS`).
         """
         unknown = sorted(set(constraints) - set(self.params))
         if unknown:
             raise GeneratorError(f"{self.name}: unknown parameter(s) {', '.join(unknown)}")
         dec = self.default_decimals if decimals is None else int(decimals)
-        for _ in range(MAX_DRAWS):
+        for _ in range(limits.GENERATOR_DRAWS):
             values = self.draw(rng, constraints)
             if values is None:
                 continue
@@ -449,7 +448,8 @@ class BaseGenerator:
             if generated is not None:
                 return generated
         raise GeneratorError(
-            f"{self.name}: the parameter constraints leave no usable draw in {MAX_DRAWS} tries "
+            f"{self.name}: the parameter constraints leave no usable draw in "
+            f"{limits.GENERATOR_DRAWS} tries "
             "(each draw was inconsistent, e.g. a column outside d, or trivial, e.g. an answer "
             "of exactly 0); widen the ranges"
         )
@@ -459,12 +459,12 @@ class BaseGenerator:
     def make(
         self,
         v: Values,
-        *,
         prompt: str,
         answer: float,
         decimals: int,
         solution: str,
         distractors: Sequence[Distractor],
+        *,
         unit: str | None = None,
         exact: bool = False,
         extra: Mapping[str, object] | None = None,

@@ -15,10 +15,11 @@ anything else) is refused when the formula is parsed, before a single value is c
 Nothing is ever passed to ``eval``, ``exec`` or ``compile``: :func:`parse` reads the tree
 that :func:`ast.parse` builds and turns it into closures over numpy operations.
 
-Bounds, so that no formula can hang or exhaust memory: at most :data:`MAX_LENGTH`
-characters (checked before parsing), :data:`MAX_DEPTH` levels of nesting and
-:data:`MAX_NODES` nodes. Every value is a float64, so each operation takes the same time
-whatever its operands: ``10**10**10`` overflows at once instead of building a ten-billion-
+Bounds, so that no formula can hang or exhaust memory: at most
+:data:`konum.limits.FORMULA_CHARS` characters (checked before parsing),
+:data:`konum.limits.FORMULA_DEPTH` levels of nesting and :data:`konum.limits.FORMULA_NODES`
+nodes. Every value is a float64, so each operation takes the same time whatever its operands:
+``10**10**10`` overflows at once instead of building a ten-billion-
 digit integer. Overflow, division by zero and undefined results (``sqrt(-1)``, ``log(0)``)
 raise :class:`FormulaError` naming the part of the formula that failed.
 
@@ -43,6 +44,7 @@ from typing import cast
 
 import numpy as np
 
+from konum import limits
 from konum.computed.base import sig
 from konum.computed.functions import (
     _ATOM,
@@ -54,13 +56,6 @@ from konum.computed.functions import (
 from konum.computed.functions import Tex as _Tex
 from konum.computed.functions import wrap as _wrap
 from konum.formatting import did_you_mean
-
-#: Longest formula, in characters (checked before the text is parsed).
-MAX_LENGTH = 1000
-#: Most operations inside one another (``sqrt(1 + (2 * (3 ...)))``; ``a + b + c`` is two).
-MAX_DEPTH = 64
-#: Most nodes (numbers, names, operations) in one formula.
-MAX_NODES = 400
 
 # numpy >= 2.3's stubs import typing.Self, which python_version 3.10 (mypy's target) lacks,
 # so there Value(...) is Any; the ignore[no-any-return] comments below are for that.
@@ -229,11 +224,12 @@ def _check_shape(tree: ast.Expression) -> None:
     while stack:
         node, depth = stack.pop()
         count += 1
-        if count > MAX_NODES:
-            raise FormulaError(f"the formula is too large: more than {MAX_NODES} parts")
-        if depth > MAX_DEPTH:
+        if count > limits.FORMULA_NODES:
+            raise FormulaError(f"the formula is too large: more than {limits.FORMULA_NODES} parts")
+        if depth > limits.FORMULA_DEPTH:
             raise FormulaError(
-                f"the formula is too deep: more than {MAX_DEPTH} operations inside one another",
+                f"the formula is too deep: more than {limits.FORMULA_DEPTH} operations inside "
+                "one another",
                 getattr(node, "col_offset", None),
             )
         children = ast.iter_child_nodes(node)
@@ -492,9 +488,10 @@ def _compile_condition(
 
 @lru_cache(maxsize=512)
 def _parse(text: str, params: frozenset[str], condition: bool = False) -> Formula:
-    if len(text) > MAX_LENGTH:
+    if len(text) > limits.FORMULA_CHARS:
         raise FormulaError(
-            f"the formula is too long: {len(text):,} characters, the limit is {MAX_LENGTH:,}"
+            f"the formula is too long: {len(text):,} characters, the limit is "
+            f"{limits.FORMULA_CHARS:,}"
         )
     if not text.strip():
         raise FormulaError("the formula is empty")
@@ -512,7 +509,8 @@ def _parse(text: str, params: frozenset[str], condition: bool = False) -> Formul
         raise FormulaError(f"not a valid formula: {message}", offset) from None
     except (RecursionError, MemoryError):
         raise FormulaError(
-            f"the formula is too deep: more than {MAX_DEPTH} operations inside one another"
+            f"the formula is too deep: more than {limits.FORMULA_DEPTH} operations inside "
+            "one another"
         ) from None
     stripped = text.strip()
     try:

@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from konum import limits
 from konum.computed.base import (
     BaseGenerator,
     Distractor,
@@ -64,8 +65,6 @@ from konum.seeding import rng_for
 DEFAULT_DECIMALS = 2
 #: Drawings ``konum check`` evaluates every formula on.
 PROBES = 200
-#: Most values one parameter's range may hold (beyond it, ``step`` is surely a typo).
-MAX_LATTICE = 10**12
 
 
 class FormulaFailure(GeneratorError):
@@ -313,12 +312,12 @@ def check_params(params: Mapping[str, ParamConstraint]) -> list[FormulaProblem]:
                     f"params.{name}", "the range holds no value: check min, max and step"
                 )
             )
-        elif count > MAX_LATTICE:
+        elif count > limits.RANGE_VALUES:
             problems.append(
                 FormulaProblem(
                     f"params.{name}",
-                    f"the range holds {count:.3g} values, more than {MAX_LATTICE:.0e}: use a "
-                    "larger step",
+                    f"the range holds {count:.3g} values, more than "
+                    f"{limits.RANGE_VALUES:.0e}: use a larger step",
                 )
             )
     return problems

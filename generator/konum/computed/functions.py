@@ -23,15 +23,12 @@ from typing import Any
 
 import numpy as np
 
+from konum import limits
 from konum.computed.base import sig
 
 Value = np.float64
 #: The extra that installs SciPy, as ``pip`` writes it.
 STATS_EXTRA = "konum[stats]"
-#: Largest ``n`` whose ``n!`` a float holds.
-MAX_FACTORIAL = 170
-#: Largest whole number a float holds exactly.
-MAX_WHOLE = 2**53
 
 # Binding strength of a LaTeX piece: sums 1, products 2, unary minus 3, powers 4, atoms 5.
 _ATOM = 5
@@ -172,7 +169,7 @@ ARITHMETIC: dict[str, Function] = {
 # --- counting and special functions (math) ------------------------------------------------
 
 
-def _whole(x: float, what: str, high: int = MAX_WHOLE, why: str = "") -> int:
+def _whole(x: float, what: str, high: int = limits.FLOAT_WHOLE, why: str = "") -> int:
     if not (math.isfinite(x) and float(x).is_integer() and 0 <= x <= high):
         raise ArgumentError(
             f"{what} must be a whole number from 0 to {high:,}{why}, found {sig(x)}"
@@ -207,9 +204,9 @@ def perm(n: float, k: float) -> float:
 
 
 def factorial(n: float) -> float:
-    """``n!`` for a whole ``n`` from 0 to :data:`MAX_FACTORIAL`."""
+    """``n!`` for a whole ``n`` from 0 to :data:`konum.limits.FACTORIAL_N`."""
     why = " (beyond, n! is too large for a float)"
-    return float(math.factorial(_whole(n, "factorial(n): n", MAX_FACTORIAL, why)))
+    return float(math.factorial(_whole(n, "factorial(n): n", limits.FACTORIAL_N, why)))
 
 
 def _gamma(call: Callable[[float], float], name: str) -> Callable[[float], float]:

@@ -24,7 +24,6 @@ import numpy as np
 
 from konum import limits, paths
 from konum.computed.base import (
-    MAX_DRAWS,
     Distractor,
     Generated,
     Generator,
@@ -45,8 +44,6 @@ from konum.model import Choices, ConcreteOption, ParamConstraint, Variant
 from konum.sandbox import SandboxedTemplate, SandboxError, sandbox
 from konum.seeding import rng_for
 
-#: Draws tried per variant before giving up (the first is ``rng_for(seed, id, i)``).
-MAX_ATTEMPTS = 50
 #: Shown options of a rounded answer differ by at least this many units of the last decimal
 #: (0.9998 / 0.9999 / 1.0000 would ask the reader to round, not to know) ...
 MIN_GAP_UNITS = 2
@@ -158,7 +155,7 @@ class WhereError(GeneratorError):
 class Conditioned:
     """A plugin's generator whose drawings must meet a question's ``where`` (a condition
     over its numeric params, :func:`konum.computed.expression.parse`): a drawing that
-    breaks it is drawn again, at most :data:`konum.computed.base.MAX_DRAWS` times.
+    breaks it is drawn again, at most :data:`konum.limits.GENERATOR_DRAWS` times.
 
     Raises (when made):
         FormulaError: the condition does not parse (a name that is not a numeric param).
@@ -182,9 +179,9 @@ class Conditioned:
         """A drawing of the generator that meets the condition.
 
         Raises:
-            WhereError: none did in :data:`~konum.computed.base.MAX_DRAWS` drawings.
+            WhereError: none did in :data:`~konum.limits.GENERATOR_DRAWS` drawings.
         """
-        for _ in range(MAX_DRAWS):
+        for _ in range(limits.GENERATOR_DRAWS):
             if language != "en" and speaks(self.inner):
                 generated = self.inner.generate(rng, constraints, decimals, language=language)
             else:
@@ -197,7 +194,8 @@ class Conditioned:
                 shown = shown_values(values, list(self.where.names))
                 raise WhereError(f"'{self.where.text}' fails for {shown}: {exc.reason}") from None
         raise WhereError(
-            f"no drawing of {self.name} meets '{self.where.text}' ({MAX_DRAWS} tried): widen "
+            f"no drawing of {self.name} meets '{self.where.text}' "
+            f"({limits.GENERATOR_DRAWS} tried): widen "
             "the params or loosen the condition"
         )
 
@@ -234,7 +232,7 @@ def _compiled(prompt: str) -> SandboxedTemplate:
 
 
 def computed_variants(
-    recipe: Recipe, seed: int, count: int = 5, language: str = "en"
+    recipe: Recipe, seed: int, count: int = limits.DEFAULT_VARIANTS, language: str = "en"
 ) -> tuple[Variant, ...]:
     """``count`` variants of ``recipe``'s question for the site ``seed``, worded in
     ``language``.
@@ -248,7 +246,7 @@ def computed_variants(
     Raises:
         GeneratorError: the generator cannot produce the question from its params (not
             enough distinct distractors, or no values unlike the earlier variants', in
-            :data:`MAX_ATTEMPTS` draws); names the question.
+            :data:`konum.limits.VARIANT_DRAWS` draws); names the question.
         PromptTemplateError: the prompt is not a valid template for the values.
     """
     qid, generator = recipe.qid, recipe.generator
@@ -263,7 +261,7 @@ def computed_variants(
     variants = []
     seen: set[str] = set()
     for index in range(count):
-        for attempt in range(MAX_ATTEMPTS):
+        for attempt in range(limits.VARIANT_DRAWS):
             rng = rng_for(seed, qid, index) if attempt == 0 else rng_for(seed, qid, index, attempt)
             try:
                 generated, options = draw_variant(
@@ -290,7 +288,7 @@ def computed_variants(
                 else f"drew no values unlike those of the {index} variants before"
             )
             raise GeneratorError(
-                f"question {qid}: {generator.name} {why} in {MAX_ATTEMPTS} draws; ask for "
+                f"question {qid}: {generator.name} {why} in {limits.VARIANT_DRAWS} draws; ask for "
                 "fewer options or variants, more decimals or wider params"
             )
         prompt = generated.prompt

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from konum.importers.markdown import plain, to_markdown
-from konum.importers.model import Draft, Found, Left, SourceError
+from konum.importers.model import Draft, Found, Left, read_text
 
 _OPTION = re.compile(r"^([A-Z])[.)]\s+(.*)$")
 _ANSWER = re.compile(r"^ANSWER:\s*([A-Z])\s*$")
@@ -24,10 +24,7 @@ def read_aiken(path: Path) -> Found:
     Raises:
         SourceError: the file is not UTF-8 text.
     """
-    try:
-        source = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise SourceError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    source = read_text(path)
     found = Found()
     block: list[tuple[int, str]] = []
     for number, line in enumerate([*source.splitlines(), ""], start=1):

@@ -20,7 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from konum.importers.markdown import plain, to_markdown
-from konum.importers.model import UNEQUAL_SHARES, Draft, Found, Left, SourceError, no_credit
+from konum.importers.model import (
+    UNEQUAL_SHARES,
+    Draft,
+    Found,
+    Left,
+    SourceError,
+    no_credit,
+    read_text,
+)
 
 _ESCAPED = "~=#{}:\\"
 _PERCENT = re.compile(r"^%(-?\d+(?:\.\d+)?)%")
@@ -120,10 +128,7 @@ def read_gift(path: Path) -> Found:
     Raises:
         SourceError: the file is not UTF-8 text.
     """
-    try:
-        source = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise SourceError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    source = read_text(path)
     found, category = Found(), ""
     for line, block in _blocks(source):
         if block.startswith("$CATEGORY:"):

@@ -10,6 +10,7 @@ format; :mod:`konum.importers.write` turns drafts into a bank file.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from konum.errors import KonumError
@@ -18,6 +19,18 @@ from konum.errors import KonumError
 class SourceError(KonumError):
     """A file that cannot be read as the format it was given as: the message says which
     file, where, and why."""
+
+
+def read_text(path: Path) -> str:
+    """The text of the file at ``path``, UTF-8 (a byte order mark is dropped).
+
+    Raises:
+        SourceError: the file is not UTF-8 text.
+    """
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SourceError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
 @dataclass

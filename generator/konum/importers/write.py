@@ -16,11 +16,10 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.scalarstring import LiteralScalarString
 
+from konum import limits
 from konum.formatting import slugify
 from konum.importers.model import Draft
 
-#: The longest id made from a name; a slug is cut at a hyphen before it.
-MAX_ID = 48
 #: Where each field goes in a question, after ``id``; fields not named here follow.
 ORDER = (
     "type",
@@ -49,8 +48,8 @@ ORDER = (
 def make_id(name: str, taken: set[str]) -> str:
     """A slug id for ``name`` not in ``taken`` (which it joins)."""
     slug = slugify(name)
-    if len(slug) > MAX_ID:
-        slug = slug[:MAX_ID].rsplit("-", 1)[0]
+    if len(slug) > limits.IMPORTED_ID_CHARS:
+        slug = slug[: limits.IMPORTED_ID_CHARS].rsplit("-", 1)[0]
     slug = slug or "question"
     if not slug[0].isalpha():
         slug = f"q-{slug}"

@@ -39,6 +39,7 @@ from typing import Any, ClassVar, Literal, TypeVar
 
 from markupsafe import Markup
 
+from konum import limits
 from konum.fields import Reader
 from konum.lms import GiftWriter, MoodleDocument
 from konum.model import FigureRef, Flashcard, Hint, Source, Variant
@@ -102,7 +103,7 @@ class Probe:
 
     plugins: Plugins
     run_programs: bool = False
-    variants: int = 5
+    variants: int = limits.DEFAULT_VARIANTS
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,7 @@ class Draw:
     question, the language its generator words them in, and the plugins it comes from."""
 
     seed: int
-    variants: int = 5
+    variants: int = limits.DEFAULT_VARIANTS
     language: str = "en"
     plugins: Plugins = field(default_factory=Plugins)
 

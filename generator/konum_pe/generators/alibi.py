@@ -10,16 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from konum.computed import (
-    BOOL,
-    BaseGenerator,
-    Distractor,
-    Generated,
-    Values,
-    param,
-    sig,
-    specs,
-)
+from konum.computed import BOOL, BaseGenerator, Distractor, Generated, Values, param, sig, specs
 from konum.formatting import format_number
 from konum.model import Choices, Range
 from konum_pe import pe
@@ -118,15 +109,8 @@ class AlibiSlope(BaseGenerator):
             listing = text("listing", heads=heads, slopes=shown) + "\n\n"
         prompt = text("prompt", heads=heads, head=head, decimals=decimals)
         solution = steps + text("power", exponent=sig(exponent), ans=ans) + "\n\n" + listing
-        return self.make(
-            v,
-            prompt=prompt,
-            answer=answer,
-            decimals=decimals,
-            solution=solution,
-            distractors=distractors,
-            extra={"exponent": exponent},
-        )
+        extra = {"exponent": exponent}
+        return self.make(v, prompt, answer, decimals, solution, distractors, extra=extra)
 
 
 class AlibiBias(BaseGenerator):
@@ -213,15 +197,9 @@ class AlibiBias(BaseGenerator):
             distance=distance,
             ans=ans,
         )
-        return self.make(
-            v,
-            prompt=prompt,
-            answer=answer,
-            decimals=decimals,
-            solution=solution,
-            distractors=varied(distractors, answer, heads, head, causal, i, j),
-            extra={"slope": m, "distance": distance, "exponent": exponent},
-        )
+        extra = {"slope": m, "distance": distance, "exponent": exponent}
+        distractors = varied(distractors, answer, heads, head, causal, i, j)
+        return self.make(v, prompt, answer, decimals, solution, distractors, extra=extra)
 
 
 GENERATORS = (AlibiSlope(), AlibiBias())

@@ -12,22 +12,12 @@ from itertools import product
 
 import numpy as np
 
-from konum.computed import (
-    BOOL,
-    BaseGenerator,
-    Distractor,
-    Generated,
-    Values,
-    param,
-    specs,
-)
+from konum.computed import BOOL, BaseGenerator, Distractor, Generated, Values, param, specs
 from konum.model import Choices, Range
 from konum.seeding import rng_for
-from konum_pe.generators.common import varied
+from konum_pe.generators.common import varied, vector_seed
 from konum_pe.misconceptions import described
 from konum_pe.text import say
-
-SEED = Range(0, 2**31 - 1)
 
 
 class LearnedParams(BaseGenerator):
@@ -62,13 +52,15 @@ class LearnedParams(BaseGenerator):
             Distractor(float(n * d // 2), "half_table", text("half_table")),
             Distractor(float(4 * n * d), "float32_bytes", text("float32_bytes")),
         ]
+        solution = text("solution", n=n, d=d, answer=answer)
+        distractors = varied(distractors, answer, n, d)
         return self.make(
             v,
-            prompt=text("prompt", n=n, d=d),
-            answer=float(answer),
-            decimals=decimals,
-            solution=text("solution", n=n, d=d, answer=answer),
-            distractors=varied(distractors, answer, n, d),
+            text("prompt", n=n, d=d),
+            float(answer),
+            decimals,
+            solution,
+            distractors,
             unit=text("unit"),
             exact=True,
         )
@@ -130,12 +122,8 @@ class PermutationGap(BaseGenerator):
             BOOL,
             "Add to each token the position vector of the place it stands at after reordering.",
         ),
-        param(
-            "vector_seed",
-            "int",
-            Range(0, 999_999),
-            SEED,
-            "Seed of the vectors (tokens -2..2, positions -1..1), the new order and the pair.",
+        vector_seed(
+            "Seed of the vectors (tokens -2..2, positions -1..1), the new order and the pair."
         ),
     )
     default_decimals = 0
@@ -207,15 +195,10 @@ class PermutationGap(BaseGenerator):
             )
         else:
             solution = text("solution", dot=_dot(x[a], x[b]), **names)
+        extra = {"x": x, "table": table, "order": order, "pair": [a, b]}
+        distractors = varied(distractors, answer, vseed, n, d, with_pe)
         return self.make(
-            v,
-            prompt=prompt,
-            answer=float(answer),
-            decimals=decimals,
-            solution=solution,
-            distractors=varied(distractors, answer, vseed, n, d, with_pe),
-            exact=True,
-            extra={"x": x, "table": table, "order": order, "pair": [a, b]},
+            v, prompt, float(answer), decimals, solution, distractors, exact=True, extra=extra
         )
 
 

@@ -11,11 +11,19 @@ from konum.model import Range
 
 #: The frequency bases a question may draw (the 10000 of the paper, RoPE's rope_theta).
 BASE_ALLOWED = Range(1.5, 1e9)
+#: The seeds a drawing's small random vectors may come from.
+SEED = Range(0, 2**31 - 1)
 
 
 def base_param(doc: str = "The frequency base (the 10000 of the paper).") -> ParamSpec:
     """The ``base`` parameter, every family's the same way."""
     return param("base", "float", 10000.0, BASE_ALLOWED, doc)
+
+
+def vector_seed(doc: str) -> ParamSpec:
+    """The ``vector_seed`` parameter of a family whose drawings make small random vectors
+    (``doc``: which vectors, and their entries)."""
+    return param("vector_seed", "int", Range(0, 999_999), SEED, doc)
 
 
 def varied(distractors: Sequence[Distractor], answer: float, *key: object) -> list[Distractor]:

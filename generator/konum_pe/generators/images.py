@@ -12,15 +12,7 @@ import math
 
 import numpy as np
 
-from konum.computed import (
-    BaseGenerator,
-    Distractor,
-    Generated,
-    Values,
-    param,
-    sig,
-    specs,
-)
+from konum.computed import BaseGenerator, Distractor, Generated, Values, param, sig, specs
 from konum.formatting import format_number
 from konum.model import Choices, Range
 from konum_pe import pe
@@ -123,15 +115,8 @@ class SinCos2dEntry(BaseGenerator):
             angle=sig(angle),
             ans=ans,
         )
-        return self.make(
-            v,
-            prompt=prompt,
-            answer=answer,
-            decimals=decimals,
-            solution=solution,
-            distractors=distractors,
-            extra={"axis": axis, "coordinate": coord, "k": k, "omega": omega, "token": token},
-        )
+        extra = {"axis": axis, "coordinate": coord, "k": k, "omega": omega, "token": token}
+        return self.make(v, prompt, answer, decimals, solution, distractors, extra=extra)
 
 
 GENERATORS = (SinCos2dEntry(),)

@@ -11,16 +11,7 @@ import math
 
 import numpy as np
 
-from konum.computed import (
-    BOOL,
-    BaseGenerator,
-    Distractor,
-    Generated,
-    Values,
-    param,
-    sig,
-    specs,
-)
+from konum.computed import BOOL, BaseGenerator, Distractor, Generated, Values, param, sig, specs
 from konum.model import Choices, Range
 from konum_pe import pe
 from konum_pe.misconceptions import described
@@ -126,16 +117,18 @@ class T5Bucket(BaseGenerator):
             if exact + int(scaled) > buckets - 1:
                 lines.append(text("cap", last=buckets - 1, large=large))
         lines.append(text("bucket", offset=offset, rest=answer - offset, answer=answer))
+        extra = {"distance": n, "exact_buckets": exact}
+        solution = "\n\n".join(line for line in lines if line) + "\n"
         return self.make(
             v,
-            prompt=prompt,
-            answer=float(answer),
-            decimals=decimals,
-            solution="\n\n".join(line for line in lines if line) + "\n",
-            distractors=distractors,
+            prompt,
+            float(answer),
+            decimals,
+            solution,
+            distractors,
             exact=True,
             unit=None,
-            extra={"distance": n, "exact_buckets": exact},
+            extra=extra,
         )
 
 
@@ -199,15 +192,9 @@ class ShawIndex(BaseGenerator):
         distractors = sorted(candidates, key=lambda d: not 0 <= d.value <= 2 * k)
         prompt = text("prompt", k=k, rows=2 * k + 1, i=i, j=j)
         solution = text("solution", i=i, j=j, k=k, ji=j - i, clipped=clipped, answer=answer)
+        extra = {"distance": j - i, "clipped": clipped, "rows": 2 * k + 1}
         return self.make(
-            v,
-            prompt=prompt,
-            answer=float(answer),
-            decimals=decimals,
-            solution=solution,
-            distractors=distractors,
-            exact=True,
-            extra={"distance": j - i, "clipped": clipped, "rows": 2 * k + 1},
+            v, prompt, float(answer), decimals, solution, distractors, exact=True, extra=extra
         )
 
 

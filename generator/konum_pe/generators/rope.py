@@ -14,27 +14,18 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from konum.computed import (
-    BaseGenerator,
-    Distractor,
-    Generated,
-    Values,
-    param,
-    sig,
-    specs,
-)
+from konum.computed import BaseGenerator, Distractor, Generated, Values, param, sig, specs
 from konum.formatting import format_number
 from konum.model import Choices, Range
 from konum.seeding import rng_for
 from konum_pe import pe
-from konum_pe.generators.common import base_param, varied
+from konum_pe.generators.common import base_param, varied, vector_seed
 from konum_pe.misconceptions import described
 from konum_pe.text import counted, say
 
 HEAD_DIM = Range(2, 4096, 2)
 PAIR = Range(0, 2047)
 POSITION = Range(0, 10_000_000)
-SEED = Range(0, 2**31 - 1)
 LLAMA3_LOW = 1.0
 LLAMA3_HIGH = 4.0
 
@@ -111,16 +102,9 @@ class RopeAngle(BaseGenerator):
         )
         prompt = text("prompt", d=d, b=b, m=m, k=k, decimals=decimals)
         solution = text("solution", k=k, b=b, d=d, inv_freq=sig(inv_freq), m=m, ans=ans)
-        return self.make(
-            v,
-            prompt=prompt,
-            answer=answer,
-            decimals=decimals,
-            solution=solution,
-            distractors=distractors,
-            unit=say(language, "units.rad"),
-            extra={"inv_freq": inv_freq},
-        )
+        extra = {"inv_freq": inv_freq}
+        unit = say(language, "units.rad")
+        return self.make(v, prompt, answer, decimals, solution, distractors, unit=unit, extra=extra)
 
 
 class RopeScore(BaseGenerator):
@@ -138,13 +122,7 @@ class RopeScore(BaseGenerator):
             Choices(("half", "interleaved")),
             "Pairing: 'half' (k, k + d/2) or 'interleaved' (2k, 2k + 1).",
         ),
-        param(
-            "vector_seed",
-            "int",
-            Range(0, 999_999),
-            SEED,
-            "Seed of the small integer vectors q and k (entries -3..3).",
-        ),
+        vector_seed("Seed of the small integer vectors q and k (entries -3..3)."),
     )
     default_decimals = 3
     misconceptions = described(
@@ -255,15 +233,8 @@ class RopeScore(BaseGenerator):
                 ans=ans,
             )
         )
-        return self.make(
-            v,
-            prompt=prompt,
-            answer=answer,
-            decimals=decimals,
-            solution=solution,
-            distractors=distractors,
-            extra={"q": q, "k": k, "difference": delta},
-        )
+        extra = {"q": q, "k": k, "difference": delta}
+        return self.make(v, prompt, answer, decimals, solution, distractors, extra=extra)
 
 
 def _scaling(method: str, v: Values) -> Mapping[str, object]:
@@ -453,19 +424,16 @@ class RopeScaling(BaseGenerator):
                     scaled=sig(scaled),
                     ans=ans,
                 )
+        extra = {"inv_freq": inv, "scaled_inv_freq": scaled, "wavelength": plain_lambda}
         return self.make(
             v,
-            prompt=prompt,
-            answer=answer,
-            decimals=decimals,
-            solution=start + steps,
-            distractors=varied(distractors, answer, method, d, k, base, f, l0, seq),
+            prompt,
+            answer,
+            decimals,
+            start + steps,
+            varied(distractors, answer, method, d, k, base, f, l0, seq),
             unit=say(language, "units.positions"),
-            extra={
-                "inv_freq": inv,
-                "scaled_inv_freq": scaled,
-                "wavelength": plain_lambda,
-            },
+            extra=extra,
         )
 
 

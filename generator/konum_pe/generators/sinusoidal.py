@@ -11,16 +11,7 @@ import math
 
 import numpy as np
 
-from konum.computed import (
-    BOOL,
-    BaseGenerator,
-    Distractor,
-    Generated,
-    Values,
-    param,
-    sig,
-    specs,
-)
+from konum.computed import BOOL, BaseGenerator, Distractor, Generated, Values, param, sig, specs
 from konum.formatting import format_number
 from konum.model import Choices, Range
 from konum_pe import pe
@@ -160,15 +151,8 @@ class SinusoidalEntry(BaseGenerator):
         )
         if pos == 0:
             solution += text("position_zero_solution")
-        return self.make(
-            v,
-            prompt=prompt,
-            answer=answer,
-            decimals=decimals,
-            solution=solution,
-            distractors=distractors,
-            extra={"k": k, "omega": omega, "angle": angle, "function": fn},
-        )
+        extra = {"k": k, "omega": omega, "angle": angle, "function": fn}
+        return self.make(v, prompt, answer, decimals, solution, distractors, extra=extra)
 
 
 class SinusoidalAngle(BaseGenerator):
@@ -245,16 +229,9 @@ class SinusoidalAngle(BaseGenerator):
         solution = text(
             "solution", k=k, b=b, d=d, denom=den, omega=sig(1 / denom), pos=pos, ans=ans
         )
-        return self.make(
-            v,
-            prompt=prompt,
-            answer=answer,
-            decimals=decimals,
-            solution=solution,
-            distractors=distractors,
-            unit=say(language, "units.rad"),
-            extra={"omega": 1 / denom},
-        )
+        extra = {"omega": 1 / denom}
+        unit = say(language, "units.rad")
+        return self.make(v, prompt, answer, decimals, solution, distractors, unit=unit, extra=extra)
 
 
 class SinusoidalWavelength(BaseGenerator):
@@ -314,16 +291,9 @@ class SinusoidalWavelength(BaseGenerator):
         distractors = varied(distractors, answer, d, k, base)
         prompt = text("prompt", intro=_intro(d, base, language), k=k, decimals=decimals)
         solution = text("solution", k=k, b=b, d=d, factor=sig(factor), ans=ans)
-        return self.make(
-            v,
-            prompt=prompt,
-            answer=answer,
-            decimals=decimals,
-            solution=solution,
-            distractors=distractors,
-            unit=say(language, "units.positions"),
-            extra={"omega": omega},
-        )
+        extra = {"omega": omega}
+        unit = say(language, "units.positions")
+        return self.make(v, prompt, answer, decimals, solution, distractors, unit=unit, extra=extra)
 
 
 class FasterDimension(BaseGenerator):
@@ -383,15 +353,9 @@ class FasterDimension(BaseGenerator):
             for j, w in ((j1, w1), (j2, w2))
         ]
         solution = "\n\n".join(rows) + "\n\n" + text(f"conclusion{ask}", answer=answer)
+        extra = {"other": other}
         return self.make(
-            v,
-            prompt=prompt,
-            answer=float(answer),
-            decimals=decimals,
-            solution=solution,
-            distractors=distractors,
-            exact=True,
-            extra={"other": other},
+            v, prompt, float(answer), decimals, solution, distractors, exact=True, extra=extra
         )
 
 
@@ -457,15 +421,8 @@ class SinusoidalDot(BaseGenerator):
             terms=_terms([sig(float(c), 4) for c in cosines]),
             ans=ans,
         )
-        return self.make(
-            v,
-            prompt=prompt,
-            answer=answer,
-            decimals=decimals,
-            solution=solution,
-            distractors=distractors,
-            extra={"difference": delta},
-        )
+        extra = {"difference": delta}
+        return self.make(v, prompt, answer, decimals, solution, distractors, extra=extra)
 
 
 class ShiftMatrixEntry(BaseGenerator):
@@ -546,15 +503,8 @@ class ShiftMatrixEntry(BaseGenerator):
             entry=entry,
             ans=ans,
         )
-        return self.make(
-            v,
-            prompt=prompt,
-            answer=answer,
-            decimals=decimals,
-            solution=solution,
-            distractors=distractors,
-            extra={"omega": omega, "phi": phi},
-        )
+        extra = {"omega": omega, "phi": phi}
+        return self.make(v, prompt, answer, decimals, solution, distractors, extra=extra)
 
 
 GENERATORS = (

@@ -24,13 +24,15 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from konum import htmlcheck, imagerefs
 from konum.fields import Written, place, walk
 from konum.figures import FigureError
 from konum.images import Image
 from konum.load import DEFAULT_ROOT, Loaded, PathLike, load_files
-from konum.markup import Spot
+from konum.markup import MarkupError, Rendered, Spot, remember, render_text
+from konum.parallel import chunks, ordered_map, workers
 from konum.plugins import NONE, Plugins
 from konum.problems import BankError, BankProblem, sort_problems
 from konum.types import Bank, Finding, Probe, Question
@@ -223,6 +225,27 @@ def check_loaded(
     return banks, problems, images
 
 
+Checked = tuple[list[Bank], list[BankProblem], dict[Path, Image]]
+
+
+def _check_part(
+    given: tuple[Sequence[Loaded], dict[str, Any], int], part: range
+) -> tuple[Checked, dict[str, Rendered]]:
+    """:func:`check_loaded` of the files at the indices ``part`` (a worker's share), with the
+    texts it converted, for the calling process to reuse rather than convert again."""
+    loaded, how, variants = given
+    items = [loaded[i] for i in part]
+    checked = check_loaded(items, variants=variants, **how)
+    converted: dict[str, Rendered] = {}
+    for item in items:
+        for use in item.texts:
+            try:
+                converted[use.text] = render_text(use.text)
+            except MarkupError:  # reported by the HTML check
+                continue
+    return checked, converted
+
+
 def check_banks(
     paths: PathLike | Sequence[PathLike] | None = None,
     root: PathLike = DEFAULT_ROOT,
@@ -232,14 +255,25 @@ def check_banks(
     run_programs: bool = False,
     variants: int = 5,
     pages: Path | None = None,
+    jobs: int | None = 1,
 ) -> CheckReport:
     """Load and check banks without raising (see :func:`load_banks` for the arguments;
     ``variants``: what the site draws of each computed question; ``pages``: the site's
-    pages, whose ``/// question`` blocks are banks too)."""
+    pages, whose ``/// question`` blocks are banks too; ``jobs``: the worker processes
+    that check them, :mod:`konum.parallel`'s, the report the same for any number)."""
     loaded, files, cross = load_files(paths, root, project=project, pages=pages)
-    banks, found, images = check_loaded(
-        loaded, plugins=plugins, project=project, run_programs=run_programs, variants=variants
-    )
+    how: dict[str, Any] = {"plugins": plugins, "project": project, "run_programs": run_programs}
+    count = workers(jobs, len(loaded))
+    if count == 1:
+        banks, found, images = check_loaded(loaded, variants=variants, **how)
+    else:
+        banks, found, images = [], [], {}
+        parts = chunks(len(loaded), count)
+        for part, converted in ordered_map(_check_part, (loaded, how, variants), parts, count):
+            banks += part[0]
+            found += part[1]
+            images.update(part[2])
+            remember(converted)
     problems = [p for item in loaded for p in item.problems] + found + list(cross)
     return CheckReport(files, tuple(banks), tuple(sort_problems(problems, files)), images)
 

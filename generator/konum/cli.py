@@ -241,17 +241,23 @@ def preview(question_id: str, config_file: str, seed: int | None, variants: int)
     default=None,
     help="Publish here instead of mkdocs.yml's site_dir.",
 )
-def build(seed: int | None, variants: int | None, site_dir: str | None, config_file: str) -> None:
+@click.option(
+    "-j", "--jobs", type=click.IntRange(*limits.JOBS), metavar="N", help="Processes checking banks."
+)
+def build(
+    seed: int | None, variants: int | None, site_dir: str | None, config_file: str, jobs: int | None
+) -> None:
     """Validate the banks and build the site, its editions (the configurations its konum
     options name in editions, each publishing inside its site_dir) and their downloads,
-    published together."""
+    published together. The banks are checked by -j processes (default: the jobs option,
+    0: one per core; 1: this one alone), the site the same byte for byte."""
     from konum.build import build_site
     from konum.paths import shown
     from konum.problems import BankError, format_text
 
     try:
         started = time.perf_counter()
-        result = build_site(config_file, seed=seed, variants=variants, site_dir=site_dir)
+        result = build_site(config_file, seed=seed, variants=variants, site_dir=site_dir, jobs=jobs)
     except BankError as exc:
         click.echo(format_text(exc.problems, files=len(exc.files)), err=True)
         click.echo("konum: build stopped; the published site was not touched", err=True)

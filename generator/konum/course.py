@@ -194,6 +194,7 @@ def load_course(options: Options, plugins: Plugins | None = None) -> Course:
         run_programs=options.run_programs,
         variants=options.variants,
         pages=options.pages,
+        jobs=options.jobs or None,
     )
     if report.problems:
         raise BankError(report.problems, report.files)

@@ -39,6 +39,9 @@ DIFFICULTY = (1, 3)
 #: Variants drawn per computed question (site config and command line).
 VARIANTS = (1, 50)
 
+#: Worker processes for the check (site config and ``--jobs``): 0 means one per core.
+JOBS = (0, 256)
+
 #: The site seed: a non-negative 64-bit signed integer, so that every tool stores it.
 SEED = (0, 2**63 - 1)
 

@@ -34,6 +34,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup
 
 from konum import seal
+from konum.diskcache import cached_text, version
 from konum.figures import render_svg
 from konum.formatting import SLUG
 from konum.images import Images, inline
@@ -152,10 +153,17 @@ def asset(path: str | Path) -> str:
     that uses it and is not cached between pages. ``path`` is relative to
     ``templates/assets/`` (konum's own), or absolute (a plugin's). calmjs.parse reads ES5
     (``var`` and ``function``), as konum's scripts are written; a plugin's script in later
-    JavaScript is carried as written."""
+    JavaScript is carried as written. Minified once per installed version and source, and
+    kept in the user's cache folder (:mod:`konum.diskcache`)."""
     file = TEMPLATES_DIR / "assets" / path
-    text = file.read_text(encoding="utf-8")
-    if file.suffix != ".js":
+    source = file.read_bytes()
+    minifier = "rcssmin" if file.suffix != ".js" else "calmjs.parse"
+    made = partial(_minified, source.decode("utf-8"), file.suffix)
+    return cached_text("asset", source, made, minifier, version(minifier), file.suffix)
+
+
+def _minified(text: str, suffix: str) -> str:
+    if suffix != ".js":
         import rcssmin
 
         return str(rcssmin.cssmin(text))

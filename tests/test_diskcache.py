@@ -1,0 +1,123 @@
+"""The disk cache of work done once per installed version (``konum.diskcache``), and the
+minified scripts and styles it keeps (``konum.render.asset``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from konum import diskcache, render
+
+
+class Maker:
+    """A ``make`` that counts its calls."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.calls = text, 0
+
+    def __call__(self) -> str:
+        self.calls += 1
+        return self.text
+
+
+def test_a_text_is_made_once_then_read(tmp_path: Path) -> None:
+    make = Maker("minified ü")
+    first = diskcache.cached_text("asset", b"source", make, "1.0", folder=tmp_path)
+    second = diskcache.cached_text("asset", b"source", make, "1.0", folder=tmp_path)
+    assert first == second == "minified ü" and make.calls == 1
+    entries = list((tmp_path / "asset").iterdir())
+    assert len(entries) == 1 and entries[0].name.endswith(".txt")
+
+
+def test_the_key_holds_the_source_and_what_it_depends_on(tmp_path: Path) -> None:
+    make = Maker("out")
+    diskcache.cached_text("asset", b"source", make, "1.0", folder=tmp_path)
+    diskcache.cached_text("asset", b"source edited", make, "1.0", folder=tmp_path)
+    diskcache.cached_text("asset", b"source", make, "2.0", folder=tmp_path)  # the minifier's
+    assert make.calls == 3
+    key = diskcache.cache_key("asset", b"source", "1.0")
+    assert diskcache.version("konum") in ("source", diskcache.version("konum"))
+    assert key != diskcache.cache_key("style", b"source", "1.0")
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda data: data[: len(data) // 2],  # cut short
+        lambda data: data.replace(b"kept", b"kepT"),  # a byte changed
+        lambda data: b"",  # empty
+        lambda data: b"\xff\xfe not a header\n kept",
+    ],
+)
+def test_a_corrupt_entry_is_made_again(tmp_path: Path, damage: object) -> None:
+    make = Maker("kept text")
+    diskcache.cached_text("asset", b"s", make, folder=tmp_path)
+    (entry,) = (tmp_path / "asset").iterdir()
+    entry.write_bytes(damage(entry.read_bytes()))  # type: ignore[operator]
+    assert diskcache.cached_text("asset", b"s", make, folder=tmp_path) == "kept text"
+    assert make.calls == 2
+    assert diskcache.cached_text("asset", b"s", make, folder=tmp_path) == "kept text"
+    assert make.calls == 2  # the good entry was written back
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_an_unwritable_folder_is_no_error() -> None:
+    make = Maker("text")
+    folder = Path("/proc/self/konum-cache")  # no one may make a folder there, root neither
+    assert diskcache.cached_text("asset", b"s", make, folder=folder) == "text"
+    assert diskcache.cached_text("asset", b"s", make, folder=folder) == "text"
+    assert make.calls == 2
+
+
+def test_a_cache_path_that_is_a_file_is_no_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "cache"
+    blocker.write_text("a file where the folder should be", encoding="utf-8")
+    make = Maker("text")
+    assert diskcache.cached_text("asset", b"s", make, folder=blocker) == "text"
+    assert diskcache.cached_text("asset", b"s", make, folder=blocker / "deeper") == "text"
+    assert make.calls == 2 and blocker.read_text(encoding="utf-8").startswith("a file")
+
+
+def test_the_folder_is_the_users_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert diskcache.cache_folder() == tmp_path / "konum"
+
+
+def test_minified_assets_come_from_the_cache(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A second process (a new build) reads the minified script instead of parsing it."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    render.asset.cache_clear()
+    made: list[str] = []
+    real = render._minified
+
+    def counting(text: str, suffix: str) -> str:
+        made.append(suffix)
+        return real(text, suffix)
+
+    monkeypatch.setattr(render, "_minified", counting)
+    try:
+        first = render.asset("quiz.js"), render.asset("quiz.css")
+        render.asset.cache_clear()  # as a new process starts with an empty memory cache
+        second = render.asset("quiz.js"), render.asset("quiz.css")
+    finally:
+        render.asset.cache_clear()
+    assert first == second and made == [".js", ".css"]
+    assert len(list((tmp_path / "konum" / "asset").iterdir())) == 2
+
+
+def test_a_corrupt_cache_folder_does_not_change_the_assets(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    render.asset.cache_clear()
+    try:
+        good = render.asset("quiz.js")
+        for entry in (tmp_path / "konum" / "asset").iterdir():
+            entry.write_bytes(entry.read_bytes()[:-40] + b"garbage")
+        render.asset.cache_clear()
+        assert render.asset("quiz.js") == good
+    finally:
+        render.asset.cache_clear()

@@ -3,11 +3,15 @@ minified scripts and styles it keeps (``konum.render.asset``)."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
+from typing import Any
 
+import jinja2
 import pytest
 
 from konum import diskcache, render
+from konum.paths import TEMPLATES_DIR
 
 
 class Maker:
@@ -121,3 +125,60 @@ def test_a_corrupt_cache_folder_does_not_change_the_assets(
         assert render.asset("quiz.js") == good
     finally:
         render.asset.cache_clear()
+
+
+def _environment(folder: Path, compiled: list[str]) -> jinja2.Environment:
+    """A fresh environment (as a new process makes one) on the quiz templates, counting
+    what it compiles."""
+
+    class Counting(jinja2.Environment):
+        def compile(self, source: Any, name: Any = None, *args: Any, **kwargs: Any) -> Any:
+            compiled.append(str(name))
+            return super().compile(source, name, *args, **kwargs)
+
+    return Counting(
+        loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
+        bytecode_cache=diskcache.TemplateCache("options", folder=folder),
+        extensions=["jinja2.ext.do"],
+    )
+
+
+def test_templates_are_compiled_once(tmp_path: Path) -> None:
+    compiled: list[str] = []
+    first = _environment(tmp_path, compiled).get_template("quiz/choice.html.j2")
+    assert compiled == ["quiz/choice.html.j2"]
+    second = _environment(tmp_path, compiled).get_template("quiz/choice.html.j2")
+    assert compiled == ["quiz/choice.html.j2"]  # read, not compiled
+    assert first.root_render_func.__code__ == second.root_render_func.__code__
+    other = diskcache.TemplateCache("other options", folder=tmp_path)  # another folder
+    folders = {p.parent for p in (tmp_path / "templates").rglob("*.bin")}
+    environment = _environment(tmp_path, compiled)
+    environment.bytecode_cache = other
+    environment.get_template("quiz/choice.html.j2")
+    assert len(compiled) == 2
+    assert len({p.parent for p in (tmp_path / "templates").rglob("*.bin")} - folders) == 1
+
+
+def test_a_damaged_compiled_template_is_compiled_again(tmp_path: Path) -> None:
+    compiled: list[str] = []
+    _environment(tmp_path, compiled).get_template("quiz/choice.html.j2")
+    (entry,) = (tmp_path / "templates").rglob("*.bin")
+    data = entry.read_bytes()
+    entry.write_bytes(data[:-10] + b"0123456789")
+    _environment(tmp_path, compiled).get_template("quiz/choice.html.j2")
+    assert len(compiled) == 2
+    # An entry whose checksum holds but whose contents Jinja cannot read: compiled again.
+    body = b"not Jinja's bytecode"
+    entry.write_bytes(diskcache.HEADER + hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+    _environment(tmp_path, compiled).get_template("quiz/choice.html.j2")
+    assert len(compiled) == 3
+
+
+def test_an_unwritable_template_cache_is_no_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "cache"
+    blocker.write_text("a file where the folder should be", encoding="utf-8")
+    compiled: list[str] = []
+    for _ in range(2):
+        template = _environment(blocker, compiled).get_template("quiz/choice.html.j2")
+        assert template is not None
+    assert len(compiled) == 2

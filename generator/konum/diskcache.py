@@ -1,6 +1,7 @@
 """Work done once per installed version: texts kept in the user's cache folder.
 
-What is the same for every build of every site (a minified script, a minified style) is
+What is the same for every build of every site (a minified script, a minified style, a
+compiled template) is
 made once and kept on disk, keyed by konum's version, the producer's own version (the
 minifier's) and the hash of the source it was made from, so that an edited source, an
 upgraded konum or an upgraded minifier makes it again. The folder is the platform's user
@@ -18,6 +19,8 @@ import tempfile
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
+
+from jinja2.bccache import Bucket, BytecodeCache
 
 #: An entry is ``HEADER``, the SHA-256 of the text in hex, a newline, then the text (UTF-8).
 HEADER = b"konum-cache 1 "
@@ -42,6 +45,16 @@ def cache_key(kind: str, source: bytes, *depends: str) -> str:
     return digest.hexdigest()
 
 
+def code_hash(module_file: str) -> str:
+    """The hash of a producer's own source file (its ``__file__``): in a source checkout,
+    where the version stays the same while the code changes, an edit to how a text is made
+    makes it again."""
+    try:
+        return hashlib.sha256(Path(module_file).read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
 def version(distribution: str) -> str:
     """The installed version of ``distribution``, ``"source"`` when it is not installed."""
     try:
@@ -50,7 +63,7 @@ def version(distribution: str) -> str:
         return "source"
 
 
-def _read(file: Path) -> str | None:
+def _read(file: Path) -> bytes | None:
     try:
         data = file.read_bytes()
     except OSError:
@@ -60,19 +73,15 @@ def _read(file: Path) -> str | None:
         return None
     if head[len(HEADER) :].decode("ascii", "replace") != hashlib.sha256(body).hexdigest():
         return None
-    try:
-        return body.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
+    return body
 
 
-def _write(file: Path, text: str) -> None:
-    body = text.encode("utf-8")
+def _write(file: Path, body: bytes) -> None:
     data = HEADER + hashlib.sha256(body).hexdigest().encode("ascii") + b"\n" + body
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
         # Written beside and renamed: a reader never sees half an entry, two writers race
-        # harmlessly (both write the same text).
+        # harmlessly (both write the same bytes).
         handle, temporary = tempfile.mkstemp(dir=file.parent, prefix=".tmp-")
         try:
             with os.fdopen(handle, "wb") as out:
@@ -109,7 +118,44 @@ def cached_text(
     file = root / kind / f"{cache_key(kind, source, *depends)}.txt"
     kept = _read(file)
     if kept is not None:
-        return kept
+        try:
+            return kept.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
     text = make()
-    _write(file, text)
+    _write(file, text.encode("utf-8"))
     return text
+
+
+class TemplateCache(BytecodeCache):
+    """Jinja's compiled templates kept in the cache folder, as :func:`cached_text` keeps
+    texts: Jinja keys each by the template's name and file and checks its source's hash;
+    the folder is keyed by konum's and Jinja's versions and ``depends`` (the environment's
+    options, which shape the compiled code). A damaged entry is compiled again."""
+
+    def __init__(self, *depends: str, folder: Path | None = None) -> None:
+        self.depends = depends
+        self.folder = folder
+
+    def _file(self, bucket: Bucket) -> Path | None:
+        try:
+            root = self.folder if self.folder is not None else cache_folder()
+        except Exception:  # no home folder to find a cache in: work without one
+            return None
+        key = cache_key("templates", b"", version("jinja2"), *self.depends)[:32]
+        return root / "templates" / key / f"{bucket.key}.bin"
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        file = self._file(bucket)
+        data = _read(file) if file is not None else None
+        if data is None:
+            return
+        try:
+            bucket.bytecode_from_string(data)
+        except Exception:  # an entry Jinja cannot read: compiled again, and written anew
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        file = self._file(bucket)
+        if file is not None:
+            _write(file, bucket.bytecode_to_string())

@@ -34,7 +34,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup
 
 from konum import seal
-from konum.diskcache import cached_text, version
+from konum.diskcache import TemplateCache, cached_text, code_hash, version
 from konum.figures import render_svg
 from konum.formatting import SLUG
 from konum.images import Images, inline
@@ -68,16 +68,23 @@ def environment(language: str = "en") -> Environment:
     return _environment(language)
 
 
+#: How the quiz templates are read: what shapes their compiled code.
+_SYNTAX: dict[str, Any] = {
+    "trim_blocks": True,
+    "lstrip_blocks": True,
+    "keep_trailing_newline": False,
+    "extensions": ["jinja2.ext.do"],
+}
+
+
 @lru_cache(maxsize=4)
 def _environment(language: str) -> Environment:
     env = Environment(
         loader=FileSystemLoader(TEMPLATES_DIR),
         autoescape=select_autoescape(enabled_extensions=("html", "j2", "html.j2")),
         undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=False,
-        extensions=["jinja2.ext.do"],
+        bytecode_cache=TemplateCache(repr(_SYNTAX), code_hash(__file__)),  # once per version
+        **_SYNTAX,
     )
     env.filters["script_json"] = script_json
     env.filters["later_json"] = partial(later_json, language=language)
@@ -159,7 +166,8 @@ def asset(path: str | Path) -> str:
     source = file.read_bytes()
     minifier = "rcssmin" if file.suffix != ".js" else "calmjs.parse"
     made = partial(_minified, source.decode("utf-8"), file.suffix)
-    return cached_text("asset", source, made, minifier, version(minifier), file.suffix)
+    depends = (minifier, version(minifier), file.suffix, code_hash(__file__))
+    return cached_text("asset", source, made, *depends)
 
 
 def _minified(text: str, suffix: str) -> str:

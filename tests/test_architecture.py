@@ -49,9 +49,9 @@ NEWTYPE = REPO / "tests" / "fixtures" / "newtype"
 #: 48's bounded terminal quiz (its page reader, URL fetcher and control characters) and issue
 #: 42's spoken names of formulas in quizzes; issue 47's build on every core and work done
 #: once per installed version (`konum.parallel`, `konum.diskcache`, the `jobs` option and the
-#: check's shares for the workers, the compiled templates kept: about 215); and nothing else
-#: may.
-ENGINE_BUDGET = 17_049
+#: check's shares for the workers, the compiled templates kept: about 215) and konum serve's
+#: rebuilds checking and drawing only what a save changed (about 105); and nothing else may.
+ENGINE_BUDGET = 17_156
 
 
 def module_files() -> dict[str, Path]:

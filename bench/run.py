@@ -11,6 +11,8 @@ Measures, side by side in one run, the figures of issue 32 and writes ``bench/RE
 7. ``pe``      konum.pe.sinusoidal(8192, 1024) vs a straightforward numpy version
 8. ``study``   the study page with 10,000 cards vs 100: load until the first card shows;
    flashcards.js gzipped, and what the progress marks add to every page
+9. ``serve``   the same 1,000 questions: a saved question until the served page shows it,
+   konum serve vs mkdocs-quiz's mkdocs serve (``bench/serve.py``)
 
 Usage::
 
@@ -48,7 +50,7 @@ import common
 from common import REPO, VENV_PYTHON, WORK, Timing
 
 RESULTS = REPO / "bench" / "RESULTS.md"
-FIGURES = ("build", "scale", "peer", "weight", "browser", "study", "exports", "pe")
+FIGURES = ("build", "scale", "peer", "serve", "weight", "browser", "study", "exports", "pe")
 # konum's blocks, and fenced code (where a block is only shown, not used).
 KONUM_BLOCK = re.compile(r"^ {0,3}///\s*(?:quiz|study)\b")
 BLOCK_END = re.compile(r"^ {0,3}///[ \t]*$")
@@ -636,6 +638,48 @@ def fig_peer(report: Report, reps: Reps, total: int, per_page: int, upgrade: boo
     )
 
 
+# --- 9. serve ---------------------------------------------------------------------------
+
+
+def fig_serve(report: Report, rounds: int, total: int, per_page: int) -> None:
+    import peer
+    import serve
+
+    python = peer.ensure_venv()
+    konum_project, peer_project = peer.write_pair(WORK / "serve-bench", total, per_page)
+    t = serve.save_to_reload(
+        [VENV_PYTHON, "-m", "konum", "serve"],
+        konum_project,
+        [python, "-m", "mkdocs", "serve"],
+        peer_project,
+        rounds,
+    )
+    k, p = t["konum"], t["peer"]
+    ratio = paired_ratio(k, p)
+    report.add(
+        "serve",
+        f"The peer figure's {total:,} questions ({per_page} per page), each tool's preview server"
+        " running (`konum serve`, mkdocs-quiz's `mkdocs serve`, both MkDocs' live-reload"
+        " server rebuilding the whole site). A round saves the first question's prompt with a"
+        " new word (konum: in its bank file; mkdocs-quiz: in its page) and asks for the served"
+        f" page every {serve.POLL * 1000:.0f} ms until the word is there; the servers take"
+        " turns, and a first round that warms each is not counted.",
+        "",
+        f"- konum serve, save to reloaded page: {k.text()}",
+        f"- mkdocs-quiz's mkdocs serve: {p.text()}",
+        f"- ratio konum / mkdocs-quiz: {ratio:.2f}x (median of the rounds' ratios; of the"
+        f" medians {k.median / p.median:.2f}x)",
+    )
+    report.data["serve"] = {"konum": k.runs, "peer": p.runs}
+    report.target(
+        "serve",
+        f"{total:,} questions, save to reloaded page: konum serve <= 0.5x mkdocs-quiz's mkdocs"
+        " serve",
+        f"{ratio:.2f}x (medians {k.median:.2f} s / {p.median:.2f} s)",
+        ratio <= 0.5,
+    )
+
+
 # --- 4. weight --------------------------------------------------------------------------
 
 
@@ -1189,6 +1233,7 @@ TITLES = {
     "study": "8. The study page: 10,000 cards vs 100",
     "exports": "6. Exports",
     "pe": "7. The PE core",
+    "serve": "9. Serve: a save until the page shows it, vs mkdocs-quiz",
 }
 
 
@@ -1321,6 +1366,7 @@ def main(argv: list[str] | None = None) -> int:
         "peer": lambda: fig_peer(
             report, reps(120), 200 if args.quick else 1000, 20, args.upgrade_peer
         ),
+        "serve": lambda: fig_serve(report, 2 if args.quick else 5, 200 if args.quick else 1000, 20),
         "weight": lambda: fig_weight(report),
         "browser": lambda: fig_browser(report, 2 if args.quick else 5),
         "study": lambda: fig_study(report, 3 if args.quick else 9),

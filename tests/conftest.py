@@ -77,7 +77,8 @@ def _build_real_site(site: Path) -> None:
     from konum.problems import BankError
 
     # The count is the build's own: texts an earlier test of this worker rendered would
-    # otherwise come from the cache and go uncounted.
+    # otherwise come from the cache and go uncounted; and in one process (jobs=1), since a
+    # check worker's conversions would go uncounted too.
     render_text.cache_clear()
     counts: Counter[str] = Counter()
     try:
@@ -85,7 +86,7 @@ def _build_real_site(site: Path) -> None:
             _environment(NO_MKDOCS_2_WARNING="1", SOURCE_DATE_EPOCH=EPOCH),
             _counting_conversions(counts),
         ):
-            build_site(REPO / "mkdocs.yml", seed=42, site_dir=site)
+            build_site(REPO / "mkdocs.yml", seed=42, site_dir=site, jobs=1)
     except (KonumError, BankError) as exc:
         pytest.fail(f"konum build of the real site failed:\n{exc}")
     twice = {text[:200]: n for text, n in counts.items() if n > 1}

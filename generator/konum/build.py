@@ -142,6 +142,7 @@ def build_site(
     variants: int | None = None,
     site_dir: str | Path | None = None,
     downloads: bool = True,
+    jobs: int | None = None,
 ) -> BuildResult:
     """Validate the banks, build the site, its editions and their downloads, and publish
     them atomically (one swap for all: see the module's docstring).
@@ -153,6 +154,8 @@ def build_site(
         site_dir: where to publish; default ``site_dir`` of ``mkdocs.yml``. The editions go
             to their folders inside it.
         downloads: also write the flashcard exports into each edition's ``downloads/``.
+        jobs: worker processes that check the banks (0: one per core, 1: none); default
+            the ``jobs`` option's. The site is the same byte for byte with any number.
 
     Raises:
         konum.problems.BankError: a bank has problems (nothing was built).
@@ -164,7 +167,7 @@ def build_site(
 
     settings = read_site_config(config_file)
     editions = [("", settings), *find_editions(settings)]
-    options = [override(s.options, seed=seed, variants=variants) for _, s in editions]
+    options = [override(s.options, seed=seed, variants=variants, jobs=jobs) for _, s in editions]
     target = Path(site_dir) if site_dir is not None else settings.site_dir
     target = Path(os.path.abspath(target))
     target = target.parent.resolve() / target.name  # a link itself is refused, not followed

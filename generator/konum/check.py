@@ -21,16 +21,19 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from konum import htmlcheck, imagerefs, limits
 from konum.figures import FigureError
 from konum.images import Image
 from konum.load import DEFAULT_ROOT, Loaded, PathLike, load_files
+from konum.load import Kept as LoadKept
 from konum.located import Written, place, walk
-from konum.markup import Spot
+from konum.markup import MarkupError, Rendered, Spot, remember, render_text
+from konum.parallel import chunks, ordered_map, workers
 from konum.plugins import NONE, Plugins
 from konum.problems import BankError, BankProblem, sort_problems
 from konum.translate import with_texts
@@ -214,6 +217,88 @@ def check_loaded(
     return banks, problems, images
 
 
+Checked = tuple[list[Bank], list[BankProblem], dict[Path, Image]]
+Stamp = tuple[tuple[str, int, int], ...]
+
+
+@dataclass
+class Kept:
+    """What :func:`check_banks` may reuse across calls (``konum serve``'s rebuilds): each
+    file's load (:data:`konum.load.Kept`) and its check, the check kept while the file, the
+    images it shows and the check's settings are unchanged.
+
+    Attributes:
+        loaded: the loads, by file (see :func:`konum.load.load_files`).
+        checks: by file, what was loaded, the settings and images' stamp it was checked
+            with, and what the check found.
+        checked: the files the last call checked (the others' checks were reused).
+    """
+
+    loaded: LoadKept = field(default_factory=dict)
+    checks: dict[str, tuple[Loaded, tuple[object, ...], Stamp, Checked]] = field(
+        default_factory=dict
+    )
+    checked: list[str] = field(default_factory=list)
+
+
+def _images_stamp(files: Iterable[Path]) -> Stamp:
+    found = []
+    for path in files:
+        try:
+            stat = path.stat()
+        except OSError:
+            found.append((str(path), 0, 0))
+        else:
+            found.append((str(path), stat.st_mtime_ns, stat.st_size))
+    return tuple(found)
+
+
+def _check_kept(
+    loaded: Sequence[Loaded], kept: Kept, how: dict[str, Any], variants: int
+) -> Checked:
+    """:func:`check_loaded` of ``loaded``, each file's check reused from ``kept`` when the
+    same load was checked with the same settings and its images are unchanged."""
+    settings = (how["plugins"], how["project"], how["run_programs"], variants)
+    banks: list[Bank] = []
+    found: list[BankProblem] = []
+    images: dict[Path, Image] = {}
+    kept.checked = []
+    for item in loaded:
+        entry = kept.checks.get(item.file)
+        if (
+            entry is None
+            or entry[0] is not item
+            or entry[1] != settings
+            or _images_stamp(entry[3][2]) != entry[2]
+        ):
+            result = check_loaded([item], variants=variants, **how)
+            entry = (item, settings, _images_stamp(result[2]), result)
+            kept.checks[item.file] = entry
+            kept.checked.append(item.file)
+        banks += entry[3][0]
+        found += entry[3][1]
+        images.update(entry[3][2])
+    return banks, found, images
+
+
+def _check_part(
+    given: tuple[Sequence[Loaded], dict[str, Any], int], part: range
+) -> tuple[Checked, dict[str, Rendered]]:
+    """:func:`check_loaded` of the files at the indices ``part`` (a worker's share), with the
+    texts it converted, for the calling process to reuse rather than convert again."""
+    loaded, how, variants = given
+    items = [loaded[i] for i in part]
+    checked = check_loaded(items, variants=variants, **how)
+    converted: dict[str, Rendered] = {}
+    for item in items:
+        for use in item.texts:
+            try:
+                converted[use.text] = render_text(use.text)
+            except MarkupError:  # reported by the HTML check
+                continue
+    return checked, converted
+
+
 def check_banks(
     paths: PathLike | Sequence[PathLike] | None = None,
     root: PathLike = DEFAULT_ROOT,
@@ -224,17 +309,37 @@ def check_banks(
     variants: int = limits.DEFAULT_VARIANTS,
     pages: Path | None = None,
     skip_pages: Sequence[Path] = (),
+    jobs: int | None = 1,
+    kept: Kept | None = None,
 ) -> CheckReport:
     """Load and check banks without raising (see :func:`load_banks` for the arguments;
     ``variants``: what the site draws of each computed question; ``pages``: the site's
     pages, whose ``/// question`` blocks are banks too, but for those below ``skip_pages``,
-    the other editions' pages)."""
+    the other editions' pages; ``jobs``: the worker processes that check them,
+    :mod:`konum.parallel`'s, the report the same for any number; ``kept``: what earlier
+    calls loaded and checked, reused where nothing changed, in this process)."""
     loaded, files, cross = load_files(
-        paths, root, project=project, pages=pages, skip_pages=skip_pages
+        paths,
+        root,
+        project=project,
+        pages=pages,
+        skip_pages=skip_pages,
+        kept=kept.loaded if kept else None,
     )
-    banks, found, images = check_loaded(
-        loaded, plugins=plugins, project=project, run_programs=run_programs, variants=variants
-    )
+    how: dict[str, Any] = {"plugins": plugins, "project": project, "run_programs": run_programs}
+    count = workers(jobs, len(loaded))
+    if kept is not None:
+        banks, found, images = _check_kept(loaded, kept, how, variants)
+    elif count == 1:
+        banks, found, images = check_loaded(loaded, variants=variants, **how)
+    else:
+        banks, found, images = [], [], {}
+        parts = chunks(len(loaded), count)
+        for part, converted in ordered_map(_check_part, (loaded, how, variants), parts, count):
+            banks += part[0]
+            found += part[1]
+            images.update(part[2])
+            remember(converted)
     problems = [p for item in loaded for p in item.problems] + found + list(cross)
     return CheckReport(files, tuple(banks), tuple(sort_problems(problems, files)), images)
 

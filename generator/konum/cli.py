@@ -119,16 +119,10 @@ def check(
     Example programs (output questions) are code: they run only with --run-programs or
     --record, or where mkdocs.yml says run_programs: true; otherwise their recorded output
     is checked against their solution's hash."""
-    from konum.build import check_pages
     from konum.check import check_banks
-    from konum.course import course_problems
-    from konum.load import is_page_bank
     from konum.plugins import NONE, load_plugins
     from konum.problems import format_json, format_text
-    from konum.record import record_outputs
-    from konum.rehash import update_hashes as record_hashes
     from konum.siteconfig import edition_pages, find_editions, published_banks, read_site_config
-    from konum.translate import check_translations
 
     # The site's plugins, when there is a site: banks given by path are checked with them
     # too, and without a mkdocs.yml with those the command names.
@@ -149,6 +143,8 @@ def check(
         run_programs = run_programs or options.run_programs
         variants = options.variants
     if record:
+        from konum.record import record_outputs
+
         for changed in record_outputs(list(paths), project=project):
             click.echo(f"konum: recorded the example solutions' output in {changed}", err=True)
     report = check_banks(
@@ -162,7 +158,10 @@ def check(
     )
     problems, files = list(report.problems), list(report.files)
     editions = [] if site is None else [site, *(e for _, e in find_editions(site))]
-    if not problems:
+    if not problems and editions:
+        from konum.build import check_pages
+        from konum.course import course_problems
+
         # The pages' blocks, each edition's with its own banks, as the build would take them;
         # what keeps an edition's course from loading (its configuration, its translations)
         # is said once, not again by each of its pages.
@@ -171,6 +170,10 @@ def check(
                 edition
             )
     if translations is not None:
+        from konum.load import is_page_bank
+        from konum.translate import check_translations
+        from konum.rehash import update_hashes as record_hashes
+
         if update_hashes:
             for changed in record_hashes(report.banks, translations):
                 click.echo(f"konum: recorded the English hashes in {changed}", err=True)
@@ -245,17 +248,22 @@ def preview(question_id: str, config_file: str, seed: int | None, variants: int)
     default=None,
     help="Publish here instead of mkdocs.yml's site_dir.",
 )
-def build(seed: int | None, variants: int | None, site_dir: str | None, config_file: str) -> None:
-    """Validate the banks and build the site, its editions (the configurations its konum
-    options name in editions, each publishing inside its site_dir) and their downloads,
-    published together."""
+@click.option(
+    "-j", "--jobs", type=click.IntRange(*limits.JOBS), metavar="N", help="Processes checking banks."
+)
+def build(
+    seed: int | None, variants: int | None, site_dir: str | None, config_file: str, jobs: int | None
+) -> None:
+    """Validate the banks (-j processes; default the jobs option's, 0: one per core), build
+    the site, its editions (the configurations its konum options name in editions, each
+    inside its site_dir) and their downloads, published together; the same for any -j."""
     from konum.build import build_site
     from konum.paths import shown
     from konum.problems import BankError, format_text
 
     try:
         started = time.perf_counter()
-        result = build_site(config_file, seed=seed, variants=variants, site_dir=site_dir)
+        result = build_site(config_file, seed=seed, variants=variants, site_dir=site_dir, jobs=jobs)
     except BankError as exc:
         click.echo(format_text(exc.problems, files=len(exc.files)), err=True)
         click.echo("konum: build stopped; the published site was not touched", err=True)

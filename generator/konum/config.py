@@ -16,6 +16,7 @@ In ``mkdocs.yml`` (or Zensical's reading of it)::
           pages: docs              # the site's pages (konum build passes docs_dir)
           exam_cards: false        # cards of questions that only exam-mode quizzes show
           editions: [mkdocs.tr.yml]  # the site's other editions, which konum build publishes
+          jobs: 0                  # worker processes for the check: 0 one per core, 1 none
 
 The extension, ``konum build`` (which passes its ``--seed``/``--variants`` in as options) and
 every other command read these through :func:`options_from`, so a bad value gets the same
@@ -57,6 +58,7 @@ DEFAULTS: dict[str, list[Any]] = {
         "the site's other editions: their configuration files, which konum build publishes "
         "inside this site_dir (only the main configuration's list is read)",
     ],
+    "jobs": [0, "worker processes that check the banks: 0 one per core, 1 none (this one)"],
     "nav_progress": [
         None,
         "progress marks in every page's navigation (konum: on, konum.quiz: off)",
@@ -87,6 +89,9 @@ class Options:
             that only exam-mode quizzes show (by default they are left out).
         editions: the configuration files of the site's other editions, absolute, in the
             order written; konum reads no other file beside ``mkdocs.yml`` as an edition.
+        jobs: worker processes that check the banks (:mod:`konum.parallel`): 0 one per core
+            the process may use, 1 none (the check runs in this process); the course is
+            the same either way.
     """
 
     banks: Path
@@ -102,6 +107,7 @@ class Options:
     pages: Path | None = None
     exam_cards: bool = False
     editions: tuple[Path, ...] = ()
+    jobs: int = 0
 
 
 class OptionError(ConfigError):
@@ -224,11 +230,19 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
         pages=(base / str(pages)).resolve() if str(pages).strip() else None,
         exam_cards=values["exam_cards"],
         editions=tuple(dict.fromkeys((base / str(e)).resolve() for e in editions)),
+        jobs=_whole("jobs", values["jobs"], *limits.JOBS),
     )
 
 
-def override(options: Options, *, seed: int | None = None, variants: int | None = None) -> Options:
-    """``options`` with the seed and variants a command gives (None keeps the configured one).
+def override(
+    options: Options,
+    *,
+    seed: int | None = None,
+    variants: int | None = None,
+    jobs: int | None = None,
+) -> Options:
+    """``options`` with the seed, variants and jobs a command gives (None keeps the
+    configured one).
 
     Raises:
         ConfigError: a value out of range.
@@ -239,4 +253,5 @@ def override(options: Options, *, seed: int | None = None, variants: int | None 
         variants=(
             options.variants if variants is None else _whole("variants", variants, *limits.VARIANTS)
         ),
+        jobs=options.jobs if jobs is None else _whole("jobs", jobs, *limits.JOBS),
     )

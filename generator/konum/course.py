@@ -13,10 +13,12 @@ from __future__ import annotations
 import logging
 import os
 import re
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
 from konum.check import CheckReport, check_banks, check_texts
+from konum.check import Kept as CheckKept
 from konum.config import Options
 from konum.errors import ConfigError, KonumError
 from konum.formatting import did_you_mean
@@ -30,6 +32,19 @@ from konum.translate import check_translations, with_texts
 from konum.types import Bank, Concrete, Draw, Question
 
 Stamp = tuple[tuple[str, int, int], ...]
+Drawn = dict[str, tuple[Question, Draw, Concrete]]
+
+
+@dataclass
+class Kept:
+    """What one ``konum serve`` keeps from build to build, so that a save checks and draws
+    again only what it changed: each bank file's load and check (:class:`konum.check.Kept`;
+    a page's ``/// question`` blocks are a bank file too) and each question's variants, for
+    as long as the question is the same object (its file unchanged) and drawn the same way.
+    A translated edition reads its translations again at each build."""
+
+    check: CheckKept = field(default_factory=CheckKept)
+    drawn: Drawn = field(default_factory=dict)
 
 
 class Course:
@@ -55,6 +70,7 @@ class Course:
         language: str = "en",
         images: dict[str, Image] | None = None,
         sources: tuple[Path, ...] = (),
+        drawn: Drawn | None = None,
     ) -> None:
         self.banks = banks
         self.seed = seed
@@ -64,7 +80,9 @@ class Course:
         self.images = images or {}
         self.sources = sources
         self.stamp = _files_stamp(sources)
-        self._concretes: dict[str, Concrete] = {}
+        # By question id: the question, how it was drawn and what it gave; shared with the
+        # next course of a `konum serve` (Kept), which reuses what is the same question.
+        self._drawn: Drawn = {} if drawn is None else drawn
 
     @cached_property
     def by_id(self) -> dict[str, Bank]:
@@ -91,9 +109,13 @@ class Course:
         Raises:
             ValueError: a computed question's generator or prompt fails for the seed.
         """
-        if question.id not in self._concretes:
-            self._concretes[question.id] = question.concrete(self.draw())
-        return self._concretes[question.id]
+        draw = self.draw()
+        prior = self._drawn.get(question.id)
+        if prior is not None and prior[0] is question and prior[1] == draw:
+            return prior[2]
+        concrete = question.concrete(draw)
+        self._drawn[question.id] = (question, draw, concrete)
+        return concrete
 
     def concretes(self, banks: tuple[Bank, ...] | None = None) -> list[Concrete]:
         """Every question of ``banks`` (default all) with the seed applied, in bank order."""
@@ -159,8 +181,11 @@ def _translated(
     return tuple(bank for bank in kept if bank is not None), images
 
 
-def load_course(options: Options, plugins: Plugins | None = None) -> Course:
-    """The course of ``options`` (its plugins loaded when not given), loaded afresh.
+def load_course(
+    options: Options, plugins: Plugins | None = None, kept: Kept | None = None
+) -> Course:
+    """The course of ``options`` (its plugins loaded when not given), loaded afresh, or from
+    what ``kept`` holds of earlier loads where their files are unchanged.
 
     Raises:
         konum.problems.BankError: the banks or their translations have problems (every
@@ -178,6 +203,8 @@ def load_course(options: Options, plugins: Plugins | None = None) -> Course:
         variants=options.variants,
         pages=options.pages,
         skip_pages=edition_pages(options.editions),
+        jobs=options.jobs or None,
+        kept=kept.check if kept is not None else None,
     )
     if report.problems:
         raise BankError(report.problems, report.files)
@@ -202,6 +229,7 @@ def load_course(options: Options, plugins: Plugins | None = None) -> Course:
         options.language,
         {image.name: image for image in images.values()},
         tuple(images),
+        kept.drawn if kept is not None else None,
     )
 
 

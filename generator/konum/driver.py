@@ -17,10 +17,11 @@ from urllib.parse import urlsplit
 from konum.config import Options, override
 from konum.errors import BuildError, KonumError
 from konum.paths import shown
+from konum.problems import BankError, format_text
 from konum.siteconfig import SiteConfig, read_site_config
 
 if TYPE_CHECKING:
-    from konum.course import Course
+    from konum.course import Course, Kept
 
 
 def mkdocs_build(
@@ -132,17 +133,26 @@ def extension_configs(
     return configs
 
 
-def serve_config(config_file: Path, site_dir: Path, seed: int | None) -> Any:
+def serve_config(
+    config_file: Path, site_dir: Path, seed: int | None, kept: Kept | None = None
+) -> Any:
     """MkDocs' configuration of ``config_file`` for one preview build into ``site_dir``,
-    konum's extensions given the seed (``None``: the configured one) as a build gives it.
+    konum's extensions given the seed (``None``: the configured one) as a build gives it
+    and, with ``kept``, the course loaded from it (only what changed since its last load
+    is checked and drawn again).
 
     Raises:
         ConfigError: the configuration or an option is wrong.
+        konum.problems.BankError: with ``kept``, a bank has problems.
     """
+    from konum.course import load_course
+
     settings = read_site_config(config_file)
     config = settings.mkdocs
     config["site_dir"] = str(site_dir)
-    config["mdx_configs"] = extension_configs(config, override(settings.options, seed=seed))
+    options = override(settings.options, seed=seed)
+    course = load_course(options, kept=kept) if kept is not None else None
+    config["mdx_configs"] = extension_configs(config, options, course)
     return config
 
 
@@ -164,8 +174,14 @@ def serve(
     from mkdocs.exceptions import Abort, MkDocsException
     from mkdocs.livereload import LiveReloadServer
 
+    from konum.course import Kept
+
     site_dir = Path(tempfile.mkdtemp(prefix="konum-serve-"))
-    config = serve_config(config_file, site_dir, seed)
+    kept = Kept()  # what each build loaded, checked and drew, for the next one to reuse
+    try:
+        config = serve_config(config_file, site_dir, seed, kept)
+    except BankError:  # the first build says what is wrong, in the pages
+        config = serve_config(config_file, site_dir, seed)
     config["dev_addr"] = IpAddress().validate(dev_addr)  # type: ignore[no-untyped-call]
     host, port = config["dev_addr"]
     mount = urlsplit(config["site_url"] or "/").path
@@ -177,18 +193,24 @@ def serve(
         page_line.said = ""
         try:
             if config is None:
-                config = serve_config(config_file, site_dir, seed)
+                config = serve_config(config_file, site_dir, seed, kept)
             config["site_url"] = url
             build(config, serve_url=url)
+        except BankError as exc:
+            said = format_text(exc.problems, files=len(exc.files))
+            log.error(said)
         except (KonumError, Abort, MkDocsException, RecursionError, ValueError) as exc:
             if not isinstance(exc, Abort):  # MkDocs has logged a page's error, at its line
                 log.error(f"konum: {exc}")
             said = page_line.said or str(exc)
-            for page in pages:
-                (site_dir / page).parent.mkdir(parents=True, exist_ok=True)
-                (site_dir / page).write_text(_error_page(said), encoding="utf-8")
+        else:
+            pages[:] = sorted(
+                {p.relative_to(site_dir).as_posix() for p in site_dir.rglob("*.html")}
+            )
             return
-        pages[:] = sorted({p.relative_to(site_dir).as_posix() for p in site_dir.rglob("*.html")})
+        for page in pages:
+            (site_dir / page).parent.mkdir(parents=True, exist_ok=True)
+            (site_dir / page).write_text(_error_page(said), encoding="utf-8")
 
     server = LiveReloadServer(
         builder=builder, host=host, port=port, root=str(site_dir), mount_path=mount

@@ -41,6 +41,9 @@ DIFFICULTY = (1, 3)
 VARIANTS = (1, 50)
 DEFAULT_VARIANTS = 5
 
+#: Worker processes for the check (site config and ``--jobs``): 0 means one per core.
+JOBS = (0, 256)
+
 #: The site seed: a non-negative 64-bit signed integer, so that every tool stores it.
 SEED = (0, 2**63 - 1)
 

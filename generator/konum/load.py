@@ -13,8 +13,9 @@ the page's path (:func:`page_bank_id`) and its title the page's first heading.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from konum import limits, yamlsource
@@ -531,6 +532,32 @@ def load_page(page: Path, pages: Path) -> Loaded | None:
     )
 
 
+#: What :func:`load_files` may reuse across calls (``konum serve``'s rebuilds): by file and
+#: the folders it was loaded with, the file's stamp (modification time, size, inode) when it
+#: was loaded and what loading it gave (None: a page without questions).
+Kept = dict[tuple[str, str, str], tuple[tuple[int, int, int], "Loaded | None"]]
+
+
+def _kept(
+    kept: Kept | None, path: Path, where: tuple[object, object], load: Callable[[], Loaded | None]
+) -> Loaded | None:
+    if kept is None:
+        return load()
+    try:
+        stat = path.stat()
+    except OSError:
+        return load()
+    key, stamp = (
+        (str(path), str(where[0]), str(where[1])),
+        (stat.st_mtime_ns, stat.st_size, stat.st_ino),
+    )
+    if key in kept and kept[key][0] == stamp:
+        return kept[key][1]
+    item = load()
+    kept[key] = (stamp, item)
+    return item
+
+
 def load_files(
     paths: PathLike | Sequence[PathLike] | None = None,
     root: PathLike = DEFAULT_ROOT,
@@ -538,18 +565,22 @@ def load_files(
     project: Path | None = None,
     pages: Path | None = None,
     skip_pages: Sequence[Path] = (),
+    kept: Kept | None = None,
 ) -> tuple[tuple[Loaded, ...], tuple[str, ...], tuple[BankProblem, ...]]:
     """Every bank file of ``paths`` (files or folders; None: ``root``) and every page below
     ``pages`` (but those below ``skip_pages``: see :func:`question_pages`) that holds
     questions loaded, the files' names, and the problems of what needs them all (ids unique
     across banks). With questions in pages, a missing banks folder is no problem: such a
-    site needs no bank file."""
+    site needs no bank file. With ``kept``, a file unchanged since it was loaded into it is
+    not read again: the same :class:`Loaded` is returned."""
     if isinstance(paths, (str, Path)):
         paths = [paths]
-    chosen = question_pages(pages, skip_pages)
-    found = (load_page(f, pages) for f in chosen) if pages is not None else ()
+    where = (project, pages)
+    chosen = question_pages(pages, skip_pages) if pages is not None else ()
+    found = (_kept(kept, f, where, partial(load_page, f, pages)) for f in chosen)
     in_pages = [page for page in found if page is not None]
     files = [f for f in discover(paths, root) if f.exists() or not in_pages]
-    loaded = (*(load_file(f, project) for f in files), *in_pages)
+    read = (_kept(kept, f, where, partial(load_file, f, project)) for f in files)
+    loaded = (*(item for item in read if item is not None), *in_pages)
     names = tuple(item.file for item in loaded)
     return loaded, names, tuple(_cross_bank(loaded))

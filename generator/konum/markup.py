@@ -29,6 +29,7 @@ not count for brackets and tags (Markdown sets them apart before it looks for li
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -322,6 +323,16 @@ def _out(rendered: Rendered, inline: bool, math: MathMode) -> str:
     return html
 
 
+#: Texts another process converted (a worker of the check, :mod:`konum.parallel`), waiting
+#: for :func:`render_text` to take each into its cache instead of converting it again.
+_HANDED: dict[str, Rendered] = {}
+
+
+def remember(converted: Mapping[str, Rendered]) -> None:
+    """Take texts converted by :func:`render_text` in another process as converted here."""
+    _HANDED.update(converted)
+
+
 @lru_cache(maxsize=32768)
 def render_text(text: str) -> Rendered:
     """``text`` converted by Markdown once, for every output (see :class:`Rendered`).
@@ -329,6 +340,9 @@ def render_text(text: str) -> Rendered:
     Raises:
         MarkupError: ``text`` exceeds a limit (see :func:`limit_problem`).
     """
+    handed = _HANDED.pop(text, None)
+    if handed is not None:
+        return handed
     problem = limit_problem(text)
     if problem is not None:
         raise MarkupError(problem.message)

@@ -34,6 +34,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup
 
 from konum import seal
+from konum.diskcache import TemplateCache, cached_text, code_hash, version
 from konum.figures import render_svg
 from konum.formatting import SLUG
 from konum.images import Images, inline
@@ -67,16 +68,23 @@ def environment(language: str = "en") -> Environment:
     return _environment(language)
 
 
+#: How the quiz templates are read: what shapes their compiled code.
+_SYNTAX: dict[str, Any] = {
+    "trim_blocks": True,
+    "lstrip_blocks": True,
+    "keep_trailing_newline": False,
+    "extensions": ["jinja2.ext.do"],
+}
+
+
 @lru_cache(maxsize=4)
 def _environment(language: str) -> Environment:
     env = Environment(
         loader=FileSystemLoader(TEMPLATES_DIR),
         autoescape=select_autoescape(enabled_extensions=("html", "j2", "html.j2")),
         undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=False,
-        extensions=["jinja2.ext.do"],
+        bytecode_cache=TemplateCache(repr(_SYNTAX), code_hash(__file__)),  # once per version
+        **_SYNTAX,
     )
     env.filters["script_json"] = script_json
     env.filters["later_json"] = partial(later_json, language=language)
@@ -152,10 +160,18 @@ def asset(path: str | Path) -> str:
     that uses it and is not cached between pages. ``path`` is relative to
     ``templates/assets/`` (konum's own), or absolute (a plugin's). calmjs.parse reads ES5
     (``var`` and ``function``), as konum's scripts are written; a plugin's script in later
-    JavaScript is carried as written."""
+    JavaScript is carried as written. Minified once per installed version and source, and
+    kept in the user's cache folder (:mod:`konum.diskcache`)."""
     file = TEMPLATES_DIR / "assets" / path
-    text = file.read_text(encoding="utf-8")
-    if file.suffix != ".js":
+    source = file.read_bytes()
+    minifier = "rcssmin" if file.suffix != ".js" else "calmjs.parse"
+    made = partial(_minified, source.decode("utf-8"), file.suffix)
+    depends = (minifier, version(minifier), file.suffix, code_hash(__file__))
+    return cached_text("asset", source, made, *depends)
+
+
+def _minified(text: str, suffix: str) -> str:
+    if suffix != ".js":
         import rcssmin
 
         return str(rcssmin.cssmin(text))

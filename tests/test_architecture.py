@@ -17,7 +17,6 @@ import graphlib
 import io
 import json
 import re
-import sys
 import tokenize
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -47,8 +46,10 @@ NEWTYPE = REPO / "tests" / "fixtures" / "newtype"
 #: fail silently, questions written in the page (about 415) and formula functions for
 #: statistics with their symbols, `where` and plugin errors at their line (about 590); issue
 #: 48's bounded terminal quiz (its page reader, URL fetcher and control characters) and issue
-#: 42's spoken names of formulas in quizzes; and nothing else may.
-ENGINE_BUDGET = 16_834
+#: 42's spoken names of formulas in quizzes; issue 43's `konum.types` plugin group (a type's
+#: checks, the site's types handed to loading, rendering, the exam and `konum quiz`: about
+#: 110); and nothing else may.
+ENGINE_BUDGET = 16_941
 
 
 def module_files() -> dict[str, Path]:
@@ -310,25 +311,17 @@ questions:
 """
 
 
-@pytest.fixture
-def truefalse(monkeypatch: pytest.MonkeyPatch) -> type:
-    """The worked example registered as ARCHITECTURE.md says: in ``TYPES``, its template
-    where quiz.html.j2 includes it."""
-    from jinja2 import ChoiceLoader, FileSystemLoader
-
-    from konum.render import environment
-
-    monkeypatch.syspath_prepend(str(NEWTYPE))
-    sys.modules.pop("truefalse", None)
-    from truefalse import TrueFalseQuestion  # type: ignore[import-not-found]
-
-    monkeypatch.setitem(TYPES, "truefalse", TrueFalseQuestion)
-    env = environment("en")
-    monkeypatch.setattr(env, "loader", ChoiceLoader([env.loader, FileSystemLoader(NEWTYPE)]))
-    return TrueFalseQuestion
+def test_the_types_are_not_a_table_to_patch() -> None:
+    """A site's types come from the plugins it names (konum.types.site_types), so the
+    built-in table cannot be added to from outside."""
+    with pytest.raises(TypeError):
+        TYPES["truefalse"] = TYPES["choice"]  # type: ignore[index]
 
 
-def test_a_new_type_goes_through_every_stage(truefalse: type, tmp_path: Path) -> None:
+def test_a_new_type_goes_through_every_stage(tmp_path: Path) -> None:
+    """The plugin type of tests/fixtures/newtype/, named by a site's ``plugins`` option as a
+    ``.py`` file: read, checked, rendered with its own template, carded, exported, printed
+    and taken in the terminal, with nothing registered by hand."""
     from konum.check import check_banks
     from konum.config import options_from
     from konum.course import load_course
@@ -337,24 +330,32 @@ def test_a_new_type_goes_through_every_stage(truefalse: type, tmp_path: Path) ->
     from konum.exports.gift import build_gift
     from konum.exports.moodle import build_moodle
     from konum.pagequiz import read_quizzes
+    from konum.plugins import load_plugins
     from konum.render import render_quiz
     from konum.terminal import Runner, parse
+    from konum.types import site_types
 
     banks = tmp_path / "banks"
     banks.mkdir()
     (banks / "units.yml").write_text(TRUEFALSE_BANK, encoding="utf-8")
+    plugin = str(NEWTYPE / "truefalse.py")
+    plugins = load_plugins([plugin], tmp_path)
+    truefalse = plugins.types["truefalse"]
+    assert "truefalse" not in TYPES
     report = check_banks(banks)
+    assert report.problems[0].message.startswith("unknown question type 'truefalse'")
+    report = check_banks(banks, plugins=plugins)
     assert [(p.line, p.question_id, p.field, p.message) for p in report.problems] == [
         (12, "force-unit-wrong", "answer", 'wrong type: expected true or false, found text "maybe"')
     ]
 
     (banks / "units.yml").write_text(TRUEFALSE_BANK.rsplit("  - id: force-unit-wrong", 1)[0])
-    course = load_course(options_from({"banks": str(banks)}, root=tmp_path))
+    course = load_course(options_from({"banks": str(banks), "plugins": [plugin]}, root=tmp_path))
     [question] = course.banks[0].questions
     assert isinstance(question, truefalse) and question.answer is True
     concretes = {c.question.id: c for c in course.concretes()}
 
-    page = render_quiz(list(concretes.values()), "units")
+    page = render_quiz(list(concretes.values()), "units", plugins=course.plugins)
     assert 'data-type="truefalse"' in page and 'type="radio"' in page
     assert "The newton is the unit of force." in page
     [card] = build_cards(course.banks, concretes.values())
@@ -370,10 +371,12 @@ def test_a_new_type_goes_through_every_stage(truefalse: type, tmp_path: Path) ->
     assert str(version.questions[0].answer) == "<strong>True</strong>"
     # konum quiz: the page's question, taken in the terminal with the type's grader.
     typed, shown = iter(["2", "1"]), io.StringIO()
-    runner = Runner(Console(file=shown), "en", lambda prompt: next(typed, None), None)
-    runner.quiz(read_quizzes(parse(page), "page.html")[0])
+    types = site_types(course.plugins)
+    runner = Runner(Console(file=shown), "en", lambda prompt: next(typed, None), None, types)
+    runner.quiz(read_quizzes(parse(page), "page.html", types)[0])
     assert "(1) True (2) False" in shown.getvalue()
-    assert shown.getvalue().split("Wrong\n", 1)[1].startswith("Right\n")
+    said = shown.getvalue().split("Not quite. Try another option.\n", 1)[1]
+    assert said.startswith("Correct.\n")
 
 
 # --- each text converted once ---------------------------------------------------------------

@@ -236,7 +236,7 @@ def check_banks(
     """Load and check banks without raising (see :func:`load_banks` for the arguments;
     ``variants``: what the site draws of each computed question; ``pages``: the site's
     pages, whose ``/// question`` blocks are banks too)."""
-    loaded, files, cross = load_files(paths, root, project=project, pages=pages)
+    loaded, files, cross = load_files(paths, root, project=project, pages=pages, plugins=plugins)
     banks, found, images = check_loaded(
         loaded, plugins=plugins, project=project, run_programs=run_programs, variants=variants
     )

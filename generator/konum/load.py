@@ -13,7 +13,7 @@ the page's path (:func:`page_bank_id`) and its title the page's first heading.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -24,8 +24,9 @@ from konum.files import input_problem
 from konum.formatting import SLUG, did_you_mean, slugify
 from konum.model import Flashcard, Source
 from konum.paths import shown
+from konum.plugins import NONE, Plugins
 from konum.problems import BankProblem
-from konum.types import TYPES, Bank, Question
+from konum.types import TYPES, Bank, Question, site_types
 from konum.yamlsource import YMap, YNode
 
 PathLike = str | Path
@@ -169,11 +170,15 @@ def _attach_ids(problems: list[BankProblem], root: YNode | None) -> list[BankPro
     return result
 
 
-def _elsewhere(kind: type[Question]) -> dict[str, str]:
+#: The question types a reader knows, by the name banks write (:func:`konum.types.site_types`).
+Types = Mapping[str, type[Question]]
+
+
+def _elsewhere(kind: type[Question], types: Types) -> dict[str, str]:
     """For a question of type ``kind``: why each field of the other types is not its own."""
     allowed = COMMON_FIELDS + kind.FIELDS
     owners: dict[str, list[str]] = {}
-    for name, other in TYPES.items():
+    for name, other in types.items():
         for key in other.FIELDS:
             owners.setdefault(key, []).append(name)
     return {
@@ -183,17 +188,18 @@ def _elsewhere(kind: type[Question]) -> dict[str, str]:
     }
 
 
-def _all_fields() -> tuple[str, ...]:
-    return tuple(dict.fromkeys([*COMMON_FIELDS, *(f for k in TYPES.values() for f in k.FIELDS)]))
+def _all_fields(types: Types) -> tuple[str, ...]:
+    return tuple(dict.fromkeys([*COMMON_FIELDS, *(f for k in types.values() for f in k.FIELDS)]))
 
 
 class _BankReader(Reader):
     """Reads a whole bank file: its top level, its questions (each by its type), its
-    flashcards."""
+    flashcards; ``types``: the site's question types."""
 
-    def __init__(self, file: str, stem: str, text: str) -> None:
+    def __init__(self, file: str, stem: str, text: str, types: Types = TYPES) -> None:
         super().__init__(file, text)
         self.stem = stem
+        self.types = types
 
     def bank(self, root: YNode | None) -> Bank | None:
         if root is None:
@@ -308,11 +314,12 @@ class _BankReader(Reader):
             self.qid = self.identifier(node, "", "question")
             kind = self.question_type(node)
             if kind is None:
-                self.check_keys(node, "", _all_fields())
+                self.check_keys(node, "", _all_fields(self.types))
             else:
-                self.check_keys(node, "", COMMON_FIELDS + kind.FIELDS, _elsewhere(kind))
+                fields = COMMON_FIELDS + kind.FIELDS
+                self.check_keys(node, "", fields, _elsewhere(kind, self.types))
             if node.get("type") is None:  # after the keys: 'tpye' is the one problem
-                self.missing(node, "", "type", "one of " + ", ".join(TYPES))
+                self.missing(node, "", "type", "one of " + ", ".join(self.types))
             # With no known type, a field only some types require is not reported missing:
             # the type's own problem says what is wrong.
             common = self.common(
@@ -324,14 +331,14 @@ class _BankReader(Reader):
             self.qid, self.prefix = None, ""
 
     def question_type(self, node: YMap) -> type[Question] | None:
-        names = tuple(TYPES)
+        names = tuple(self.types)
         value = node.get("type")
         if value is None:  # reported by question(), after the keys
             return None
         name = self.as_text(value, "type")
         if name is None:
             return None
-        if name not in TYPES:
+        if name not in self.types:
             self.problem(
                 value.mark,
                 "type",
@@ -340,13 +347,14 @@ class _BankReader(Reader):
                 found=f"'{name}'",
             )
             return None
-        return TYPES[name]
+        return self.types[name]
 
 
-def load_file(path: PathLike, project: Path | None = None) -> Loaded:
+def load_file(path: PathLike, project: Path | None = None, types: Types = TYPES) -> Loaded:
     """One bank file, read and loaded (:class:`Loaded`); ids are checked within the file
     only. ``project``: the folder a bank file may not leave through a link (that of
-    ``mkdocs.yml``; default the working directory)."""
+    ``mkdocs.yml``; default the working directory); ``types``: the site's question types
+    (:func:`konum.types.site_types`; default the built-in ones)."""
     path = Path(path)
     name = str(path)
     data, problems = _read(path, name, (project or Path.cwd()).resolve())
@@ -356,7 +364,7 @@ def load_file(path: PathLike, project: Path | None = None) -> Loaded:
     if text is None:
         return Loaded(name, None, tuple(problems))
     problems = _attach_ids(problems, root)
-    reader = _BankReader(name, path.stem, text)
+    reader = _BankReader(name, path.stem, text, types)
     # Read what parsed even after YAML-level problems (duplicate keys, tags), so that one
     # run reports everything; a document that did not parse at all is not read.
     bank = reader.bank(root) if root is not None or not problems else None
@@ -471,7 +479,7 @@ def question_pages(pages: Path | None) -> list[Path]:
     ]
 
 
-def load_page(page: Path, pages: Path) -> Loaded | None:
+def load_page(page: Path, pages: Path, types: Types = TYPES) -> Loaded | None:
     """The questions written in ``page`` as a bank (None when it has no ``/// question``
     block): each block's lines read as one question of a bank file, every problem at the
     page's own line and column. The page is named from the working folder when inside it
@@ -486,7 +494,7 @@ def load_page(page: Path, pages: Path) -> Loaded | None:
     if not blocks:
         return None
     bank_id = page_bank_id(page, pages)
-    reader = _BankReader(name, bank_id, text)
+    reader = _BankReader(name, bank_id, text, types)
     problems: list[BankProblem] = []
     nodes: list[YNode] = []
     questions: list[Question] = []
@@ -534,16 +542,23 @@ def load_files(
     *,
     project: Path | None = None,
     pages: Path | None = None,
+    plugins: Plugins = NONE,
 ) -> tuple[tuple[Loaded, ...], tuple[str, ...], tuple[BankProblem, ...]]:
     """Every bank file of ``paths`` (files or folders; None: ``root``) and every page below
     ``pages`` that holds questions loaded, the files' names, and the problems of what needs
     them all (ids unique across banks). With questions in pages, a missing banks folder is
-    no problem: such a site needs no bank file."""
+    no problem: such a site needs no bank file. Questions are read by the types of the
+    site's ``plugins`` (:func:`konum.types.site_types`).
+
+    Raises:
+        konum.plugins.PluginError: a plugin's type that konum cannot use.
+    """
     if isinstance(paths, (str, Path)):
         paths = [paths]
-    found = (load_page(f, pages) for f in question_pages(pages)) if pages is not None else ()
+    types = site_types(plugins)
+    found = (load_page(f, pages, types) for f in question_pages(pages)) if pages is not None else ()
     in_pages = [page for page in found if page is not None]
     files = [f for f in discover(paths, root) if f.exists() or not in_pages]
-    loaded = (*(load_file(f, project) for f in files), *in_pages)
+    loaded = (*(load_file(f, project, types) for f in files), *in_pages)
     names = tuple(item.file for item in loaded)
     return loaded, names, tuple(_cross_bank(loaded))

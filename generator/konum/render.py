@@ -30,7 +30,7 @@ from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
 from konum import seal
@@ -47,7 +47,14 @@ from konum.seeding import derive_seed
 from konum.spoken import html_text
 from konum.types import Concrete, Page
 
-__all__ = ["RenderError", "asset", "environment", "render_quiz", "script_json"]
+__all__ = [
+    "RenderError",
+    "asset",
+    "environment",
+    "render_quiz",
+    "script_json",
+    "template_folders",
+]
 
 _SINGLE_PARAGRAPH = re.compile(r"\A<p>(?P<inner>(?:(?!</?p[ >]).)*)</p>\Z", re.DOTALL)
 
@@ -56,21 +63,34 @@ class RenderError(ValueError):
     """A question cannot be rendered; the message names the question id and the problem."""
 
 
-def environment(language: str = "en") -> Environment:
+def environment(language: str = "en", folders: tuple[Path, ...] = ()) -> Environment:
     """The Jinja environment for quiz templates in ``language``.
 
+    Args:
+        language: the interface's language.
+        folders: the plugin types' template folders (:func:`template_folders`), searched
+            after konum's own.
+
     Returns:
-        A cached environment loading from :data:`TEMPLATES_DIR`, autoescaping ``.html``,
-        ``.j2`` and ``.html.j2`` templates, with ``StrictUndefined`` and ``trim_blocks``; its
-        global ``t(key, **fields)`` is :func:`konum.messages.message` in ``language``.
+        A cached environment loading from :data:`TEMPLATES_DIR` and ``folders``,
+        autoescaping ``.html``, ``.j2`` and ``.html.j2`` templates, with ``StrictUndefined``
+        and ``trim_blocks``; its global ``t(key, **fields)`` is
+        :func:`konum.messages.message` in ``language``.
     """
-    return _environment(language)
+    return _environment(language, folders)
 
 
-@lru_cache(maxsize=4)
-def _environment(language: str) -> Environment:
+def template_folders(plugins: Plugins) -> tuple[Path, ...]:
+    """The template folders of the question types ``plugins`` give, in their order."""
+    found = (getattr(kind, "TEMPLATES", None) for kind in plugins.types.values())
+    return tuple(dict.fromkeys(Path(folder) for folder in found if folder))
+
+
+@lru_cache(maxsize=8)
+def _environment(language: str, folders: tuple[Path, ...]) -> Environment:
+    own = FileSystemLoader(TEMPLATES_DIR)
     env = Environment(
-        loader=FileSystemLoader(TEMPLATES_DIR),
+        loader=ChoiceLoader([own, *map(FileSystemLoader, folders)]) if folders else own,
         autoescape=select_autoescape(enabled_extensions=("html", "j2", "html.j2")),
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -219,6 +239,7 @@ def _question(
     language: str,
     plugins: Plugins,
     store: Images,
+    env: Environment,
 ) -> dict[str, Any]:
     q = concrete.question
     if not SLUG.fullmatch(q.id):
@@ -229,7 +250,7 @@ def _question(
     def md(text: str, inline: bool = False) -> Markup:
         return page_html(text, store, one_line=inline)
 
-    macros = environment(language).get_template("quiz/_macros.html.j2").module
+    macros = env.get_template("quiz/_macros.html.j2").module
 
     def blank(element_id: str, index: int, count: int) -> str:
         label = message(language, "quiz.blank_label", number=index + 1, total=count)
@@ -283,7 +304,7 @@ def render_quiz(
         mode: ``"practice"`` (feedback on every check) or ``"exam"`` (one submission).
         time_limit: An exam's time in seconds (None: no limit).
         attempts: The checks each question allows unless it says otherwise (None: any).
-        plugins: What draws the questions' figures.
+        plugins: What draws the questions' figures, and the templates of its types.
         images: The checked images the texts show (a course's :attr:`~konum.course.Course.images`).
 
     Returns:
@@ -301,10 +322,12 @@ def render_quiz(
         raise RenderError(f"quiz {quiz_id}: duplicate question ids {', '.join(duplicates)}")
     total = len(concretes)
     store = images or {}
+    env = environment(language, template_folders(plugins))
     questions = []
     for number, concrete in enumerate(concretes, start=1):
         try:
-            questions.append(_question(concrete, quiz_id, number, total, language, plugins, store))
+            view = _question(concrete, quiz_id, number, total, language, plugins, store, env)
+            questions.append(view)
         except ValueError as exc:  # RenderError, MathError: where the question was written
             q = concrete.question
             raise RenderError(f"{q.source}: [{q.id}] {exc}") from None
@@ -318,6 +341,6 @@ def render_quiz(
         "time_limit": time_limit,
         "attempts": attempts,
     }
-    out = environment(language).get_template("quiz/quiz.html.j2").render(context).strip()
+    out = env.get_template("quiz/quiz.html.j2").render(context).strip()
     parts = _TEMPLATE.split(out)  # odd parts: the templates, whose HTML later_json named
     return "".join(p if i % 2 else spoken_math(p, language) for i, p in enumerate(parts)) + "\n"

@@ -48,8 +48,8 @@ NEWTYPE = REPO / "tests" / "fixtures" / "newtype"
 #: 48's bounded terminal quiz (its page reader, URL fetcher and control characters) and issue
 #: 42's spoken names of formulas in quizzes; issue 43's `konum.types` plugin group (a type's
 #: checks, the site's types handed to loading, rendering, the exam and `konum quiz`: about
-#: 110); and nothing else may.
-ENGINE_BUDGET = 16_941
+#: 110) and the pages' scripts of the types they show (about 20); and nothing else may.
+ENGINE_BUDGET = 16_958
 
 
 def module_files() -> dict[str, Path]:
@@ -254,6 +254,51 @@ def test_no_template_branches_on_a_type_name() -> None:
         if branch.search(line)
     ]
     assert found == []
+
+
+def js_type_branches(source: str) -> list[int]:
+    """Lines of a script that name a question type in a string (``q.type === "choice"``,
+    ``PARTS["ordering"]``), comments aside: what a type does in the page is its part's."""
+    names = "|".join(sorted(TYPE_NAMES))
+    literal = re.compile(rf"""(["'`])(?:{names})\1""")
+    code = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), source, flags=re.S)
+    code = re.sub(r"(?m)^\s*//.*$", "", code)
+    return [n for n, line in enumerate(code.splitlines(), 1) if literal.search(line)]
+
+
+def test_the_script_branch_finder_finds_branches() -> None:
+    source = (
+        'if (q.type === "choice") x();\n'
+        "var part = PARTS['ordering'];\n"
+        '/* the "choice" type\'s part\n   is its own file */\n'
+        'if (c.type === "radio") y();\n'  # a control's type, not a question's
+        "return [ 'numeric', String(a) ];\n"
+    )
+    assert js_type_branches(source) == [1, 2, 6]
+
+
+#: The page's scripts that are no type's part: the controls, the exam, the learner state,
+#: the marks, the overview and the SCORM runtime.
+PAGE_SCRIPTS = ("quiz.js", "quiz-exam.js", "state.js", "progress.js", "overview.js", "scorm.js")
+
+
+def test_no_page_script_branches_on_a_type_name() -> None:
+    found = [
+        f"templates/assets/{name}:{line}"
+        for name in PAGE_SCRIPTS
+        for line in js_type_branches((TEMPLATES / "assets" / name).read_text(encoding="utf-8"))
+    ]
+    assert found == []
+
+
+def test_each_built_in_type_has_its_part_and_defines_only_it() -> None:
+    parts = TEMPLATES / "assets" / "types"
+    assert sorted(p.stem for p in parts.glob("*.js")) == sorted(
+        {"choice", "fill", "matching", "numeric", "output", "ordering"}
+    )
+    for path in parts.glob("*.js"):
+        defined = re.findall(r'konumQuiz\.define\("([a-z_]+)"', path.read_text(encoding="utf-8"))
+        assert defined == [path.stem]
 
 
 def code_lines(source: str) -> int:

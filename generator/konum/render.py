@@ -51,6 +51,7 @@ __all__ = [
     "RenderError",
     "asset",
     "environment",
+    "part_scripts",
     "render_quiz",
     "script_json",
     "template_folders",
@@ -190,6 +191,34 @@ def asset(path: str | Path) -> str:
     return str(minify_print(tree, obfuscate=True, obfuscate_globals=False))
 
 
+def front_parts(data: Mapping[str, Any]) -> list[str]:
+    """The front-end parts a question's checker data asks for: its type's, or the forms of
+    its variants (a computed question's are other types' parts), in first use's order."""
+    variants = data.get("variants")
+    if isinstance(variants, list):
+        return list(dict.fromkeys(str(v["form"]) for v in variants))
+    return [str(data["type"])]
+
+
+#: The parts a page's questions use (written by ``quiz/_macros.html.j2``'s ``open``).
+_PARTS = re.compile(r'\bdata-parts="([a-z0-9_ ]*)"')
+
+
+def part_scripts(html: str, plugins: Plugins) -> str:
+    """The ``<script>`` elements of the front-end parts the questions in ``html`` use, each
+    once, in first use's order: konum's own (``templates/assets/types/<type>.js``) or a
+    plugin type's ``SCRIPT``; they come after ``quiz.js``, whose ``konumQuiz.define`` they
+    call. ``""`` for a page without a question."""
+    names = dict.fromkeys(n for found in _PARTS.findall(html) for n in found.split())
+    scripts = []
+    for name in names:
+        script = getattr(plugins.types.get(name), "SCRIPT", None)
+        path = Path(script) if script else TEMPLATES_DIR / "assets" / "types" / f"{name}.js"
+        if path.is_file():
+            scripts.append(f'<script data-konum-asset="part-{name}">{asset(path)}</script>\n')
+    return "".join(scripts)
+
+
 def question_salt(seed: int, quiz_id: str, question_id: str) -> str:
     """The salt of a question's hashes and sealed parts on one page: from the site seed,
     the quiz and the question (stable across builds with the same seed)."""
@@ -272,6 +301,7 @@ def _question(
         "scoring": _scoring(salt, q.points, [h.cost for h in q.all_hints], q.attempts),
     }
     view.update(q.view(concrete, Page(dom_id, salt, language, md, blank)))
+    view["parts"] = front_parts(view["data"])
     if "prompt" not in view and "variants" not in view:
         view["prompt"] = md(q.prompt)
         view["legend"] = _legend_html(view["prompt"])

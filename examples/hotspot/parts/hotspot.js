@@ -21,8 +21,8 @@ konumQuiz.define("hotspot", function (kit) {
     ".konum-hotspot-region:focus-within{outline:2px solid var(--md-accent-fg-color,#526cfe);outline-offset:2px}",
     ".konum-hotspot-region:has(input:checked){border-color:var(--md-default-fg-color);",
     "background:var(--md-accent-fg-color--transparent,rgba(82,108,254,.1))}",
-    ".konum-hotspot-region.is-right{border-color:#43a047}",
-    ".konum-hotspot-region.is-wrong{border-color:#e53935}",
+    ".konum-hotspot .konum-hotspot-region.is-right{border-color:#43a047}",
+    ".konum-hotspot .konum-hotspot-region.is-wrong{border-color:#e53935}",
     ".konum-hotspot-region .konum-mark{position:absolute;top:100%;left:0;right:0;text-align:center;font-size:.75rem}"
   ].join("");
 

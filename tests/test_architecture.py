@@ -17,7 +17,6 @@ import graphlib
 import io
 import json
 import re
-import sys
 import tokenize
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -53,7 +52,8 @@ NEWTYPE = REPO / "tests" / "fixtures" / "newtype"
 #: (merged) 42's spoken names of formulas in quizzes; then issue 42's scoring rules in one Python module (`konum.scoring`, about 160: state.js's rules, stored records' bounds and exam attempts, that the shared cases of tests/grading/rules.json run); and nothing else may.
 #: (merged) 42's spoken names of formulas in quizzes; then the imports of the modules that took the second jobs of sandbox, fields and translate, less the blocks issue 43 wrote once; and nothing else may.
 #: (merged) 42's spoken names of formulas in quizzes; issue 47's build on every core and work done once per installed version (`konum.parallel`, `konum.diskcache`, the `jobs` option and the check's shares for the workers, the compiled templates kept: about 215) and konum serve's rebuilds checking and drawing only what a save changed (about 105); and nothing else may.
-ENGINE_BUDGET = 17_436
+#: (merged) 42's spoken names of formulas in quizzes; issue 43's `konum.types` plugin group (a type's checks, the site's types handed to loading, rendering, the exam and `konum quiz`: about 110) and the pages' scripts of the types they show (about 20); and nothing else may.
+ENGINE_BUDGET = 17_560
 
 
 def module_files() -> dict[str, Path]:
@@ -258,6 +258,51 @@ def test_no_template_branches_on_a_type_name() -> None:
         if branch.search(line)
     ]
     assert found == []
+
+
+def js_type_branches(source: str) -> list[int]:
+    """Lines of a script that name a question type in a string (``q.type === "choice"``,
+    ``PARTS["ordering"]``), comments aside: what a type does in the page is its part's."""
+    names = "|".join(sorted(TYPE_NAMES))
+    literal = re.compile(rf"""(["'`])(?:{names})\1""")
+    code = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), source, flags=re.S)
+    code = re.sub(r"(?m)^\s*//.*$", "", code)
+    return [n for n, line in enumerate(code.splitlines(), 1) if literal.search(line)]
+
+
+def test_the_script_branch_finder_finds_branches() -> None:
+    source = (
+        'if (q.type === "choice") x();\n'
+        "var part = PARTS['ordering'];\n"
+        '/* the "choice" type\'s part\n   is its own file */\n'
+        'if (c.type === "radio") y();\n'  # a control's type, not a question's
+        "return [ 'numeric', String(a) ];\n"
+    )
+    assert js_type_branches(source) == [1, 2, 6]
+
+
+#: The page's scripts that are no type's part: the controls, the exam, the learner state,
+#: the marks, the overview and the SCORM runtime.
+PAGE_SCRIPTS = ("quiz.js", "quiz-exam.js", "state.js", "progress.js", "overview.js", "scorm.js")
+
+
+def test_no_page_script_branches_on_a_type_name() -> None:
+    found = [
+        f"templates/assets/{name}:{line}"
+        for name in PAGE_SCRIPTS
+        for line in js_type_branches((TEMPLATES / "assets" / name).read_text(encoding="utf-8"))
+    ]
+    assert found == []
+
+
+def test_each_built_in_type_has_its_part_and_defines_only_it() -> None:
+    parts = TEMPLATES / "assets" / "types"
+    assert sorted(p.stem for p in parts.glob("*.js")) == sorted(
+        {"choice", "fill", "matching", "numeric", "output", "ordering"}
+    )
+    for path in parts.glob("*.js"):
+        defined = re.findall(r'konumQuiz\.define\("([a-z_]+)"', path.read_text(encoding="utf-8"))
+        assert defined == [path.stem]
 
 
 def code_lines(source: str) -> int:
@@ -596,25 +641,17 @@ questions:
 """
 
 
-@pytest.fixture
-def truefalse(monkeypatch: pytest.MonkeyPatch) -> type:
-    """The worked example registered as ARCHITECTURE.md says: in ``TYPES``, its template
-    where quiz.html.j2 includes it."""
-    from jinja2 import ChoiceLoader, FileSystemLoader
-
-    from konum.render import environment
-
-    monkeypatch.syspath_prepend(str(NEWTYPE))
-    sys.modules.pop("truefalse", None)
-    from truefalse import TrueFalseQuestion  # type: ignore[import-not-found]
-
-    monkeypatch.setitem(TYPES, "truefalse", TrueFalseQuestion)
-    env = environment("en")
-    monkeypatch.setattr(env, "loader", ChoiceLoader([env.loader, FileSystemLoader(NEWTYPE)]))
-    return TrueFalseQuestion
+def test_the_types_are_not_a_table_to_patch() -> None:
+    """A site's types come from the plugins it names (konum.types.site_types), so the
+    built-in table cannot be added to from outside."""
+    with pytest.raises(TypeError):
+        TYPES["truefalse"] = TYPES["choice"]  # type: ignore[index]
 
 
-def test_a_new_type_goes_through_every_stage(truefalse: type, tmp_path: Path) -> None:
+def test_a_new_type_goes_through_every_stage(tmp_path: Path) -> None:
+    """The plugin type of tests/fixtures/newtype/, named by a site's ``plugins`` option as a
+    ``.py`` file: read, checked, rendered with its own template, carded, exported, printed
+    and taken in the terminal, with nothing registered by hand."""
     from konum.check import check_banks
     from konum.config import options_from
     from konum.course import load_course
@@ -623,24 +660,32 @@ def test_a_new_type_goes_through_every_stage(truefalse: type, tmp_path: Path) ->
     from konum.exports.gift import build_gift
     from konum.exports.moodle import build_moodle
     from konum.pagequiz import read_quizzes
+    from konum.plugins import load_plugins
     from konum.render import render_quiz
     from konum.terminal import Runner, parse
+    from konum.types import site_types
 
     banks = tmp_path / "banks"
     banks.mkdir()
     (banks / "units.yml").write_text(TRUEFALSE_BANK, encoding="utf-8")
+    plugin = str(NEWTYPE / "truefalse.py")
+    plugins = load_plugins([plugin], tmp_path)
+    truefalse = plugins.types["truefalse"]
+    assert "truefalse" not in TYPES
     report = check_banks(banks)
+    assert report.problems[0].message.startswith("unknown question type 'truefalse'")
+    report = check_banks(banks, plugins=plugins)
     assert [(p.line, p.question_id, p.field, p.message) for p in report.problems] == [
         (12, "force-unit-wrong", "answer", 'wrong type: expected true or false, found text "maybe"')
     ]
 
     (banks / "units.yml").write_text(TRUEFALSE_BANK.rsplit("  - id: force-unit-wrong", 1)[0])
-    course = load_course(options_from({"banks": str(banks)}, root=tmp_path))
+    course = load_course(options_from({"banks": str(banks), "plugins": [plugin]}, root=tmp_path))
     [question] = course.banks[0].questions
     assert isinstance(question, truefalse) and question.answer is True
     concretes = {c.question.id: c for c in course.concretes()}
 
-    page = render_quiz(list(concretes.values()), "units")
+    page = render_quiz(list(concretes.values()), "units", plugins=course.plugins)
     assert 'data-type="truefalse"' in page and 'type="radio"' in page
     assert "The newton is the unit of force." in page
     [card] = build_cards(course.banks, concretes.values())
@@ -656,10 +701,12 @@ def test_a_new_type_goes_through_every_stage(truefalse: type, tmp_path: Path) ->
     assert str(version.questions[0].answer) == "<strong>True</strong>"
     # konum quiz: the page's question, taken in the terminal with the type's grader.
     typed, shown = iter(["2", "1"]), io.StringIO()
-    runner = Runner(Console(file=shown), "en", lambda prompt: next(typed, None), None)
-    runner.quiz(read_quizzes(parse(page), "page.html")[0])
+    types = site_types(course.plugins)
+    runner = Runner(Console(file=shown), "en", lambda prompt: next(typed, None), None, types)
+    runner.quiz(read_quizzes(parse(page), "page.html", types)[0])
     assert "(1) True (2) False" in shown.getvalue()
-    assert shown.getvalue().split("Wrong\n", 1)[1].startswith("Right\n")
+    said = shown.getvalue().split("Not quite. Try another option.\n", 1)[1]
+    assert said.startswith("Correct.\n")
 
 
 # --- each text converted once ---------------------------------------------------------------

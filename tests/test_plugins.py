@@ -19,6 +19,7 @@ import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import markdown
 import numpy as np
@@ -540,3 +541,83 @@ def test_an_exception_in_a_figure_or_an_explorer_names_its_line_and_values(
     assert str(raised.value) == (
         "/// explorer | shapes: ZeroDivisionError: division by zero at shapes2.py:6, for n = 4"
     )
+
+
+# --- a question type from a plugin -------------------------------------------------------------
+
+#: A plugin file with one question type; ``{type}``, ``{templates}`` and ``{script}`` filled in.
+TYPE_PLUGIN = """\
+from pathlib import Path
+from typing import ClassVar
+
+from konum.types import ChoiceQuestion
+
+
+class Pick(ChoiceQuestion):
+    type: ClassVar[str] = "{type}"
+    TEMPLATES: ClassVar[Path | None] = {templates}
+    SCRIPT: ClassVar[Path | None] = {script}
+
+
+TYPES = [Pick]
+"""
+
+
+def _type_site(tmp_path: Path, name: str = "pick", *, template: bool = True, script: bool = True,
+               base: str = "ChoiceQuestion") -> tuple[Path, str]:  # fmt: skip
+    here = "Path(__file__).parent"
+    files = {
+        "kinds.py": TYPE_PLUGIN.format(
+            type=name, templates=f"{here} / 'parts'", script=f"{here} / 'parts' / 'pick.js'"
+        ).replace("ChoiceQuestion", base)
+    }
+    if template:
+        files[f"parts/quiz/{name}.html.j2"] = (REPO / "templates/quiz/choice.html.j2").read_text()
+    if script:
+        files["parts/pick.js"] = "konumQuiz.define('pick', function (kit) { return {}; });\n"
+    site = make_site(tmp_path, "[kinds.py]", files)
+    return site, str(site / "kinds.py")
+
+
+def test_a_plugin_adds_a_question_type_to_the_site_that_names_it(tmp_path: Path) -> None:
+    from konum.types import TYPES, site_types
+
+    site, plugin = _type_site(tmp_path)
+    bank = site / "banks" / "numbers.yml"
+    bank.write_text(
+        "bank: numbers\ntitle: Numbers\nquestions:\n  - id: two\n    type: pick\n"
+        "    prompt: Which is two?\n    explanation: Two.\n    options:\n"
+        "      - {text: '2', correct: true}\n      - {text: '3'}\n",
+        encoding="utf-8",
+    )
+    plugins = load_plugins([plugin], site)
+    assert set(site_types(plugins)) == {*TYPES, "pick"} and "pick" not in TYPES
+    assert check_banks(bank, plugins=plugins).ok
+    [problem] = check_banks(bank).problems  # a site without the plugin does not know it
+    assert problem.message.startswith("unknown question type 'pick'")
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        (
+            {"name": "choice"},
+            "kinds.py: question type 'choice' has the name of a built-in type; rename it",
+        ),
+        ({"template": False}, "type 'pick' lacks its template quiz/pick.html.j2: no file"),
+        ({"script": False}, "type 'pick' lacks its front-end part: no file"),
+        ({"base": "object"}, "kinds.py: TYPES: Pick is not a question type"),
+    ],
+)
+def test_a_plugin_type_konum_cannot_use_is_one_line_naming_the_file(
+    tmp_path: Path, settings: dict[str, Any], message: str
+) -> None:
+    site, plugin = _type_site(tmp_path, **settings)
+    if settings.get("base") == "object":
+        (site / "kinds.py").write_text(
+            (site / "kinds.py").read_text().replace("from konum.types import object\n", "")
+        )
+    with pytest.raises(PluginError) as caught:
+        course_for(options_from({"banks": "banks", "plugins": [plugin]}, root=site))
+    assert message in str(caught.value) and "kinds.py" in str(caught.value)
+    assert "\n" not in str(caught.value)

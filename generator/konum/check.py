@@ -325,6 +325,7 @@ def check_banks(
         pages=pages,
         skip_pages=skip_pages,
         kept=kept.loaded if kept else None,
+        plugins=plugins,
     )
     how: dict[str, Any] = {"plugins": plugins, "project": project, "run_programs": run_programs}
     count = workers(jobs, len(loaded))

@@ -487,16 +487,24 @@ def quiz(source: str, config_file: str, seed: int | None) -> None:
 
     One answer a line (also from a pipe): an option by number or letter, several as "1 3",
     matches as "1=b 2=a", an order as "3 1 2", each blank on its own line, a program's
-    output up to an empty line; or hint, show, new, skip, quit."""
+    output up to an empty line; or hint, show, new, skip, quit. A page's questions of a
+    plugin's type are graded with the plugins of the site's configuration, when there is one."""
+    from konum.plugins import load_plugins
     from konum.siteconfig import read_site_config
     from konum.terminal import bank_quiz, take
+    from konum.types import TYPES, site_types
     from konum.webpage import is_page, read_page
 
     if is_page(source):
-        take(read_page(source), source=source, seed=seed)
+        types = TYPES
+        if Path(config_file).is_file():
+            options = read_site_config(config_file).options
+            types = site_types(load_plugins(options.plugins, options.root))
+        take(read_page(source), source=source, seed=seed, types=types)
         return
     course = _course_or_exit(read_site_config(config_file), seed, None)
-    take(bank_quiz(course, source), source=source, language=course.language, seed=seed)
+    types = site_types(course.plugins)
+    take(bank_quiz(course, source), source=source, language=course.language, seed=seed, types=types)
 
 
 @cli.command()

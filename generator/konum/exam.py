@@ -62,7 +62,7 @@ from konum.math import MATH_FONTS
 from konum.messages import message
 from konum.model import Variant
 from konum.paths import TEMPLATES_DIR
-from konum.render import environment, figure_html, page_html
+from konum.render import environment, figure_html, page_html, template_folders
 from konum.seeding import derive_seed, rng_for
 from konum.types import Print, PrintedQuestion, Question
 
@@ -85,6 +85,8 @@ class ExamVersion:
     seed: int
     questions: tuple[PrintedQuestion, ...]
     language: str = "en"
+    #: The template folders of the site's plugin types (their answer spaces).
+    templates: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -188,7 +190,8 @@ def build_versions(
                 partial(_version_variant, variants, version),
             )
             printed.append(questions[index].printed(ctx))
-        out.append(ExamVersion(version, seed, tuple(printed), language))
+        folders = template_folders(course.plugins)
+        out.append(ExamVersion(version, seed, tuple(printed), language, folders))
     return out
 
 
@@ -209,7 +212,7 @@ def _stylesheet() -> Markup:
 
 def render_pages(version: ExamVersion, *, title: str) -> tuple[str, str]:
     """The exam page and the key page of ``version``, HTML in ``version.language``."""
-    env = environment(version.language)
+    env = environment(version.language, version.templates)
     context = {"version": version, "title": title, "style": _stylesheet()}
     exam = env.get_template("exam/exam.html.j2").render(context)
     key = env.get_template("exam/key.html.j2").render(context)

@@ -13,7 +13,7 @@ the page's path (:func:`page_bank_id`) and its title the page's first heading.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -27,8 +27,9 @@ from konum.formatting import SLUG, did_you_mean, slugify
 from konum.located import IdUse, TextUse
 from konum.model import Flashcard, Source
 from konum.paths import shown
+from konum.plugins import NONE, Plugins
 from konum.problems import BankProblem
-from konum.types import TYPES, Bank, Question
+from konum.types import TYPES, Bank, Question, site_types
 from konum.yamlsource import YMap, YNode
 
 PathLike = str | Path
@@ -172,11 +173,15 @@ def _attach_ids(problems: list[BankProblem], root: YNode | None) -> list[BankPro
     return result
 
 
-def _elsewhere(kind: type[Question]) -> dict[str, str]:
+#: The question types a reader knows, by the name banks write (:func:`konum.types.site_types`).
+Types = Mapping[str, type[Question]]
+
+
+def _elsewhere(kind: type[Question], types: Types) -> dict[str, str]:
     """For a question of type ``kind``: why each field of the other types is not its own."""
     allowed = COMMON_FIELDS + kind.FIELDS
     owners: dict[str, list[str]] = {}
-    for name, other in TYPES.items():
+    for name, other in types.items():
         for key in other.FIELDS:
             owners.setdefault(key, []).append(name)
     return {
@@ -186,8 +191,8 @@ def _elsewhere(kind: type[Question]) -> dict[str, str]:
     }
 
 
-def _all_fields() -> tuple[str, ...]:
-    return tuple(dict.fromkeys([*COMMON_FIELDS, *(f for k in TYPES.values() for f in k.FIELDS)]))
+def _all_fields(types: Types) -> tuple[str, ...]:
+    return tuple(dict.fromkeys([*COMMON_FIELDS, *(f for k in types.values() for f in k.FIELDS)]))
 
 
 def _duplicate_id(use: IdUse, file: str, first: str) -> BankProblem:
@@ -207,11 +212,12 @@ def _duplicate_id(use: IdUse, file: str, first: str) -> BankProblem:
 
 class _BankReader(Reader):
     """Reads a whole bank file: its top level, its questions (each by its type), its
-    flashcards."""
+    flashcards; ``types``: the site's question types."""
 
-    def __init__(self, file: str, stem: str, text: str) -> None:
+    def __init__(self, file: str, stem: str, text: str, types: Types = TYPES) -> None:
         super().__init__(file, text)
         self.stem = stem
+        self.types = types
 
     def bank(self, root: YNode | None) -> Bank | None:
         if root is None:
@@ -315,11 +321,12 @@ class _BankReader(Reader):
             self.qid = self.identifier(node, "", "question")
             kind = self.question_type(node)
             if kind is None:
-                self.check_keys(node, "", _all_fields())
+                self.check_keys(node, "", _all_fields(self.types))
             else:
-                self.check_keys(node, "", COMMON_FIELDS + kind.FIELDS, _elsewhere(kind))
+                fields = COMMON_FIELDS + kind.FIELDS
+                self.check_keys(node, "", fields, _elsewhere(kind, self.types))
             if node.get("type") is None:  # after the keys: 'tpye' is the one problem
-                self.missing(node, "", "type", "one of " + ", ".join(TYPES))
+                self.missing(node, "", "type", "one of " + ", ".join(self.types))
             # With no known type, a field only some types require is not reported missing:
             # the type's own problem says what is wrong.
             shared = common(
@@ -331,14 +338,14 @@ class _BankReader(Reader):
             self.qid, self.prefix = None, ""
 
     def question_type(self, node: YMap) -> type[Question] | None:
-        names = tuple(TYPES)
+        names = tuple(self.types)
         value = node.get("type")
         if value is None:  # reported by question(), after the keys
             return None
         name = self.as_text(value, "type")
         if name is None:
             return None
-        if name not in TYPES:
+        if name not in self.types:
             self.problem(
                 value.mark,
                 "type",
@@ -347,13 +354,14 @@ class _BankReader(Reader):
                 found=f"'{name}'",
             )
             return None
-        return TYPES[name]
+        return self.types[name]
 
 
-def load_file(path: PathLike, project: Path | None = None) -> Loaded:
+def load_file(path: PathLike, project: Path | None = None, types: Types = TYPES) -> Loaded:
     """One bank file, read and loaded (:class:`Loaded`); ids are checked within the file
     only. ``project``: the folder a bank file may not leave through a link (that of
-    ``mkdocs.yml``; default the working directory)."""
+    ``mkdocs.yml``; default the working directory); ``types``: the site's question types
+    (:func:`konum.types.site_types`; default the built-in ones)."""
     path = Path(path)
     name = str(path)
     data, problems = _read(path, name, (project or Path.cwd()).resolve())
@@ -363,7 +371,7 @@ def load_file(path: PathLike, project: Path | None = None) -> Loaded:
     if text is None:
         return Loaded(name, None, tuple(problems))
     problems = _attach_ids(problems, root)
-    reader = _BankReader(name, path.stem, text)
+    reader = _BankReader(name, path.stem, text, types)
     # Read what parsed even after YAML-level problems (duplicate keys, tags), so that one
     # run reports everything; a document that did not parse at all is not read.
     bank = reader.bank(root) if root is not None or not problems else None
@@ -475,7 +483,7 @@ def question_pages(pages: Path | None, skip: Sequence[Path] = ()) -> list[Path]:
     ]
 
 
-def load_page(page: Path, pages: Path) -> Loaded | None:
+def load_page(page: Path, pages: Path, types: Types = TYPES) -> Loaded | None:
     """The questions written in ``page`` as a bank (None when it has no ``/// question``
     block): each block's lines read as one question of a bank file, every problem at the
     page's own line and column. The page is named from the working folder when inside it
@@ -490,7 +498,7 @@ def load_page(page: Path, pages: Path) -> Loaded | None:
     if not blocks:
         return None
     bank_id = page_bank_id(page, pages)
-    reader = _BankReader(name, bank_id, text)
+    reader = _BankReader(name, bank_id, text, types)
     problems: list[BankProblem] = []
     nodes: list[YNode] = []
     questions: list[Question] = []
@@ -535,11 +543,14 @@ def load_page(page: Path, pages: Path) -> Loaded | None:
 #: What :func:`load_files` may reuse across calls (``konum serve``'s rebuilds): by file and
 #: the folders it was loaded with, the file's stamp (modification time, size, inode) when it
 #: was loaded and what loading it gave (None: a page without questions).
-Kept = dict[tuple[str, str, str], tuple[tuple[int, int, int], "Loaded | None"]]
+Kept = dict[tuple[object, ...], tuple[tuple[int, int, int], "Loaded | None"]]
 
 
 def _kept(
-    kept: Kept | None, path: Path, where: tuple[object, object], load: Callable[[], Loaded | None]
+    kept: Kept | None,
+    path: Path,
+    where: tuple[Path | None, Path | None, Types],
+    load: Callable[[], Loaded | None],
 ) -> Loaded | None:
     if kept is None:
         return load()
@@ -548,7 +559,7 @@ def _kept(
     except OSError:
         return load()
     key, stamp = (
-        (str(path), str(where[0]), str(where[1])),
+        (str(path), str(where[0]), str(where[1]), *((k, id(v)) for k, v in where[2].items())),
         (stat.st_mtime_ns, stat.st_size, stat.st_ino),
     )
     if key in kept and kept[key][0] == stamp:
@@ -566,21 +577,28 @@ def load_files(
     pages: Path | None = None,
     skip_pages: Sequence[Path] = (),
     kept: Kept | None = None,
+    plugins: Plugins = NONE,
 ) -> tuple[tuple[Loaded, ...], tuple[str, ...], tuple[BankProblem, ...]]:
     """Every bank file of ``paths`` (files or folders; None: ``root``) and every page below
     ``pages`` (but those below ``skip_pages``: see :func:`question_pages`) that holds
     questions loaded, the files' names, and the problems of what needs them all (ids unique
     across banks). With questions in pages, a missing banks folder is no problem: such a
-    site needs no bank file. With ``kept``, a file unchanged since it was loaded into it is
-    not read again: the same :class:`Loaded` is returned."""
+    site needs no bank file. Questions are read by the types of the site's ``plugins``
+    (:func:`konum.types.site_types`). With ``kept``, a file unchanged since it was loaded
+    into it (by the same types) is not read again: the same :class:`Loaded` is returned.
+
+    Raises:
+        konum.plugins.PluginError: a plugin's type that konum cannot use.
+    """
     if isinstance(paths, (str, Path)):
         paths = [paths]
-    where = (project, pages)
+    types = site_types(plugins)
+    where = (project, pages, types)
     chosen = question_pages(pages, skip_pages) if pages is not None else ()
-    found = (_kept(kept, f, where, partial(load_page, f, pages)) for f in chosen)
+    found = (_kept(kept, f, where, partial(load_page, f, pages, types)) for f in chosen)
     in_pages = [page for page in found if page is not None]
     files = [f for f in discover(paths, root) if f.exists() or not in_pages]
-    read = (_kept(kept, f, where, partial(load_file, f, project)) for f in files)
+    read = (_kept(kept, f, where, partial(load_file, f, project, types)) for f in files)
     loaded = (*(item for item in read if item is not None), *in_pages)
     names = tuple(item.file for item in loaded)
     return loaded, names, tuple(_cross_bank(loaded))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +24,7 @@ from konum import limits
 from konum.errors import KonumError
 from konum.problems import printable
 from konum.seal import unseal
-from konum.types import TYPES
+from konum.types import TYPES, Question
 from konum.webpage import Node, parse
 
 #: Most characters of a whole number read from a page or an answer line.
@@ -120,13 +121,13 @@ def _number(data: dict[str, Any], key: str, low: float, high: float, place: _Pla
         )
 
 
-def _data(node: Node, place: _Place) -> dict[str, Any]:
+def _data(node: Node, place: _Place, types: Mapping[str, type[Question]]) -> dict[str, Any]:
     script = node.find(lambda n: n.tag == "script" and "konum-data" in n.classes())
     if script is None:
         raise place.error("the question has no quiz data (script.konum-data)")
     data = _json(script.text(), "quiz data", place)
     kind = data.get("type")
-    if not isinstance(kind, str) or kind not in TYPES:
+    if not isinstance(kind, str) or kind not in types:
         raise place.error(f"unknown question type {_shown(kind)}")
     if not isinstance(data.get("salt"), str):
         raise place.error(f"salt should be a text, found {_shown(data.get('salt'))}")
@@ -182,8 +183,11 @@ def _form(form: Node, place: _Place) -> None:
             )
 
 
-def read_quizzes(tree: Node, source: str) -> list[PageQuiz]:
-    """Every konum quiz of the page ``tree`` (read from ``source``), checked.
+def read_quizzes(
+    tree: Node, source: str, types: Mapping[str, type[Question]] = TYPES
+) -> list[PageQuiz]:
+    """Every konum quiz of the page ``tree`` (read from ``source``), checked; ``types``: the
+    question types it may hold (:func:`konum.types.site_types`; default the built-in ones).
 
     Raises:
         KonumError: the page has no konum quiz, or a quiz or question is not as konum
@@ -201,7 +205,7 @@ def read_quizzes(tree: Node, source: str) -> list[PageQuiz]:
                 continue
             qid = node.attrs["data-question-id"]
             place = _Place(source, node, qid)
-            data = _data(node, place)
+            data = _data(node, place, types)
             later = _later(node, data, place)
             first = node.find(lambda n: n.attrs.get("data-variant") == "0")
             _form(first or node, place)

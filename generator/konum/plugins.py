@@ -8,14 +8,19 @@ A plugin gives any of these, each optional:
   (:class:`konum.explorers.Explorer`);
 * ``VALUES``: names a page's ``{{ }}`` expressions see (functions and numbers), a mapping;
 * ``MESSAGES``: a folder of ``<language>/<section>.yml`` texts (the plugin's own words,
-  read with :func:`konum.messages.catalogue`).
+  read with :func:`konum.messages.catalogue`);
+* ``TYPES``: question types, a list of :class:`konum.types.Question` subclasses, each with
+  its ``TEMPLATES`` folder (``quiz/<type>.html.j2``, and ``exam/<type>.html.j2`` for a
+  printed exam's answer space) and its front-end part ``SCRIPT`` (a ``.js`` file calling
+  ``konumQuiz.define("<type>", {...})``); :func:`konum.types.site_types` adds them to the
+  built-in types for the site that names the plugin.
 
 A site names its plugins in the extension's ``plugins`` option (``generators`` is its older
 name), each entry one of:
 
 * the name of an installed package's entry point in the groups :data:`GROUPS`
   (``konum.generators``, ``konum.figures``, ``konum.explorers``, ``konum.values``,
-  ``konum.messages``); each names a module holding the list (or the list itself)::
+  ``konum.messages``, ``konum.types``); each names a module holding the list (or the list itself)::
 
       [project.entry-points."konum.generators"]
       chemistry = "konum_chemistry"
@@ -62,6 +67,7 @@ GROUPS = {
     "explorers": ("EXPLORERS", "konum.explorers"),
     "values": ("VALUES", "konum.values"),
     "messages": ("MESSAGES", "konum.messages"),
+    "types": ("TYPES", "konum.types"),
 }
 #: A generator's name, as banks write it.
 NAME = re.compile(r"[a-z][a-z0-9_]*")
@@ -86,8 +92,10 @@ class UnknownGeneratorError(KeyError):
 class Plugins:
     """What a site's plugins give, merged: every name once.
 
-    ``origins`` says where each generator, figure and explorer came from (a module, a file
-    or an entry point); ``messages`` are the plugins' text folders, in the order named.
+    ``origins`` says where each generator, figure, explorer and question type came from (a
+    module, a file or an entry point); ``messages`` are the plugins' text folders, in the
+    order named; ``types`` the question types by the name banks write (checked against the
+    built-in ones by :func:`konum.types.site_types`).
     Compared by identity: :func:`load_plugins` gives the same object for the same entries.
     """
 
@@ -99,6 +107,7 @@ class Plugins:
     origins: Mapping[str, str] = field(default_factory=dict)
     #: The plugins' own files and package folders (an output must never overwrite them).
     sources: tuple[Path, ...] = ()
+    types: Mapping[str, type] = field(default_factory=dict)
 
     def origin(self, name: str) -> str:
         """Where the generator, figure or explorer ``name`` came from."""
@@ -176,6 +185,29 @@ def _problem(part: str, item: object) -> str | None:
         return f"a LessonFigure (konum.figures) is needed, found {type(item).__name__}"
     if part == "explorers" and not isinstance(item, Explorer):
         return f"an Explorer (konum.explorers) is needed, found {type(item).__name__}"
+    if part == "types":
+        return _type_problem(item)
+    return None
+
+
+def _type_problem(kind: object) -> str | None:
+    """What makes ``kind`` unusable as a question type (None when nothing): its class, name,
+    template and front-end part. That it is a :class:`konum.types.Question` is checked where
+    the types are (:func:`konum.types.site_types`)."""
+    if not isinstance(kind, type):
+        return f"a question type's class is needed, found {type(kind).__name__}"
+    name = getattr(kind, "type", None)
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        return f"a 'type' of lowercase letters, digits and _ is needed, found {name!r}"
+    folder = getattr(kind, "TEMPLATES", None)
+    template = Path(folder) / "quiz" / f"{name}.html.j2" if folder else None
+    if template is None or not template.is_file():
+        where = f": no file {template}" if template else " (TEMPLATES, a folder)"
+        return f"type {name!r} lacks its template quiz/{name}.html.j2{where}"
+    script = getattr(kind, "SCRIPT", None)
+    if not script or not Path(script).is_file() or Path(script).suffix != ".js":
+        where = f": no file {script}" if script else " (SCRIPT, a .js file)"
+        return f"type {name!r} lacks its front-end part{where}"
     return None
 
 
@@ -211,7 +243,12 @@ def _merge(found: Iterable[tuple[str, str, Any]]) -> Plugins:
     Raises:
         PluginError: two generators, figures or explorers of one name from two places.
     """
-    parts: dict[str, dict[str, Any]] = {"generators": {}, "figures": {}, "explorers": {}}
+    parts: dict[str, dict[str, Any]] = {
+        "generators": {},
+        "figures": {},
+        "explorers": {},
+        "types": {},
+    }
     values: dict[str, object] = {}
     messages: list[Path] = []
     sources: list[Path] = []
@@ -226,7 +263,7 @@ def _merge(found: Iterable[tuple[str, str, Any]]) -> Plugins:
         if part == "messages":
             messages.append(item)
             continue
-        name = item.name
+        name = item.type if part == "types" else item.name
         earlier = parts[part].get(name)
         if earlier is not None and earlier is not item:
             raise PluginError(
@@ -243,6 +280,7 @@ def _merge(found: Iterable[tuple[str, str, Any]]) -> Plugins:
         tuple(dict.fromkeys(messages)),
         origins,
         tuple(dict.fromkeys(sources)),
+        parts["types"],
     )
 
 

@@ -93,7 +93,7 @@ from konum.paths import shown as shown_path
 from konum.plugins import Plugins, load_plugins
 from konum.problems import BankError, format_text
 from konum.question_block import QuestionBlock, question_header
-from konum.render import asset, render_quiz, script_json
+from konum.render import asset, part_scripts, render_quiz, script_json
 from konum.siteconfig import option_line, refusal
 from konum.study import render_progress, render_study
 
@@ -502,7 +502,7 @@ class AssetsPostprocessor(Postprocessor):
             # The learner's state, read by the quiz, the overview and the marks: once a page.
             text += f"<script>{asset('state.js')}</script>\n"
         if "data-konum-quiz" in text:
-            text += assets_html("quiz", exam=_EXAM_MARK in text)
+            text += assets_html("quiz", exam=_EXAM_MARK in text) + part_scripts(text, plugins)
         if "data-konum-study" in text:
             text += "\n" + assets_html("flashcards")
         if "data-konum-overview" in text:

@@ -30,7 +30,7 @@ from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
 from konum import seal
@@ -48,7 +48,15 @@ from konum.seeding import derive_seed
 from konum.spoken import html_text
 from konum.types import Concrete, Page
 
-__all__ = ["RenderError", "asset", "environment", "render_quiz", "script_json"]
+__all__ = [
+    "RenderError",
+    "asset",
+    "environment",
+    "part_scripts",
+    "render_quiz",
+    "script_json",
+    "template_folders",
+]
 
 _SINGLE_PARAGRAPH = re.compile(r"\A<p>(?P<inner>(?:(?!</?p[ >]).)*)</p>\Z", re.DOTALL)
 
@@ -57,15 +65,21 @@ class RenderError(ValueError):
     """A question cannot be rendered; the message names the question id and the problem."""
 
 
-def environment(language: str = "en") -> Environment:
+def environment(language: str = "en", folders: tuple[Path, ...] = ()) -> Environment:
     """The Jinja environment for quiz templates in ``language``.
 
+    Args:
+        language: the interface's language.
+        folders: the plugin types' template folders (:func:`template_folders`), searched
+            after konum's own.
+
     Returns:
-        A cached environment loading from :data:`TEMPLATES_DIR`, autoescaping ``.html``,
-        ``.j2`` and ``.html.j2`` templates, with ``StrictUndefined`` and ``trim_blocks``; its
-        global ``t(key, **fields)`` is :func:`konum.messages.message` in ``language``.
+        A cached environment loading from :data:`TEMPLATES_DIR` and ``folders``,
+        autoescaping ``.html``, ``.j2`` and ``.html.j2`` templates, with ``StrictUndefined``
+        and ``trim_blocks``; its global ``t(key, **fields)`` is
+        :func:`konum.messages.message` in ``language``.
     """
-    return _environment(language)
+    return _environment(language, folders)
 
 
 #: How the quiz templates are read: what shapes their compiled code.
@@ -77,10 +91,17 @@ _SYNTAX: dict[str, Any] = {
 }
 
 
-@lru_cache(maxsize=4)
-def _environment(language: str) -> Environment:
+def template_folders(plugins: Plugins) -> tuple[Path, ...]:
+    """The template folders of the question types ``plugins`` give, in their order."""
+    found = (getattr(kind, "TEMPLATES", None) for kind in plugins.types.values())
+    return tuple(dict.fromkeys(Path(folder) for folder in found if folder))
+
+
+@lru_cache(maxsize=8)
+def _environment(language: str, folders: tuple[Path, ...]) -> Environment:
+    own = FileSystemLoader(TEMPLATES_DIR)
     env = Environment(
-        loader=FileSystemLoader(TEMPLATES_DIR),
+        loader=ChoiceLoader([own, *map(FileSystemLoader, folders)]) if folders else own,
         autoescape=select_autoescape(enabled_extensions=("html", "j2", "html.j2")),
         undefined=StrictUndefined,
         bytecode_cache=TemplateCache(repr(_SYNTAX), code_hash(__file__)),  # once per version
@@ -186,6 +207,34 @@ def _minified(text: str, suffix: str) -> str:
     return str(minify_print(tree, obfuscate=True, obfuscate_globals=False))
 
 
+def front_parts(data: Mapping[str, Any]) -> list[str]:
+    """The front-end parts a question's checker data asks for: its type's, or the forms of
+    its variants (a computed question's are other types' parts), in first use's order."""
+    variants = data.get("variants")
+    if isinstance(variants, list):
+        return list(dict.fromkeys(str(v["form"]) for v in variants))
+    return [str(data["type"])]
+
+
+#: The parts a page's questions use (written by ``quiz/_macros.html.j2``'s ``open``).
+_PARTS = re.compile(r'\bdata-parts="([a-z0-9_ ]*)"')
+
+
+def part_scripts(html: str, plugins: Plugins) -> str:
+    """The ``<script>`` elements of the front-end parts the questions in ``html`` use, each
+    once, in first use's order: konum's own (``templates/assets/types/<type>.js``) or a
+    plugin type's ``SCRIPT``; they come after ``quiz.js``, whose ``konumQuiz.define`` they
+    call. ``""`` for a page without a question."""
+    names = dict.fromkeys(n for found in _PARTS.findall(html) for n in found.split())
+    scripts = []
+    for name in names:
+        script = getattr(plugins.types.get(name), "SCRIPT", None)
+        path = Path(script) if script else TEMPLATES_DIR / "assets" / "types" / f"{name}.js"
+        if path.is_file():
+            scripts.append(f'<script data-konum-asset="part-{name}">{asset(path)}</script>\n')
+    return "".join(scripts)
+
+
 def question_salt(seed: int, quiz_id: str, question_id: str) -> str:
     """The salt of a question's hashes and sealed parts on one page: from the site seed,
     the quiz and the question (stable across builds with the same seed)."""
@@ -235,6 +284,7 @@ def _question(
     language: str,
     plugins: Plugins,
     store: Images,
+    env: Environment,
 ) -> dict[str, Any]:
     q = concrete.question
     if not SLUG.fullmatch(q.id):
@@ -245,7 +295,7 @@ def _question(
     def md(text: str, inline: bool = False) -> Markup:
         return page_html(text, store, one_line=inline)
 
-    macros = environment(language).get_template("quiz/_macros.html.j2").module
+    macros = env.get_template("quiz/_macros.html.j2").module
 
     def blank(element_id: str, index: int, count: int) -> str:
         label = message(language, "quiz.blank_label", number=index + 1, total=count)
@@ -267,6 +317,7 @@ def _question(
         "scoring": _scoring(salt, q.points, [h.cost for h in q.all_hints], q.attempts),
     }
     view.update(q.view(concrete, Page(dom_id, salt, language, md, blank)))
+    view["parts"] = front_parts(view["data"])
     if "prompt" not in view and "variants" not in view:
         view["prompt"] = md(q.prompt)
         view["legend"] = _legend_html(view["prompt"])
@@ -299,7 +350,7 @@ def render_quiz(
         mode: ``"practice"`` (feedback on every check) or ``"exam"`` (one submission).
         time_limit: An exam's time in seconds (None: no limit).
         attempts: The checks each question allows unless it says otherwise (None: any).
-        plugins: What draws the questions' figures.
+        plugins: What draws the questions' figures, and the templates of its types.
         images: The checked images the texts show (a course's :attr:`~konum.course.Course.images`).
 
     Returns:
@@ -317,10 +368,12 @@ def render_quiz(
         raise RenderError(f"quiz {quiz_id}: duplicate question ids {', '.join(duplicates)}")
     total = len(concretes)
     store = images or {}
+    env = environment(language, template_folders(plugins))
     questions = []
     for number, concrete in enumerate(concretes, start=1):
         try:
-            questions.append(_question(concrete, quiz_id, number, total, language, plugins, store))
+            view = _question(concrete, quiz_id, number, total, language, plugins, store, env)
+            questions.append(view)
         except ValueError as exc:  # RenderError, MathError: where the question was written
             q = concrete.question
             raise RenderError(f"{q.source}: [{q.id}] {exc}") from None
@@ -334,6 +387,6 @@ def render_quiz(
         "time_limit": time_limit,
         "attempts": attempts,
     }
-    out = environment(language).get_template("quiz/quiz.html.j2").render(context).strip()
+    out = env.get_template("quiz/quiz.html.j2").render(context).strip()
     parts = _TEMPLATE.split(out)  # odd parts: the templates, whose HTML later_json named
     return "".join(p if i % 2 else spoken_math(p, language) for i, p in enumerate(parts)) + "\n"

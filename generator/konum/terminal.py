@@ -28,7 +28,7 @@ import random
 import re
 import sys
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,7 +46,7 @@ from konum.pagequiz import DIGITS, PageQuiz, controls_of, read_quizzes, whole
 from konum.problems import printable
 from konum.render import render_quiz
 from konum.spoken import html_text
-from konum.types import TYPES, Check
+from konum.types import TYPES, Check, Question
 from konum.webpage import Node, html_of, parse
 
 #: Seconds a grader may take over one answer (a fill blank's pattern can backtrack without
@@ -229,12 +229,18 @@ class _Unclear(Exception):
 
 class Runner:
     """Takes the quizzes of one page in the terminal: ``ask`` reads a line (None at the
-    end of the input), ``console`` writes, ``language`` is the page's."""
+    end of the input), ``console`` writes, ``language`` is the page's, ``types`` grade its
+    questions (:func:`konum.types.site_types`; default the built-in ones)."""
 
     def __init__(
-        self, console: Console, language: str, ask: Callable[[str], str | None], seed: int | None
+        self,
+        console: Console,
+        language: str,
+        ask: Callable[[str], str | None],
+        seed: int | None,
+        types: Mapping[str, type[Question]] = TYPES,
     ) -> None:
-        self.console, self.language, self.ask = console, language, ask
+        self.console, self.language, self.ask, self.types = console, language, ask, types
         self.rng = random.Random(seed)
         words = {name: name for name in _COMMANDS}
         words.update({self.say(f"terminal.{name}").casefold(): name for name in _COMMANDS})
@@ -386,7 +392,7 @@ class Runner:
 
     def check(self, q: _Question, values: tuple[Any, ...]) -> None:
         """quiz.js's ``check``: grade, keep the best credit, tell the result."""
-        kind = TYPES[q.data["type"]]
+        kind = self.types[q.data["type"]]
         notes = f"{q.variant}-" if "variants" in q.data else ""
         noted = frozenset(i for i in range(len(values)) if f"{notes}note-{i}" in q.later)
         check = Check(values, q.data["salt"], self.say, self.language, q.variant, noted)
@@ -542,9 +548,17 @@ def bank_quiz(course: Course, name: str) -> str:
         raise KonumError(str(exc)) from None
 
 
-def take(page: str, *, source: str, language: str | None = None, seed: int | None = None) -> None:
+def take(
+    page: str,
+    *,
+    source: str,
+    language: str | None = None,
+    seed: int | None = None,
+    types: Mapping[str, type[Question]] = TYPES,
+) -> None:
     """Take every quiz of ``page`` (HTML) in the terminal, reading answers from stdin;
-    ``language`` overrides the page's own (a bank's quiz has no ``<html>``).
+    ``language`` overrides the page's own (a bank's quiz has no ``<html>``); ``types``: the
+    question types it may hold (a site's plugins add theirs).
 
     Raises:
         KonumError: ``page`` (read from ``source``) has no konum quiz, or one that is not
@@ -554,7 +568,7 @@ def take(page: str, *, source: str, language: str | None = None, seed: int | Non
         tree = parse(page)
     except KonumError as exc:
         raise KonumError(f"{printable(source)}: {exc}") from None
-    quizzes = read_quizzes(tree, source)
+    quizzes = read_quizzes(tree, source, types)
     console = Console(highlight=False, markup=False, emoji=False)
     console.soft_wrap = not console.is_terminal
     echo = not sys.stdin.isatty()
@@ -569,7 +583,7 @@ def take(page: str, *, source: str, language: str | None = None, seed: int | Non
             console.print(Text(printable(line)))
         return line
 
-    runner = Runner(console, language or page_language(tree), ask, seed)
+    runner = Runner(console, language or page_language(tree), ask, seed, types)
     for quiz in quizzes:
         if not runner.quiz(quiz):
             break

@@ -1,6 +1,9 @@
-/* konum quizzes: self-checking questions rendered by generator/render.py.
+/* konum quizzes: self-checking questions rendered by generator/render.py; the page's controls.
  *
- * Mounts every [data-question-id] element inside [data-konum-quiz]. The page holds what
+ * Each question type's front-end part is a script of its own that comes after this one
+ * (templates/assets/types/<type>.js, or a plugin type's) and registers itself with
+ * konumQuiz.define(name, factory); a quiz is mounted once the parts its questions name
+ * (data-parts) are defined. Mounts every [data-question-id] element inside [data-konum-quiz]. The page holds what
  * can be read without JavaScript (prompts and controls); mounting adds what only works
  * with it: the score and Reset button, the Check / Show answer / Hint / New numbers
  * buttons, the aria-live feedback line, the right/wrong marks, and empty boxes for what
@@ -213,16 +216,6 @@
     return r.value === undefined ? NaN : r.value;
   }
 
-  function matchesBlank(spec, value, salt, i) {
-    if (spec.regex) {
-      try {
-        var re = new RegExp("^(?:" + unseal(salt + "\x1f" + i, spec.regex) + ")$", spec.case_sensitive ? "" : "i");
-        return re.test(value.trim().replace(/\u2212/g, "-"));  /* the page's minus, as - */
-      } catch (e) { return false; }
-    }
-    return spec.answers.indexOf(hashOf(salt, ["b", i, normal(value, spec.case_sensitive)])) >= 0;
-  }
-
   /* Mark a control's row (its parent: the option's <li>, the matching row, the numeric
    * line) right, wrong or neither; the mark is made on first use, after the option's label. */
   function mark(target, ok) {
@@ -241,44 +234,19 @@
     }
   }
 
-  /* Output questions: the reader's program's output against the example's, line by line
-   * (blank lines aside) and token by token (spacing aside); numbers within the tolerance,
-   * times the expected number when that is larger than 1. The first difference is told. */
-  var TOKEN = /[A-Za-z_]\w*|[+\-\u2212]?(?:\d+\.?\d*|\.\d+)(?:e[+\-]?\d+)?|\S/gi, NUMBER = /^[+\-\u2212]?\.?\d/;
-
-  function differs(key, v) { return ["quiz.output_" + key, v]; }
-  function outputLines(text) {
-    return String(text).split(/\r?\n/).map(function (line) {
-      return { text: line.trim(), tokens: line.match(TOKEN) || [] };
-    }).filter(function (line) { return line.tokens.length; });
-  }
-  function toNumber(token) { return parseFloat(token.replace("\u2212", "-")); }
-
-  /* How the reader's line n differs from the expected one, or null. */
-  function lineDifference(n, want, got, tolerance) {
-    for (var k = 0, index = 0; k < want.length; k++) {
-      var w = want[k], g = got[k], numeric = NUMBER.test(w);
-      if (numeric) index++;
-      if (g === undefined) return differs("short", { line: n, expected: want.slice(k).join(" ") });
-      if (numeric && NUMBER.test(g)) {
-        if (!(Math.abs(toNumber(w) - toNumber(g)) <= tolerance * Math.max(1, Math.abs(toNumber(w))))) {
-          return differs("number", { line: n, index: index, expected: w, found: g });
-        }
-      } else if (w !== g) return differs("word", { line: n, expected: w, found: g });
-    }
-    return got.length > want.length ? differs("long", { line: n, found: got.slice(k).join(" ") }) : null;
-  }
-
-  /* The types' front-end parts, each registered with define(name, part): read(scope) gives
-   * the answer from the form (as the "konum:submit" event and the stored record carry it),
-   * grade(spec, answer, salt) judges it and touches no page (tests/grading runs it in Node
-   * against the Python graders' vectors), show(scope, result, spec) marks the form, and
-   * answered(answer) says whether anything was entered. grade returns {ok, say: [catalogue
-   * key, fields], retry (nothing entered or not readable: no attempt, nothing revealed),
-   * share (of the points), marks (per control: true, false or null)}. The page's controls
-   * below call these and branch on no type's name. */
+  /* The types' front-end parts: each type's own file (templates/assets/types/<type>.js, or
+   * a plugin type's SCRIPT) comes after this one and calls konumQuiz.define(name, factory);
+   * the factory is given KIT (below) and returns the part: read(scope) gives the answer from
+   * the form (as the "konum:submit" event and the stored record carry it), answered(answer)
+   * says whether anything was entered, grade(spec, answer, salt) judges it and touches no page
+   * (tests/grading runs it in Node against the Python graders' vectors), show(scope, result,
+   * spec) marks the form, interaction(answer) gives SCORM's {type, response: [item or [row,
+   * item]]}; optional mount(el, status, onMove) adds controls of the part's own and returns
+   * {set(answer), reset(), disable(on)}. grade returns
+   * {ok, say: [catalogue key, fields], retry (nothing entered or not readable: no attempt,
+   * nothing revealed), share (of the points), marks (per control: true, false or null)}. The
+   * page's controls below call these and branch on no type's name. A name is defined once. */
   var PARTS = {};
-  function define(name, part) { PARTS[name] = part; }
   function verdict(ok, say, share, marks) {
     return { ok: ok, say: say, retry: false, share: share === undefined ? (ok ? 1 : 0) : share, marks: marks || [] };
   }
@@ -291,140 +259,6 @@
     $$(scope, sel).forEach(function (c, i) { mark(c, marks[i] === undefined ? null : marks[i]); });
   }
 
-  define("choice", {
-    read: function (scope) { return values(scope, "input"); },
-    answered: function (answer) { return answer.some(Boolean); },
-    grade: function (spec, answer, salt) {
-      var wrong = 0, missing = 0, ticked = 0, rights = 0, marks = [];
-      answer.forEach(function (on, i) {
-        var right = spec.right.indexOf(hashOf(salt, ["o", i])) >= 0;
-        if (right) rights++;
-        if (on && !right) wrong++;
-        if (on && right) ticked++;
-        if (!on && right) missing++;
-        marks.push(on ? right : null);
-      });
-      if (!answer.some(Boolean)) return retry(["quiz.choose_first"]);
-      if (!wrong && !missing) return verdict(true, ["quiz.correct"], 1, marks);
-      if (!spec.multiple) {
-        var noted = answer.some(function (on, i) { return on && (spec.noted || []).indexOf(i) >= 0; });
-        return verdict(false, [noted ? "quiz.wrong_noted" : "quiz.wrong_try"], 0, marks);
-      }
-      var parts = [];
-      if (wrong) parts.push(["quiz.choices_wrong", { n: wrong }]);
-      if (missing) parts.push(["quiz.options_missing", { n: missing }]);
-      return verdict(false, ["quiz.wrong_parts", { parts: parts }], Math.max(0, (ticked - wrong) / rights), marks);
-    },
-    /* The note of each chosen option shows. */
-    show: function (scope, result, spec) {
-      $$(scope, "input").forEach(function (inp, i) {
-        var li = inp.parentElement, fb = li.konumNote || (inp.checked && noteBox(li, spec.notes + "note-" + i));
-        mark(inp, result.marks[i] === undefined ? null : result.marks[i]);
-        show(fb, inp.checked);
-      });
-    }
-  });
-
-  define("fill", {
-    read: function (scope) { return values(scope, "input"); },
-    answered: anyText,
-    grade: function (spec, answer, salt) {
-      if (!anyText(answer)) return retry(["quiz.fill_first"]);
-      var comma = answer.some(function (v, i) {
-        return /\d,\d/.test(v) && !matchesBlank(spec.blanks[i], v, salt, i) &&
-          matchesBlank(spec.blanks[i], v.replace(/,/g, "."), salt, i);
-      });
-      if (comma) return retry(["quiz.point_not_comma"]);
-      var marks = answer.map(function (v, i) { return matchesBlank(spec.blanks[i], v, salt, i); });
-      var bad = [];
-      marks.forEach(function (ok, i) { if (!ok) bad.push(i + 1); });
-      if (!bad.length) return verdict(true, ["quiz.correct"], 1, marks);
-      return verdict(false, ["quiz.blanks_wrong", { n: bad.length, list: bad }], 1 - bad.length / answer.length, marks);
-    },
-    show: function (scope, result) {
-      $$(scope, "input").forEach(function (inp, i) {
-        var ok = result.marks[i];
-        inp.classList.toggle("is-right", ok === true);
-        inp.classList.toggle("is-wrong", ok === false);
-        if (ok === undefined) inp.removeAttribute("aria-invalid");
-        else inp.setAttribute("aria-invalid", ok ? "false" : "true");
-      });
-    }
-  });
-
-  define("matching", {
-    read: function (scope) { return values(scope, "select"); },
-    answered: function (answer) { return answer.some(function (v) { return v !== ""; }); },
-    grade: function (spec, answer, salt) {
-      if (answer.every(function (v) { return v === ""; })) return retry(["quiz.match_first"]);
-      var marks = answer.map(function (v, i) { return v !== "" && hashOf(salt, ["m", i, v]) === spec.rows[i]; });
-      var right = marks.filter(Boolean).length, n = answer.length;
-      if (right === n) return verdict(true, ["quiz.match_all", { n: n }], 1, marks);
-      return verdict(false, ["quiz.match_some", { right: right, n: n }], right / n, marks);
-    },
-    show: function (scope, result) { markAll(scope, "select", result.marks); }
-  });
-
-  define("numeric", {
-    read: function (scope) { return values(scope, "input"); },
-    answered: anyText,
-    grade: function (spec, answer, salt) {
-      var typed = String(answer[0]).trim(), read = readNumber(typed), x = read.value;
-      if (!typed) return retry(["quiz.number_first"]);
-      /* Not a number, or one written in the other convention: asked again, not an attempt. */
-      if (read.ask !== undefined) return retry(["quiz.number_ask", { typed: typed, value: fmtExact(read.ask) }]);
-      if (x === undefined) return retry(["quiz.number_bad"]);
-      var range = JSON.parse(unseal(salt, spec.interval)), ok = range[0] <= x && x <= range[1];
-      if (ok) return verdict(true, ["quiz.correct"], 1, [true]);
-      return verdict(false, [x > range[1] ? "quiz.too_high" : "quiz.too_low", { value: typed }], 0, [false]);
-    },
-    show: function (scope, result) { markAll(scope, "input", result.marks); }
-  });
-
-  define("output", {
-    read: function (scope) { return values(scope, "textarea"); },
-    answered: anyText,
-    grade: function (spec, answer, salt) {
-      var text = String(answer[0]), problem = null;
-      if (!text.trim()) return retry(["quiz.output_empty"]);
-      var want = outputLines(unseal(salt, spec.expected)), got = outputLines(text);
-      for (var i = 0; i < want.length && !problem; i++) {
-        problem = i < got.length ? lineDifference(i + 1, want[i].tokens, got[i].tokens, spec.tolerance)
-          : ["quiz.output_missing", { line: i + 1, expected: want[i].text }];
-      }
-      if (!problem && got.length > want.length) problem = ["quiz.output_extra", { line: i + 1, found: got[i].text }];
-      return problem ? verdict(false, problem, 0, [false]) : verdict(true, ["quiz.output_right"], 1, [true]);
-    },
-    show: function (scope, result) { markAll(scope, "textarea", result.marks); }
-  });
-
-  /* Items in the reader's order: their places in the starting order (data-item). */
-  function orderOf(scope) {
-    return $$(scope, "li[data-item]").map(function (li) { return Number(li.getAttribute("data-item")); });
-  }
-  function moved(answer) { return answer.some(function (k, p) { return k !== p; }); }
-
-  define("ordering", {
-    read: orderOf,
-    answered: moved,
-    grade: function (spec, answer, salt) {
-      if (!moved(answer)) return retry(["quiz.order_first"]);
-      var marks = answer.map(function (k, p) { return hashOf(salt, ["p", p, k]) === spec.positions[p]; });
-      var right = marks.filter(Boolean).length, n = answer.length;
-      if (right === n) return verdict(true, ["quiz.order_all", { n: right }], 1, marks);
-      return verdict(false, ["quiz.order_some", { right: right, n: n }], right / n, marks);
-    },
-    show: function (scope, result) {
-      $$(scope, "li[data-item]").forEach(function (li, p) {
-        mark(li.firstElementChild, result.marks[p] === undefined ? null : result.marks[p]);
-      });
-    },
-    /* Move up / Move down buttons; the order is the answer to store and restore. */
-    mount: function (el, status, onMove) {
-      return mountOrdering(el.querySelector("ol[id$='-order']"), status, onMove);
-    }
-  });
-
   /* A grader's [key, fields] as the page's text; a list of such in fields.parts is joined. */
   function say(message) {
     var fields = message[1] || {}, out = {};
@@ -434,54 +268,6 @@
         : Array.isArray(v) ? v.join(t("quiz.list_separator")) : v;
     });
     return t(message[0], out);
-  }
-
-  /* Move up / Move down: a move keeps the focus on the item and is announced in `status`. */
-  function mountOrdering(list, status, onMove) {
-    function text(li) { return spoken(li.querySelector(":scope > .konum-order-text")); }
-    function refresh() {
-      var items = $$(list, ":scope > li");
-      items.forEach(function (li, p) {
-        li.konumUp.disabled = p === 0;
-        li.konumDown.disabled = p === items.length - 1;
-      });
-    }
-    $$(list, ":scope > li").forEach(function (li) {
-      var up = button("konum-move konum-move-up", "\u2191", { "aria-label": t("quiz.move_up", { item: text(li) }) });
-      var down = button("konum-move konum-move-down", "\u2193", { "aria-label": t("quiz.move_down", { item: text(li) }) });
-      var box = make("span", { "class": "konum-move-buttons" });
-      box.appendChild(up);
-      box.appendChild(down);
-      li.appendChild(box);
-      li.konumUp = up;
-      li.konumDown = down;
-    });
-    list.addEventListener("click", function (ev) {
-      var b = ev.target.closest("button.konum-move"), li = b && b.closest("li");
-      if (!li || b.disabled) return;
-      var other = b === li.konumUp ? li.previousElementSibling : li.nextElementSibling;
-      if (!other) return;
-      if (b === li.konumUp) other.before(li); else other.after(li);
-      refresh();
-      (b.disabled ? (b === li.konumUp ? li.konumDown : li.konumUp) : b).focus();
-      var items = $$(list, ":scope > li");
-      status.textContent = t("quiz.moved", { item: text(li), place: items.indexOf(li) + 1, total: items.length });
-      onMove();
-    });
-    refresh();
-    return {
-      set: function (order) {
-        var byItem = {};
-        $$(list, ":scope > li").forEach(function (li) { byItem[li.getAttribute("data-item")] = li; });
-        order.forEach(function (k) { if (byItem[k]) list.appendChild(byItem[k]); });
-        refresh();
-      },
-      reset: function () { this.set(orderOf(list).slice().sort(function (x, y) { return x - y; })); },
-      disable: function (on) {
-        $$(list, "button").forEach(function (b) { b.disabled = on; });
-        if (!on) refresh();
-      }
-    };
   }
 
   /* Chromium leaves MathML out of accessible names ("whatever  and  are", or nothing for a
@@ -622,6 +408,10 @@
     api.hintsTook = function () { return rules.took(api, limits); };
     api.answer = function () { return PARTS[spec()[0]].read(scope()); };
     api.answered = function () { return PARTS[spec()[0]].answered(api.answer()); };
+    api.interaction = function () {
+      var part = PARTS[spec()[0]];
+      return part.interaction ? part.interaction(api.answer()) : null;
+    };
 
     /* The variants shown in another tab count here too (state.js keeps them on writing). */
     function seenElsewhere() {
@@ -850,6 +640,14 @@
     return api;
   }
 
+  /* Whether every part the quiz's questions use (data-parts: a type's, or each variant's
+   * form) is defined: a quiz is mounted once its types' scripts have run. */
+  function ready(quiz) {
+    return $$(quiz, ":scope > [data-question-id]").every(function (el) {
+      return (el.getAttribute("data-parts") || "").split(" ").every(function (name) { return !name || PARTS[name]; });
+    });
+  }
+
   /* The questions a pool shows: `draw` of `total`, from `seed` (kept in page order). */
   function drawFrom(seed, total, draw) {
     var next = mulberry(seed), idx = [];
@@ -865,7 +663,7 @@
   /* The score line and Reset, which asks first and can be undone until the page is left;
    * "New questions" for a pool; quiz-exam.js takes over the head of an exam. */
   function mountQuiz(quiz) {
-    if (quiz.konum) return;
+    if (quiz.konum || !ready(quiz)) return;
     var head = quiz.querySelector(":scope > .konum-quiz-head");
     if (!head) head = quiz.insertBefore(make("div", { "class": "konum-quiz-head" }), quiz.firstChild);
     $$(quiz, ":scope > [data-konum-made]").forEach(function (n) { n.remove(); });
@@ -903,7 +701,8 @@
         quiz: quizId, page: location.pathname, mode: mode,
         questions: list.map(function (q) {
           return { id: q.el.getAttribute("data-question-id"), type: q.el.getAttribute("data-type"),
-            answer: q.answer(), correct: q.ok, points: q.score(), max: q.max, hints: q.hints, attempts: q.tries };
+            answer: q.answer(), interaction: q.interaction(), correct: q.ok, points: q.score(), max: q.max,
+            hints: q.hints, attempts: q.tries };
         }),
         score: active.reduce(function (a, q) { return a + q.score(); }, 0),
         total: active.reduce(function (a, q) { return a + q.max; }, 0)
@@ -1001,9 +800,22 @@
 
   function mountAll(root) { $$(root, "[data-konum-quiz]").forEach(mountQuiz); }
 
+  /* What a type's part is made with: handed to its factory, never a global of the page. */
+  var KIT = {
+    t: t, fmt: fmt, fmtExact: fmtExact, $$: $$, make: make, button: button, show: show,
+    mark: mark, markAll: markAll, values: values, anyText: anyText, verdict: verdict,
+    retry: retry, hashOf: hashOf, unseal: unseal, normal: normal, readNumber: readNumber,
+    noteBox: noteBox, spoken: spoken, letter: function (i) { return "abcdefghijklmnopqrstuvwxyz".charAt(i); }
+  };
+  function define(name, factory) {
+    if (!PARTS[name]) PARTS[name] = typeof factory === "function" ? factory(KIT) : factory;
+    mountAll(document);
+  }
+
   /* Nothing here mounts a question, unseals or hashes: the page offers no tool that
-   * decodes its answers. */
-  window.konumQuiz = { mountAll: mountAll, parseNumber: parseNumber, normal: normal };
+   * decodes its answers (a part's factory is given the graders' helpers, as the page's own
+   * source gives them to whoever reads it). */
+  window.konumQuiz = { define: define, mountAll: mountAll, parseNumber: parseNumber, normal: normal };
 
   /* Mount now: this script comes after the page's quizzes, so they are interactive before
    * Material's own start-up. Then again on each of Material's page changes (document$,

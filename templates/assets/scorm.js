@@ -99,27 +99,18 @@
     if (v12) return d.toTimeString().slice(0, 8);
     return d.toISOString().slice(0, 19);
   }
-  var LETTERS = "abcdefghijklmnopqrstuvwxyz";
-  /* A konum answer in the form the interaction type asks for (SCORM 1.2's vocabulary;
-   * 2004's is the same for these). */
+  /* A question's answer as its type's part gives it for SCORM (the konum:submit event's
+   * interaction: {type, response}, a response item being a text or a [row, item] pair),
+   * in the version's separators; "other" for a part that gives none. */
   function response(q) {
-    var a = q.answer;
-    if (Object.prototype.toString.call(a) !== "[object Array]") return [ "other", String(a) ];
-    if (q.type === "choice") {
-      var picked = [];
-      a.forEach(function (on, i) { if (on === true) picked.push(LETTERS.charAt(i)); });
-      return [ "choice", picked.join(v12 ? "," : "[,]") ];
+    var it = q.interaction;
+    if (!it || typeof it.type !== "string" || Object.prototype.toString.call(it.response) !== "[object Array]") {
+      return [ "other", String(q.answer) ];
     }
-    if (q.type === "matching") {
-      return [ "matching", a.map(function (chosen, i) {
-        return (i + 1) + (v12 ? "." : "[.]") + (chosen === "" ? "" : LETTERS.charAt(Number(chosen)));
-      }).join(v12 ? "," : "[,]") ];
-    }
-    if (q.type === "ordering") {
-      return [ "sequencing", a.map(function (place) { return LETTERS.charAt(Number(place)); }).join(v12 ? "," : "[,]") ];
-    }
-    if (q.type === "numeric") return [ "numeric", String(a[0] === undefined ? "" : a[0]) ];
-    return [ "fill-in", a.map(String).join(v12 ? "," : "[,]").slice(0, 255) ];
+    var items = it.response.map(function (r) {
+      return Object.prototype.toString.call(r) === "[object Array]" ? r.map(String).join(v12 ? "." : "[.]") : String(r);
+    });
+    return [ it.type, items.join(v12 ? "," : "[,]").slice(0, 255) ];
   }
   function result(q) {
     if (q.max > 0 && q.points >= q.max) return "correct";

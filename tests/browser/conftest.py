@@ -44,6 +44,24 @@ ASSETS = REPO / "templates" / "assets"
 CHROMIUM = "/usr/bin/chromium"
 #: The learner-state script, which the quiz, overview and progress scripts read through.
 STATE = '<script src="assets/konum/state.js"></script>\n'
+#: The quiz's page controls, then each built-in type's front-end part, in a page's order.
+QUIZ_FILES = (ASSETS / "quiz.js", *sorted((ASSETS / "types").glob("*.js")))
+
+
+def quiz_source() -> str:
+    """The quiz's scripts as one text: quiz.js, then the parts that define themselves
+    through it (a page carries them as separate scripts in this order)."""
+    return "\n".join(path.read_text(encoding="utf-8") for path in QUIZ_FILES)
+
+
+def copy_asset(name: str, folder: Path) -> None:
+    """Copy ``templates/assets/<name>`` into ``folder``; ``quiz.js`` as :func:`quiz_source`."""
+    if name == "quiz.js":
+        (folder / name).write_text(quiz_source(), encoding="utf-8")
+    else:
+        shutil.copy(ASSETS / name, folder / name)
+
+
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -101,7 +119,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "material").mkdir()
     (root / "assets" / "konum").mkdir(parents=True)
     for name in ("state.js", "quiz.js", "quiz.css"):
-        shutil.copy(ASSETS / name, root / "assets" / "konum" / name)
+        copy_asset(name, root / "assets" / "konum")
     material = _material_css(root / "material")
     quiz = render_quiz(samples.all_samples(), samples.QUIZ_ID, title="Sinusoidal encoding")
     quiz += messages_html("en", ["quiz"])  # as the extension adds them to a quiz's page

@@ -11,7 +11,6 @@ stay clean.
 from __future__ import annotations
 
 import io
-import shutil
 import textwrap
 from collections.abc import Iterator
 from typing import Any
@@ -23,7 +22,7 @@ from playwright.sync_api import Page, expect
 
 from konum.course import Course
 from konum.quiz import messages_html, render_study
-from tests.browser.conftest import ASSETS, PAGE, STATE, serve_folder
+from tests.browser.conftest import PAGE, STATE, copy_asset, serve_folder
 from tests.helpers import PE, check_banks, render_quiz
 
 pytestmark = pytest.mark.browser
@@ -81,7 +80,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     site = root / "site"
     (site / "assets" / "konum").mkdir(parents=True)
     for name in ("state.js", "quiz.js", "quiz.css", "flashcards.js", "flashcards.css"):
-        shutil.copy(ASSETS / name, site / "assets" / "konum" / name)
+        copy_asset(name, site / "assets" / "konum")
     quiz = render_quiz(course.concretes(), "pictures", title="Pictures", images=course.images)
     quiz += messages_html("en", ["quiz"])  # as the extension adds them to a quiz's page
     script = STATE + '<script src="assets/konum/quiz.js"></script>'

@@ -10,14 +10,13 @@ and served together (one Chromium for the module).
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import quiz_samples as samples
-from conftest import ASSETS, PAGE, STATE, serve_folder
+from conftest import PAGE, STATE, copy_asset, serve_folder
 from playwright.sync_api import Page, expect
 
 from konum import model, seal
@@ -80,7 +79,7 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root: Path = tmp_path_factory.mktemp("konum-languages")
     (root / "assets" / "konum").mkdir(parents=True)
     for name in ("state.js", "quiz.js", "quiz.css"):
-        shutil.copy(ASSETS / name, root / "assets" / "konum" / name)
+        copy_asset(name, root / "assets" / "konum")
     for language in LANGUAGES:
         (root / f"{language}.html").write_text(_page(language), encoding="utf-8")
     with serve_folder(root) as url:

@@ -8,13 +8,12 @@ its expected output printed by its example solution when the bank loaded), rende
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ASSETS, PAGE, STATE, _material_css, serve_folder, set_scheme
+from conftest import PAGE, STATE, _material_css, copy_asset, serve_folder, set_scheme
 from playwright.sync_api import Locator, Page, expect
 
 from konum.quiz import messages_html
@@ -47,7 +46,7 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     (root / "material").mkdir()
     material = _material_css(root / "material")  # the site's colours, fonts and code boxes
     for name in ("state.js", "quiz.js", "quiz.css"):
-        shutil.copy(ASSETS / name, root / "assets" / "konum" / name)
+        copy_asset(name, root / "assets" / "konum")
     quiz = render_quiz([Concrete(exercise(), 1)], "sinusoidal", title="Check yourself")
     quiz += messages_html("en", ["quiz"])  # as the extension adds them to a quiz's page
     script = STATE + '<script src="assets/konum/quiz.js"></script>'

@@ -371,7 +371,7 @@ def test_text_that_looks_like_a_script_end_stays_inside_its_data(browser: Any) -
     ``<script>``: the question's JSON still ends where its template ends it, the question
     mounts, and typing that answer is right (every other ``</`` of the data, the closing
     tags of the HTML shown later, is written as it is)."""
-    from conftest import ASSETS
+    from conftest import ASSETS, quiz_source
 
     from konum.render import render_quiz
 
@@ -383,9 +383,7 @@ def test_text_that_looks_like_a_script_end_stays_inside_its_data(browser: Any) -
     html = render_quiz([dataclasses.replace(concrete, question=tricky)], "tricky")
     box_html = html.split("<template", 1)[1].split("</template>", 1)[0].lower()
     assert box_html.count("</script") == 2 and "<!--" not in box_html  # the two scripts' ends
-    script = (ASSETS / "state.js").read_text(encoding="utf-8") + (ASSETS / "quiz.js").read_text(
-        encoding="utf-8"
-    )
+    script = (ASSETS / "state.js").read_text(encoding="utf-8") + quiz_source()
     page = browser.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -416,7 +414,7 @@ def test_bank_html_with_konums_own_class_names_changes_nothing(browser: Any) -> 
     """Prompts, option labels and the HTML shown later are bank text: even with every class
     name quiz.js has used (written past the sanitiser here), each question keeps its
     buttons, its feedback line, its marks and its score, and the decoys stay as written."""
-    from conftest import ASSETS
+    from conftest import ASSETS, quiz_source
 
     from konum.render import render_quiz
 
@@ -430,9 +428,7 @@ def test_bank_html_with_konums_own_class_names_changes_nothing(browser: Any) -> 
     title = "<p class=konum-hint-title>"  # inside the JSON of what shows later
     html = html.replace(title, DECOY.replace('"', '\\"') + "<p>")
     assert html.count("decoy") >= 2 * len(concretes)
-    script = (ASSETS / "state.js").read_text(encoding="utf-8") + (ASSETS / "quiz.js").read_text(
-        encoding="utf-8"
-    )
+    script = (ASSETS / "state.js").read_text(encoding="utf-8") + quiz_source()
     page = browser.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -529,7 +525,7 @@ def test_variant_forms_copied_from_the_first_are_its_own(quiz: Any) -> None:
 def test_a_variant_shaped_unlike_the_first_comes_whole(browser: Any) -> None:
     """A variant with another unit ships its whole form, and the copies of the first still
     work beside it."""
-    from conftest import ASSETS
+    from conftest import ASSETS, quiz_source
 
     from konum.render import render_quiz
 
@@ -542,9 +538,7 @@ def test_a_variant_shaped_unlike_the_first_comes_whole(browser: Any) -> None:
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        script = (ASSETS / "state.js").read_text(encoding="utf-8") + (ASSETS / "quiz.js").read_text(
-            encoding="utf-8"
-        )
+        script = (ASSETS / "state.js").read_text(encoding="utf-8") + quiz_source()
         page.set_content(f"{html}{messages_html('en', ['quiz'])}<script>{script}</script>")
         q = page.locator(f'[data-question-id="{concrete.question.id}"]')
         for k, variant in enumerate(v[1:], start=1):

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -21,7 +20,7 @@ from typing import Any
 
 import pytest
 import quiz_samples as samples
-from conftest import ASSETS, PAGE, serve_folder
+from conftest import ASSETS, PAGE, copy_asset, quiz_source, serve_folder
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from playwright.sync_api import Page, expect
@@ -87,9 +86,9 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root = tmp_path_factory.mktemp("state")
     (root / "assets" / "konum").mkdir(parents=True)
     for name in ("state.js", "quiz.js", "quiz-exam.js", "progress.js", "overview.js"):
-        shutil.copy(ASSETS / name, root / "assets" / "konum" / name)
+        copy_asset(name, root / "assets" / "konum")
     for name in ("quiz.css", "quiz-exam.css", "overview.css", "progress.css"):
-        shutil.copy(ASSETS / name, root / "assets" / "konum" / name)
+        copy_asset(name, root / "assets" / "konum")
     styles = "".join(
         f'<link rel="stylesheet" href="assets/konum/{n}">'
         for n in ("quiz-exam.css", "overview.css", "progress.css")
@@ -230,6 +229,7 @@ def test_stored_credit_out_of_bounds_counts_for_nothing(context: Any) -> None:
 def test_no_global_mounts_a_question(context: Any) -> None:
     lesson = _tab(context, "lesson.html")
     assert lesson.evaluate("Object.keys(window.konumQuiz).sort()") == [
+        "define",
         "mountAll",
         "normal",
         "parseNumber",
@@ -681,7 +681,7 @@ def test_a_wide_worked_solution_scrolls_inside_its_box_with_a_cue(browser: Any) 
     concrete = _wide()
     html = render_quiz([concrete], "wide")
     script = (ASSETS / "state.js").read_text(encoding="utf-8")
-    script += (ASSETS / "quiz.js").read_text(encoding="utf-8")
+    script += quiz_source()
     css = (ASSETS / "quiz.css").read_text(encoding="utf-8")
     page = browser.new_page(viewport={"width": 360, "height": 800})
     try:
@@ -730,7 +730,7 @@ def test_the_minus_sign_the_page_prints_is_read_as_a_hyphen_in_a_pattern_blank(
     )
     html = render_quiz([Concrete(q, 1)], "minus")
     script = (ASSETS / "state.js").read_text(encoding="utf-8")
-    script += (ASSETS / "quiz.js").read_text(encoding="utf-8")
+    script += quiz_source()
     page = browser.new_page()
     try:
         page.set_content(f"{html}{messages_html('en', ['quiz'])}<script>{script}</script>")

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from collections.abc import Iterator
 from dataclasses import replace
 from html.parser import HTMLParser
@@ -22,7 +21,16 @@ from typing import Any
 
 import pytest
 import quiz_samples as samples
-from conftest import ASSETS, PAGE, STATE, _material_css, serve_folder, set_scheme
+from conftest import (
+    ASSETS,
+    PAGE,
+    STATE,
+    _material_css,
+    copy_asset,
+    quiz_source,
+    serve_folder,
+    set_scheme,
+)
 from playwright.sync_api import Page, expect
 
 from konum import seal
@@ -92,7 +100,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     (root / "material").mkdir()
     (root / "assets" / "konum").mkdir(parents=True)
     for name in ("state.js", "quiz.js", "quiz-exam.js", "quiz.css", "quiz-exam.css"):
-        shutil.copy(ASSETS / name, root / "assets" / "konum" / name)
+        copy_asset(name, root / "assets" / "konum")
     material = _material_css(root / "material")
     texts = messages_html("en", ["quiz", "exam"])
     for name, quiz in _pages().items():
@@ -561,6 +569,7 @@ def test_practice_checks_send_konum_submit(page: Page) -> None:
     (entry,) = detail["questions"]
     assert entry == {
         "id": multiple.question.id, "type": "choice", "answer": [True, False, False],
+        "interaction": {"type": "choice", "response": ["a"]},
         "correct": False, "points": 0.5, "max": 1, "hints": 0, "attempts": 1,
     }  # fmt: skip
     assert (detail["score"], detail["total"]) == (0.5, 5)
@@ -577,14 +586,14 @@ def test_hashes_and_sealing_agree_with_python(page: Page, text: str) -> None:
     """quiz.js's hashOf and unseal, which the page does not expose, reached by loading its
     source with one line added that hands them to the test."""
     page.set_content("<html lang='en'><body></body></html>")
-    source = (ASSETS / "quiz.js").read_text(encoding="utf-8")
+    source = quiz_source()
     hook = "window.__konumInternals = { hashOf: hashOf, unseal: unseal, normal: normal };\n"
     anchor = "  window.konumQuiz = {"
     assert source.count(anchor) == 1
     page.add_script_tag(content=(ASSETS / "state.js").read_text(encoding="utf-8"))
     page.add_script_tag(content=source.replace(anchor, hook + anchor))
     assert page.evaluate("Object.keys(window.konumQuiz).sort()") == [
-        "mountAll", "normal", "parseNumber",
+        "define", "mountAll", "normal", "parseNumber",
     ]  # fmt: skip
     salt = "5eed"
     js = page.evaluate(

@@ -1,10 +1,11 @@
-/* Runs the shared grading vectors (tests/grading/vectors.json) against quiz.js's type parts,
- * in Node, as tests/grading/test_vectors.py asks: node graders.js QUIZ_JS VECTORS prints, per
- * case, {key, retry, share} as JSON lines' array.
+/* Runs the shared grading vectors (tests/grading/vectors.json) against the types' front-end
+ * parts, in Node, as tests/grading/test_vectors.py asks: node graders.js VECTORS QUIZ_JS
+ * PART_JS... prints, per case, {key, retry, share} as JSON lines' array.
  *
  * quiz.js runs in a context of its own with what its start-up touches (a document with no
- * quizzes, the learner state's storage calls, the interface texts as their keys); one line
- * added before its window.konumQuiz hands the test its parts, which the page does not expose.
+ * quizzes, the learner state's storage calls, the interface texts as their keys), then each
+ * part's file, which defines its part through konumQuiz.define; one line added before
+ * quiz.js's window.konumQuiz hands the test the parts, which the page does not expose.
  * A question with variants is graded as the page grades it: by its variant's form, spec and
  * salt (the question's salt, a unit separator, the variant's number).
  */
@@ -12,7 +13,7 @@
 const fs = require("fs");
 const vm = require("vm");
 
-const [quizPath, vectorsPath] = process.argv.slice(2);
+const [vectorsPath, quizPath, ...partPaths] = process.argv.slice(2);
 const anchor = "  window.konumQuiz = {";
 const source = fs.readFileSync(quizPath, "utf8");
 if (source.split(anchor).length !== 2) throw new Error("quiz.js has no single " + anchor.trim());
@@ -31,6 +32,8 @@ function context(language) {
   const ctx = { window, document, location: { pathname: "/" } };
   vm.createContext(ctx);
   vm.runInContext(hooked, ctx, { filename: quizPath });
+  ctx.konumQuiz = window.konumQuiz;
+  for (const part of partPaths) vm.runInContext(fs.readFileSync(part, "utf8"), ctx, { filename: part });
   return window.__parts;
 }
 

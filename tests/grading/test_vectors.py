@@ -16,6 +16,8 @@ from konum.types import TYPES, Check
 from tests.grading.vectors import REPO, VECTORS, build
 
 QUIZ_JS = REPO / "templates" / "assets" / "quiz.js"
+#: The built-in types' front-end parts, which define themselves through quiz.js.
+PARTS_JS = sorted((REPO / "templates" / "assets" / "types").glob("*.js"))
 RUNNER = VECTORS.with_name("graders.js")
 
 
@@ -57,7 +59,7 @@ def test_the_pages_graders_give_every_vectors_result() -> None:
     if node is None:
         pytest.fail("the JavaScript graders run in Node.js: install Node.js")
     run = subprocess.run(
-        [node, str(RUNNER), str(QUIZ_JS), str(VECTORS)],
+        [node, str(RUNNER), str(VECTORS), str(QUIZ_JS), *map(str, PARTS_JS)],
         capture_output=True, text=True, check=True, timeout=120,
     )  # fmt: skip
     wrong = []

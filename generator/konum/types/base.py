@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass, replace
+from pathlib import Path
 from typing import Any, ClassVar, Literal, TypeVar
 
 from markupsafe import Markup
@@ -338,6 +339,12 @@ class Question:
     TEXTS: ClassVar[tuple[str, ...]] = ()
     #: False for a type whose prompt may be left out (a computed question's generator has one).
     PROMPT_REQUIRED: ClassVar[bool] = True
+    #: A plugin type's template folder (``quiz/<type>.html.j2``, and ``exam/<type>.html.j2``
+    #: for a printed exam's answer space); None: konum's own ``templates/``.
+    TEMPLATES: ClassVar[Path | None] = None
+    #: A plugin type's front-end part, a ``.js`` file calling ``konumQuiz.define("<type>",
+    #: {...})``; None: konum's own ``templates/assets/types/<type>.js``.
+    SCRIPT: ClassVar[Path | None] = None
 
     @property
     def all_hints(self) -> tuple[Hint, ...]:

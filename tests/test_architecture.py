@@ -49,10 +49,19 @@ NEWTYPE = REPO / "tests" / "fixtures" / "newtype"
 #: 42's spoken names of formulas in quizzes; issue 48's last points (a page's tags counted,
 #: block options' depth, constant formulas, folders that cannot be listed, another
 #: edition's pages left to it, a NUL in an image path: about 70); and nothing else may.
-#: (merged) 42's spoken names of formulas in quizzes; then issue 42's scoring rules in one Python module (`konum.scoring`, about 160: state.js's rules, stored records' bounds and exam attempts, that the shared cases of tests/grading/rules.json run); and nothing else may.
-#: (merged) 42's spoken names of formulas in quizzes; then the imports of the modules that took the second jobs of sandbox, fields and translate, less the blocks issue 43 wrote once; and nothing else may.
-#: (merged) 42's spoken names of formulas in quizzes; issue 47's build on every core and work done once per installed version (`konum.parallel`, `konum.diskcache`, the `jobs` option and the check's shares for the workers, the compiled templates kept: about 215) and konum serve's rebuilds checking and drawing only what a save changed (about 105); and nothing else may.
-#: (merged) 42's spoken names of formulas in quizzes; issue 43's `konum.types` plugin group (a type's checks, the site's types handed to loading, rendering, the exam and `konum quiz`: about 110) and the pages' scripts of the types they show (about 20); and nothing else may.
+#: (merged) 42's spoken names of formulas in quizzes; then issue 42's scoring rules in one Python
+#: module (`konum.scoring`, about 160: state.js's rules, stored records' bounds and exam attempts,
+#: that the shared cases of tests/grading/rules.json run); and nothing else may.
+#: (merged) 42's spoken names of formulas in quizzes; then the imports of the modules that took the
+#: second jobs of sandbox, fields and translate, less the blocks issue 43 wrote once; and nothing
+#: else may.
+#: (merged) 42's spoken names of formulas in quizzes; issue 47's build on every core and work done
+#: once per installed version (`konum.parallel`, `konum.diskcache`, the `jobs` option and the
+#: check's shares for the workers, the compiled templates kept: about 215) and konum serve's
+#: rebuilds checking and drawing only what a save changed (about 105); and nothing else may.
+#: (merged) 42's spoken names of formulas in quizzes; issue 43's `konum.types` plugin group (a
+#: type's checks, the site's types handed to loading, rendering, the exam and `konum quiz`: about
+#: 110) and the pages' scripts of the types they show (about 20); and nothing else may.
 ENGINE_BUDGET = 17_560
 
 

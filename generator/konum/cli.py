@@ -171,8 +171,8 @@ def check(
             )
     if translations is not None:
         from konum.load import is_page_bank
-        from konum.translate import check_translations
         from konum.rehash import update_hashes as record_hashes
+        from konum.translate import check_translations
 
         if update_hashes:
             for changed in record_hashes(report.banks, translations):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 

@@ -594,8 +594,14 @@ def load_files(
         paths = [paths]
     types = site_types(plugins)
     where = (project, pages, types)
-    chosen = question_pages(pages, skip_pages) if pages is not None else ()
-    found = (_kept(kept, f, where, partial(load_page, f, pages, types)) for f in chosen)
+    found = (
+        (
+            _kept(kept, f, where, partial(load_page, f, pages, types))
+            for f in question_pages(pages, skip_pages)
+        )
+        if pages is not None
+        else ()
+    )
     in_pages = [page for page in found if page is not None]
     files = [f for f in discover(paths, root) if f.exists() or not in_pages]
     read = (_kept(kept, f, where, partial(load_file, f, project, types)) for f in files)

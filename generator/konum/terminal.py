@@ -414,8 +414,8 @@ class Runner:
         if told.kept is not None:
             text += " " + self.say("quiz.kept", score=told.kept, n=q.points)
         if told.left is not None:
-            over = self.say("quiz.attempts_over")
-            text += " " + (over if told.over else self.say("quiz.attempts_left", n=told.left))
+            left = self.say("quiz.attempts_left", n=told.left)
+            text += " " + (left if told.left else self.say("quiz.attempts_over"))
         self.show(text, "bold green" if q.ok else "bold red")
         for i, on in enumerate(values):
             if on is True:

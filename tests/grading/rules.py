@@ -57,12 +57,8 @@ def told(
     left: int | None = None,
     reveal: bool = False,
 ) -> dict[str, Any]:
-    """A check's feedback beyond the grader's message (``over``: no attempt left)."""
-    over = left == 0
-    return {
-        "instead": instead, "earned": earned, "kept": kept, "left": left, "over": over,
-        "reveal": reveal,
-    }  # fmt: skip
+    """A check's feedback beyond the grader's message (``left`` 0: no attempt left)."""
+    return {"instead": instead, "earned": earned, "kept": kept, "left": left, "reveal": reveal}
 
 
 AFTER_REVEAL = told(instead="quiz.right_after_reveal")

@@ -68,14 +68,14 @@ function question(c) {
       rules.reset(p);
       state.resetQuestion(key, limits);
       elsewhere();
-    } else if (kind === "reload") { p = fresh(); restore(); }
-    else if (kind === "tab") {
+    } else if (kind === "reload" || kind === "load") {
+      if (kind === "load") state.set(key, args.shift());
+      p = fresh();
+      restore();
+      if (args.length && p.checked) out.told = rules.check(p, limits, args[0], args[1], true);
+    } else if (kind === "tab") {
       state.saveQuestion(key, args[0], limits);
       rules.reset(p);
-      restore();
-    } else if (kind === "load") {
-      state.set(key, args[0]);
-      p = fresh();
       restore();
     } else throw new Error("no event " + kind);
     return Object.assign(out, {

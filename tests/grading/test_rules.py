@@ -73,14 +73,16 @@ def _question(case: dict[str, Any]) -> list[dict[str, Any]]:
             seen = sorted((stored or {}).get("s", []))
             stored = {"s": seen} if seen else None
             p.seen |= set(seen)
-        elif kind == "reload":
+        elif kind in ("reload", "load"):
+            if kind == "load":
+                stored = args.pop(0)
             p = restored(set())
+            if args and p.checked:  # the stored answer, graded again, is shown as checked
+                told = scoring.check(p, limits, args[0], args[1], restoring=True)
+                got["told"] = None if told is None else dataclasses.asdict(told)
         elif kind == "tab":
             stored = scoring.saved(stored, args[0])
             p = restored(p.seen)
-        elif kind == "load":
-            stored = args[0]
-            p = restored(set())
         else:
             raise AssertionError(f"no event {kind}")
         got.update(

@@ -9,7 +9,8 @@ reveals) unsealed under the quiz's key, the form's controls; its prompt and form
 as text (control characters from the page shown as ``\\x1b``, never sent to the terminal),
 one answer is read a line, and the type's grader judges it
 (:meth:`konum.types.Question.grade`, quiz.js's in Python, given :data:`GRADE_SECONDS`), so
-a bank and a page grade alike. The scoring is quiz.js's: a wrong try reveals
+a bank and a page grade alike. The scoring is :mod:`konum.scoring`'s, the page's rules in
+Python (the authoring page's, run by both on the same cases): a wrong try reveals
 nothing, a right answer after "show" earns nothing, hints cost their share of the points
 once credit is earned after them, the best credit is kept, the last of limited attempts
 shows the answer, "new" moves a computed question to its next variant and keeps what it

@@ -2,8 +2,9 @@
 
 The rules are the authoring page's "Scoring" section (``content/authoring.md``; each rule
 has an id there, ``rule-best`` and the like, named below). The page computes the same rules
-in state.js's ``konumState.rules``; ``tests/grading/rules.json`` holds cases (a question's
-limits, a sequence of events, the state after each) that both run.
+in state.js's ``konumState.rules`` (an exam's attempts in quiz-exam.js's
+``konumExam.rules``); ``tests/grading/rules.json`` holds cases (a question's limits, a
+sequence of events, the state after each) that both run.
 
 Conventions: ``best`` and hint costs are shares of the question's points (0 to 1); what
 :func:`credit`, :func:`hints_took`, :func:`hint_cost` and :class:`Told`'s ``earned`` and
@@ -60,14 +61,13 @@ class Told:
     """What a check's feedback says beside the grader's message: ``instead`` (a catalogue
     key that replaces it: right after a shown answer), the points this check ``earned``
     when less than all, the points ``kept`` from an earlier check when more, the attempts
-    ``left`` after a wrong one (None: no limit), ``over`` (none left) and ``reveal`` (the
+    ``left`` after a wrong one (None: no limit; 0: none left) and ``reveal`` (the
     answer is shown now, the last attempt being wrong)."""
 
     instead: str | None = None
     earned: float | None = None
     kept: float | None = None
     left: int | None = None
-    over: bool = False
     reveal: bool = False
 
 
@@ -149,7 +149,6 @@ def check(
         earned=earned,
         kept=kept if kept > 0 and (shown or now < kept) else None,
         left=left,
-        over=left == 0,
         reveal=reveal,
     )
 

@@ -9,7 +9,8 @@ reveals) unsealed under the quiz's key, the form's controls; its prompt and form
 as text (control characters from the page shown as ``\\x1b``, never sent to the terminal),
 one answer is read a line, and the type's grader judges it
 (:meth:`konum.types.Question.grade`, quiz.js's in Python, given :data:`GRADE_SECONDS`), so
-a bank and a page grade alike. The scoring is quiz.js's: a wrong try reveals
+a bank and a page grade alike. The scoring is :mod:`konum.scoring`'s, the page's rules in
+Python (the authoring page's, run by both on the same cases): a wrong try reveals
 nothing, a right answer after "show" earns nothing, hints cost their share of the points
 once credit is earned after them, the best credit is kept, the last of limited attempts
 shows the answer, "new" moves a computed question to its next variant and keeps what it
@@ -420,8 +421,8 @@ class Runner:
         if told.kept is not None:
             text += " " + self.say("quiz.kept", score=told.kept, n=q.points)
         if told.left is not None:
-            over = self.say("quiz.attempts_over")
-            text += " " + (over if told.over else self.say("quiz.attempts_left", n=told.left))
+            left = self.say("quiz.attempts_left", n=told.left)
+            text += " " + (left if told.left else self.say("quiz.attempts_over"))
         self.show(text, "bold green" if q.ok else "bold red")
         for i, on in enumerate(values):
             if on is True:

@@ -21,6 +21,26 @@
   "use strict";
   if (window.konumExam) return;
 
+  /* The exam's rules (rule-exam on the authoring page; konum.scoring's submit, retake and
+   * time_left, run by tests/grading/rules.json's cases): an attempt submitted with its
+   * score; the next keeps it in past (0 if unsubmitted); the seconds left at now (ms) of a
+   * limit (s) from start (ms), none past it or before it. */
+  var rules = {
+    submit: function (e, score, total) {
+      e.done = true;
+      e.score = score;
+      e.total = total;
+    },
+    retake: function (e, total) {
+      var score = e.done ? e.score || 0 : 0;
+      return { attempt: e.attempt + 1, past: e.past.concat([{ score: score, total: e.total || total }]) };
+    },
+    timeLeft: function (start, now, limit) {
+      var s = limit - (now - start) / 1000;
+      return start > now || s > limit ? 0 : Math.max(0, s);
+    }
+  };
+
   /* Time left at which the status line speaks, in seconds. */
   var MARKS = [1800, 600, 300, 120, 60, 30, 10];
 
@@ -50,14 +70,14 @@
 
     /* Seconds left; none when the clock reads past the limit or before the start. */
     function left() {
-      return keep.rules.timeLeft(state.start, Date.now(), limit);
+      return rules.timeLeft(state.start, Date.now(), limit);
     }
     function save() {
       keep.saveExam(key, { start: state.start, done: state.done, timeUp: state.timeUp, attempt: state.attempt, past: state.past, score: state.score, total: state.total });
     }
     /* A new attempt: the one before goes to the record with its score (0 if unsubmitted). */
     function next() {
-      state = keep.rules.retake(state, total());
+      state = rules.retake(state, total());
     }
     function total() { return ctx.questions().reduce(function (a, q) { return a + q.max; }, 0); }
 
@@ -101,7 +121,7 @@
       list.forEach(function (q) { q.grade(restoring); });
       ctx.update();
       var score = list.reduce(function (a, q) { return a + q.score(); }, 0);
-      keep.rules.submit(state, score, total());
+      rules.submit(state, score, total());
       save();
       var before = state.past[state.past.length - 1];
       result.textContent = (state.timeUp ? t("exam.time_up") + " " : "") +
@@ -182,5 +202,5 @@
     return Array.prototype.slice.call(quiz.querySelectorAll("[data-question-id] input, [data-question-id] select, [data-question-id] button"));
   }
 
-  window.konumExam = { mount: mount };
+  window.konumExam = { mount: mount, rules: rules };
 })();

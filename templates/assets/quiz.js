@@ -369,11 +369,12 @@
     var quiz = el.closest("[data-konum-quiz]");
     var key = "konum:" + location.pathname + ":" + (quiz ? quiz.getAttribute("data-quiz-id") : "") +
       ":" + el.getAttribute("data-question-id");
-    /* best: the best share of a check; hints: how many were taken; tries: checks made. */
-    /* paid: the hints taken when the best credit was earned (later ones are free); seen: the
-     * variants whose answer has been shown (a right answer to them earns nothing). */
-    var api = { ok: false, checked: false, revealed: false, variant: 0, key: key, best: null, hints: 0, tries: 0, max: points, paid: 0, seen: [] };
-    var limits = { points: points, costs: costs, variants: count, attempts: limit }, rules = state.rules;
+    /* The question's progress as state.js's rules keep it: best (the best share of a
+     * check), hints, tries, paid (the hints taken when the best was earned), seen (the
+     * variants whose answer has been shown), variant, revealed, checked, ok. */
+    var api = { key: key, max: points, seen: [] }, rules = state.rules, showing = 0;
+    var limits = { points: points, costs: costs, variants: count, attempts: limit };
+    rules.reset(api);
 
     function scope() { return forms[api.variant]; }
     function answerBox() { return answers[api.variant].konumAnswer; }
@@ -416,7 +417,7 @@
     /* The variants shown in another tab count here too (state.js keeps them on writing). */
     function seenElsewhere() {
       var stored = state.question(key, limits);
-      if (stored) stored.s.forEach(function (k) { if (api.seen.indexOf(k) < 0) api.seen.push(k); });
+      if (stored) state.join(api.seen, stored.s);
     }
     function save() {
       seenElsewhere();
@@ -498,8 +499,8 @@
       /* The message tells what this check earns, and what is kept from an earlier one. */
       if (told.instead) text = t(told.instead);
       if (told.earned !== null) text += t("quiz.credit", { score: told.earned, n: points });
-      if (told.kept !== null) text += " " + t("quiz.kept", { score: told.kept, n: points });
-      if (told.left !== null) text += " " + (told.over ? t("quiz.attempts_over") : t("quiz.attempts_left", { n: told.left }));
+      if (told.kept) text += " " + t("quiz.kept", { score: told.kept, n: points });
+      if (told.left !== null) text += " " + (told.left ? t("quiz.attempts_left", { n: told.left }) : t("quiz.attempts_over"));
       feedback.textContent = text;
       feedback.className = "konum-feedback " + (api.ok ? "is-right" : "is-wrong");
       hintLabel();
@@ -511,10 +512,11 @@
       return true;
     }
 
-    /* Variant k's form and answer boxes, made the first time it is shown (hidden). */
-    function setVariant(k, from) {
-      show(forms[from === undefined ? api.variant : from], false);
-      show(answers[from === undefined ? api.variant : from], false);
+    /* Variant k's form and answer boxes, made the first time it is shown (hidden), in
+     * place of those shown (the rules may have moved api.variant already). */
+    function setVariant(k) {
+      show(forms[showing], false);
+      show(answers[showing], false);
       if (!forms[k]) {
         var form = lazyBox("konum-variant", "variant-" + k), wrap = variantAnswers(id, k);
         form.setAttribute("data-variant", String(k));
@@ -524,7 +526,7 @@
         forms[k] = form;
         answers[k] = wrap;
       }
-      api.variant = k;
+      api.variant = showing = k;
       show(scope(), true);
       show(answers[k], true);
       showBtn.setAttribute("aria-controls", answerBox().id);
@@ -538,15 +540,13 @@
         if (c.type === "radio" || c.type === "checkbox") c.checked = false; else c.value = "";
       });
       if (order) order.reset();
-      api.checked = api.ok = false;
       setRevealed(false);
     }
 
     /* The variants whose answer was shown stay shown (a reveal is never undone). */
     function reset(keepStore) {
-      var from = api.variant;
       rules.reset(api);
-      if (count > 1) setVariant(0, from);
+      if (count > 1) setVariant(0);
       clearAnswer();
       if (hint) showHints(0, false);
       if (!keepStore) state.resetQuestion(key, limits);
@@ -557,7 +557,7 @@
 
     function restore(saved) {
       if (!saved) return;
-      if (saved.v > 0 && saved.v < count) setVariant(saved.v);
+      if (saved.v) setVariant(saved.v);  /* cleaned: one of the variants */
       rules.restore(api, saved);
       if (order && saved.a) order.set(saved.a);
       else controls().forEach(function (c, i) {
@@ -599,10 +599,9 @@
         save();
         if (opts.onChange) opts.onChange();
       } else if (b === newBtn) {
-        var from = api.variant;
         clearAnswer();
         rules.next(api, limits);
-        setVariant(api.variant, from);
+        setVariant(api.variant);
         afterAnswer();
         save();
         if (opts.onChange) opts.onChange();

@@ -108,15 +108,17 @@
 
   /* --- the scoring rules ------------------------------------------------------------------
    * The authoring page's "Scoring" (its rule ids named below), the only place the page
-   * computes them; konum.scoring is the same rules for `konum quiz`, and both run the cases
-   * of tests/grading/rules.json. p is a question's progress (quiz.js's api): variant, best
+   * computes them (an exam's attempts: quiz-exam.js's); konum.scoring is the same rules for
+   * `konum quiz`, and both run the cases of tests/grading/rules.json. p is a question's progress (quiz.js's api): variant, best
    * (share of the points a check earned, null before any), paid (hints taken then), hints,
    * tries, seen (variants whose answer was shown), revealed, checked, ok. limits: points,
    * costs (each hint's share), attempts (0: any number), variants. Credit is in points. */
+  /* The variants of `more` not in `list` added to it (a variant shown stays shown). */
+  function join(list, more) {
+    more.forEach(function (k) { if (list.indexOf(k) < 0) list.push(k); });
+  }
   function paidFor(limits, hints) {
-    var paid = 0;
-    for (var i = 0; i < hints && i < limits.costs.length; i++) paid += limits.costs[i];
-    return paid;
+    return limits.costs.slice(0, hints).reduce(function (a, b) { return a + b; }, 0);
   }
   var rules = {
     /* rule-best, rule-hints: the best check less the hints taken before it. */
@@ -134,9 +136,9 @@
     showCosts: function (p, limits) {
       return !p.revealed && rules.credit(p, limits) < limits.points && p.seen.indexOf(p.variant) < 0;
     },
-    /* A graded check ({share, ok}); what the feedback says beside the grader's message
-     * ({instead, earned, kept, left, over, reveal}: konum.scoring.Told), or null when the
-     * attempts are used up. restoring: a reload shows the stored check again. */
+    /* A graded check (share, ok); what the feedback says beside the grader's message
+     * ({instead, earned, kept, left, reveal}: konum.scoring.Told; left 0: none left), or
+     * null when the attempts are used up. restoring: a reload shows the stored check again. */
     check: function (p, limits, share, ok, restoring) {
       if (!restoring && rules.locked(p, limits)) return null;
       var shown = p.seen.indexOf(p.variant) >= 0, kept = rules.credit(p, limits);
@@ -151,30 +153,25 @@
       p.best = p.best || 0;
       p.checked = true;
       p.ok = ok;
-      var told = { instead: null, earned: null, kept: null, left: null, over: false, reveal: false };
-      if (shown && share > 0) told.instead = ok ? "quiz.right_after_reveal" : "quiz.part_after_reveal";
-      else if (share > 0 && now < limits.points) told.earned = now;
-      if (kept > 0 && (shown || now < kept)) told.kept = kept;
-      if (!ok) told.left = rules.left(p, limits);
-      told.over = told.left === 0;
-      told.reveal = rules.locked(p, limits) && !ok && !p.revealed;
-      if (told.reveal) rules.show(p);
-      return told;
+      var reveal = rules.locked(p, limits) && !ok && !p.revealed, some = share > 0;
+      if (reveal) rules.show(p);
+      return {
+        instead: shown && some ? (ok ? "quiz.right_after_reveal" : "quiz.part_after_reveal") : null,
+        earned: !shown && some && now < limits.points ? now : null,
+        kept: kept > 0 && (shown || now < kept) ? kept : null,
+        left: ok ? null : rules.left(p, limits), reveal: reveal
+      };
     },
-    hint: function (p, limits) {
-      if (p.hints >= limits.costs.length) return false;
-      p.hints++;
-      return true;
-    },
+    hint: function (p, limits) { if (p.hints < limits.costs.length) p.hints++; },
     /* rule-reveal: these numbers earn nothing from now on. */
     show: function (p) {
       p.revealed = true;
-      if (p.seen.indexOf(p.variant) < 0) p.seen.push(p.variant);
+      join(p.seen, [p.variant]);
     },
     /* rule-new: the next numbers; credit, hints and attempts stay. */
     next: function (p, limits) {
-      p.variant = (p.variant + 1) % Math.max(1, limits.variants);
-      p.checked = p.ok = p.revealed = false;
+      p.variant = (p.variant + 1) % limits.variants;
+      p.revealed = p.checked = p.ok = false;
     },
     /* Reset: credit, hints and checks go, the variants shown stay shown (rule-reveal). */
     reset: function (p) {
@@ -192,23 +189,7 @@
       p.checked = r.c;
       p.ok = r.ok;
       p.revealed = r.r;
-      r.s.forEach(function (k) { if (p.seen.indexOf(k) < 0) p.seen.push(k); });
-      if (r.r && p.seen.indexOf(r.v) < 0) p.seen.push(r.v);
-    },
-    /* rule-exam: an attempt submitted with its score; the next one keeps it in past. */
-    submit: function (e, score, total) {
-      e.done = true;
-      e.score = score;
-      e.total = total;
-    },
-    retake: function (e, total) {
-      var score = e.done ? e.score || 0 : 0;
-      return { attempt: e.attempt + 1, past: e.past.concat([{ score: score, total: e.total || total }]) };
-    },
-    /* Seconds left at now (ms) of a limit (s) from start (ms): none past it or before it. */
-    timeLeft: function (start, now, limit) {
-      var s = limit - (now - start) / 1000;
-      return start > now || s > limit ? 0 : Math.max(0, s);
+      join(p.seen, r.r ? r.s.concat([r.v]) : r.s);
     }
   };
 
@@ -217,7 +198,7 @@
   function saveQuestion(key, record, limits) {
     var before = question(key, limits), r = clean(record, limits);
     if (!r) return null;
-    if (before) before.s.forEach(function (k) { if (r.s.indexOf(k) < 0) r.s.push(k); });
+    if (before) join(r.s, before.s);
     r.at = Date.now();
     put(key, r);
     told(key);
@@ -395,7 +376,7 @@
       var m = /^(.*):([^:]*):([^:]*)$/.exec(id), page = abs(base, m[1]);
       var key = "konum:" + page + ":" + m[2] + ":" + m[3], mine = question(key), theirs = file.quizzes[id];
       if (!QUESTION.test(key) || (mine ? mine.at : -1) >= theirs.at) return;
-      if (mine) mine.s.forEach(function (k) { if (theirs.s.indexOf(k) < 0) theirs.s.push(k); });
+      if (mine) join(theirs.s, mine.s);
       writes.push([key, JSON.stringify(theirs)]);
       taken.quizzes++;
     });
@@ -427,7 +408,7 @@
   }
 
   window.konumState = {
-    SCHEMA: SCHEMA, rules: rules, clean: clean, share: share, question: question, saveQuestion: saveQuestion,
+    SCHEMA: SCHEMA, rules: rules, join: join, clean: clean, share: share, question: question, saveQuestion: saveQuestion,
     resetQuestion: resetQuestion, restoreQuestion: restoreQuestion, records: records,
     answered: answered, path: path, pages: progress, setPage: setPage,
     answeredPages: answeredPages, exam: exam, saveExam: put, get: raw, set: put, remove: remove,

@@ -1,8 +1,9 @@
 /* Runs the shared scoring-rule cases (tests/grading/rules.json) against state.js's rules and
- * storage, in Node, as tests/grading/test_rules.py asks: node rules.js STATE_JS RULES prints
- * {questions: [[state after each step]], exams: [[state after each step]]} as JSON.
+ * storage and quiz-exam.js's, in Node, as tests/grading/test_rules.py asks: node rules.js
+ * STATE_JS EXAM_JS RULES prints {questions: [[state after each step]], exams: [[state after
+ * each step]]} as JSON.
  *
- * state.js runs in a context of its own with an in-memory localStorage. A question's
+ * The scripts run in a context of their own with an in-memory localStorage. A question's
  * progress is driven as quiz.js drives it: each of this tab's actions saves the record
  * (after taking in the variants shown elsewhere), Reset goes through resetQuestion, a
  * reload or another tab's write restores what storage holds.
@@ -11,9 +12,9 @@
 const fs = require("fs");
 const vm = require("vm");
 
-const [statePath, rulesPath] = process.argv.slice(2);
+const [statePath, examPath, rulesPath] = process.argv.slice(2);
 
-function context() {
+function context(path) {
   const items = new Map();
   const localStorage = {
     get length() { return items.size; },
@@ -27,8 +28,8 @@ function context() {
   const window = { addEventListener: none };
   const ctx = { window, document, localStorage, CustomEvent: function () {} };
   vm.createContext(ctx);
-  vm.runInContext(fs.readFileSync(statePath, "utf8"), ctx, { filename: statePath });
-  return window.konumState;
+  vm.runInContext(fs.readFileSync(path, "utf8"), ctx, { filename: path });
+  return window.konumState || window.konumExam;
 }
 
 function fresh() {
@@ -36,7 +37,7 @@ function fresh() {
 }
 
 function question(c) {
-  const state = context(), rules = state.rules, limits = c.limits, key = "konum:/page/:quiz:q";
+  const state = context(statePath), rules = state.rules, limits = c.limits, key = "konum:/page/:quiz:q";
   let p = fresh();
   function elsewhere() {
     const stored = state.question(key, limits);
@@ -67,14 +68,14 @@ function question(c) {
       rules.reset(p);
       state.resetQuestion(key, limits);
       elsewhere();
-    } else if (kind === "reload") { p = fresh(); restore(); }
-    else if (kind === "tab") {
+    } else if (kind === "reload" || kind === "load") {
+      if (kind === "load") state.set(key, args.shift());
+      p = fresh();
+      restore();
+      if (args.length && p.checked) out.told = rules.check(p, limits, args[0], args[1], true);
+    } else if (kind === "tab") {
       state.saveQuestion(key, args[0], limits);
       rules.reset(p);
-      restore();
-    } else if (kind === "load") {
-      state.set(key, args[0]);
-      p = fresh();
       restore();
     } else throw new Error("no event " + kind);
     return Object.assign(out, {
@@ -88,7 +89,7 @@ function question(c) {
 }
 
 function exam(c) {
-  const rules = context().rules;
+  const rules = context(examPath).rules;
   let e = { attempt: 1, past: [] };
   return c.steps.map((step) => {
     const [kind, ...args] = step.event;

@@ -10,9 +10,12 @@ A question case's steps, each ``[event, expected]``:
 
 - ``["check", share, ok]``: a graded check (the grader's share of the points, fully right);
 - ``["hint"]``, ``["show"]`` (Show answer), ``["hide"]`` (Show answer pressed again),
-  ``["new"]`` (New numbers), ``["reset"]``, ``["reload"]``;
+  ``["new"]`` (New numbers), ``["reset"]``;
+- ``["reload"]``, or ``["reload", share, ok]`` when the stored answer grades so: the page
+  shows a stored check again (a check that counts no attempt);
 - ``["tab", record]``: another tab of the page writes ``record``; this one follows it;
-- ``["load", record]``: storage holds ``record`` (edited by hand) and the page is reloaded.
+- ``["load", record]`` (or with ``share, ok`` as a reload): storage holds ``record`` (edited
+  by hand) and the page is reloaded.
 
 What is expected after each: the ``credit`` (points), the ``best`` share (None before a
 check), the checks ``left`` (None without a limit), ``locked``, ``revealed``, the variants
@@ -57,12 +60,8 @@ def told(
     left: int | None = None,
     reveal: bool = False,
 ) -> dict[str, Any]:
-    """A check's feedback beyond the grader's message (``over``: no attempt left)."""
-    over = left == 0
-    return {
-        "instead": instead, "earned": earned, "kept": kept, "left": left, "over": over,
-        "reveal": reveal,
-    }  # fmt: skip
+    """A check's feedback beyond the grader's message (``left`` 0: no attempt left)."""
+    return {"instead": instead, "earned": earned, "kept": kept, "left": left, "reveal": reveal}
 
 
 AFTER_REVEAL = told(instead="quiz.right_after_reveal")
@@ -190,6 +189,17 @@ QUESTIONS = [
         (["reset"], {"seen": [0], "show_costs": False}),
         (["check", 1, True], {"best": 0, "left": 2, "seen": [0], "show_costs": False,
                               "told": AFTER_REVEAL}),
+    ),
+    case(
+        "a-reload-shows-the-stored-check-again-and-earns-nothing-new",
+        ["rule-best", "rule-reveal", "rule-attempts"], limits(attempts=2),
+        (["check", 0.5, False], {"best": 0.5, "credit": 0.5, "left": 1,
+                                 "told": told(earned=0.5, left=1)}),
+        (["reload", 0.5, False], {"best": 0.5, "credit": 0.5, "left": 1,
+                                  "told": told(earned=0.5, left=1)}),
+        (["load", {"c": True, "s": [0]}, 1, True], {"best": 0, "seen": [0], "show_costs": False,
+                                                   "told": AFTER_REVEAL}),
+        (["load", {"c": True, "ok": True}, 1, True], {**SOLVED, "told": told()}),
     ),
     case(
         "right-within-the-limit-says-nothing-of-attempts", ["rule-attempts"], limits(attempts=2),

@@ -1,8 +1,9 @@
 """The scoring rules written once: the shared cases (``rules.json``, written by ``rules.py``
 from the authoring page's rules) run against ``konum.scoring``, which ``konum quiz`` scores
-with, and through Node against state.js's ``konumState.rules`` and its storage, which the
-page scores with. Both must give the state after every step of every case, and the cases
-must name every rule the authoring page gives an id."""
+with, and through Node against state.js's ``konumState.rules`` and its storage and
+quiz-exam.js's ``konumExam.rules``, which the page scores with. Both must give the state
+after every step of every case, and the cases must name every rule the authoring page gives
+an id."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from tests.grading.rules import RULES, build
 from tests.grading.vectors import REPO, VECTORS
 
 STATE_JS = REPO / "templates" / "assets" / "state.js"
+EXAM_JS = STATE_JS.with_name("quiz-exam.js")
 RUNNER = RULES.with_name("rules.js")
 AUTHORING = REPO / "content" / "authoring.md"
 
@@ -71,14 +73,16 @@ def _question(case: dict[str, Any]) -> list[dict[str, Any]]:
             seen = sorted((stored or {}).get("s", []))
             stored = {"s": seen} if seen else None
             p.seen |= set(seen)
-        elif kind == "reload":
+        elif kind in ("reload", "load"):
+            if kind == "load":
+                stored = args.pop(0)
             p = restored(set())
+            if args and p.checked:  # the stored answer, graded again, is shown as checked
+                told = scoring.check(p, limits, args[0], args[1], restoring=True)
+                got["told"] = None if told is None else dataclasses.asdict(told)
         elif kind == "tab":
             stored = scoring.saved(stored, args[0])
             p = restored(p.seen)
-        elif kind == "load":
-            stored = args[0]
-            p = restored(set())
         else:
             raise AssertionError(f"no event {kind}")
         got.update(
@@ -158,7 +162,7 @@ def test_the_page_scores_every_case_as_written() -> None:
     if node is None:
         pytest.fail("the page's rules run in Node.js: install Node.js")
     run = subprocess.run(
-        [node, str(RUNNER), str(STATE_JS), str(RULES)],
+        [node, str(RUNNER), str(STATE_JS), str(EXAM_JS), str(RULES)],
         capture_output=True, text=True, check=True, timeout=120,
     )  # fmt: skip
     assert _wrong(json.loads(run.stdout)) == []

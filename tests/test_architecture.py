@@ -62,7 +62,11 @@ NEWTYPE = REPO / "tests" / "fixtures" / "newtype"
 #: (merged) 42's spoken names of formulas in quizzes; issue 43's `konum.types` plugin group (a
 #: type's checks, the site's types handed to loading, rendering, the exam and `konum quiz`: about
 #: 110) and the pages' scripts of the types they show (about 20); and nothing else may.
-ENGINE_BUDGET = 17_715
+#: 42's spoken names of formulas in quizzes; issue 43's `konum.types` plugin group (a type's
+#: checks, the site's types handed to loading, rendering, the exam and `konum quiz`: about 110),
+#: the pages' scripts of the types they show (about 20) and `konum quiz`'s hint at a plugin's type;
+#: and nothing else may.
+ENGINE_BUDGET = 17_840
 
 
 def module_files() -> dict[str, Path]:
@@ -655,6 +659,32 @@ def test_the_types_are_not_a_table_to_patch() -> None:
     built-in table cannot be added to from outside."""
     with pytest.raises(TypeError):
         TYPES["truefalse"] = TYPES["choice"]  # type: ignore[index]
+
+
+def test_the_new_type_example_is_the_files_architecture_md_names() -> None:
+    """ "Adding a question type" walks through examples/hotspot: every file it names there
+    exists, and its part's code is the file's (the snippet's lines are the file's)."""
+    text = (REPO / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    section = text.split("## Adding a question type", 1)[1].split("\n## ", 1)[0]
+    example = REPO / "examples" / "hotspot"
+    named = set(re.findall(r"`([\w/.]+\.(?:py|j2|js))`", section)) - {"quiz.js"}
+    named = {n for n in named if "<" not in n and not n.startswith("quiz/")}
+    assert {"hotspot.py", "parts/quiz/hotspot.html.j2", "parts/hotspot.js"} <= named
+    missing = [
+        name
+        for name in named
+        if "hotspot" in name and not (example / name).is_file() and not (REPO / name).is_file()
+    ]
+    assert missing == []
+    part = (example / "parts" / "hotspot.js").read_text(encoding="utf-8")
+    snippet = section.split("```js", 1)[1].split("```", 1)[0]
+    lines = [line.strip() for line in snippet.splitlines() if line.strip()]
+    shown = [
+        line
+        for line in lines
+        if "..." not in line and not line.startswith(("return {", "};", "});"))
+    ]
+    assert [line for line in shown if line not in part] == []
 
 
 def test_a_new_type_goes_through_every_stage(tmp_path: Path) -> None:

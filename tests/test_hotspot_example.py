@@ -103,6 +103,36 @@ def test_konum_quiz_lists_the_regions_by_name(tmp_path: Path) -> None:
     assert said.split("> 4", 1)[1].lstrip().startswith("Correct.")
 
 
+def test_a_built_page_is_taken_with_the_sites_plugin(tmp_path: Path) -> None:
+    """``konum quiz`` on a built page grades its plugin type with the plugins of the site's
+    mkdocs.yml; without a configuration at hand it says what it lacks, in one line."""
+    project = project_in(tmp_path)
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    built = subprocess.run(
+        [str(BIN / "mkdocs"), "build", "--strict"], cwd=project, env=env,
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert built.returncode == 0, built.stderr
+    page = str(project / "site" / "heatmaps.html")
+    command = [sys.executable, "-m", "konum", "quiz", page]
+    taken = subprocess.run(
+        command, cwd=project, env=env, input="2\nquit\n", capture_output=True, text=True,
+        timeout=300, check=False,
+    )  # fmt: skip
+    assert taken.returncode == 0, taken.stderr
+    assert taken.stdout.split("> 2", 1)[1].lstrip().startswith("Correct.")
+    elsewhere = subprocess.run(
+        command, cwd=tmp_path, env=env, input="2\n", capture_output=True, text=True,
+        timeout=300, check=False,
+    )  # fmt: skip
+    assert elsewhere.returncode == 1
+    [line] = elsewhere.stderr.splitlines()
+    assert line.startswith(f"konum: {page}:") and line.endswith(
+        ": question fastest-column: unknown question type 'hotspot' (a plugin's type? run "
+        "where its site's mkdocs.yml is, or name it with -f)"
+    )
+
+
 def test_the_anki_decks_back_shows_the_right_region(tmp_path: Path) -> None:
     from anki.collection import Collection
 

@@ -128,7 +128,8 @@ def _data(node: Node, place: _Place, types: Mapping[str, type[Question]]) -> dic
     data = _json(script.text(), "quiz data", place)
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in types:
-        raise place.error(f"unknown question type {_shown(kind)}")
+        plugin = " (a plugin's type? run where its site's mkdocs.yml is, or name it with -f)"
+        raise place.error(f"unknown question type {_shown(kind)}{plugin}")
     if not isinstance(data.get("salt"), str):
         raise place.error(f"salt should be a text, found {_shown(data.get('salt'))}")
     _number(data, "worth", 0, limits.MAX_POINTS, place)

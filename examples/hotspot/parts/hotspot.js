@@ -6,8 +6,6 @@
  * (so in the light and the dark scheme), is added to the page once. ES5, as konum's own. */
 konumQuiz.define("hotspot", function (kit) {
   "use strict";
-  var values = kit.values, hashOf = kit.hashOf, retry = kit.retry, verdict = kit.verdict,
-    markAll = kit.markAll, letter = kit.letter;
   var STYLE = [
     ".konum-hotspot-picture{position:relative;max-width:24rem;margin:1.6em 0 2em}",
     ".konum-hotspot-map{display:block;width:100%;height:auto;color:var(--md-primary-fg-color,#4051b5)}",
@@ -35,16 +33,16 @@ konumQuiz.define("hotspot", function (kit) {
   }
 
   return {
-    read: function (scope) { return values(scope, "input"); },
+    read: function (scope) { return kit.values(scope, "input"); },
     answered: function (answer) { return answer.some(Boolean); },
     grade: function (spec, answer, salt) {
       var picked = answer.indexOf(true);
-      if (picked < 0) return retry(["quiz.choose_first"]);
-      var ok = hashOf(salt, ["r", picked]) === spec.right;
+      if (picked < 0) return kit.retry(["quiz.choose_first"]);
+      var ok = kit.hashOf(salt, ["r", picked]) === spec.right;
       var marks = answer.map(function (on) { return on ? ok : null; });
-      return verdict(ok, [ok ? "quiz.correct" : "quiz.wrong_try"], ok ? 1 : 0, marks);
+      return kit.verdict(ok, [ok ? "quiz.correct" : "quiz.wrong_try"], ok ? 1 : 0, marks);
     },
-    show: function (scope, result) { markAll(scope, "input", result.marks); },
+    show: function (scope, result) { kit.markAll(scope, "input", result.marks); },
     /* Enter picks the focused region too (a radio button takes only Space). */
     mount: function (el) {
       style();
@@ -60,7 +58,7 @@ konumQuiz.define("hotspot", function (kit) {
     /* SCORM's choice: the picked region's letter (A for the first region). */
     interaction: function (answer) {
       var picked = answer.indexOf(true);
-      return { type: "choice", response: picked < 0 ? [] : [letter(picked)] };
+      return { type: "choice", response: picked < 0 ? [] : [kit.letter(picked)] };
     }
   };
 });

@@ -617,3 +617,23 @@ def test_a_read_only_translation_is_not_rewritten(tmp_path: Path) -> None:
     with pytest.raises(KonumError, match=r"demo\.yml: the file is read-only"):
         update_hashes([bank], folder)
     assert (folder / "demo.yml").read_text(encoding="utf-8") == TRANSLATION
+
+
+def test_a_prompt_of_100000_tags_is_refused_before_it_is_compiled(tmp_path: Path) -> None:
+    """A 0.8 MB prompt (a bank may be 1 MB) of ``{{ x }}`` compiled for minutes: check ran
+    past two. Its tags are counted first (the length is a problem of its own)."""
+    path = tmp_path / "tags.yml"
+    path.write_text(
+        "bank: tags\ntitle: Tags\nquestions:\n  - id: q-tags\n    type: computed\n"
+        '    formula: "2 * x"\n    params:\n      x: {min: 1, max: 9}\n'
+        f'    prompt: "{"{{ x }} " * 100_000}"\n    answer: numeric\n    explanation: Twice.\n',
+        encoding="utf-8",
+    )
+    started = time.monotonic()
+    report = helpers.check_banks([path])
+    assert time.monotonic() - started < 30
+    said = [str(p) for p in report.problems if p.question_id == "q-tags" and p.line == 9]
+    assert any(
+        "it holds 100,000 {{ ... }} and {% ... %} tags, more than the 10,000 a prompt may hold" in s
+        for s in said
+    ), said

@@ -161,6 +161,41 @@ def test_an_edition_s_pages_inside_the_main_pages_are_its_own(tmp_path: Path) ->
     assert "Hızı kaç?" in page
 
 
+def test_an_inner_edition_s_quizzes_do_not_decide_the_main_edition_s_cards(
+    tmp_path: Path,
+) -> None:
+    """A question the main edition shows only in an exam stays off its cards, though the
+    inner edition's page (``docs/tr``) quizzes it for practice: that page is the inner
+    edition's, not the main one's."""
+    site = _site(
+        tmp_path,
+        config=":\n      translations: tr-banks\n      editions: [mkdocs.tr.yml]\n"
+        "exclude_docs: |\n  tr/\n",
+    )
+    index = site / "docs" / "index.md"
+    index.write_text(
+        index.read_text(encoding="utf-8").replace(
+            "questions: unit", "questions: unit\n    mode: exam"
+        ),
+        encoding="utf-8",
+    )
+    (site / "tr-banks").mkdir()
+    (site / "docs" / "tr" / "lessons").mkdir(parents=True)
+    (site / "docs" / "tr" / "lessons" / "speed.md").write_text(SPEED, encoding="utf-8")
+    (site / "docs" / "tr" / "index.md").write_text(
+        "# Ana sayfa\n\n/// quiz | lessons-speed\n    questions: unit\n///\n", encoding="utf-8"
+    )
+    (site / "mkdocs.tr.yml").write_text(
+        "INHERIT: mkdocs.yml\ndocs_dir: docs/tr\nsite_dir: site/tr\nexclude_docs: ''\n"
+        "markdown_extensions:\n  - konum:\n      language: tr\n      translations: tr-banks\n",
+        encoding="utf-8",
+    )
+    built = konum(site, "build")
+    assert built.returncode == 0, built.stderr
+    cards = (site / "site" / "downloads" / "istatistik-olasilik.csv").read_text(encoding="utf-8")
+    assert "100 m in 5 s" in cards and "Which unit" not in cards
+
+
 def test_a_computed_question_in_a_page_keeps_its_own_values(tmp_path: Path) -> None:
     """The page's {{ }} are computed at build time; a question's are its own, per variant."""
     page = (

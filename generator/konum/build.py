@@ -42,6 +42,7 @@ from konum.publish import (
 )
 from konum.siteconfig import (
     SiteConfig,
+    edition_pages,
     excluded,
     file_problems,
     find_editions,
@@ -227,7 +228,10 @@ def _write_downloads(settings: SiteConfig, course: Course, place: Path) -> None:
     from konum.study import card_banks
 
     options = settings.options
-    hidden = frozenset() if options.exam_cards else exam_only(course, settings.docs_dir)
+    others = edition_pages(options.editions)
+    hidden = (
+        frozenset() if options.exam_cards else exam_only(course, settings.docs_dir, None, others)
+    )
     write_downloads(
         card_banks(course, hidden),
         course.concretes(),

@@ -9,6 +9,8 @@ read these, so a value one of them accepts is accepted by every other. Ranges ar
 from __future__ import annotations
 
 import contextlib
+import itertools
+import re
 import signal
 import threading
 from collections.abc import Iterator
@@ -63,10 +65,23 @@ YAML_BYTES = 1_000_000
 YAML_DEPTH = 40
 YAML_NODES = 50_000
 
-#: ``{{ ... }}`` and ``{% ... %}`` tags one page may hold, counted before it is compiled
-#: (:mod:`konum.values`): compiling takes time in proportion to them, and a lesson prints
-#: a table or a vector with one tag.
-PAGE_TAGS = 10_000
+#: ``{{ ... }}`` and ``{% ... %}`` tags one page or one computed question's prompt may hold,
+#: counted before it is compiled (:func:`tags_past_limit`): compiling takes time in
+#: proportion to them, and a lesson prints a table or a vector with one tag.
+TEMPLATE_TAGS = 10_000
+
+#: The opening of a template tag: ``{{`` (an expression) or ``{%`` (a statement).
+_TAG = re.compile(r"\{[{%]")
+
+
+def tags_past_limit(text: str) -> tuple[int, int] | None:
+    """``(tags, line)`` when ``text`` holds more than :data:`TEMPLATE_TAGS` template tags:
+    how many, and the line (1-based) of the first one past the limit; None otherwise."""
+    beyond = next(itertools.islice(_TAG.finditer(text), TEMPLATE_TAGS, None), None)
+    if beyond is None:
+        return None
+    return sum(1 for _ in _TAG.finditer(text)), text.count("\n", 0, beyond.start()) + 1
+
 
 #: Seconds a plugin's module may take to import, and one drawing of a generator to finish.
 PLUGIN_IMPORT_SECONDS = 30

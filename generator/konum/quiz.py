@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
+from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar, TypedDict
@@ -94,7 +95,7 @@ from konum.plugins import Plugins, load_plugins
 from konum.problems import BankError, format_text
 from konum.question_block import QuestionBlock, question_header
 from konum.render import asset, part_scripts, render_quiz, script_json
-from konum.siteconfig import option_line, refusal
+from konum.siteconfig import edition_pages, option_line, refusal
 from konum.study import render_progress, render_study
 
 
@@ -285,11 +286,14 @@ class QuizBlock(Block):  # type: ignore[misc]  # pymdownx ships no type hints
         block.text = self.md.htmlStash.store(html)
 
 
-def exam_only(course: Course, pages: Path, project: Path | None = None) -> frozenset[str]:
+def exam_only(
+    course: Course, pages: Path, project: Path | None = None, skip: Sequence[Path] = ()
+) -> frozenset[str]:
     """The ids of the questions that the exam-mode quiz blocks of the Markdown pages below
     ``pages`` show and no other quiz block does (blocks inside fenced code are examples,
-    not quizzes). A flashcard shows its answer in the page: these are left off the cards
-    unless the site sets ``exam_cards: true``.
+    not quizzes; pages below a folder of ``skip``, another edition's, are that edition's).
+    A flashcard shows its answer in the page: these are left off the cards unless the site
+    sets ``exam_cards: true``.
 
     A block whose options are wrong is not counted: converting its own page reports it,
     never the page that asked (the study page, the downloads).
@@ -304,7 +308,10 @@ def exam_only(course: Course, pages: Path, project: Path | None = None) -> froze
     refused = tree_problems(pages, root, "site")
     if refused:
         raise QuizError(f"{shown_path(refused[0][0], root)}: {refused[0][1]}")
+    others = [f.resolve() for f in skip if f.resolve() != pages.resolve()]
     for page in sorted(pages.rglob("*.md")):
+        if any(page.resolve().is_relative_to(other) for other in others):
+            continue
         lines = page.read_text(encoding="utf-8").splitlines()
         for index, line in outside_fences(lines):
             if not (_QUIZ_START.match(line) and _WELL_FORMED.match(line)):
@@ -349,7 +356,8 @@ def _left_out(options: Options, course: Course) -> frozenset[str]:
             "that only exams show, and reads the pages to find them; or set exam_cards: true)"
         )
     inside = options.pages.is_relative_to(options.root)
-    return exam_only(course, options.pages, options.root if inside else None)
+    root = options.root if inside else None
+    return exam_only(course, options.pages, root, edition_pages(options.editions))
 
 
 class _CourseBlock(Block):  # type: ignore[misc]

@@ -34,14 +34,13 @@ decimal mark in prose (``0,841``; ``0{,}841`` in math) and keep Python's dot in 
 ``thousands`` groups with the language's separator (``786.432`` in Turkish) outside code; a
 bare number (``{{ n * d }}``) is written as ``fmt`` writes it.
 A failure is a :class:`ValuesError` naming the line; MkDocs names the page and stops
-without a traceback. A page holds at most :data:`konum.limits.PAGE_TAGS` tags (counted
+without a traceback. A page holds at most :data:`konum.limits.TEMPLATE_TAGS` tags (counted
 before anything is compiled).
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 import re
 from collections.abc import Callable, Sequence
 from functools import cached_property
@@ -252,29 +251,22 @@ def page_namespace(
     }
 
 
-#: The opening of a template tag: ``{{`` (an expression) or ``{%`` (a statement).
-_TAG = re.compile(r"\{[{%]")
-
-
 def too_many(lines: Sequence[str]) -> None:
-    """Refuse a page with more than :data:`konum.limits.PAGE_TAGS` template tags before
+    """Refuse a page with more than :data:`konum.limits.TEMPLATE_TAGS` template tags before
     it is compiled: compiling takes time in proportion to the tags, so a page of hundreds
     of thousands ran for minutes before the sandbox's steps stopped it.
 
     Raises:
         ValuesError: naming the line of the first tag past the limit.
     """
-    text = "\n".join(lines)
-    beyond = next(itertools.islice(_TAG.finditer(text), limits.PAGE_TAGS, None), None)
-    if beyond is None:
-        return
-    line = text.count("\n", 0, beyond.start()) + 1
-    count = sum(1 for _ in _TAG.finditer(text))
-    raise ValuesError(
-        f"line {line}: the page holds {count:,} {{{{ ... }}}} and {{% ... %}} tags, more than "
-        f"the {limits.PAGE_TAGS:,} a page may hold (passed on this line); print many numbers "
-        "with one vec() or table(), or a loop"
-    )
+    past = limits.tags_past_limit("\n".join(lines))
+    if past is not None:
+        count, line = past
+        raise ValuesError(
+            f"line {line}: the page holds {count:,} {{{{ ... }}}} and {{% ... %}} tags, more "
+            f"than the {limits.TEMPLATE_TAGS:,} a page may hold (passed on this line); print "
+            "many numbers with one vec() or table(), or a loop"
+        )
 
 
 class ValuesPreprocessor(Preprocessor):

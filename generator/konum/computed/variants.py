@@ -226,8 +226,18 @@ def _compiled(prompt: str) -> SandboxedTemplate:
     it sees the drawn values and ``fmt``.
 
     Raises:
-        SandboxError: a syntax error or a refused tag, with its line in the prompt.
+        SandboxError: a syntax error, a refused tag, or more tags than
+            :data:`konum.limits.TEMPLATE_TAGS` (counted before compiling, which takes time
+            in proportion to them), with its line in the prompt.
     """
+    past = limits.tags_past_limit(prompt)
+    if past is not None:
+        count, line = past
+        raise SandboxError(
+            f"it holds {count:,} {{{{ ... }}}} and {{% ... %}} tags, more than the "
+            f"{limits.TEMPLATE_TAGS:,} a prompt may hold",
+            line,
+        )
     return sandbox().from_string(prompt)
 
 

@@ -48,9 +48,10 @@ NEWTYPE = REPO / "tests" / "fixtures" / "newtype"
 #: statistics with their symbols, `where` and plugin errors at their line (about 590); issue
 #: 48's bounded terminal quiz (its page reader, URL fetcher and control characters) and issue
 #: 42's spoken names of formulas in quizzes; then the imports of the modules that took the
-#: second jobs of sandbox, fields and translate, less the blocks issue 43 wrote once; and
-#: nothing else may.
-ENGINE_BUDGET = 16_890
+#: second jobs of sandbox, fields and translate, less the blocks issue 43 wrote once, and the
+#: extension's declarative option table (about 50 more than the hand-written checks it
+#: replaced, formatted one entry a few lines); and nothing else may.
+ENGINE_BUDGET = 16_940
 
 
 def module_files() -> dict[str, Path]:

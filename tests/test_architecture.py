@@ -51,7 +51,7 @@ NEWTYPE = REPO / "tests" / "fixtures" / "newtype"
 #: second jobs of sandbox, fields and translate, less the blocks issue 43 wrote once, and the
 #: extension's declarative option table (about 50 more than the hand-written checks it
 #: replaced, formatted one entry a few lines); and nothing else may.
-ENGINE_BUDGET = 16_886
+ENGINE_BUDGET = 16_892
 
 
 def module_files() -> dict[str, Path]:

@@ -68,7 +68,11 @@ NEWTYPE = REPO / "tests" / "fixtures" / "newtype"
 #: and nothing else may.
 #: edition's pages and quizzes left to it, a NUL in an image path, a prompt's tags counted: about
 #: 90); and nothing else may.
-ENGINE_BUDGET = 17_929
+#: 42's spoken names of formulas in quizzes; then the imports of the modules that took the second
+#: jobs of sandbox, fields and translate, less the blocks issue 43 wrote once, and the extension's
+#: declarative option table (about 50 more than the hand-written checks it replaced, formatted one
+#: entry a few lines); and nothing else may.
+ENGINE_BUDGET = 17_987
 
 
 def module_files() -> dict[str, Path]:

@@ -136,9 +136,11 @@ def test_a_translation_applies_and_keeps_ids_answers_and_order(
         ("    unit: satır\n", "    unit: satır\n    hint: Sayın.\n",
          "demo.yml:15:11: [q-number] hint: no English field 'hint' to translate"),
         ("      - text: Tek sütunlarda\n", "      - text: The odd columns\n",
-         "demo.yml:9:15: [q-choice] options[1].text: untranslated: the same text as the English"),
+         "demo.yml:9:15: [q-choice] options[1].text: untranslated: expected a translation, "
+         "found the same text as the English"),
         ("    unit: satır\n", "    unit: rows\n",
-         "demo.yml:14:11: [q-number] unit: untranslated: the same text as the English"),
+         "demo.yml:14:11: [q-number] unit: untranslated: expected a translation, found the "
+         "same text as the English"),
         ("  - id: q-number\n", "  - id: q-numbers\n",
          "demo.yml:12:5: [q-numbers] id: no English question 'q-numbers' in"),
         ("      - text: Tek sütunlarda\n        feedback: Oralarda kosinüsler vardır.\n", "",
@@ -481,3 +483,26 @@ def test_a_hash_that_looks_like_an_octal_number_is_read_as_text(
     report = check_translations([bank], folder)
     assert report.stale == (), [str(p) for p in report.stale]
     assert update_hashes([bank], folder) == []
+
+
+def test_a_translation_is_read_by_the_bank_reader(demo: tuple[Bank, Path]) -> None:
+    """A translation file's problems are the bank reader's (konum.fields.Reader): a
+    misspelt key is named with what it likely meant, a wrong value says what was expected
+    and what was found, in the one form every bank problem has."""
+    bank, folder = demo
+    text = TRANSLATION.replace("title: Deneme", "titel: Deneme").replace(
+        "flashcards:", "flashcards: 3\nunused:"
+    )
+    (folder / "demo.yml").write_text(text, encoding="utf-8")
+    found = _messages(bank, folder)
+    assert any(
+        m.endswith(
+            ":3:1: titel: unknown key 'titel'; did you mean 'title'?: expected one of "
+            "bank, en, title, tags, questions, flashcards, found 'titel'"
+        )
+        for m in found
+    ), found
+    assert any(
+        m.endswith(": flashcards: wrong type: expected a list of entries with ids, found '3'")
+        for m in found
+    ), found

@@ -5,7 +5,10 @@ from __future__ import annotations
 import markdown
 import numpy as np
 import pytest
+from babel import numbers
 
+from konum.formatting import format_number, localize_numbers
+from konum.messages import LANGUAGES
 from konum.sandbox import fmt
 from konum.values import ValuesError, table, thousands, vec
 from konum_pe import pe
@@ -175,3 +178,15 @@ def test_english_values_are_unchanged() -> None:
         and ">-1.50</td>" in html
     )
     assert "Taban 500000," in html and "; 393216 sayı." in html
+
+
+@pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang != "en"])
+def test_every_language_groups_digits_as_babel_does(language: str) -> None:
+    """Whole numbers of four digits or more are grouped as CLDR writes them (through Babel)
+    in every language but English, whose numbers stay as their authors wrote them."""
+    for value, decimals, pattern in ((8192, None, "#,##0"), (-20473564.125, 2, "#,##0.00")):
+        expected = numbers.format_decimal(value, format=pattern, locale=language)
+        assert format_number(value, decimals, language=language) == expected
+        written = f"{value:.{decimals}f}" if decimals else str(value)
+        assert localize_numbers(f"({written} rows)", language) == f"({expected} rows)"
+    assert format_number(8192, language="en") == localize_numbers("8192", "en") == "8192"

@@ -25,7 +25,7 @@ message wherever it is written.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -35,35 +35,175 @@ from konum.errors import ConfigError
 from konum.formatting import did_you_mean
 from konum.messages import LANGUAGES
 
-#: The option names, their defaults and what they mean (Python-Markdown's config format).
-DEFAULTS: dict[str, list[Any]] = {
-    "banks": ["docs/banks", "folder of bank files, relative to the folder of mkdocs.yml"],
-    "seed": [42, "the site seed: the same seed draws the same numbers"],
-    "variants": [
+
+class _Wrong(ValueError):
+    """A value an option does not take: what was expected, and what was found (the value
+    itself unless said)."""
+
+    def __init__(self, expected: str, found: object = None, more: str = "") -> None:
+        super().__init__(expected)
+        self.expected, self.found, self.more = expected, found, more
+
+
+def _kind(kinds: type | tuple[type, ...], expected: str) -> Callable[[object], Any]:
+    """A reader of a value of ``kinds`` (a folder, a flag, a text)."""
+
+    def read(value: object) -> object:
+        if not isinstance(value, kinds):
+            raise _Wrong(expected)
+        return value
+
+    return read
+
+
+_folder, _flag, _text = (
+    _kind((str, Path), "a folder"),
+    _kind(bool, "true or false"),
+    _kind(str, "text"),
+)
+
+
+def _bank_folder(value: object) -> object:
+    if not str(_folder(value)).strip():
+        raise _Wrong("a folder")
+    return value
+
+
+def _named(what: str) -> Callable[[object], list[Any]]:
+    """A reader of a list of non-empty names (one name alone is a list of one)."""
+
+    def read(value: object) -> list[Any]:
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, (list, tuple)) or not all(
+            isinstance(item, (str, Path)) and str(item).strip() for item in items
+        ):
+            raise _Wrong(what)
+        return list(items)
+
+    return read
+
+
+def _plugins(value: object) -> list[Any]:
+    items = _named("a list of plugins' names, module names or .py files")(value)
+    if not all(isinstance(item, str) for item in items):
+        raise _Wrong("a list of plugins' names, module names or .py files")
+    return items
+
+
+def _ids(value: object) -> list[str]:
+    if not isinstance(value, (list, tuple)) or not all(isinstance(b, str) for b in value):
+        raise _Wrong("a list of bank ids")
+    return list(value)
+
+
+def _language(value: object) -> str:
+    if value not in LANGUAGES:
+        raise _Wrong(f"one of {', '.join(LANGUAGES)}", more=did_you_mean(str(value), LANGUAGES))
+    return str(value)
+
+
+def _whole_in(bounds: tuple[int, int]) -> Callable[[object], int]:
+    """A reader of a whole number within ``bounds`` (YAML gives ints; callers from Python
+    may give text)."""
+    low, high = bounds
+
+    def read(value: object) -> int:
+        number = None
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        elif isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 30:
+            number = int(value)
+        if number is None:
+            raise _Wrong("a whole number")
+        if not low <= number <= high:
+            raise _Wrong(f"a whole number from {low} to {high:,}", number)
+        return number
+
+    return read
+
+
+def _any(value: object) -> object:
+    return value
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of the extension: its default, what it means (Python-Markdown's config
+    help), how a value is read (a reader returns it checked or raises :class:`_Wrong`) and
+    whether it names files (a NUL in any of them is refused first)."""
+
+    default: Any
+    help: str
+    read: Callable[[Any], Any] = _any
+    paths: bool = False
+
+
+#: The options, in the order they are checked.
+OPTIONS: dict[str, Option] = {
+    "banks": Option(
+        "docs/banks",
+        "folder of bank files, relative to the folder of mkdocs.yml",
+        _bank_folder,
+        paths=True,
+    ),
+    "seed": Option(
+        42, "the site seed: the same seed draws the same numbers", _whole_in(limits.SEED)
+    ),
+    "variants": Option(
         limits.DEFAULT_VARIANTS,
         "variants shipped per computed question (New numbers cycles them)",
-    ],
-    "plugins": [[], "plugins: installed plugins' names, modules or .py files (konum.plugins)"],
-    "generators": [[], "the older name of plugins"],
-    "title": ["", "name of the flashcard decks and downloads (default: the site name)"],
-    "order": [[], "bank ids in the course's order (decks, the study page); others follow"],
-    "root": ["", "folder that relative paths start from (default: the working directory)"],
-    "language": ["en", "language of the quiz, study and explorer interface (konum.messages)"],
-    "translations": ["", "folder of the banks' translations into the language (default: none)"],
-    "run_programs": [False, "run output questions' example solutions instead of their recordings"],
-    "pages": ["docs", "folder of the site's pages, where the study block finds the exams"],
-    "exam_cards": [False, "cards for the questions that only exams show (study page, decks)"],
-    "editions": [
+        _whole_in(limits.VARIANTS),
+    ),
+    "plugins": Option(
+        [],
+        "plugins: installed plugins' names, modules or .py files (konum.plugins)",
+        _plugins,
+        paths=True,
+    ),
+    "generators": Option([], "the older name of plugins", _plugins, paths=True),
+    "title": Option(
+        "", "name of the flashcard decks and downloads (default: the site name)", _kind(str, "text")
+    ),
+    "order": Option(
+        [], "bank ids in the course's order (decks, the study page); others follow", _ids
+    ),
+    "root": Option(
+        "", "folder that relative paths start from (default: the working directory)", paths=True
+    ),
+    "language": Option(
+        "en", "language of the quiz, study and explorer interface (konum.messages)", _language
+    ),
+    "translations": Option(
+        "", "folder of the banks' translations into the language (default: none)", _folder, True
+    ),
+    "run_programs": Option(
+        False, "run output questions' example solutions instead of their recordings", _flag
+    ),
+    "pages": Option(
+        "docs", "folder of the site's pages, where the study block finds the exams", _folder, True
+    ),
+    "exam_cards": Option(
+        False, "cards for the questions that only exams show (study page, decks)", _flag
+    ),
+    "editions": Option(
         [],
         "the site's other editions: their configuration files, which konum build publishes "
         "inside this site_dir (only the main configuration's list is read)",
-    ],
-    "jobs": [0, "worker processes that check the banks: 0 one per core, 1 none (this one)"],
-    "nav_progress": [
-        None,
-        "progress marks in every page's navigation (konum: on, konum.quiz: off)",
-    ],
+        _named("a list of configuration files ([mkdocs.tr.yml])"),
+        paths=True,
+    ),
+    "jobs": Option(
+        0,
+        "worker processes that check the banks: 0 one per core, 1 none (this one)",
+        _whole_in(limits.JOBS),
+    ),
+    "nav_progress": Option(
+        None, "progress marks in every page's navigation (konum: on, konum.quiz: off)"
+    ),
 }
+
+#: The option names, their defaults and what they mean (Python-Markdown's config format).
+DEFAULTS: dict[str, list[Any]] = {name: [o.default, o.help] for name, o in OPTIONS.items()}
 
 
 @dataclass(frozen=True)
@@ -119,26 +259,17 @@ class OptionError(ConfigError):
         self.name = name
 
 
-def _wrong(name: str, expected: str, found: object, more: str = "") -> OptionError:
-    return OptionError(
-        name,
-        f"option {name!r} of konum in markdown_extensions: expected {expected}, "
-        f"found {found!r}{more}",
-    )
-
-
-def _whole(name: str, value: object, low: int, high: int) -> int:
-    # YAML gives ints; callers from Python may give text.
-    number = None
-    if isinstance(value, int) and not isinstance(value, bool):
-        number = value
-    elif isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 30:
-        number = int(value)
-    if number is None:
-        raise _wrong(name, "a whole number", value)
-    if not low <= number <= high:
-        raise _wrong(name, f"a whole number from {low} to {high:,}", number)
-    return number
+def _checked(name: str, value: object) -> Any:
+    """``value`` of option ``name`` as its reader makes it; the one message of a wrong one."""
+    try:
+        return OPTIONS[name].read(value)
+    except _Wrong as wrong:
+        found = value if wrong.found is None else wrong.found
+        raise OptionError(
+            name,
+            f"option {name!r} of konum in markdown_extensions: expected {wrong.expected}, "
+            f"found {found!r}{wrong.more}",
+        ) from None
 
 
 def check_names(given: Mapping[str, Any]) -> None:
@@ -165,8 +296,8 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
         OptionError: an unknown option or a value of the wrong kind or range.
     """
     check_names(given)
-    values = {name: default for name, (default, _) in DEFAULTS.items()} | dict(given)
-    for name in ("banks", "plugins", "generators", "root", "translations", "pages", "editions"):
+    values = {name: option.default for name, option in OPTIONS.items()} | dict(given)
+    for name in (name for name, option in OPTIONS.items() if option.paths):
         written = values[name] if isinstance(values[name], (list, tuple)) else [values[name]]
         if any("\0" in str(item) for item in written):
             raise OptionError(
@@ -174,63 +305,28 @@ def options_from(given: Mapping[str, Any], root: str | Path | None = None) -> Op
                 f"option {name!r} of konum in markdown_extensions: a path cannot hold a NUL "
                 f"character (\\0), found {values[name]!r}",
             )
-    base = Path(root or values["root"] or ".").resolve()
-    banks = values["banks"]
-    if not isinstance(banks, (str, Path)) or not str(banks).strip():
-        raise _wrong("banks", "a folder", banks)
-    plugins: list[str] = []
-    for name in ("plugins", "generators"):
-        given = values[name]
-        if isinstance(given, str):
-            given = [given]
-        if not isinstance(given, (list, tuple)) or not all(
-            isinstance(g, str) and g.strip() for g in given
-        ):
-            raise _wrong(name, "a list of plugins' names, module names or .py files", given)
-        plugins += given
-    for name in ("run_programs", "exam_cards"):
-        if not isinstance(values[name], bool):
-            raise _wrong(name, "true or false", values[name])
-    order = values["order"]
-    if not isinstance(order, (list, tuple)) or not all(isinstance(b, str) for b in order):
-        raise _wrong("order", "a list of bank ids", order)
-    title = values["title"]
-    if not isinstance(title, str):
-        raise _wrong("title", "text", title)
-    language = values["language"]
-    if language not in LANGUAGES:
-        more = did_you_mean(str(language), LANGUAGES)
-        raise _wrong("language", f"one of {', '.join(LANGUAGES)}", language, more)
-    translations, pages = values["translations"], values["pages"]
-    for name in ("translations", "pages"):
-        if not isinstance(values[name], (str, Path)):
-            raise _wrong(name, "a folder", values[name])
-    editions = values["editions"]
-    if isinstance(editions, str):
-        editions = [editions]
-    if not isinstance(editions, (list, tuple)) or not all(
-        isinstance(e, (str, Path)) and str(e).strip() for e in editions
-    ):
-        raise _wrong("editions", "a list of configuration files ([mkdocs.tr.yml])", editions)
+    v = {name: _checked(name, value) for name, value in values.items()}
+    base = Path(root or v["root"] or ".").resolve()
+    translations, pages, plugins = v["translations"], v["pages"], v["plugins"] + v["generators"]
     return Options(
-        banks=(base / str(banks)).resolve(),
-        seed=_whole("seed", values["seed"], *limits.SEED),
-        variants=_whole("variants", values["variants"], *limits.VARIANTS),
+        banks=(base / str(v["banks"])).resolve(),
+        seed=v["seed"],
+        variants=v["variants"],
         plugins=tuple(
             dict.fromkeys(
                 str((base / g).resolve()) if g.endswith(".py") else g.strip() for g in plugins
             )
         ),
-        title=title.strip(),
-        order=tuple(order),
+        title=v["title"].strip(),
+        order=tuple(v["order"]),
         root=base,
-        language=language,
+        language=v["language"],
         translations=(base / str(translations)).resolve() if str(translations).strip() else None,
-        run_programs=values["run_programs"],
+        run_programs=v["run_programs"],
         pages=(base / str(pages)).resolve() if str(pages).strip() else None,
-        exam_cards=values["exam_cards"],
-        editions=tuple(dict.fromkeys((base / str(e)).resolve() for e in editions)),
-        jobs=_whole("jobs", values["jobs"], *limits.JOBS),
+        exam_cards=v["exam_cards"],
+        editions=tuple(dict.fromkeys((base / str(e)).resolve() for e in v["editions"])),
+        jobs=v["jobs"],
     )
 
 
@@ -249,9 +345,7 @@ def override(
     """
     return replace(
         options,
-        seed=options.seed if seed is None else _whole("seed", seed, *limits.SEED),
-        variants=(
-            options.variants if variants is None else _whole("variants", variants, *limits.VARIANTS)
-        ),
-        jobs=options.jobs if jobs is None else _whole("jobs", jobs, *limits.JOBS),
+        seed=options.seed if seed is None else _checked("seed", seed),
+        variants=options.variants if variants is None else _checked("variants", variants),
+        jobs=options.jobs if jobs is None else _checked("jobs", jobs),
     )

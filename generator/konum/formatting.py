@@ -57,16 +57,32 @@ def number_marks(language: str) -> tuple[str, str]:
     return numbers.get_decimal_symbol(locale), numbers.get_group_symbol(locale)
 
 
-#: Languages whose prose groups every whole number of four digits or more, as CLDR has it
-#: for Turkish (``1.000``, ``8.192``, ``20.473.564,1``); English groups where a page asks.
-GROUPS_ALWAYS = frozenset({"tr"})
+#: The language banks and lessons are written in: its numbers stay as their authors wrote
+#: them (a page groups one with ``thousands()``); every other language groups its whole
+#: numbers as CLDR writes them, through Babel (``8.192`` in Turkish, ``8\u202f192`` in French).
+SOURCE_LANGUAGE = "en"
 _WHOLE = re.compile(r"(?<![\d.,}])\d{4,}")
 
 
-def group_digits(text: str, mark: str) -> str:
-    """``text`` with each run of four or more digits that is not a decimal part grouped in
-    threes by ``mark``: ``group_digits("8192 ve 0,5000", ".")`` is ``"8.192 ve 0,5000"``."""
-    return _WHOLE.sub(lambda m: f"{int(m[0]):,}".replace(",", mark), text)
+def groups_always(language: str) -> bool:
+    """Whether ``language``'s text groups every whole number of four digits or more."""
+    return language != SOURCE_LANGUAGE
+
+
+def group_digits(text: str, mark: str, language: str) -> str:
+    """``text`` with each run of four or more digits that is not a decimal part grouped as
+    Babel groups it in ``language``, its separator written ``mark`` (braced in math, say):
+    ``group_digits("8192 ve 0,5000", ".", "tr")`` is ``"8.192 ve 0,5000"``."""
+    symbol = numbers.get_group_symbol(Locale.parse(language))
+    return _WHOLE.sub(
+        lambda m: numbers.format_decimal(int(m[0]), locale=language).replace(symbol, mark), text
+    )
+
+
+def math_group(mark: str) -> str:
+    """A group separator ``mark`` as math writes it: braced (``8{.}192``, so TeX sets no space
+    after it), or TeX's thin space for a space."""
+    return "\\," if mark.isspace() else "{" + mark + "}"
 
 
 def format_number(
@@ -80,7 +96,7 @@ def format_number(
             significant digits, so ``32.0`` is ``32``).
         unit: Appended after a non-breaking space when given (:func:`with_unit`).
         language: Whose decimal mark to write (:func:`number_marks`: ``0,841`` in
-            Turkish); whole numbers are grouped only in a language of :data:`GROUPS_ALWAYS`.
+            Turkish); whole numbers are grouped where :func:`groups_always` says.
 
     Returns:
         The text, with ``-0.00`` written ``0.00``.
@@ -97,8 +113,8 @@ def format_number(
     mark = number_marks(language)[0]
     if mark != ".":
         text = text.replace(".", mark)
-    if language in GROUPS_ALWAYS:
-        text = group_digits(text, number_marks(language)[1])
+    if groups_always(language):
+        text = group_digits(text, number_marks(language)[1], language)
     return with_unit(text, unit)
 
 
@@ -117,20 +133,20 @@ def localize_numbers(text: str, language: str) -> str:
     """Markdown ``text`` with the decimal points of its numbers in ``language``'s mark.
 
     Prose gets the mark itself (``0,841``), math gets it braced (``0{,}841``, so TeX sets
-    no space after it), code and HTML tags keep the dot. A language of
-    :data:`GROUPS_ALWAYS` groups long whole numbers too (``8.192``, ``8{.}192`` in math).
-    Text in a language whose mark is the point is returned as is.
+    no space after it), code and HTML tags keep the dot. A language that
+    :func:`groups_always` groups long whole numbers too (``8.192``, ``8{.}192`` in math).
+    Text in the source language is returned as is.
     """
-    mark = number_marks(language)[0]
-    if mark == ".":
+    if not groups_always(language):
         return text
-    group = number_marks(language)[1] if language in GROUPS_ALWAYS else None
+    mark, group = number_marks(language)
     parts = _SPANS.split(text)
     for i, part in enumerate(parts):
         braced = i % 2 == 1 and part.startswith("$")
         if i % 2 == 0 or braced:
-            part = _DECIMAL_POINT.sub("{" + mark + "}" if braced else mark, part)
-            parts[i] = group_digits(part, "{" + group + "}" if braced else group) if group else part
+            if mark != ".":
+                part = _DECIMAL_POINT.sub("{" + mark + "}" if braced else mark, part)
+            parts[i] = group_digits(part, math_group(group) if braced else group, language)
     return "".join(parts)
 
 

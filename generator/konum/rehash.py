@@ -8,10 +8,12 @@ What a hash is, and the file's layout, is :mod:`konum.translate`'s.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from pathlib import Path
 
-import yaml
+from ruamel.yaml import YAML
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString, SingleQuotedScalarString
 
 from konum import limits, translate, yamlsource
 from konum.files import input_problem, write_atomically
@@ -84,6 +86,18 @@ def _offset(lines: Sequence[str], mark: yamlsource.Mark) -> int:
     return sum(len(line) + 1 for line in lines[: mark.line - 1]) + mark.column - 1
 
 
+def _scalar(value: str, style: str | None) -> str:
+    """``value`` as ruamel.yaml writes it under YAML 1.1's rules, konum's reader's: in the
+    quotes of the entry it replaces (``style``), else quoted only when it would read back as
+    something other than text (``01234567``, an octal number; ``0b101101``, a binary one)."""
+    emitter = YAML(typ="rt")
+    emitter.version = (1, 1)
+    quoted = {"'": SingleQuotedScalarString, '"': DoubleQuotedScalarString}.get(style or "", str)
+    stream = io.StringIO()
+    emitter.dump({"en": quoted(value)}, stream)
+    return stream.getvalue().rstrip("\n").rsplit("\n", 1)[-1].removeprefix("en: ")
+
+
 def _hash_edit(
     text: str,
     lines: Sequence[str],
@@ -94,13 +108,9 @@ def _hash_edit(
 ) -> tuple[int, int, str] | None:
     """The edit that makes ``node``'s ``en`` hash ``value``: its scalar replaced where it is,
     or, when it has none, an ``en`` entry beside ``key`` in the mapping's own style (quoted:
-    a hash of digits must stay text)."""
+    a hash of digits must stay text: :func:`_scalar`)."""
     stored = node.get("en")
-    style = stored.style if isinstance(stored, yamlsource.YScalar) else None
-    quote = style if style in ("'", '"') else ""
-    if not quote and not isinstance(yaml.safe_load(value), str):
-        quote = '"'  # 01234567 would read back as a number
-    written = f"{quote}{value}{quote}"
+    written = _scalar(value, stored.style if isinstance(stored, yamlsource.YScalar) else None)
     if isinstance(stored, yamlsource.YScalar):
         if stored.text == value:
             return None

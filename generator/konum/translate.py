@@ -48,9 +48,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from konum import limits, yamlsource
+from konum.fields import Reader
 from konum.files import input_problem
 from konum.formatting import BLANK
-from konum.located import TextUse, Written
+from konum.located import TextUse, Written, describe
 from konum.model import Flashcard
 from konum.problems import BankProblem
 from konum.types import Bank, Question
@@ -159,30 +160,16 @@ class TranslationReport:
     written: tuple[Written, ...] = ()
 
 
-class _Reader:
-    """Turns one translation file's nodes into entries, collecting shape problems."""
+class _Reader(Reader):
+    """Turns one translation file's nodes into entries, collecting shape problems: the bank
+    reader (:class:`konum.fields.Reader`), its problems placed the same way."""
 
-    def __init__(self, file: str) -> None:
-        self.file = file
-        self.problems: list[BankProblem] = []
+    def about(self, qid: str | None) -> _Reader:
+        """This reader, its next problems about entry ``qid`` (None: the file's top)."""
+        self.qid = qid
+        return self
 
-    def problem(
-        self,
-        mark: yamlsource.Mark,
-        message: str,
-        *,
-        question_id: str | None = None,
-        field: str | None = None,
-        expected: str | None = None,
-        found: str | None = None,
-    ) -> None:
-        self.problems.append(
-            BankProblem(
-                self.file, mark.line, mark.column, message, question_id, field, expected, found
-            )
-        )
-
-    def texts(
+    def flatten(
         self,
         node: yamlsource.YNode,
         path: str,
@@ -193,7 +180,7 @@ class _Reader:
         """Flatten ``node`` into ``out`` by field path (``options[0].text``)."""
         if isinstance(node, yamlsource.YMap):
             for key, entry in node.entries.items():
-                self.texts(entry.value, f"{path}.{key}" if path else key, ident, out, nodes)
+                self.flatten(entry.value, f"{path}.{key}" if path else key, ident, out, nodes)
         elif isinstance(node, yamlsource.YSeq):
             if path.endswith(".answers") or path == "answers":
                 values = []
@@ -201,43 +188,27 @@ class _Reader:
                     if isinstance(item, yamlsource.YScalar) and item.value is not None:
                         values.append(str(item.value))
                     else:
-                        self.problem(
-                            item.mark,
-                            "expected an answer (text)",
-                            question_id=ident,
-                            field=path,
-                            expected="text",
-                            found=type(item).__name__,
+                        self.about(ident).problem(
+                            item.mark, path, "wrong type", "an answer (text)", describe(item)
                         )
                 out[path] = values
                 nodes[path] = node
                 return
             for i, item in enumerate(node.items):
-                self.texts(item, f"{path}[{i}]", ident, out, nodes)
+                self.flatten(item, f"{path}[{i}]", ident, out, nodes)
         elif isinstance(node.value, str):
             out[path] = node.value
             nodes[path] = node
         else:
-            self.problem(
-                node.mark,
-                f"expected text, found {node.text!r}",
-                question_id=ident,
-                field=path,
-                expected="text",
-                found=node.text,
-            )
+            self.about(ident).problem(node.mark, path, "wrong type", "text", repr(node.text))
 
     def entries(self, root: yamlsource.YMap, section: str) -> list[Entry]:
         seq = root.get(section)
         if seq is None:
             return []
         if not isinstance(seq, yamlsource.YSeq):
-            self.problem(
-                seq.mark,
-                f"expected a list of entries with ids, found {_kind(seq)}",
-                field=section,
-                expected="a list",
-                found=_kind(seq),
+            self.about(None).problem(
+                seq.mark, section, "wrong type", "a list of entries with ids", _kind(seq)
             )
             return []
         result = []
@@ -246,12 +217,12 @@ class _Reader:
             if not isinstance(item, yamlsource.YMap) or not isinstance(
                 ident_node, yamlsource.YScalar
             ):
-                self.problem(
+                self.about(None).problem(
                     item.mark,
-                    "expected an entry with an id",
-                    field=f"{section}[{i}]",
-                    expected="id: QUESTION-ID",
-                    found=_kind(item),
+                    f"{section}[{i}]",
+                    "each entry needs an id",
+                    "id: QUESTION-ID",
+                    _kind(item),
                 )
                 continue
             ident = str(ident_node.value)
@@ -262,9 +233,13 @@ class _Reader:
             nodes: dict[str, yamlsource.YNode] = {}
             for key, entry in item.entries.items():
                 if key not in ("id", "en"):
-                    self.texts(entry.value, key, ident, texts, nodes)
+                    self.flatten(entry.value, key, ident, texts, nodes)
             result.append(Entry(ident, stored, texts, item.mark.line, nodes, item.mark.column))
         return result
+
+
+#: A text left as the English wrote it: the problem, what was expected and what was found.
+_UNTRANSLATED = ("untranslated", "a translation", "the same text as the English")
 
 
 def _kind(node: yamlsource.YNode) -> str:
@@ -283,43 +258,33 @@ def _compare(
     for path, text in english.items():
         if path not in entry.texts:
             if not _optional(path):
-                reader.problem(
+                reader.about(entry.id).problem(
                     where,
+                    path,
                     f"missing translation of '{path}'",
-                    question_id=entry.id,
-                    field=path,
-                    expected="a translation of every English field",
-                    found="none",
+                    "a translation of every English field",
+                    "none",
                 )
         elif isinstance(text, str) and left_in_english(text, str(entry.texts[path])):
-            reader.problem(
-                entry.mark(path),
-                "untranslated: the same text as the English",
-                question_id=entry.id,
-                field=path,
-                expected="a translation",
-                found="the English",
-            )
+            reader.about(entry.id).problem(entry.mark(path), path, *_UNTRANSLATED)
     for path in entry.texts:
         if path not in english:
-            reader.problem(
+            reader.about(entry.id).problem(
                 entry.mark(path),
+                path,
                 f"no English field '{path}' to translate",
-                question_id=entry.id,
-                field=path,
-                expected=_expected_fields(english),
-                found=path,
+                _expected_fields(english),
+                path,
             )
     prompt = entry.texts.get("prompt")
     blanks = sum(1 for p in english if p.startswith("blanks["))
     if blanks and isinstance(prompt, str) and len(BLANK.findall(prompt)) != blanks:
-        reader.problem(
+        reader.about(entry.id).problem(
             entry.mark("prompt"),
-            f"expected {blanks} blanks (____) like the English, found {len(BLANK.findall(prompt))}",
-            question_id=entry.id,
-            field="prompt",
-            expected=f"{blanks} blanks",
-            found=str(len(BLANK.findall(prompt))),
+            "prompt",
+            "not the English's blanks (____)",
+            f"{blanks} blanks",
+            str(len(BLANK.findall(prompt))),
         )
     current = source_hash(english)
     if entry.hash != current:
@@ -381,46 +346,28 @@ def _translate_bank(
             ]
         return None, problems, None
     reader.problems.extend(problems)
-    for key, top in root.entries.items():
-        if key not in TOP_KEYS:
-            reader.problem(
-                top.key_mark,
-                f"unknown key '{key}' (keys: {', '.join(TOP_KEYS)})",
-                field=key,
-                expected=", ".join(TOP_KEYS),
-                found=key,
-            )
+    reader.about(None).check_keys(root, "", TOP_KEYS)
     bank_node = root.get("bank")
     if not isinstance(bank_node, yamlsource.YScalar) or bank_node.value != bank.id:
         found = bank_node.text if isinstance(bank_node, yamlsource.YScalar) else "none"
-        reader.problem(
+        reader.about(None).problem(
             bank_node.mark if bank_node else root.mark,
-            f"expected bank: {bank.id} (the English bank's id), found {found}",
-            field="bank",
-            expected=bank.id,
-            found=found,
+            "bank",
+            "wrong bank",
+            f"{bank.id} (the English bank's id)",
+            found,
         )
     title = root.get("title")
     title_hash = root.get("en")
     if not isinstance(title, yamlsource.YScalar) or not isinstance(title.value, str):
-        reader.problem(
-            root.mark,
-            "missing translation of 'title'",
-            field="title",
-            expected="the bank's title",
-            found="none",
+        reader.about(None).problem(
+            root.mark, "title", "missing translation of 'title'", "the bank's title", "none"
         )
         translated_title = bank.title
     else:
         translated_title = title.value
         if left_in_english(bank.title, title.value):
-            reader.problem(
-                title.mark,
-                "untranslated: the same text as the English",
-                field="title",
-                expected="a translation",
-                found="the English",
-            )
+            reader.about(None).problem(title.mark, "title", *_UNTRANSLATED)
         stored = title_hash.text if isinstance(title_hash, yamlsource.YScalar) else None
         if stored != source_hash(bank.title):
             stale.append(
@@ -445,34 +392,32 @@ def _translate_bank(
             original = items.get(entry.id)
             at = yamlsource.Mark(entry.line, entry.column)
             if entry.id in seen:
-                reader.problem(
+                reader.about(entry.id).problem(
                     at,
+                    "id",
                     f"duplicate entry: '{entry.id}' is translated at line "
                     f"{seen[entry.id].line} already",
-                    question_id=entry.id,
-                    field="id",
                 )
                 continue
             if original is None or (section == "flashcards") != isinstance(original, Flashcard):
-                reader.problem(
+                reader.about(entry.id).problem(
                     at,
+                    "id",
                     f"no English {section[:-1]} '{entry.id}' in {bank.path}",
-                    question_id=entry.id,
-                    field="id",
-                    expected=f"an id of {bank.path}",
-                    found=entry.id,
+                    f"an id of {bank.path}",
+                    entry.id,
                 )
                 continue
             seen[entry.id] = entry
             _compare(reader, entry, english_fields(original), stale)
     for ident in items:
         if ident not in seen:
-            reader.problem(
+            reader.about(ident).problem(
                 root.mark,
+                "",
                 f"no translation of '{ident}'",
-                question_id=ident,
-                expected=f"an entry for every id of {bank.path}",
-                found="none",
+                f"an entry for every id of {bank.path}",
+                "none",
             )
     if reader.problems:
         return None, reader.problems, None

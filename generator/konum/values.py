@@ -55,7 +55,7 @@ from konum.bounds import PRINT_NUMBER, SandboxError, check_decimals
 from konum.config import DEFAULTS, OptionError, Options, options_from
 from konum.errors import KonumError, PageError
 from konum.figures import figure_params, render_svg
-from konum.formatting import GROUPS_ALWAYS, format_number, group_digits, number_marks
+from konum.formatting import format_number, group_digits, groups_always, math_group, number_marks
 from konum.load import question_blocks
 from konum.model import Choices, Range
 from konum.plugins import Plugins, load_plugins
@@ -188,7 +188,7 @@ def localize_values(text: str, language: str) -> str:
     """A rendered page with its marked numbers (:data:`NUMBER`, :data:`GROUPED`) written for
     ``language``: its decimal mark in prose, braced in math, Python's form in code; in prose
     a minus sign (U+2212) for the hyphen, and long numbers grouped where the language always
-    groups (:data:`konum.formatting.GROUPS_ALWAYS`)."""
+    groups (:func:`konum.formatting.groups_always`)."""
     decimal, grouping = number_marks(language)
 
     def span(part: str, code: bool, brace: bool) -> str:
@@ -197,14 +197,13 @@ def localize_values(text: str, language: str) -> str:
             if code:
                 return digits
             if kind == GROUPED:
-                sep = grouping
-                if brace and grouping != ",":  # TeX's thin space for a space between groups
-                    sep = "\\," if grouping.isspace() else "{" + grouping + "}"
-                return digits.replace(",", sep)
+                return digits.replace(
+                    ",", math_group(grouping) if brace and grouping != "," else grouping
+                )
             mark = "{" + decimal + "}" if brace and decimal != "." else decimal
             digits = re.sub(r"(?<=\d)\.(?=\d)", mark, digits)
-            if language in GROUPS_ALWAYS:
-                digits = group_digits(digits, "{" + grouping + "}" if brace else grouping)
+            if groups_always(language):
+                digits = group_digits(digits, math_group(grouping) if brace else grouping, language)
             return digits if brace else re.sub(r"(?<![\w.])-(?=\d)", "\u2212", digits)
 
         return _MARKED.sub(number, part)

@@ -116,3 +116,43 @@ def test_wide_solutions_and_code_scroll_with_a_cue(
         assert page.evaluate(WIDE, ids) == []
     finally:
         context.close()
+
+
+COVERED = """() => {
+  const top = document.querySelector(".md-top"), line = document.querySelector(".konum-score");
+  const shown = !top.hidden && parseFloat(getComputedStyle(top).opacity) > 0.5;
+  const a = top.getBoundingClientRect(), b = line.getBoundingClientRect();
+  const meet = a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  return [shown, meet, top.innerText.trim() || top.textContent.trim()];
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 320, 1280])
+@pytest.mark.parametrize("edition", ["", "tr/"])
+def test_back_to_top_leaves_the_score_line_clear(
+    browser: Any, real: tuple[Path, str], width: int, edition: str
+) -> None:
+    """Scrolling up shows Material's "Back to top"; wherever the quiz's head then is near the
+    top of the viewport, the button does not cover its score line."""
+    _, base = real
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    try:
+        page.goto(f"{base}{edition}lessons/02-sinusoidal.html")
+        y = page.evaluate("document.querySelector('.konum-score').getBoundingClientRect().top")
+        y += page.evaluate("scrollY")
+        shown = 0
+        for above in range(0, 160, 20):  # the score line 0-140 px below the viewport's top
+            page.evaluate(f"scrollTo(0, {y + 600})")
+            page.wait_for_timeout(100)
+            page.evaluate(f"scrollTo(0, {y - above + 40})")
+            page.wait_for_timeout(100)
+            page.evaluate(f"scrollTo(0, {y - above})")  # scrolling up: the button shows
+            page.wait_for_timeout(300)
+            visible, meet, name = page.evaluate(COVERED)
+            shown += visible
+            assert not (visible and meet), f"the button covers the score line ({above} px)"
+            assert name  # the button keeps its words for a screen reader
+        assert shown  # the case was reached: the button was shown
+    finally:
+        context.close()

@@ -19,7 +19,6 @@ from __future__ import annotations
 import base64
 import html
 import io
-import math
 import re
 from typing import TYPE_CHECKING
 
@@ -35,7 +34,6 @@ _METADATA = re.compile(r"\s*<metadata>.*?</metadata>", re.S)
 _STYLE = re.compile(r"\s*<style[^>]*>.*?</style>", re.S)
 _EMPTY_DEFS = re.compile(r"<defs>\s*</defs>")
 _FONT_FAMILY = re.compile(r"font-family: [^;\"]*(; )?")
-_FONT_SIZE = re.compile(r"font-size: ?([0-9.]+)px")
 #: The smallest text a figure shows, in CSS px: on a phone a figure stops shrinking at the
 #: width where its smallest label is this size, and its box scrolls (issue 42).
 SMALLEST_TEXT_PX = 11
@@ -204,9 +202,9 @@ def clean_svg(svg: str, alt: str) -> str:
         raise RuntimeError("matplotlib's SVG output has no <svg viewBox=...> root")
     width = float(viewbox.group(1).split()[2])
     label = html.escape(alt, quote=True)
-    sizes = [float(size) for size in _FONT_SIZE.findall(svg)]
-    # Font sizes are in the viewBox's units: the text is SMALLEST_TEXT_PX at this width.
-    least = f"min-width:{math.ceil(SMALLEST_TEXT_PX * width / min(sizes))}px;" if sizes else ""
+    # Font sizes are in the viewBox's units: the smallest is SMALLEST_TEXT_PX at this width.
+    sizes = [float(size) for size in re.findall(r"font-size: ?([0-9.]+)px", svg)] or [width]
+    least = f"min-width:{SMALLEST_TEXT_PX * width / min(sizes) + 0.5:.0f}px;"
     new_root = (
         '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
         f'viewBox="{viewbox.group(1)}" role="img" aria-label="{label}" '

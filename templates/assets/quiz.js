@@ -1098,10 +1098,11 @@
    * decodes its answers. */
   window.konumQuiz = { mountAll: mountAll, parseNumber: parseNumber, normal: normal };
 
-  /* Mount now: this script comes after the page's quizzes, so they are interactive before
-   * Material's own start-up. Then again on each of Material's page changes (document$,
-   * there once its bundle has run), and by the copy of this script each new page carries
-   * (from file:// Material completes document$ without a value). */
+  /* Mount now: this script comes after the page's quizzes, so their score lines are there
+   * before Material's own start-up and each question mounts as the reader nears or reaches
+   * it, or when the page is idle (mountLater). Then again on each of Material's page
+   * changes (document$, there once its bundle has run), and by the copy of this script each
+   * new page carries (from file:// Material completes document$ without a value). */
   function follow() {
     var d$ = window.document$;
     mountAll(document);

@@ -910,6 +910,7 @@ def fig_browser(report: Report, repeat: int) -> None:
         supplementary=True,
     )
     lesson_tasks(report, repeat)
+    lesson_two(report, repeat)
     report.target(
         "browser",
         "the same, inline assets no slower than the previous layout's files, in this run"
@@ -989,6 +990,42 @@ def lesson_tasks(report: Report, repeat: int) -> None:
         "no main-thread task over 50 ms while a lesson page loads (long-task entries)",
         f"longest {worst:.0f} ms over {len(pages)} lessons (traced: {traced:.0f} ms)",
         worst <= 50 and errors == 0,
+    )
+
+
+def lesson_two(report: Report, repeat: int) -> None:
+    """Issue 47's browser targets: lesson 2 against its saved copy from before lazy mounting."""
+    import browser
+
+    two = browser.lesson_two(shipped_site(report), repeat)
+    now, before = two["now"], two["before"]
+    own = ", ".join(f"{name} {ms:.0f}" for name, ms in sorted(now["konum_tasks"].items()))
+    report.add(
+        "browser",
+        "",
+        f"Lesson 2 against `bench/baseline/02-sinusoidal.html.gz` (main before lazy mounting),"
+        f" {repeat} loads each in turns, the CPU slowed 4x (DevTools), ms from navigation:",
+        f"- interactive (the last long task over, quiz.js run): {now['interactive']:.0f} against"
+        f" {before['interactive']:.0f} ({two['ratio']:.2f}x, the median of the rounds' ratios)",
+        f"- every question mounted: {now['all_mounted']:.0f} against {before['all_mounted']:.0f}"
+        f" ({two['mounted_ratio']:.2f}x); DOMContentLoaded {now['dcl']:.0f} against"
+        f" {before['dcl']:.0f}; longest long task {now['longest']:.0f} against"
+        f" {before['longest']:.0f}",
+        f"- konum's scripts' longest runs in a traced load: {own} (before: quiz.js"
+        f" {before['konum_tasks'].get('konumQuiz', 0):.0f})",
+    )
+    report.data["lesson_two"] = two
+    report.target(
+        "browser",
+        "lesson 2: every question interactive <= 0.5x the saved page's, CPU 4x, in one run",
+        f"{two['ratio']:.2f}x",
+        two["ratio"] <= 0.5,
+    )
+    report.target(
+        "browser",
+        "lesson 2: no run of konum's own scripts over 50 ms (CPU 4x, traced)",
+        f"longest {now['konum_task']:.0f} ms",
+        now["konum_task"] <= 50,
     )
 
 

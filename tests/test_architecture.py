@@ -72,7 +72,8 @@ NEWTYPE = REPO / "tests" / "fixtures" / "newtype"
 #: jobs of sandbox, fields and translate, less the blocks issue 43 wrote once, and the extension's
 #: declarative option table (about 50 more than the hand-written checks it replaced, formatted one
 #: entry a few lines); and nothing else may.
-ENGINE_BUDGET = 17_987
+#: 42's spoken names of formulas in quizzes and its figure text kept at 11 px on a phone (3);
+ENGINE_BUDGET = 17_990
 
 
 def module_files() -> dict[str, Path]:

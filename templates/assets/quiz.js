@@ -731,15 +731,38 @@
     var again = button("konum-again-yes", t("quiz.again_yes"));
     var undo = button("konum-undo", t("quiz.undo"));
     var attempts = Number(quiz.getAttribute("data-attempts")) || 0;
-    els.forEach(function (el) {
+    function mountAt(i) {
+      var el = els[i], before = questions[i];
+      if (el.konum) return;
       var api = mountQuestion(el, {
         onChange: update, attempts: attempts, exam: !!exam,
         onCheck: exam ? null : function (q) { emit([q], "practice"); }
       });
       api.el = el;
-      questions.push(api);
+      questions[i] = api;
+      if (active.indexOf(before) >= 0) active[active.indexOf(before)] = api;
+    }
+    /* Until a practice question mounts (mountLater), a stand-in gives the score line its
+     * points and credit, and Reset and other tabs their key, all through state.js. An
+     * exam mounts every question at once: quiz-exam.js reads their answers. */
+    els.forEach(function (el, i) {
+      if (exam) return mountAt(i);
+      var data = scriptData(el, "konum-data") || {}, points = data.worth || 1, costs = data.hint_shares || [];
+      var limits = { costs: costs, variants: Array.isArray(data.variants) ? data.variants.length : 1, attempts: data.attempts || attempts };
+      var key = "konum:" + location.pathname + ":" + quizId + ":" + el.getAttribute("data-question-id");
+      var credit = function () { return state.share(state.question(key, limits), costs) * points; };
+      questions.push({
+        el: el, key: key, max: points, score: credit,
+        hintsTook: function () { return ((state.question(key, limits) || {}).b || 0) * points - credit(); },
+        reset: function (keep) {
+          if (!keep) state.resetQuestion(key, limits);
+          update();
+        },
+        restore: function () { /* mounting reads the stored record */ }
+      });
     });
     applyDraw(false);
+    if (!exam) mountLater(quiz, els, mountAt);
     quiz.addEventListener("click", function (ev) {
       var b = ev.target.closest("button");
       if (b === resetBtn) {
@@ -797,6 +820,62 @@
     if (drawn) drawn.hidden = false;
   }
 
+  /* Mounts a quiz's questions (mount(i)) without a long task: those near the viewport
+   * first, one the reader reaches at once (focus or pointer inside it, the page's anchor),
+   * the rest when the page is idle, in slices of a few milliseconds. An unmounted question
+   * is the page's own HTML, so find-in-page reads it and scrolls it into mounting. */
+  function mountLater(quiz, els, mount) {
+    var near = [], queued = { soon: false, idle: false }, slice = 8;
+    var watch = "IntersectionObserver" in window && new IntersectionObserver(function (seen) {
+      seen.forEach(function (e) { if (e.isIntersecting) near.push(e.target); });
+      run(true);
+    }, { rootMargin: "150% 0px" });
+    function now(el) {
+      var i = els.indexOf(el);
+      if (i < 0 || el.konum) return;
+      if (watch) watch.unobserve(el);
+      mount(i);
+    }
+    function reach(ev) { if (ev.target.closest) now(question(ev.target)); }
+    function anchor() {
+      var id = decodeURIComponent(location.hash.slice(1)), target = id && document.getElementById(id);
+      if (target && quiz.contains(target)) now(question(target) || els[0]);
+    }
+    /* A slice: the questions near the viewport (soon) or any left (idle), for a few ms. */
+    function work(soon) {
+      queued[soon ? "soon" : "idle"] = false;
+      if (!quiz.isConnected) return stop();
+      var start = performance.now(), el;
+      while (performance.now() - start < slice) {
+        el = soon ? near.shift() : els.filter(function (q) { return !q.konum; })[0];
+        if (!el) break;
+        now(el);
+      }
+      if (els.every(function (q) { return q.konum; })) return stop();
+      run(soon && near.length > 0);
+    }
+    function run(soon) {
+      var kind = soon ? "soon" : "idle";
+      if (queued[kind]) return;
+      queued[kind] = true;
+      if (soon) setTimeout(function () { work(true); }, 0);
+      else if (window.requestIdleCallback) window.requestIdleCallback(function () { work(false); }, { timeout: 3000 });
+      else setTimeout(function () { work(false); }, 50);
+    }
+    function stop() {
+      if (watch) watch.disconnect();
+      quiz.removeEventListener("focusin", reach, true);
+      quiz.removeEventListener("pointerdown", reach, true);
+      window.removeEventListener("hashchange", anchor);
+    }
+    quiz.addEventListener("focusin", reach, true);
+    quiz.addEventListener("pointerdown", reach, true);
+    window.addEventListener("hashchange", anchor);
+    anchor();
+    if (watch) els.forEach(function (el) { if (!el.konum) watch.observe(el); });
+    run(false);
+  }
+
   function mountAll(root) { $$(root, "[data-konum-quiz]").forEach(mountQuiz); }
 
   /* What a type's part is made with: handed to its factory, never a global of the page. */
@@ -816,10 +895,11 @@
    * source gives them to whoever reads it). */
   window.konumQuiz = { define: define, mountAll: mountAll, parseNumber: parseNumber, normal: normal };
 
-  /* Mount now: this script comes after the page's quizzes, so they are interactive before
-   * Material's own start-up. Then again on each of Material's page changes (document$,
-   * there once its bundle has run), and by the copy of this script each new page carries
-   * (from file:// Material completes document$ without a value). */
+  /* Mount now: this script comes after the page's quizzes, so their score lines are there
+   * before Material's own start-up and each question mounts as the reader nears or reaches
+   * it, or when the page is idle (mountLater). Then again on each of Material's page
+   * changes (document$, there once its bundle has run), and by the copy of this script each
+   * new page carries (from file:// Material completes document$ without a value). */
   function follow() {
     var d$ = window.document$;
     mountAll(document);

@@ -178,6 +178,10 @@ def test_every_language_s_quiz_page(browser: Any, pages: str) -> None:
     scope = page.locator(f'[data-question-id="{SAMPLE_NUMERIC.question.id}"]')
     for language in LANGUAGES:
         page.goto(f"{pages}{language}.html")
+        # Questions mount near the viewport first, the rest when the page is idle.
+        page.wait_for_function(
+            "!document.querySelector('[data-question-id]:not([data-konum-mounted])')"
+        )
         buttons = set(page.locator("button:visible").all_inner_texts())
         words = _words(language)
         assert message(language, "quiz.check") in buttons, language

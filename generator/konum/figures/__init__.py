@@ -108,7 +108,9 @@ def render_svg(
 
     The SVG has no XML prolog, a ``<title>`` and ``aria-label`` from ``alt``, a ``viewBox``,
     no width or height attributes but a CSS width of its natural size (1 pt = 4/3 px) capped
-    at the column width (``max-width: 100%``), so it shrinks on a phone; text and axes in
+    at the column width (``max-width: 100%``), so it shrinks on a phone, but not below the
+    width at which its smallest text is 11 px (``min-width``; the page's stylesheet lets the
+    figure scroll sideways in a narrower column); text and axes in
     ``currentColor`` and a transparent background. ``caption`` (plain text, escaped) becomes
     the ``<figcaption>``. The figure's own words (axis labels, titles, legends) and the marks
     of its numbers are ``language``'s, as are, by the caller, ``alt`` and ``caption``. Results

@@ -34,6 +34,9 @@ _METADATA = re.compile(r"\s*<metadata>.*?</metadata>", re.S)
 _STYLE = re.compile(r"\s*<style[^>]*>.*?</style>", re.S)
 _EMPTY_DEFS = re.compile(r"<defs>\s*</defs>")
 _FONT_FAMILY = re.compile(r"font-family: [^;\"]*(; )?")
+#: The smallest text a figure shows, in CSS px: on a phone a figure stops shrinking at the
+#: width where its smallest label is this size, and its box scrolls (issue 42).
+SMALLEST_TEXT_PX = 11
 _NO_ROTATE = re.compile(r' transform="rotate\(-0 [^"]*\)"')
 _GEOMETRY = re.compile(r'( (?:d|x|y|width|height|transform)=")([^"]*)"')
 _LONG_NUMBER = re.compile(r"-?\d+\.\d{3,}")
@@ -199,10 +202,13 @@ def clean_svg(svg: str, alt: str) -> str:
         raise RuntimeError("matplotlib's SVG output has no <svg viewBox=...> root")
     width = float(viewbox.group(1).split()[2])
     label = html.escape(alt, quote=True)
+    # Font sizes are in the viewBox's units: the smallest is SMALLEST_TEXT_PX at this width.
+    sizes = [float(size) for size in re.findall(r"font-size: ?([0-9.]+)px", svg)] or [width]
+    least = f"min-width:{SMALLEST_TEXT_PX * width / min(sizes) + 0.5:.0f}px;"
     new_root = (
         '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
         f'viewBox="{viewbox.group(1)}" role="img" aria-label="{label}" '
-        f'style="width:{width * 4 / 3:.0f}px;max-width:100%;height:auto;'
+        f'style="width:{width * 4 / 3:.0f}px;max-width:100%;{least}height:auto;'
         'stroke-linejoin:round;stroke-linecap:butt">'
         f"<title>{html.escape(alt, quote=False)}</title>"
     )

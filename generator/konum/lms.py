@@ -31,17 +31,20 @@ import html
 import re
 import unicodedata
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol, TypedDict, TypeVar
 
 from konum import images
 from konum.computed.expression import parse
 from konum.figures import figure_file
+from konum.files import write_atomically
+from konum.images import Images
 from konum.markup import render_markdown
 from konum.model import FigureRef
-from konum.plugins import Plugins
+from konum.plugins import NONE, Plugins
 
 #: Why an output question is left out of the LMS exports.
 OUTPUT_PROBLEM = (
@@ -98,6 +101,74 @@ class LmsExport:
     items: int
     categories: int
     skipped: tuple[Skipped, ...]
+
+
+class ExportOptions(TypedDict, total=False):
+    """The keyword options of the Moodle XML and QTI exports (:class:`ExportSettings` gives
+    their defaults): ``deck``, the course's name (Moodle's parent category, each QTI quiz's
+    description); ``plugins``, what draws the questions' figures; ``images``, the checked
+    images the texts show (carried as files); ``language``, that of the words konum adds (a
+    category's description, a worked solution's heading) and of the figures."""
+
+    deck: str
+    plugins: Plugins
+    images: Images | None
+    language: str
+
+
+@dataclass(frozen=True)
+class ExportSettings:
+    """:class:`ExportOptions` with what is not given at its default."""
+
+    deck: str = "konum"
+    plugins: Plugins = NONE
+    images: Images | None = None
+    language: str = "en"
+
+
+class _Identified(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+_Q = TypeVar("_Q", bound=_Identified)
+
+
+def writable(
+    bank: str,
+    questions: Iterable[_Q],
+    problem_of: Callable[[_Q], str | None],
+    exported: list[str],
+    skipped: list[Skipped],
+) -> Iterator[_Q]:
+    """The questions of bank ``bank`` a format can hold, in order, each added to ``exported``
+    as it is yielded; one ``problem_of`` gives a reason for goes to ``skipped`` instead.
+    Every exporter's loop over a bank."""
+    for q in questions:
+        problem = problem_of(q)
+        if problem is not None:
+            skipped.append(Skipped(q.id, bank, problem))
+            continue
+        exported.append(q.id)
+        yield q
+
+
+def write_export(
+    build: Callable[..., LmsExport],
+    banks: Sequence[Any],
+    concretes: Mapping[str, Any],
+    path: str | Path,
+    **options: Any,
+) -> LmsExport:
+    """``build(banks, concretes, **options)`` written to ``path`` atomically: what each
+    format's ``write_*`` is, with its own ``build_*``.
+
+    Raises:
+        konum.errors.ExportError: the file cannot be written.
+    """
+    export = build(banks, concretes, **options)
+    write_atomically(path, export.text)
+    return export
 
 
 def plain_number(value: float) -> str:

@@ -1,6 +1,7 @@
 """One grading truth: the shared vectors (``vectors.json``, made by ``vectors.py`` from the
-course's banks) run against the Python graders, which ``konum quiz`` uses, and through Node
-against quiz.js's type parts, which the page uses. Both must give each case's credit share,
+course's banks and the hotspot example's) run against the Python graders, which ``konum quiz``
+uses, and through Node against quiz.js's type parts, which the page uses, a plugin's type
+(the hotspot example's) as the built-in ones. Both must give each case's credit share,
 whether it is an attempt, and the feedback's catalogue key."""
 
 from __future__ import annotations
@@ -12,12 +13,18 @@ from typing import Any
 
 import pytest
 
-from konum.types import TYPES, Check
-from tests.grading.vectors import REPO, VECTORS, build
+from konum.types import TYPES, Check, site_types
+from tests.grading.vectors import PLUGIN, REPO, VECTORS, build
 
 QUIZ_JS = REPO / "templates" / "assets" / "quiz.js"
-#: The built-in types' front-end parts, which define themselves through quiz.js.
-PARTS_JS = sorted((REPO / "templates" / "assets" / "types").glob("*.js"))
+#: The built-in types' front-end parts, which define themselves through quiz.js, then the
+#: plugin's (its class's ``SCRIPT``).
+PARTS_JS = [
+    *sorted((REPO / "templates" / "assets" / "types").glob("*.js")),
+    *(kind.SCRIPT for kind in PLUGIN.types.values()),
+]
+#: Every type the vectors cover: the built-in ones and the plugin's.
+KINDS = site_types(PLUGIN)
 RUNNER = VECTORS.with_name("graders.js")
 
 
@@ -34,7 +41,7 @@ def test_the_vectors_cover_every_type_and_are_current() -> None:
     forms = {
         c["spec"]["variants"][0]["form"] if c["type"] == "computed" else c["type"] for c in vectors
     }
-    assert {c["type"] for c in vectors} | forms >= set(TYPES)
+    assert {c["type"] for c in vectors} | forms >= set(KINDS) > set(TYPES)
     assert {c["retry"] for c in vectors} == {True, False}
     assert any(0 < c["share"] < 1 for c in vectors)  # partial credit
     assert vectors == build(), "python -m tests.grading.vectors"
@@ -47,7 +54,7 @@ def test_the_python_graders_give_every_vectors_result() -> None:
             tuple(case["answer"]), case["salt"], _key, case["language"], case["variant"],
             frozenset(case["noted"]),
         )  # fmt: skip
-        graded = TYPES[case["type"]].grade(case["spec"], check)
+        graded = KINDS[case["type"]].grade(case["spec"], check)
         got = (graded.message, graded.retry, round(graded.share, 9))
         if got != (case["key"], case["retry"], round(case["share"], 9)):
             wrong.append((case["id"], got))

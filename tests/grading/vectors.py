@@ -1,6 +1,8 @@
 """The shared grading vectors: cases of (type, the question's page data, an answer, its salt,
 the expected credit share, whether it is no attempt yet, and the feedback's catalogue key),
-made from the course's real banks with the project's own functions, for every type.
+made from the course's real banks with the project's own functions, for every type, and from
+the hotspot example's bank (``examples/hotspot``) with its plugin, loaded as its site loads it,
+so that a plugin type's Python grader and its front-end part answer to the same cases.
 
 Each question of ``content/banks`` is drawn (``tests.helpers.make_concrete``), rendered as a
 page renders it (``konum.render.render_quiz``) and read back as the browser reads it
@@ -20,14 +22,18 @@ from pathlib import Path
 from typing import Any
 
 from konum import seal
+from konum.plugins import Plugins, load_plugins
 from konum.render import render_quiz
-from konum.types import FillQuestion, Question
+from konum.types import Bank, Draw, FillQuestion, Question
 from konum.types.fill import regex_example
-from tests.helpers import PE, load_banks, make_concrete
+from tests.helpers import PE, load_banks
 from tests.sealed import interval, question_scripts, right_options
 
 REPO = Path(__file__).resolve().parents[2]
 VECTORS = Path(__file__).with_name("vectors.json")
+EXAMPLE = REPO / "examples" / "hotspot"
+#: The hotspot example's plugin, as its ``mkdocs.yml`` names it: a type no engine file names.
+PLUGIN = load_plugins((str(EXAMPLE / "hotspot.py"),), EXAMPLE)
 
 
 def _case(q: Question, name: str, data: dict[str, Any], variant: int, values: list[Any],
@@ -138,13 +144,31 @@ def _output(spec: dict[str, Any], salt: str) -> list[tuple[str, list[Any], float
     ]  # fmt: skip
 
 
+def _hotspot(spec: dict[str, Any], salt: str) -> list[tuple[str, list[Any], float, str, bool]]:
+    count = spec["count"]
+    right = next(i for i in range(count) if seal.answer_hash(salt, "r", i) == spec["right"])
+    wrong = (right + 1) % count
+    return [
+        ("right", [i == right for i in range(count)], 1.0, "quiz.correct", False),
+        ("wrong", [i == wrong for i in range(count)], 0.0, "quiz.wrong_try", False),
+        ("empty", [False] * count, 0.0, "quiz.choose_first", True),
+    ]
+
+
+def _sources() -> list[tuple[tuple[Bank, ...], Plugins]]:
+    """The banks the vectors come from, each with the plugins its site loads."""
+    course = load_banks(REPO / "content" / "banks", REPO, project=REPO)
+    example = load_banks(EXAMPLE / "banks", EXAMPLE, project=EXAMPLE, plugins=PLUGIN)
+    return [(course, PE), (example, PLUGIN)]
+
+
 def build() -> list[dict[str, Any]]:
     """Every case, in bank and question order."""
     cases: list[dict[str, Any]] = []
-    for bank in load_banks(REPO / "content" / "banks", REPO, project=REPO):
+    for bank, plugins in ((b, p) for banks, p in _sources() for b in banks):
         for q in bank.questions:
-            concrete = make_concrete(q, 1, variants=2)
-            data, later = question_scripts(render_quiz([concrete], bank.id, plugins=PE))
+            concrete = q.concrete(Draw(1, 2, "en", plugins))
+            data, later = question_scripts(render_quiz([concrete], bank.id, plugins=plugins))
             variants = data.get("variants") or [data]
             for k, spec in enumerate(variants):
                 salt = f"{data['salt']}\x1f{k}" if "variants" in data else data["salt"]
@@ -160,6 +184,7 @@ def build() -> list[dict[str, Any]]:
                     "ordering": lambda s=spec, a=salt: _ordering(s, a),
                     "output": lambda s=spec, a=salt: _output(s, a),
                     "fill": lambda q=q: _fill(q),  # type: ignore[arg-type]
+                    "hotspot": lambda s=spec, a=salt: _hotspot(s, a),
                 }[form]()
                 for name, values, share, key, retry in made:
                     chose_noted = any(v is True and i in noted for i, v in enumerate(values))

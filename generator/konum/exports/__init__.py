@@ -14,8 +14,9 @@ for the three files (the study page builds its own, with MathML, in
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, TypedDict
 
 from konum.errors import ExportError
 from konum.exports.anki import write_apkg
@@ -26,6 +27,9 @@ from konum.images import Images
 from konum.lms import LMS_NAMES
 from konum.plugins import NONE, Plugins
 from konum.types import Bank, Concrete
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 ExportKind = Literal["anki", "text", "csv"]
 KINDS: tuple[ExportKind, ...] = ("anki", "text", "csv")
@@ -66,16 +70,40 @@ __all__ = [
 ]
 
 
-def _write(
-    kind: ExportKind, cards: Sequence[Card], path: Path, deck: str, timestamp: float | None
-) -> None:
+class CardFileOptions(TypedDict, total=False):
+    """The keyword options of the flashcard files (:class:`CardFileSettings` gives their
+    defaults): ``deck``, the parent deck's name (Anki and text); ``timestamp``, the Anki
+    notes' modification time (see :func:`konum.exports.anki.write_apkg`); ``language``, the
+    course's (``Course.language``: the cards' own words and their Anki identities, see
+    :mod:`konum.exports.anki`); ``plugins``, what draws the questions' figures; ``images``,
+    the checked images the texts show (``Course.images``)."""
+
+    deck: str
+    timestamp: float | None
+    language: str
+    plugins: Plugins
+    images: Images | None
+
+
+@dataclass(frozen=True)
+class CardFileSettings:
+    """:class:`CardFileOptions` with what is not given at its default."""
+
+    deck: str = "konum"
+    timestamp: float | None = None
+    language: str = "en"
+    plugins: Plugins = NONE
+    images: Images | None = None
+
+
+def _write(kind: ExportKind, cards: Sequence[Card], path: Path, o: CardFileSettings) -> None:
     """Write one export beside ``path`` and rename it over ``path`` when complete
     (:func:`konum.files.atomic_file`): a kill or a full disk leaves the earlier file."""
     with atomic_file(path) as temporary:
         if kind == "anki":
-            write_apkg(cards, temporary, deck=deck, timestamp=timestamp)
+            write_apkg(cards, temporary, deck=o.deck, timestamp=o.timestamp)
         elif kind == "text":
-            write_anki_text(cards, temporary, deck=deck)
+            write_anki_text(cards, temporary, deck=o.deck)
         else:
             write_csv(cards, temporary)
 
@@ -85,12 +113,7 @@ def export(
     banks: Iterable[Bank],
     concretes: Iterable[Concrete],
     path: str | Path,
-    *,
-    deck: str = "konum",
-    timestamp: float | None = None,
-    language: str = "en",
-    plugins: Plugins = NONE,
-    images: Images | None = None,
+    **options: Unpack[CardFileOptions],
 ) -> list[Card]:
     """Build the flashcards of ``banks`` and write them to ``path`` in the format ``kind``.
 
@@ -99,13 +122,7 @@ def export(
         banks: The loaded banks.
         concretes: Concrete questions for one seed (computed questions need theirs).
         path: The file to write.
-        deck: The parent deck's name (Anki and text).
-        timestamp: For ``"anki"``: the notes' modification time (see
-            :func:`konum.exports.anki.write_apkg`).
-        language: The course's language (``Course.language``): the cards' own words and
-            their Anki identities (see :mod:`konum.exports.anki`).
-        plugins: What draws the questions' figures.
-        images: The checked images the texts show (``Course.images``).
+        options: :class:`CardFileOptions`.
 
     Returns:
         The cards written.
@@ -118,10 +135,17 @@ def export(
         raise ValueError(f"export kind: expected 'anki', 'text' or 'csv', received {kind!r}")
     # Only the package carries files; text and CSV name them as the package does.
     form: ImageForm = "files" if kind == "anki" else "names"
+    o = CardFileSettings(**options)
     cards = build_cards(
-        banks, concretes, math="anki", images=form, language=language, plugins=plugins, store=images
+        banks,
+        concretes,
+        math="anki",
+        images=form,
+        language=o.language,
+        plugins=o.plugins,
+        store=o.images,
     )
-    _write(kind, cards, Path(path), deck, timestamp)
+    _write(kind, cards, Path(path), o)
     return cards
 
 
@@ -129,12 +153,7 @@ def write_downloads(
     banks: Sequence[Bank],
     concretes: Sequence[Concrete],
     folder: str | Path,
-    *,
-    deck: str = "konum",
-    timestamp: float | None = None,
-    language: str = "en",
-    plugins: Plugins = NONE,
-    images: Images | None = None,
+    **options: Unpack[CardFileOptions],
 ) -> dict[ExportKind, Path]:
     """Write the three exports (:func:`file_names` of ``deck``) into ``folder``, rendering each
     card's texts once for all three; images and figures travel as files in the Anki package,
@@ -146,6 +165,7 @@ def write_downloads(
     Raises:
         ExportError: the banks cannot be turned into cards, or a file cannot be written.
     """
+    o = CardFileSettings(**options)
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     packaged, plain = build_card_sets(
@@ -153,13 +173,13 @@ def write_downloads(
         concretes,
         math="anki",
         forms=("files", "names"),
-        language=language,
-        plugins=plugins,
-        store=images,
+        language=o.language,
+        plugins=o.plugins,
+        store=o.images,
     )
     written: dict[ExportKind, Path] = {}
-    names = file_names(deck)
+    names = file_names(o.deck)
     for kind in KINDS:
         path = written[kind] = out / names[kind]
-        _write(kind, packaged if kind == "anki" else plain, path, deck, timestamp)
+        _write(kind, packaged if kind == "anki" else plain, path, o)
     return written

@@ -34,11 +34,10 @@ units are not carried (the prompt says the unit; Moodle then grades the bare num
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
+from functools import partial
 
-from konum.files import write_atomically
 from konum.images import mentions_images
-from konum.lms import GiftWriter, LmsExport, Skipped, one_line
+from konum.lms import GiftWriter, LmsExport, Skipped, one_line, writable, write_export
 from konum.types import Bank, Concrete, Question
 
 __all__ = ["build_gift", "gift_problem", "write_gift"]
@@ -73,12 +72,7 @@ def build_gift(
     for bank in banks:
         w.bank_title, w.later = one_line(bank.title, bank.id), []
         w.category(deck, w.bank_title)
-        for q in bank.questions:
-            problem = gift_problem(q)
-            if problem is not None:
-                skipped.append(Skipped(q.id, bank.id, problem))
-                continue
-            exported.append(q.id)
+        for q in writable(bank.id, bank.questions, gift_problem, exported, skipped):
             q.gift(w, concretes[q.id])
         for write in w.later:  # questions of their own categories, after the bank's
             write()
@@ -86,19 +80,6 @@ def build_gift(
     return LmsExport(text, tuple(exported), w.items, w.categories, tuple(skipped))
 
 
-def write_gift(
-    banks: Sequence[Bank],
-    concretes: Mapping[str, Concrete],
-    path: str | Path,
-    *,
-    deck: str = "konum",
-    language: str = "en",
-) -> LmsExport:
-    """Build the GIFT text (:func:`build_gift`) and write it to ``path`` atomically.
-
-    Raises:
-        konum.errors.ExportError: the file cannot be written.
-    """
-    export = build_gift(banks, concretes, deck=deck, language=language)
-    write_atomically(path, export.text)
-    return export
+#: Build the GIFT text (:func:`build_gift`, with its keyword options ``deck`` and
+#: ``language``) and write it to a path atomically: ``write_gift(banks, concretes, path)``.
+write_gift = partial(write_export, build_gift)

@@ -66,14 +66,26 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
-from pathlib import Path
+from functools import partial
+from operator import methodcaller
+from typing import TYPE_CHECKING
 
-from konum.files import write_atomically
-from konum.images import Images
-from konum.lms import LmsExport, MoodleDocument, Skipped, category_path, one_line
+from konum.lms import (
+    ExportOptions,
+    ExportSettings,
+    LmsExport,
+    MoodleDocument,
+    Skipped,
+    category_path,
+    one_line,
+    writable,
+    write_export,
+)
 from konum.messages import message
-from konum.plugins import NONE, Plugins
 from konum.types import Bank, Concrete
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["build_moodle", "write_moodle"]
 
@@ -81,22 +93,14 @@ __all__ = ["build_moodle", "write_moodle"]
 def build_moodle(
     banks: Sequence[Bank],
     concretes: Mapping[str, Concrete],
-    *,
-    deck: str = "konum",
-    plugins: Plugins = NONE,
-    images: Images | None = None,
-    language: str = "en",
+    **options: Unpack[ExportOptions],
 ) -> LmsExport:
     """The Moodle XML of ``banks``, with the numbers of ``concretes`` (by question id).
 
     Args:
         banks: the course's banks, in order; each becomes a category under ``deck``.
         concretes: every question with the seed applied (computed ones with their variants).
-        deck: the name of the parent category (the site's deck name).
-        plugins: what draws the questions' figures.
-        images: the checked images the texts show (carried as files).
-        language: the language of the words konum adds (a category's description, a worked
-            solution's heading) and of the figures.
+        options: :class:`konum.lms.ExportOptions`; ``deck`` names the parent category.
 
     Returns:
         The XML and what it holds; questions Moodle cannot hold are listed, not written.
@@ -104,7 +108,9 @@ def build_moodle(
     Raises:
         KeyError: a question has no entry in ``concretes``.
     """
-    doc = MoodleDocument(plugins, images or {}, deck, language)
+    o = ExportSettings(**options)
+    deck, language = o.deck, o.language
+    doc = MoodleDocument(o.plugins, o.images or {}, deck, language)
     exported: list[str] = []
     skipped: list[Skipped] = []
     for bank in banks:
@@ -112,30 +118,15 @@ def build_moodle(
         said = message(language, "cards.bank_questions", name=title, bank=bank.id)
         doc.category(category_path(deck, title), f"konum:{bank.id}", f"<p>{html.escape(said)}</p>")
         doc.bank_id, doc.bank_title, doc.later = bank.id, title, []
-        for q in bank.questions:
-            problem = q.moodle_problem()
-            if problem is not None:
-                skipped.append(Skipped(q.id, bank.id, problem))
-                continue
-            exported.append(q.id)
+        for q in writable(
+            bank.id, bank.questions, methodcaller("moodle_problem"), exported, skipped
+        ):
             q.moodle(doc, concretes[q.id])
         for write in doc.later:  # questions of their own categories, after the bank's
             write()
     return LmsExport(doc.serialise(), tuple(exported), doc.items, doc.categories, tuple(skipped))
 
 
-def write_moodle(
-    banks: Sequence[Bank],
-    concretes: Mapping[str, Concrete],
-    path: str | Path,
-    **options: object,
-) -> LmsExport:
-    """Build the Moodle XML (:func:`build_moodle`, with its ``options``) and write it to
-    ``path`` atomically.
-
-    Raises:
-        konum.errors.ExportError: the file cannot be written.
-    """
-    export = build_moodle(banks, concretes, **options)  # type: ignore[arg-type]
-    write_atomically(path, export.text)
-    return export
+#: Build the Moodle XML (:func:`build_moodle`, with its keyword options) and write it to a
+#: path atomically: ``write_moodle(banks, concretes, path, deck=...)``.
+write_moodle = partial(write_export, build_moodle)

@@ -77,16 +77,29 @@ import io
 import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Mapping, Sequence
-from pathlib import Path
+from functools import partial
+from operator import methodcaller
+from typing import TYPE_CHECKING
 
 from konum import images as image_refs
-from konum.files import write_atomically
 from konum.images import Images
-from konum.lms import LmsExport, Skipped, one_line, plain_number, xml_text
+from konum.lms import (
+    ExportOptions,
+    ExportSettings,
+    LmsExport,
+    Skipped,
+    one_line,
+    plain_number,
+    writable,
+    write_export,
+    xml_text,
+)
 from konum.messages import message
-from konum.plugins import NONE, Plugins
 from konum.qti_items import QTI_FILES, QTI_NAMESPACE, QtiDocument, node
 from konum.types import Bank, Concrete
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["build_qti", "write_qti"]
 
@@ -100,22 +113,14 @@ _META = "associatedcontent/imscc_xmlv1p1/learning-application-resource"
 def build_qti(
     banks: Sequence[Bank],
     concretes: Mapping[str, Concrete],
-    *,
-    deck: str = "konum",
-    plugins: Plugins = NONE,
-    images: Images | None = None,
-    language: str = "en",
+    **options: Unpack[ExportOptions],
 ) -> LmsExport:
     """The QTI package of ``banks``, with the numbers of ``concretes`` (by question id).
 
     Args:
         banks: the course's banks, in order; each with a question Canvas can hold is a quiz.
         concretes: every question with the seed applied (computed ones with their variants).
-        deck: the course's name, in each quiz's description.
-        plugins: what draws the questions' figures.
-        images: the checked images the texts show (carried as files).
-        language: the language of the words konum adds (a worked solution's heading) and of
-            the figures.
+        options: :class:`konum.lms.ExportOptions`; ``deck`` is in each quiz's description.
 
     Returns:
         The zip's bytes (``text``) and what they hold; ``categories`` counts the quizzes.
@@ -123,6 +128,7 @@ def build_qti(
     Raises:
         KeyError: a question has no entry in ``concretes``.
     """
+    o = ExportSettings(**options)
     files: dict[str, bytes] = {}
     exported: list[str] = []
     skipped: list[Skipped] = []
@@ -130,21 +136,17 @@ def build_qti(
     items = quizzes = 0
     for bank in banks:
         ident, section = f"konum-{bank.id}", node("section", ident="root_section")
-        doc = QtiDocument(plugins, section, files, language)
-        for q in bank.questions:
-            if (problem := q.qti_problem()) is not None:
-                skipped.append(Skipped(q.id, bank.id, problem))
-                continue
-            exported.append(q.id)
+        doc = QtiDocument(o.plugins, section, files, o.language)
+        for q in writable(bank.id, bank.questions, methodcaller("qti_problem"), exported, skipped):
             q.qti(doc, concretes[q.id])
         if not len(section):
             continue
         title = one_line(bank.title, bank.id)
         assessment = node("assessment", None, section, ident=ident, title=title)
-        _carry(assessment, images or {}, files)
+        _carry(assessment, o.images or {}, files)
         qti, meta = f"{ident}/{ident}.xml", f"{ident}/assessment_meta.xml"
         files[qti] = _xml(node("questestinterop", None, assessment), QTI_NAMESPACE)
-        files[meta] = _xml(_settings(bank, deck, doc, exported), CANVAS_NAMESPACE)
+        files[meta] = _xml(_settings(bank, o.deck, doc, exported), CANVAS_NAMESPACE)
         requires = node("dependency", identifierref=f"{ident}-meta")
         resources.append(_resource(ident, "imsqti_xmlv1p2", qti, requires))
         resources.append(_resource(f"{ident}-meta", _META, meta))
@@ -157,21 +159,9 @@ def build_qti(
     return LmsExport(_zip(package), tuple(exported), items, quizzes, tuple(skipped))
 
 
-def write_qti(
-    banks: Sequence[Bank],
-    concretes: Mapping[str, Concrete],
-    path: str | Path,
-    **options: object,
-) -> LmsExport:
-    """Build the QTI package (:func:`build_qti`, with its ``options``) and write it to
-    ``path`` atomically.
-
-    Raises:
-        konum.errors.ExportError: the file cannot be written.
-    """
-    export = build_qti(banks, concretes, **options)  # type: ignore[arg-type]
-    write_atomically(path, export.text)
-    return export
+#: Build the QTI package (:func:`build_qti`, with its keyword options) and write it to a
+#: path atomically: ``write_qti(banks, concretes, path, plugins=...)``.
+write_qti = partial(write_export, build_qti)
 
 
 def _resource(identifier: str, kind: str, href: str, *more: ET.Element) -> ET.Element:

@@ -46,7 +46,7 @@ from konum.lms import GiftWriter, MoodleDocument
 from konum.model import FigureRef, Flashcard, Hint, Source, Variant
 from konum.plugins import Plugins
 from konum.qti_items import QtiDocument
-from konum.yamlsource import YMap
+from konum.yamlsource import YMap, YSeq
 
 Q = TypeVar("Q", bound="Question")
 _PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
@@ -267,6 +267,23 @@ class Print:
     say: Callable[..., Markup]
     variant: Callable[[Question], Variant]
 
+    def printed(
+        self, q: Question, answer: Markup, prompt: Markup | None = None, **own: Any
+    ) -> PrintedQuestion:
+        """``q`` on paper with the key's ``answer``: its number, id, type, prompt (``prompt``
+        where the type writes its own), figure and explanation (None when it has none) as
+        every type prints them; ``own`` holds the type's own fields of the printed question."""
+        return PrintedQuestion(
+            self.number,
+            q.id,
+            q.type,
+            self.md(q.prompt) if prompt is None else prompt,
+            answer,
+            figure=self.figure(q.figure),
+            explanation=self.md(q.explanation) if q.explanation.strip() else None,
+            **own,
+        )
+
 
 @dataclass(frozen=True)
 class Check:
@@ -303,6 +320,26 @@ class Graded:
     message: str
     retry: bool = False
     share: float = 0.0
+
+
+def enough_items(r: Reader, seq: YSeq, field: str, least: int, says: str) -> bool:
+    """Whether the list ``seq`` (the field ``field``) has at least ``least`` items; when not,
+    ``says`` is reported at it with what was expected and found."""
+    if len(seq.items) >= least:
+        return True
+    r.problem(seq.mark, field, says, expected=f"at least {least}", found=str(len(seq.items)))
+    return False
+
+
+def graded_parts(
+    right: int, count: int, say: Callable[..., str], all_right: str, some_right: str
+) -> Graded:
+    """The verdict on an answer of ``count`` parts (rows, places) with ``right`` of them
+    right, a share per right part: the message ``all_right`` (with ``n``) when all are,
+    else ``some_right`` (with ``right`` and ``n``)."""
+    if right == count:
+        return Graded(True, say(all_right, n=right), share=1.0)
+    return Graded(False, say(some_right, right=right, n=count), share=right / count)
 
 
 @dataclass(frozen=True)

@@ -34,20 +34,8 @@ from konum.lms import MAX_SHARES, GiftWriter, MoodleDocument, answer, multichoic
 from konum.model import ConcreteOption
 from konum.qti_items import QtiDocument
 from konum.seeding import rng_for
-from konum.types.base import (
-    Card,
-    Cards,
-    Check,
-    Concrete,
-    Draw,
-    Graded,
-    Page,
-    Print,
-    PrintedQuestion,
-    Question,
-    answer_line,
-    letter,
-)
+from konum.types import base
+from konum.types.base import answer_line, letter
 from konum.yamlsource import Mark, YMap
 
 OPTION_FIELDS = ("text", "correct", "feedback", "pin")
@@ -80,7 +68,7 @@ def option_order(question: ChoiceQuestion, seed: int) -> tuple[int, ...]:
 
 
 def option_views(
-    options: Sequence[ConcreteOption], dom_id: str, page: Page
+    options: Sequence[ConcreteOption], dom_id: str, page: base.Page
 ) -> list[dict[str, Any]]:
     """The options of a choice (authored or computed) for ``_macros.html.j2``."""
     return [
@@ -105,7 +93,7 @@ def choice_data(options: Sequence[ConcreteOption], salt: str) -> dict[str, Any]:
     }
 
 
-def grade_choice(spec: Mapping[str, Any], check: Check) -> Graded:
+def grade_choice(spec: Mapping[str, Any], check: base.Check) -> base.Graded:
     """quiz.js's ``gradeChoice``: ``check.values`` are the options' ticks in display order.
     Several right options earn a share per right one ticked, less one per wrong one."""
     say, picked = check.say, {i for i, on in enumerate(check.values) if on}
@@ -113,16 +101,18 @@ def grade_choice(spec: Mapping[str, Any], check: Check) -> Graded:
         i for i in range(spec["count"]) if seal.answer_hash(check.salt, "o", i) in spec["right"]
     }
     if not picked:
-        return Graded(False, say("quiz.choose_first"), retry=True)
+        return base.Graded(False, say("quiz.choose_first"), retry=True)
     wrong, missing = len(picked - right), len(right - picked)
     if not wrong and not missing:
-        return Graded(True, say("quiz.correct"), share=1.0)
+        return base.Graded(True, say("quiz.correct"), share=1.0)
     if not spec["multiple"]:
-        return Graded(False, say("quiz.wrong_noted" if picked & check.noted else "quiz.wrong_try"))
+        return base.Graded(
+            False, say("quiz.wrong_noted" if picked & check.noted else "quiz.wrong_try")
+        )
     parts = [say("quiz.choices_wrong", n=wrong)] if wrong else []
     parts += [say("quiz.options_missing", n=missing)] if missing else []
     text = say("quiz.wrong_parts", parts=say("quiz.list_separator").join(parts))
-    return Graded(False, text, share=max(0.0, (len(picked & right) - wrong) / len(right)))
+    return base.Graded(False, text, share=max(0.0, (len(picked & right) - wrong) / len(right)))
 
 
 def right_texts(options: list[dict[str, Any]]) -> list[Markup]:
@@ -131,7 +121,7 @@ def right_texts(options: list[dict[str, Any]]) -> list[Markup]:
 
 
 @dataclass(frozen=True)
-class ChoiceQuestion(Question):
+class ChoiceQuestion(base.Question):
     """Multiple choice; one correct option renders as radio buttons, several as checkboxes."""
 
     options: tuple[Option, ...] = ()
@@ -177,15 +167,8 @@ class ChoiceQuestion(Question):
                     f"(line {earlier[1].line})",
                 )
             options.append(Option(text, correct, feedback, pin))
-        if len(seq.items) < limits.MIN_OPTIONS:
-            r.problem(
-                seq.mark,
-                "options",
-                "too few options",
-                expected=f"at least {limits.MIN_OPTIONS}",
-                found=str(len(seq.items)),
-            )
-        elif not any_correct:
+        enough = base.enough_items(r, seq, "options", limits.MIN_OPTIONS, "too few options")
+        if enough and not any_correct:
             r.problem(
                 seq.mark,
                 "options",
@@ -195,14 +178,14 @@ class ChoiceQuestion(Question):
             )
         return cls(**common, options=tuple(options), shuffle=shuffle)
 
-    def concrete(self, draw: Draw) -> Concrete:
-        return Concrete(self, draw.seed, option_order=option_order(self, draw.seed))
+    def concrete(self, draw: base.Draw) -> base.Concrete:
+        return base.Concrete(self, draw.seed, option_order=option_order(self, draw.seed))
 
-    def shown(self, concrete: Concrete) -> list[Option]:
+    def shown(self, concrete: base.Concrete) -> list[Option]:
         order = concrete.option_order or tuple(range(len(self.options)))
         return [self.options[i] for i in order]
 
-    def view(self, concrete: Concrete, page: Page) -> dict[str, Any]:
+    def view(self, concrete: base.Concrete, page: base.Page) -> dict[str, Any]:
         opts = [ConcreteOption(o.text, o.correct, o.feedback) for o in self.shown(concrete)]
         options = option_views(opts, page.dom_id, page)
         return {
@@ -213,10 +196,10 @@ class ChoiceQuestion(Question):
         }
 
     @classmethod
-    def grade(cls, spec: Mapping[str, Any], check: Check) -> Graded:
+    def grade(cls, spec: Mapping[str, Any], check: base.Check) -> base.Graded:
         return grade_choice(spec, check)
 
-    def cards(self, concrete: Concrete, ctx: Cards) -> list[Card]:
+    def cards(self, concrete: base.Concrete, ctx: base.Cards) -> list[base.Card]:
         hint = f"<p><em>{ctx.say('cards.choose_all')}</em></p>" if self.multiple else ""
         order = concrete.option_order or option_order(self, concrete.seed)
         shown = [self.options[i] for i in order]
@@ -236,7 +219,7 @@ class ChoiceQuestion(Question):
             )
         return None
 
-    def moodle(self, doc: MoodleDocument, concrete: Concrete) -> None:
+    def moodle(self, doc: MoodleDocument, concrete: base.Concrete) -> None:
         """``multichoice``: one right option is ``single``; several share 100 % (each right
         one ``100/k``) and each wrong one takes as much away (``-100/k``), as the site
         scores it: (right ticks − wrong ticks) ÷ right options, never below 0. Pinned
@@ -266,7 +249,7 @@ class ChoiceQuestion(Question):
             return f"Moodle's grades split a mark in at most {MAX_SHARES} shares"
         return None
 
-    def gift(self, w: GiftWriter, concrete: Concrete) -> None:
+    def gift(self, w: GiftWriter, concrete: base.Concrete) -> None:
         """``=right#feedback ~wrong#feedback``; with several right options, weights
         ``~%50%right`` (each right one ``100/k``) and ``~%-50%wrong`` (each wrong one
         ``-100/k``: the site's rule), as in the Moodle XML export."""
@@ -284,7 +267,7 @@ class ChoiceQuestion(Question):
         body = "\n".join(lines)
         w.add(f"{w.head(self.id, w.html(self.prompt))}{{\n{body}{w.general(self)}\n}}")
 
-    def qti(self, doc: QtiDocument, concrete: Concrete) -> None:
+    def qti(self, doc: QtiDocument, concrete: base.Concrete) -> None:
         """``multiple_choice_question`` (``multiple_answers_question`` with several right
         options, which Canvas scores as the site does: each right tick ``1/k`` of the points,
         each wrong one ``-1/k``, never below 0), feedback per option, in konum's order for the
@@ -297,7 +280,7 @@ class ChoiceQuestion(Question):
         doc.item(kind, self, doc.html(self.prompt)).choice(options)
         doc.keeps_order = doc.keeps_order or any(option[3] for option in options)
 
-    def printed(self, ctx: Print) -> PrintedQuestion:
+    def printed(self, ctx: base.Print) -> base.PrintedQuestion:
         order = option_order(self, ctx.seed)
         options = tuple(ctx.md(self.options[i].text, inline=True) for i in order)
         right = [
@@ -305,14 +288,4 @@ class ChoiceQuestion(Question):
             for k, i in enumerate(order)
             if self.options[i].correct
         ]
-        return PrintedQuestion(
-            ctx.number,
-            self.id,
-            "choice",
-            ctx.md(self.prompt),
-            Markup("; ").join(right),
-            figure=ctx.figure(self.figure),
-            options=options,
-            multiple=self.multiple,
-            explanation=ctx.md(self.explanation) if self.explanation.strip() else None,
-        )
+        return ctx.printed(self, Markup("; ").join(right), options=options, multiple=self.multiple)

@@ -61,23 +61,8 @@ from konum.messages import message
 from konum.model import Misconception, ParamConstraint, Variant
 from konum.plugins import Plugins
 from konum.qti_items import QtiDocument
-from konum.types.base import (
-    Card,
-    Cards,
-    Check,
-    Concrete,
-    Draw,
-    Finding,
-    Graded,
-    Page,
-    Print,
-    PrintedQuestion,
-    Probe,
-    Question,
-    answer_line,
-    letter,
-    section,
-)
+from konum.types import base
+from konum.types.base import answer_line, letter, section
 from konum.types.choice import choice_data, grade_choice, option_views, right_texts
 from konum.types.computed_moodle import moodle_lacks, wildcard_prompt, write_calculated
 from konum.types.computed_read import read_fields
@@ -92,7 +77,7 @@ def variant_salt(salt: str, k: int) -> str:
 
 
 @dataclass(frozen=True)
-class ComputedQuestion(Question):
+class ComputedQuestion(base.Question):
     """Numbers drawn from a seed, the answer computed: by a named generator or a formula.
 
     Exactly one of ``generator`` and ``formula`` is set. A generator (a plugin's,
@@ -177,13 +162,13 @@ class ComputedQuestion(Question):
             self.symbols,
         )
 
-    def probe(self, ctx: Probe) -> tuple[list[Finding], ComputedQuestion]:
+    def probe(self, ctx: base.Probe) -> tuple[list[base.Finding], ComputedQuestion]:
         """The generator exists and its params give questions (or the formulas hold on many
         drawings), they allow ``ctx.variants`` different variants, and the prompt template
         renders for a variant."""
         if self.formula is not None:
             found = [
-                Finding(p.field, p.message, p.offset)
+                base.Finding(p.field, p.message, p.offset)
                 for p in check_formula(
                     self.id,
                     self.formula,
@@ -196,17 +181,17 @@ class ComputedQuestion(Question):
                 )
             ]
         elif self.generator not in ctx.plugins.generators:
-            return [Finding("generator", ctx.plugins.unknown_generator(self.generator))], self
+            return [base.Finding("generator", ctx.plugins.unknown_generator(self.generator))], self
         else:
             try:
                 recipe = self.recipe(ctx.plugins)
             except FormulaError as exc:  # the where: the generator itself was found
-                return [Finding("where", exc.reason, exc.offset)], self
+                return [base.Finding("where", exc.reason, exc.offset)], self
             try:
-                found = [Finding(p, m) for p, m in check_generator(recipe)]
+                found = [base.Finding(p, m) for p, m in check_generator(recipe)]
             except Exception as exc:  # the generator's own bug must still not hide the bank
                 message = f"the generator check failed ({type(exc).__name__}: {exc})"
-                return [Finding("generator", message)], self
+                return [base.Finding("generator", message)], self
         if found:
             return found, self
         recipe = self.recipe(ctx.plugins)
@@ -218,22 +203,24 @@ class ComputedQuestion(Question):
                 "the site draws of each computed question: widen a range or add values (or "
                 "lower the site's 'variants')"
             )
-            return [Finding("params", message)], self
+            return [base.Finding("params", message)], self
         if not self.prompt:
             return found, self
         try:
             (variant,) = computed_variants(recipe, 0, 1)
         except PromptTemplateError as exc:
-            return [Finding("prompt", str(exc))], self
+            return [base.Finding("prompt", str(exc))], self
         except Exception as exc:  # a generator failure must still not hide the bank
             field = "formula" if self.formula is not None else "generator"
-            return [Finding(field, f"drawing a variant failed ({type(exc).__name__}: {exc})")], self
+            return [
+                base.Finding(field, f"drawing a variant failed ({type(exc).__name__}: {exc})")
+            ], self
         return [
-            Finding("prompt", f"{issue.message} (in the text the template wrote)")
+            base.Finding("prompt", f"{issue.message} (in the text the template wrote)")
             for issue in scan_generated(self.prompt, variant.prompt)
         ], self
 
-    def concrete(self, draw: Draw) -> Concrete:
+    def concrete(self, draw: base.Draw) -> base.Concrete:
         """``draw.variants`` variants, worded in ``draw.language`` (the same numbers in
         every language).
 
@@ -243,11 +230,11 @@ class ComputedQuestion(Question):
         variants = computed_variants(
             self.recipe(draw.plugins), draw.seed, draw.variants, draw.language
         )
-        return Concrete(self, draw.seed, variants=variants)
+        return base.Concrete(self, draw.seed, variants=variants)
 
     # --- outputs -------------------------------------------------------------------------
 
-    def view(self, concrete: Concrete, page: Page) -> dict[str, Any]:
+    def view(self, concrete: base.Concrete, page: base.Page) -> dict[str, Any]:
         if not concrete.variants:
             raise ValueError("a computed question needs at least one variant")
         variants = []
@@ -284,13 +271,13 @@ class ComputedQuestion(Question):
         return {"variants": variants, "data": {"type": "computed", "variants": data_variants}}
 
     @classmethod
-    def grade(cls, spec: Mapping[str, Any], check: Check) -> Graded:
+    def grade(cls, spec: Mapping[str, Any], check: base.Check) -> base.Graded:
         """The variant shown, as a choice or a numeric question, under its own salt."""
         variant = spec["variants"][check.variant]
         grader = grade_choice if variant["form"] == "choice" else grade_numeric
         return grader(variant, replace(check, salt=variant_salt(check.salt, check.variant)))
 
-    def cards(self, concrete: Concrete, ctx: Cards) -> list[Card]:
+    def cards(self, concrete: base.Concrete, ctx: base.Cards) -> list[base.Card]:
         """One card per variant, keyed ``question:<id>:variant:<i>``."""
         cards = []
         for v in concrete.variants:
@@ -311,7 +298,7 @@ class ComputedQuestion(Question):
             cards.append(ctx.card(self, front, back, key=key, tags=("computed",)))
         return cards
 
-    def moodle(self, doc: MoodleDocument, concrete: Concrete) -> None:
+    def moodle(self, doc: MoodleDocument, concrete: base.Concrete) -> None:
         """A formula question as ``calculated`` (``calculatedmulti`` for the choice form):
         the formula in Moodle's syntax (``{m} * {a}``), one private dataset per parameter
         whose items are the variants konum drew, the tolerance (the largest of the
@@ -326,7 +313,7 @@ class ComputedQuestion(Question):
         else:
             doc.later.append(lambda: self._per_variant(doc, concrete))
 
-    def _per_variant(self, doc: MoodleDocument, concrete: Concrete) -> None:
+    def _per_variant(self, doc: MoodleDocument, concrete: base.Concrete) -> None:
         n = len(concrete.variants)
         said = message(doc.language, "cards.variants_category", question=self.id, n=n)
         doc.category(
@@ -356,7 +343,7 @@ class ComputedQuestion(Question):
                 numerical_answer(element, variant.answer, variant.tolerance)
                 units(element, variant.unit)
 
-    def _calculated(self, doc: MoodleDocument, concrete: Concrete, text: str) -> None:
+    def _calculated(self, doc: MoodleDocument, concrete: base.Concrete, text: str) -> None:
         assert self.formula is not None
         multi = self.answer == "choice"
         element = doc.question(
@@ -376,13 +363,13 @@ class ComputedQuestion(Question):
             html=doc.html,
         )
 
-    def gift(self, w: GiftWriter, concrete: Concrete) -> None:
+    def gift(self, w: GiftWriter, concrete: base.Concrete) -> None:
         """A category of its own (``.../<bank title>/<question id>``) after the bank's
         questions, with one numeric (or choice) question per variant, as in the Moodle XML
         export."""
         w.later.append(lambda: self._gift_variants(w, concrete))
 
-    def _gift_variants(self, w: GiftWriter, concrete: Concrete) -> None:
+    def _gift_variants(self, w: GiftWriter, concrete: base.Concrete) -> None:
         w.category(w.deck, w.bank_title, self.id)
         for variant in concrete.variants:
             heading = message(w.language, "cards.worked_solution")
@@ -402,7 +389,7 @@ class ComputedQuestion(Question):
                 unit = f" {w.escape(w.html(variant.unit, inline=True))}" if variant.unit else ""
                 w.add(f"{head}{{{shown}{w.general(self, solution)}\n}}{unit}")
 
-    def qti(self, doc: QtiDocument, concrete: Concrete) -> None:
+    def qti(self, doc: QtiDocument, concrete: base.Concrete) -> None:
         """A question group of its variants, of which Canvas gives each student one ("pick
         1"), worth the question's points: each variant a ``numerical_question`` (or a
         ``multiple_choice_question`` with the misconceptions' feedback), its worked solution
@@ -417,7 +404,7 @@ class ComputedQuestion(Question):
             else:
                 item.numeric(v.answer, v.tolerance, v.unit)
 
-    def printed(self, ctx: Print) -> PrintedQuestion:
+    def printed(self, ctx: base.Print) -> base.PrintedQuestion:
         """The version's variant, drawn in the paper's language (its prompt, solution,
         options and shown answer already have the language's decimal mark)."""
         variant = ctx.variant(self)
@@ -430,7 +417,7 @@ class ComputedQuestion(Question):
                 Markup(typeset_number(ctx.md(o.text, inline=True))) for o in variant.options
             )
             right = next(letter(k) for k, o in enumerate(variant.options) if o.correct)
-            return PrintedQuestion(
+            return base.PrintedQuestion(
                 ctx.number,
                 self.id,
                 "choice",
@@ -444,7 +431,7 @@ class ComputedQuestion(Question):
         answer_html = Markup("<strong>{}</strong> (± {})").format(
             shown, tolerance_text(variant.tolerance, ctx.language)
         )
-        return PrintedQuestion(
+        return base.PrintedQuestion(
             ctx.number,
             self.id,
             "numeric",
@@ -456,7 +443,7 @@ class ComputedQuestion(Question):
             explanation=explanation,
         )
 
-    def preview(self, concrete: Concrete, plugins: Plugins) -> str | None:
+    def preview(self, concrete: base.Concrete, plugins: Plugins) -> str | None:
         return format_preview(self, concrete.variants, plugins)
 
 
@@ -476,7 +463,7 @@ def _variant_feedback(md: Any, q: ComputedQuestion, variant: Variant, heading: s
     return f"<p><strong>{heading}</strong></p>{md(variant.solution)}" + explanation
 
 
-def _multi_ready(q: ComputedQuestion, concrete: Concrete) -> bool:
+def _multi_ready(q: ComputedQuestion, concrete: base.Concrete) -> bool:
     """Every variant shows the answer and one option per misconception, nothing else."""
     wanted = {m.formula for m in q.misconceptions}
     for variant in concrete.variants:
@@ -486,7 +473,7 @@ def _multi_ready(q: ComputedQuestion, concrete: Concrete) -> bool:
     return True
 
 
-def calculated_form(q: ComputedQuestion, concrete: Concrete) -> str | None:
+def calculated_form(q: ComputedQuestion, concrete: base.Concrete) -> str | None:
     """The prompt with wildcards when ``q`` is written as a calculated question (a formula
     question whose prompt and options Moodle can reproduce), else None."""
     from konum.lms import lms_html

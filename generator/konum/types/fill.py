@@ -36,19 +36,7 @@ from konum.formatting import BLANK, BLANK_TOKEN, BLANK_TOKEN_RE, blank_tokens
 from konum.lms import GiftWriter, MoodleDocument, answer, cloze_answer, shortanswer_text, value
 from konum.markup import MarkupError, render_text
 from konum.qti_items import QtiDocument
-from konum.types.base import (
-    Card,
-    Cards,
-    Check,
-    Concrete,
-    Finding,
-    Graded,
-    Page,
-    Print,
-    PrintedQuestion,
-    Probe,
-    Question,
-)
+from konum.types import base
 from konum.yamlsource import Mark, YMap, YNode, YSeq
 
 BLANK_FIELDS = ("answers", "answer", "regex", "case_sensitive")
@@ -194,7 +182,7 @@ def _cloze_safe(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class FillQuestion(Question):
+class FillQuestion(base.Question):
     """Fill in the blanks; ``prompt`` holds one blank (``____``) per entry of ``blanks``."""
 
     blanks: tuple[Blank, ...] = ()
@@ -263,16 +251,16 @@ class FillQuestion(Question):
             raise BlankError(f"expected {len(self.blanks)} blanks in the prompt, found {count}")
         return source
 
-    def probe(self, ctx: Probe) -> tuple[list[Finding], FillQuestion]:
+    def probe(self, ctx: base.Probe) -> tuple[list[base.Finding], FillQuestion]:
         try:
             with_blanks(render_text(self.tokenised()).html, len(self.blanks), str)
         except BlankError as exc:
-            return [Finding("prompt", str(exc))], self
+            return [base.Finding("prompt", str(exc))], self
         except MarkupError:  # reported with the prompt's other problems
             pass
         return [], self
 
-    def view(self, concrete: Concrete, page: Page) -> dict[str, Any]:
+    def view(self, concrete: base.Concrete, page: base.Page) -> dict[str, Any]:
         total = len(self.blanks)
         prompt = with_blanks(
             str(page.md(self.tokenised())),
@@ -289,13 +277,13 @@ class FillQuestion(Question):
         }
 
     @classmethod
-    def grade(cls, spec: Mapping[str, Any], check: Check) -> Graded:
+    def grade(cls, spec: Mapping[str, Any], check: base.Check) -> base.Graded:
         """quiz.js's ``gradeFill``: each blank's text (``check.values``) against its hashes
         or its unsealed pattern; a decimal comma that a point would make right is asked
         again."""
         say, typed, blanks = check.say, [str(v) for v in check.values], spec["blanks"]
         if not any(v.strip() for v in typed):
-            return Graded(False, say("quiz.fill_first"), retry=True)
+            return base.Graded(False, say("quiz.fill_first"), retry=True)
 
         def right(i: int, text: str) -> bool:
             blank, case = blanks[i], blanks[i]["case_sensitive"]
@@ -317,18 +305,18 @@ class FillQuestion(Question):
                 and not right(i, text)
                 and right(i, text.replace(",", "."))
             ):
-                return Graded(False, say("quiz.point_not_comma"), retry=True)
+                return base.Graded(False, say("quiz.point_not_comma"), retry=True)
         bad = [str(i + 1) for i, text in enumerate(typed) if not right(i, text)]
         if not bad:
-            return Graded(True, say("quiz.correct"), share=1.0)
+            return base.Graded(True, say("quiz.correct"), share=1.0)
         listed = say("quiz.list_separator").join(bad)
-        return Graded(
+        return base.Graded(
             False,
             say("quiz.blanks_wrong", n=len(bad), list=listed),
             share=1 - len(bad) / len(typed),
         )
 
-    def cards(self, concrete: Concrete, ctx: Cards) -> list[Card]:
+    def cards(self, concrete: base.Concrete, ctx: base.Cards) -> list[base.Card]:
         def cloze(i: int) -> str:
             blank = self.blanks[i]
             shown = blank.shown or blank.regex or ""
@@ -347,7 +335,7 @@ class FillQuestion(Question):
                 )
         return None
 
-    def moodle(self, doc: MoodleDocument, concrete: Concrete) -> None:
+    def moodle(self, doc: MoodleDocument, concrete: base.Concrete) -> None:
         """One blank: ``shortanswer`` (``usecase`` 1 when case-sensitive); several:
         ``cloze``, one ``{1:SHORTANSWER:=a~=b}`` (``SHORTANSWER_C``) per blank."""
         if len(self.blanks) == 1:
@@ -378,7 +366,7 @@ class FillQuestion(Question):
             return "an answer starts with '[', which Moodle's GIFT reader takes for a format"
         return None
 
-    def gift(self, w: GiftWriter, concrete: Concrete) -> None:
+    def gift(self, w: GiftWriter, concrete: base.Concrete) -> None:
         """A short answer in place of the blank ("missing word"): ``{=metre =meter}``."""
         token = BLANK_TOKEN.format(0)
         before, _, after = w.html(BLANK.sub(token, self.prompt, count=1)).partition(token)
@@ -393,29 +381,21 @@ class FillQuestion(Question):
                 return f"blank {i} {why}; Canvas's blanks match listed answers, ignoring case"
         return None
 
-    def qti(self, doc: QtiDocument, concrete: Concrete) -> None:
+    def qti(self, doc: QtiDocument, concrete: base.Concrete) -> None:
         """``fill_in_multiple_blanks_question``: blank ``i`` (from 0) is ``[blank<i>]`` where the
         prompt has it (in code too), with its accepted answers; each blank an equal share."""
         text = with_blanks(doc.html(self.tokenised()), len(self.blanks), "[blank{}]".format)
         rows = [(f"blank{i}", b.answers, range(len(b.answers))) for i, b in enumerate(self.blanks)]
         doc.item("fill_in_multiple_blanks_question", self, text).lists(rows, "blank")
 
-    def printed(self, ctx: Print) -> PrintedQuestion:
+    def printed(self, ctx: base.Print) -> base.PrintedQuestion:
         prompt = with_blanks(
             str(ctx.md(self.tokenised())),
             len(self.blanks),
             lambda i: f'<span class="konum-exam-gap">({i + 1})</span>',
         )
         answers = Markup("<br>").join(_printed_answer(ctx, i, b) for i, b in enumerate(self.blanks))
-        return PrintedQuestion(
-            ctx.number,
-            self.id,
-            "fill",
-            Markup(prompt),
-            answers,
-            figure=ctx.figure(self.figure),
-            explanation=ctx.md(self.explanation) if self.explanation.strip() else None,
-        )
+        return ctx.printed(self, answers, Markup(prompt))
 
 
 def _blank(r: Reader, node: YNode, path: str) -> Blank | None:
@@ -512,7 +492,7 @@ def _blank_data(blank: Blank, salt: str, index: int) -> dict[str, Any]:
     }
 
 
-def _printed_answer(ctx: Print, index: int, blank: Blank) -> Markup:
+def _printed_answer(ctx: base.Print, index: int, blank: Blank) -> Markup:
     """Blank ``index``'s accepted answers as code, as written (no decimal mark changed)."""
     words = []
     first = blank.shown

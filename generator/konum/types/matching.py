@@ -31,19 +31,8 @@ from konum.lms import GiftWriter, MoodleDocument, combined_feedback, text_elemen
 from konum.qti_items import QtiDocument
 from konum.seeding import rng_for
 from konum.spoken import html_text, plain_text
-from konum.types.base import (
-    Card,
-    Cards,
-    Check,
-    Concrete,
-    Draw,
-    Graded,
-    Page,
-    Print,
-    PrintedQuestion,
-    Question,
-    letter,
-)
+from konum.types import base
+from konum.types.base import letter
 from konum.yamlsource import Mark, YMap, YSeq
 
 PAIR_FIELDS = ("left", "right")
@@ -67,7 +56,7 @@ def right_items(question: MatchingQuestion, seed: int) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
-class MatchingQuestion(Question):
+class MatchingQuestion(base.Question):
     """Match each left item to its right item; ``distractors`` are extra right-side items."""
 
     pairs: tuple[Pair, ...] = ()
@@ -104,14 +93,8 @@ class MatchingQuestion(Question):
                     )
             if sides["left"] is not None and sides["right"] is not None:
                 pairs.append(Pair(sides["left"], sides["right"]))
-        if seq is not None and len(seq.items) < limits.MIN_PAIRS:
-            r.problem(
-                seq.mark,
-                "pairs",
-                "too few pairs",
-                expected=f"at least {limits.MIN_PAIRS}",
-                found=str(len(seq.items)),
-            )
+        if seq is not None:
+            base.enough_items(r, seq, "pairs", limits.MIN_PAIRS, "too few pairs")
         distractors = r.text_list(node, "distractors", "", required=False, markdown=True) or ()
         dseq = node.get("distractors")
         for j, text in enumerate(distractors):
@@ -130,10 +113,10 @@ class MatchingQuestion(Question):
                 )
         return cls(**common, pairs=tuple(pairs), distractors=tuple(distractors), shuffle=shuffle)
 
-    def concrete(self, draw: Draw) -> Concrete:
-        return Concrete(self, draw.seed, right_items=right_items(self, draw.seed))
+    def concrete(self, draw: base.Draw) -> base.Concrete:
+        return base.Concrete(self, draw.seed, right_items=right_items(self, draw.seed))
 
-    def view(self, concrete: Concrete, page: Page) -> dict[str, Any]:
+    def view(self, concrete: base.Concrete, page: base.Page) -> dict[str, Any]:
         right = list(concrete.right_items) or [p.right for p in self.pairs] + list(self.distractors)
         answers = [right.index(pair.right) for pair in self.pairs]
         return {
@@ -161,23 +144,19 @@ class MatchingQuestion(Question):
         }
 
     @classmethod
-    def grade(cls, spec: Mapping[str, Any], check: Check) -> Graded:
+    def grade(cls, spec: Mapping[str, Any], check: base.Check) -> base.Graded:
         """quiz.js's ``gradeMatching``: each row's chosen right item (``check.values``, its
         index as text, ``""`` for none); a share per row matched."""
         say, chosen = check.say, check.values
         if all(v == "" for v in chosen):
-            return Graded(False, say("quiz.match_first"), retry=True)
+            return base.Graded(False, say("quiz.match_first"), retry=True)
         right = sum(
             v != "" and seal.answer_hash(check.salt, "m", i, v) == spec["rows"][i]
             for i, v in enumerate(chosen)
         )
-        if right == len(chosen):
-            return Graded(True, say("quiz.match_all", n=right), share=1.0)
-        return Graded(
-            False, say("quiz.match_some", right=right, n=len(chosen)), share=right / len(chosen)
-        )
+        return base.graded_parts(right, len(chosen), say, "quiz.match_all", "quiz.match_some")
 
-    def cards(self, concrete: Concrete, ctx: Cards) -> list[Card]:
+    def cards(self, concrete: base.Concrete, ctx: base.Cards) -> list[base.Card]:
         lefts = "".join(f"<li>{ctx.md(p.left, inline=True)}</li>" for p in self.pairs)
         front = ctx.md(self.prompt) + f'<ul class="konum-match-items">{lefts}</ul>'
         rows = "".join(
@@ -204,7 +183,7 @@ class MatchingQuestion(Question):
     moodle_problem = _too_few
     gift_problem = _too_few
 
-    def moodle(self, doc: MoodleDocument, concrete: Concrete) -> None:
+    def moodle(self, doc: MoodleDocument, concrete: base.Concrete) -> None:
         """``matching``: pairs as subquestions, distractors as answers with no subquestion;
         answers are plain text (Moodle shows them in a drop-down), math as Unicode."""
         element = doc.question("matching", self, text=doc.html(self.prompt))
@@ -216,7 +195,7 @@ class MatchingQuestion(Question):
             answer = ET.SubElement(ET.SubElement(sub, "answer"), "text")
             answer.text = plain_text(right, doc.language)
 
-    def gift(self, w: GiftWriter, concrete: Concrete) -> None:
+    def gift(self, w: GiftWriter, concrete: base.Concrete) -> None:
         """``{=left -> right = -> distractor}``, the right sides as plain text."""
         lines = [
             f"  ={w.part(w.html(p.left, inline=True).replace('->', '-&gt;'))} -> "
@@ -227,7 +206,7 @@ class MatchingQuestion(Question):
         body = "\n".join(lines)
         w.add(f"{w.head(self.id, w.html(self.prompt))}{{\n{body}{w.general(self)}\n}}")
 
-    def qti(self, doc: QtiDocument, concrete: Concrete) -> None:
+    def qti(self, doc: QtiDocument, concrete: base.Concrete) -> None:
         """``matching_question``: each left item with a drop-down of the right-hand items
         (distractors among them, in konum's order for the seed), both as plain text with math
         as a reader says it (Canvas shows no markup there); each pair an equal share."""
@@ -238,7 +217,7 @@ class MatchingQuestion(Question):
         ]
         doc.item("matching_question", self, doc.html(self.prompt)).lists(rows, "m")
 
-    def printed(self, ctx: Print) -> PrintedQuestion:
+    def printed(self, ctx: base.Print) -> base.PrintedQuestion:
         items = right_items(self, ctx.seed)
         rights = tuple(ctx.md(item, inline=True) for item in items)
         rows = [
@@ -247,14 +226,9 @@ class MatchingQuestion(Question):
             )
             for k, p in enumerate(self.pairs)
         ]
-        return PrintedQuestion(
-            ctx.number,
-            self.id,
-            "matching",
-            ctx.md(self.prompt),
+        return ctx.printed(
+            self,
             Markup("<br>").join(rows),
-            figure=ctx.figure(self.figure),
             lefts=tuple(ctx.md(p.left, inline=True) for p in self.pairs),
             rights=rights,
-            explanation=ctx.md(self.explanation) if self.explanation.strip() else None,
         )

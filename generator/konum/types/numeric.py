@@ -32,18 +32,8 @@ from konum.fields import Reader, num, written
 from konum.formatting import format_number, localize_numbers, typeset_number
 from konum.lms import GiftWriter, MoodleDocument, numerical_answer, plain_number, units
 from konum.qti_items import QtiDocument
-from konum.types.base import (
-    Card,
-    Cards,
-    Check,
-    Concrete,
-    Graded,
-    Page,
-    Print,
-    PrintedQuestion,
-    Question,
-    answer_line,
-)
+from konum.types import base
+from konum.types.base import answer_line
 from konum.yamlsource import YMap
 
 
@@ -88,22 +78,22 @@ def read_number(text: str, language: str) -> tuple[float | None, float | None]:
     return None, (float(sign + theirs + tail) if theirs is not None else None)
 
 
-def grade_numeric(spec: Mapping[str, Any], check: Check) -> Graded:
+def grade_numeric(spec: Mapping[str, Any], check: base.Check) -> base.Graded:
     """quiz.js's ``gradeNumeric``: the typed text (``check.values[0]``) against the sealed
     interval; a number written the other way, or none, is asked again."""
     say, typed = check.say, str(check.values[0]).strip()
     value, other = read_number(typed, check.language)
     if not typed:
-        return Graded(False, say("quiz.number_first"), retry=True)
+        return base.Graded(False, say("quiz.number_first"), retry=True)
     if other is not None:
         shown = format_number(other, language=check.language)
-        return Graded(False, say("quiz.number_ask", typed=typed, value=shown), retry=True)
+        return base.Graded(False, say("quiz.number_ask", typed=typed, value=shown), retry=True)
     if value is None:
-        return Graded(False, say("quiz.number_bad"), retry=True)
+        return base.Graded(False, say("quiz.number_bad"), retry=True)
     low, high = json.loads(seal.unseal(check.salt, spec["interval"]))
     if low <= value <= high:
-        return Graded(True, say("quiz.correct"), share=1.0)
-    return Graded(False, say("quiz.too_high" if value > high else "quiz.too_low", value=typed))
+        return base.Graded(True, say("quiz.correct"), share=1.0)
+    return base.Graded(False, say("quiz.too_high" if value > high else "quiz.too_low", value=typed))
 
 
 def tolerance_text(tolerance: float, language: str = "en") -> str:
@@ -113,7 +103,7 @@ def tolerance_text(tolerance: float, language: str = "en") -> str:
 
 
 @dataclass(frozen=True)
-class NumericQuestion(Question):
+class NumericQuestion(base.Question):
     """A number, accepted within ``tolerance`` (absolute, or relative to ``answer``).
 
     ``decimals`` is how many decimals the prompt asks for; the loader checks that the
@@ -190,7 +180,7 @@ class NumericQuestion(Question):
             decimals=decimals,
         )
 
-    def view(self, concrete: Concrete, page: Page) -> dict[str, Any]:
+    def view(self, concrete: base.Concrete, page: base.Page) -> dict[str, Any]:
         shown = format_number(self.answer, self.decimals, language=page.language)
         return {
             "unit": self.unit,
@@ -203,51 +193,42 @@ class NumericQuestion(Question):
         }
 
     @classmethod
-    def grade(cls, spec: Mapping[str, Any], check: Check) -> Graded:
+    def grade(cls, spec: Mapping[str, Any], check: base.Check) -> base.Graded:
         return grade_numeric(spec, check)
 
-    def cards(self, concrete: Concrete, ctx: Cards) -> list[Card]:
+    def cards(self, concrete: base.Concrete, ctx: base.Cards) -> list[base.Card]:
         shown = html.escape(
             format_number(self.answer, self.decimals, self.unit, ctx.language), quote=False
         )
         back = answer_line(ctx.say("cards.answer"), shown) + ctx.explanation(self)
         return [ctx.card(self, ctx.md(self.prompt), back)]
 
-    def moodle(self, doc: MoodleDocument, concrete: Concrete) -> None:
+    def moodle(self, doc: MoodleDocument, concrete: base.Concrete) -> None:
         """``numerical`` with an absolute tolerance (a relative one times the answer) and
         the unit, optional for the student."""
         element = doc.question("numerical", self, text=doc.html(self.prompt))
         numerical_answer(element, self.answer, self.absolute_tolerance)
         units(element, self.unit)
 
-    def gift(self, w: GiftWriter, concrete: Concrete) -> None:
+    def gift(self, w: GiftWriter, concrete: base.Concrete) -> None:
         """``{#answer:tolerance}``, the tolerance absolute (the prompt says the unit)."""
         answer = f"#{plain_number(self.answer)}:{plain_number(self.absolute_tolerance)}"
         w.add(f"{w.head(self.id, w.html(self.prompt))}{{{answer}{w.general(self)}\n}}")
 
-    def qti(self, doc: QtiDocument, concrete: Concrete) -> None:
+    def qti(self, doc: QtiDocument, concrete: base.Concrete) -> None:
         """``numerical_question``: the answer and the numbers within its tolerance (a relative
         one times the answer); Canvas has no unit field, so the unit follows the prompt."""
         item = doc.item("numerical_question", self, doc.html(self.prompt))
         item.numeric(self.answer, self.absolute_tolerance, self.unit)
 
-    def printed(self, ctx: Print) -> PrintedQuestion:
+    def printed(self, ctx: base.Print) -> base.PrintedQuestion:
         shown = typeset_number(
             format_number(self.answer, self.decimals, self.unit, language=ctx.language)
         )
         answer = Markup("<strong>{}</strong> (± {})").format(
             shown, tolerance_text(self.absolute_tolerance, ctx.language)
         )
-        return PrintedQuestion(
-            ctx.number,
-            self.id,
-            "numeric",
-            ctx.md(self.prompt),
-            answer,
-            figure=ctx.figure(self.figure),
-            unit=self.unit,
-            explanation=ctx.md(self.explanation) if self.explanation.strip() else None,
-        )
+        return ctx.printed(self, answer, unit=self.unit)
 
 
 def _finite(value: float) -> bool:

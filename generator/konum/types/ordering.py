@@ -32,19 +32,8 @@ from konum.lms import GiftWriter, MoodleDocument
 from konum.qti_items import QtiDocument
 from konum.seeding import rng_for
 from konum.spoken import plain_text
-from konum.types.base import (
-    Card,
-    Cards,
-    Check,
-    Concrete,
-    Draw,
-    Graded,
-    Page,
-    Print,
-    PrintedQuestion,
-    Question,
-    letter,
-)
+from konum.types import base
+from konum.types.base import letter
 from konum.yamlsource import YMap, YSeq
 
 
@@ -59,7 +48,7 @@ def item_order(question: OrderingQuestion, seed: int) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True)
-class OrderingQuestion(Question):
+class OrderingQuestion(base.Question):
     """Put ``items`` (written in the right order) in order."""
 
     items: tuple[str, ...] = ()
@@ -76,20 +65,14 @@ class OrderingQuestion(Question):
             return None
         if len(items) == len(seq.items):
             r.unique(seq, "items", items, "item", "items", why=", so two orders would be right")
-        if len(seq.items) < limits.MIN_ITEMS:
-            r.problem(
-                seq.mark,
-                "items",
-                "too few items to order (with two, the starting order gives the answer away)",
-                expected=f"at least {limits.MIN_ITEMS}",
-                found=str(len(seq.items)),
-            )
+        says = "too few items to order (with two, the starting order gives the answer away)"
+        base.enough_items(r, seq, "items", limits.MIN_ITEMS, says)
         return cls(**common, items=items)
 
-    def concrete(self, draw: Draw) -> Concrete:
-        return Concrete(self, draw.seed, item_order=item_order(self, draw.seed))
+    def concrete(self, draw: base.Draw) -> base.Concrete:
+        return base.Concrete(self, draw.seed, item_order=item_order(self, draw.seed))
 
-    def view(self, concrete: Concrete, page: Page) -> dict[str, Any]:
+    def view(self, concrete: base.Concrete, page: base.Page) -> dict[str, Any]:
         order = concrete.item_order or tuple(range(len(self.items)))
         start_of = {item: k for k, item in enumerate(order)}
         htmls = [page.md(text, inline=True) for text in self.items]
@@ -103,23 +86,19 @@ class OrderingQuestion(Question):
         }
 
     @classmethod
-    def grade(cls, spec: Mapping[str, Any], check: Check) -> Graded:
+    def grade(cls, spec: Mapping[str, Any], check: base.Check) -> base.Graded:
         """quiz.js's ``gradeOrdering``: ``check.values`` are the items' places in the
         starting order, in the reader's order; a share per item in its place."""
         say, order = check.say, [int(k) for k in check.values]
         if order == list(range(len(order))):
-            return Graded(False, say("quiz.order_first"), retry=True)
+            return base.Graded(False, say("quiz.order_first"), retry=True)
         right = sum(
             seal.answer_hash(check.salt, "p", p, k) == spec["positions"][p]
             for p, k in enumerate(order)
         )
-        if right == len(order):
-            return Graded(True, say("quiz.order_all", n=right), share=1.0)
-        return Graded(
-            False, say("quiz.order_some", right=right, n=len(order)), share=right / len(order)
-        )
+        return base.graded_parts(right, len(order), say, "quiz.order_all", "quiz.order_some")
 
-    def cards(self, concrete: Concrete, ctx: Cards) -> list[Card]:
+    def cards(self, concrete: base.Concrete, ctx: base.Cards) -> list[base.Card]:
         """The items on the front in the quiz's starting order, the right order on the back."""
         order = concrete.item_order or item_order(self, 0)
         shown = "".join(f"<li>{ctx.md(self.items[i], inline=True)}</li>" for i in order)
@@ -137,7 +116,7 @@ class OrderingQuestion(Question):
     def gift_problem(self) -> str | None:
         return "GIFT has no ordering questions"
 
-    def qti(self, doc: QtiDocument, concrete: Concrete) -> None:
+    def qti(self, doc: QtiDocument, concrete: base.Concrete) -> None:
         """What Canvas makes of the ordering questions it imports (QTI 1.2 as it reads it has
         none): a ``matching_question`` from each position, 1, 2, ..., to its item, the items
         as plain text in the starting order; each position an equal share, as on the site."""
@@ -146,24 +125,19 @@ class OrderingQuestion(Question):
         rows = [(str(p + 1), shown, [order.index(p)]) for p in range(len(self.items))]
         doc.item("matching_question", self, doc.html(self.prompt)).lists(rows, "m")
 
-    def moodle(self, doc: MoodleDocument, concrete: Concrete) -> None:  # pragma: no cover
+    def moodle(self, doc: MoodleDocument, concrete: base.Concrete) -> None:  # pragma: no cover
         raise AssertionError(self.moodle_problem())
 
-    def gift(self, w: GiftWriter, concrete: Concrete) -> None:  # pragma: no cover
+    def gift(self, w: GiftWriter, concrete: base.Concrete) -> None:  # pragma: no cover
         raise AssertionError(self.gift_problem())
 
-    def printed(self, ctx: Print) -> PrintedQuestion:
+    def printed(self, ctx: base.Print) -> base.PrintedQuestion:
         """The items lettered in the version's starting order; the key gives the letters in
         the right order."""
         order = item_order(self, ctx.seed)
         letters = [letter(order.index(place)) for place in range(len(self.items))]
-        return PrintedQuestion(
-            ctx.number,
-            self.id,
-            "ordering",
-            ctx.md(self.prompt),
+        return ctx.printed(
+            self,
             Markup("<strong>{}</strong>").format(", ".join(letters)),
-            figure=ctx.figure(self.figure),
             options=tuple(ctx.md(self.items[i], inline=True) for i in order),
-            explanation=ctx.md(self.explanation) if self.explanation.strip() else None,
         )

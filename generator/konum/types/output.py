@@ -41,20 +41,8 @@ from konum.formatting import code_block
 from konum.lms import OUTPUT_PROBLEM, GiftWriter, MoodleDocument
 from konum.messages import message
 from konum.programs import MAX_CHARS, ProgramError, run_program
-from konum.types.base import (
-    Card,
-    Cards,
-    Check,
-    Concrete,
-    Finding,
-    Graded,
-    Page,
-    Print,
-    PrintedQuestion,
-    Probe,
-    Question,
-    section,
-)
+from konum.types import base
+from konum.types.base import section
 from konum.yamlsource import YMap, YScalar
 
 #: Numbers of an output question's lines count as equal within this, unless it says otherwise.
@@ -126,7 +114,7 @@ def _line_difference(
 
 
 @dataclass(frozen=True)
-class OutputQuestion(Question):
+class OutputQuestion(base.Question):
     """A program to write, checked by what it prints.
 
     ``solution`` is an example program (Python, numpy available); ``expected`` what it
@@ -194,14 +182,14 @@ class OutputQuestion(Question):
             recorded=recorded,
         )
 
-    def probe(self, ctx: Probe) -> tuple[list[Finding], OutputQuestion]:
+    def probe(self, ctx: base.Probe) -> tuple[list[base.Finding], OutputQuestion]:
         """What the check stage finds, and the question with its expected output: the
         recording, or (where programs may run) what the solution prints."""
         current = solution_hash(self.solution)
         if not ctx.run_programs:
             if self.recorded is None:
                 return [
-                    Finding(
+                    base.Finding(
                         "solution",
                         "no recorded output: run 'konum check --record' to run the example "
                         "solution and record what it prints in the bank",
@@ -209,7 +197,7 @@ class OutputQuestion(Question):
                 ], self
             if self.recorded != current:
                 return [
-                    Finding(
+                    base.Finding(
                         "recorded",
                         f"recorded from another solution ({self.recorded}; this one is "
                         f"{current}): run 'konum check --record' to record its output again",
@@ -221,10 +209,10 @@ class OutputQuestion(Question):
         except ProgramError as exc:
             where = f" at its line {exc.line}" if exc.line else ""
             message = f"the example solution failed{where}: {exc.message}"
-            return [Finding("solution", message, line=exc.line)], self
+            return [base.Finding("solution", message, line=exc.line)], self
         if not printed.strip():
             return [
-                Finding(
+                base.Finding(
                     "solution",
                     "the example solution printed nothing: an output question checks what a "
                     "program prints",
@@ -235,7 +223,7 @@ class OutputQuestion(Question):
             if self.recorded != current or wrong:
                 why = wrong or "the solution changed since"
                 return [
-                    Finding(
+                    base.Finding(
                         "recorded",
                         f"the recorded output is not what the solution prints ({why}): run "
                         "'konum check --record' to record it again",
@@ -255,7 +243,7 @@ class OutputQuestion(Question):
             return None
         return digest, output
 
-    def view(self, concrete: Concrete, page: Page) -> dict[str, Any]:
+    def view(self, concrete: base.Concrete, page: base.Page) -> dict[str, Any]:
         """The box sized to the expected output, the example solution as highlighted code,
         and the checker's data (the expected text, sealed, and the tolerance)."""
         low, high = OUTPUT_ROWS
@@ -273,18 +261,20 @@ class OutputQuestion(Question):
         }
 
     @classmethod
-    def grade(cls, spec: Mapping[str, Any], check: Check) -> Graded:
+    def grade(cls, spec: Mapping[str, Any], check: base.Check) -> base.Graded:
         """quiz.js's ``gradeOutput``: the pasted output (``check.values[0]``) against the
         unsealed expected one, line by line; the first difference is told."""
         say, box = check.say, str(check.values[0])
         if not box.strip():
-            return Graded(False, say("quiz.output_empty"), retry=True)
+            return base.Graded(False, say("quiz.output_empty"), retry=True)
         problem = difference(seal.unseal(check.salt, spec["expected"]), box, spec["tolerance"], say)
         return (
-            Graded(False, problem) if problem else Graded(True, say("quiz.output_right"), share=1.0)
+            base.Graded(False, problem)
+            if problem
+            else base.Graded(True, say("quiz.output_right"), share=1.0)
         )
 
-    def cards(self, concrete: Concrete, ctx: Cards) -> list[Card]:
+    def cards(self, concrete: base.Concrete, ctx: base.Cards) -> list[base.Card]:
         """The task on the front; the example solution, what it prints and the
         explanation on the back."""
         printed = html.escape(self.expected, quote=False)
@@ -310,26 +300,21 @@ class OutputQuestion(Question):
     def qti_problem(self) -> str | None:
         return OUTPUT_PROBLEM.replace("Moodle", "Canvas")
 
-    def moodle(self, doc: MoodleDocument, concrete: Concrete) -> None:  # pragma: no cover
+    def moodle(self, doc: MoodleDocument, concrete: base.Concrete) -> None:  # pragma: no cover
         raise AssertionError(OUTPUT_PROBLEM)
 
-    def gift(self, w: GiftWriter, concrete: Concrete) -> None:  # pragma: no cover
+    def gift(self, w: GiftWriter, concrete: base.Concrete) -> None:  # pragma: no cover
         raise AssertionError(OUTPUT_PROBLEM)
 
-    def printed(self, ctx: Print) -> PrintedQuestion:
+    def printed(self, ctx: base.Print) -> base.PrintedQuestion:
         """The task on the exam; what the example prints, line by line, and the example
         itself in the key."""
         lines = Markup("<br>").join(
             Markup("<code>{}</code>").format(line) for line in self.expected.split("\n")
         )
-        return PrintedQuestion(
-            ctx.number,
-            self.id,
-            "output",
-            ctx.md(self.prompt),
+        return ctx.printed(
+            self,
             Markup("<strong>{}</strong><br>{}").format(ctx.say("print.prints"), lines),
-            figure=ctx.figure(self.figure),
             solution=ctx.md(code_block(self.solution)),
-            explanation=ctx.md(self.explanation) if self.explanation.strip() else None,
             lines=self.expected.count("\n") + 2,
         )

@@ -66,8 +66,8 @@ def test_editions_build_at_once_into_the_bytes_one_after_the_other_makes(
     assert sites["0"] == sites["1"]
     left = [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
     assert [name for name in left if not name.endswith("-lock")] == []
-    # Each edition built as if alone: the Turkish one's search in Turkish (in one process,
-    # MkDocs kept the English edition's search plugin, and its language).
+    # Each edition built as if alone: the Turkish one's search, left to its theme's language,
+    # in Turkish (in one process, MkDocs kept the English edition's search plugin).
     search = json.loads((tmp_path / "site-1" / "tr" / "search" / "search_index.json").read_text())
     assert search["config"]["lang"] == ["tr"]
 

@@ -191,9 +191,9 @@ def build_site(
         prefix = staging_prefixes(target)[0]
         # Every edition in a staging folder of its own, so that they build at once (MkDocs
         # empties the folder it builds into), each in a process of its own (MkDocs keeps a
-        # plugin from one build to the next: the Turkish edition's search was English); the
-        # others then go to their places in the main one's. All are where a killed build's
-        # leftovers are cleaned up.
+        # plugin from one build to the next: an edition's search took the first's language);
+        # the others then go to their places in the main one's. All are where a killed
+        # build's leftovers are cleaned up.
         stagings = [Path(tempfile.mkdtemp(prefix=prefix, dir=target.parent)) for _ in editions]
         staging = stagings[0]
         places = [

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.miniproject import konum, make_project, tree_digest
+from tests.test_build import add_edition
 
 EPOCH = {"SOURCE_DATE_EPOCH": "1767225600"}
 BANKS = 5
@@ -44,6 +45,31 @@ def test_every_core_builds_the_bytes_one_core_builds(project: Path, tmp_path: Pa
     assert any(f.startswith("downloads/") for f in digest)
     assert tree_digest(tmp_path / "all") == digest
     assert "7 banks" not in one.stdout and f"{BANKS + 1} banks" in one.stdout
+
+
+def test_editions_build_at_once_into_the_bytes_one_after_the_other_makes(
+    tmp_path: Path,
+) -> None:
+    """Each edition builds in a worker of its own; the site is the one built edition after
+    edition, and no staging folder is left."""
+    project = make_project(tmp_path / "edition")
+    add_edition(project)
+    sites = {}
+    for jobs in ("1", "0"):
+        site = tmp_path / f"site-{jobs}"
+        result = konum(project, "build", "-j", jobs, "-d", str(site), env=EPOCH, process=True)
+        assert result.returncode == 0, result.stderr
+        assert "site-" + jobs + "/tr/" in result.stdout
+        sites[jobs] = tree_digest(site)
+    assert {"tr/lessons/quiz.html", "tr/.konum-site", ".konum-site"} <= set(sites["1"])
+    assert any(f.startswith("tr/downloads/") for f in sites["1"])
+    assert sites["0"] == sites["1"]
+    left = [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
+    assert [name for name in left if not name.endswith("-lock")] == []
+    # Each edition built as if alone: the Turkish one's search, left to its theme's language,
+    # in Turkish (in one process, MkDocs kept the English edition's search plugin).
+    search = json.loads((tmp_path / "site-1" / "tr" / "search" / "search_index.json").read_text())
+    assert search["config"]["lang"] == ["tr"]
 
 
 def _in_a_process(code: str, cwd: Path) -> dict[str, object]:

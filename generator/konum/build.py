@@ -17,17 +17,21 @@ one's with its folder appended, as it is served there.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
 import shutil
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from konum.config import override
+from konum.config import Options, override
 from konum.driver import extension_configs, mkdocs_build
-from konum.errors import BuildError, PageError
+from konum.errors import BuildError, KonumError, PageError
+from konum.parallel import ordered_map
 from konum.paths import shown
 from konum.problems import BankProblem
 from konum.publish import (
@@ -185,28 +189,43 @@ def build_site(
         recover(target)
         for _, edition in editions:
             check_target(target, edition)  # again, now that no other build can change it
-        staging = Path(tempfile.mkdtemp(prefix=staging_prefixes(target)[0], dir=target.parent))
+        prefix = staging_prefixes(target)[0]
+        # Every edition in a staging folder of its own, so that they build at once (MkDocs
+        # empties the folder it builds into), each in a process of its own (MkDocs keeps a
+        # plugin from one build to the next: an edition's search took the first's language);
+        # the others then go to their places in the main one's. All are where a killed
+        # build's leftovers are cleaned up.
+        stagings = [Path(tempfile.mkdtemp(prefix=prefix, dir=target.parent)) for _ in editions]
+        staging = stagings[0]
+        places = [
+            s / folder if folder else s for (folder, _), s in zip(editions, stagings, strict=True)
+        ]
         try:
+            work = _Editions(editions, options, courses, urls, places, downloads, interrupted)
+            jobs = options[0].jobs or None
+            built = ordered_map(_build_edition, work, range(len(editions)), jobs, fresh=True)
+            for _, said, _ in built:
+                sys.stderr.write(said)
+            if any(seen for _, _, seen in built):  # a worker's interrupt, seen there alone
+                raise KeyboardInterrupt
             pages = 0
-            # The main edition first: MkDocs empties its site_dir, the editions' folders too.
-            for (folder, edition), opts, course, url in zip(
-                editions, options, courses, urls, strict=True
-            ):
-                place = staging / folder if folder else staging
-                pages += mkdocs_build(edition, place, opts, url, course)
-                if downloads:
-                    _write_downloads(edition, course, place)
-                # In each edition's folder too: `konum build -f mkdocs.tr.yml` may replace it.
-                (place / MARKER).write_text(
-                    "Made by konum build; konum replaces this folder on the next build.\n",
-                    encoding="utf-8",
-                )
+            for outcome, _, _ in built:
+                if isinstance(outcome, KonumError):
+                    raise outcome
+                pages += outcome
+            for (folder, _), place in zip(editions[1:], places[1:], strict=True):
+                shutil.rmtree(staging / folder, ignore_errors=True)
+                (staging / folder).parent.mkdir(parents=True, exist_ok=True)
+                os.replace(place, staging / folder)
             if interrupted:  # and the KeyboardInterrupt was lost on the way
                 raise KeyboardInterrupt
             swap_into_place(staging, target)
         except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
+            for made in stagings:
+                shutil.rmtree(made, ignore_errors=True)
             raise
+        for made in stagings[1:]:  # emptied: their editions are in the site
+            shutil.rmtree(made, ignore_errors=True)
     course = courses[0]
     return BuildResult(
         target,
@@ -217,6 +236,41 @@ def build_site(
         tuple(folder for folder, _ in editions[1:]),
         tuple(file for _, edition in editions for file in published_banks(edition)),
     )
+
+
+@dataclass(frozen=True)
+class _Editions:
+    """What :func:`_build_edition` builds: the editions (their folders inside the site and
+    configurations), each one's options, course, ``site_url`` and staging place."""
+
+    editions: list[tuple[str, SiteConfig]]
+    options: list[Options]
+    courses: list[Course]
+    urls: list[str | None]
+    places: list[Path]
+    downloads: bool
+    interrupted: list[int]
+
+
+def _build_edition(work: _Editions, index: int) -> tuple[int | KonumError, str, bool]:
+    """Build edition ``index`` of ``work`` into its place, with its downloads. Returns its
+    page count (or the error that stopped it), what it said on stderr (a worker's stderr
+    may not be the command's: the caller says it) and whether it saw an interrupt."""
+    edition, place = work.editions[index][1], work.places[index]
+    course = work.courses[index]
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said):
+        try:
+            pages = mkdocs_build(edition, place, work.options[index], work.urls[index], course)
+            if work.downloads:
+                _write_downloads(edition, course, place)
+        except KonumError as exc:
+            return exc, said.getvalue(), bool(work.interrupted)
+    # In each edition's folder too: `konum build -f mkdocs.tr.yml` may replace it.
+    (place / MARKER).write_text(
+        "Made by konum build; konum replaces this folder on the next build.\n", encoding="utf-8"
+    )
+    return pages, said.getvalue(), bool(work.interrupted)
 
 
 def _write_downloads(settings: SiteConfig, course: Course, place: Path) -> None:

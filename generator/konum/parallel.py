@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -58,9 +60,27 @@ def _can_fork() -> bool:
 _GIVEN: tuple[Callable[[Any, Any], Any], Any] | None = None
 
 
-def _receive(fn: Callable[[Any, Any], Any], context: Any) -> None:
+def _receive(fn: Callable[[Any, Any], Any], context: Any, parent: int) -> None:
     global _GIVEN
     _GIVEN = (fn, context)
+    _die_with(parent)
+
+
+def _die_with(parent: int) -> None:
+    """End this worker when the process that forked it ends: a build killed (SIGKILL leaves
+    no time to stop its workers) must not leave one writing into the folders the next
+    build cleans up. Linux's parent-death signal; elsewhere the worker finishes its item."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # it ended before the signal was asked for
+        os._exit(1)
 
 
 def _run(item: Any) -> Any:
@@ -70,7 +90,12 @@ def _run(item: Any) -> Any:
 
 
 def ordered_map(
-    fn: Callable[[C, T], R], context: C, items: Sequence[T], jobs: int | None = None
+    fn: Callable[[C, T], R],
+    context: C,
+    items: Sequence[T],
+    jobs: int | None = None,
+    *,
+    fresh: bool = False,
 ) -> list[R]:
     """``[fn(context, item) for item in items]``, computed by up to ``jobs`` forked workers.
 
@@ -78,22 +103,45 @@ def ordered_map(
         fn: a module-level function (workers find it in their copy of the module).
         context: what every call shares, inherited by the workers (never pickled).
         items: the pieces of work; each is pickled to a worker, its result back.
-        jobs: workers to use (``None``: one per core; ``1``: this process only).
+        jobs: workers to use (``None``: one per core; ``1``: this process only, unless
+            ``fresh``).
+        fresh: with more than one item, each in a process of its own, forked from this
+            one, even with one job (where forking is possible): what one item leaves in a
+            library's state (MkDocs keeps its plugins from build to build) cannot reach the
+            next.
 
     Returns:
         The results in the order of ``items``. An exception raised by ``fn`` in a worker is
         raised here as it was raised there.
     """
     count = workers(jobs, len(items))
+    if fresh and len(items) > 1 and _can_fork():
+        results: list[R] = []
+        for start in range(0, len(items), count):
+            pools = [_pool(1, fn, context) for _ in items[start : start + count]]
+            try:
+                futures = [
+                    pool.submit(_run, item)
+                    for pool, item in zip(pools, items[start : start + count], strict=True)
+                ]
+                results += [future.result() for future in futures]
+            finally:
+                for pool in pools:
+                    pool.shutdown()
+        return results
     if count == 1:
         return [fn(context, item) for item in items]
-    with ProcessPoolExecutor(
+    with _pool(count, fn, context) as pool:
+        return list(pool.map(_run, items))
+
+
+def _pool(count: int, fn: Callable[[Any, Any], Any], context: Any) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(
         max_workers=count,
         mp_context=multiprocessing.get_context("fork"),
         initializer=_receive,
-        initargs=(fn, context),
-    ) as pool:
-        return list(pool.map(_run, items))
+        initargs=(fn, context, os.getpid()),
+    )
 
 
 def chunks(count: int, parts: int) -> list[range]:

@@ -7,12 +7,15 @@ closing ``///`` to the end of the page, and knows no line numbers. :func:`block_
 content as pymdownx does and say, with the page's line, what is wrong; the quiz, study,
 progress, question and explorer blocks all use them. :func:`typed` gives a block's
 ``OPTIONS`` pymdownx's typed converters with messages that say what was expected.
+:func:`question_blocks` and :func:`question_pages` find the ``/// question`` blocks a page
+holds and the pages that hold any.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 import yaml
@@ -211,3 +214,51 @@ def outside_fences(lines: Sequence[str]) -> Iterator[tuple[int, str]]:
                 fence = None
         elif fence is None:
             yield index, line
+
+
+#: The first line of a ``/// question`` block (its end is a ``///`` line).
+QUESTION_START = re.compile(r"^ {0,3}/// *question *$")
+
+
+def question_blocks(lines: Sequence[str]) -> list[tuple[int, int]]:
+    """The ``/// question`` blocks of a page outside fenced code, as ``(first, end)``: the
+    index of the block's first line and of its closing ``///`` line (``len(lines)`` when
+    none closes it)."""
+    found = []
+    for index, line in outside_fences(lines):
+        if QUESTION_START.match(line):
+            ends = (i for i in range(index + 1, len(lines)) if END.match(lines[i]))
+            found.append((index, next(ends, len(lines))))
+    return found
+
+
+def question_pages(pages: Path | None, skip: Sequence[Path] = ()) -> list[Path]:
+    """The Markdown pages below ``pages`` with a ``/// question`` line, sorted, none of them
+    below a folder of ``skip`` (another edition's pages, inside these as ``docs/tr`` in
+    ``docs``: its questions are that edition's). Only regular files inside ``pages`` are
+    read: a pipe, a device or a link leading out is refused by the site's own check
+    (:func:`konum.files.tree_problems`), and reading it could hang."""
+    if pages is None or not pages.is_dir():
+        return []
+    inside = pages.resolve()
+    others = [folder.resolve() for folder in skip]
+    others = [f for f in others if f != inside and f.is_relative_to(inside)]
+
+    def readable(page: Path) -> bool:
+        try:
+            real = page.resolve()
+        except (OSError, RuntimeError):
+            return False
+        return (
+            real.is_relative_to(inside)
+            and real.is_file()
+            and not any(real.is_relative_to(other) for other in others)
+        )
+
+    return [
+        page
+        for page in sorted(pages.rglob("*.md"))
+        if not any(part.startswith(".") for part in page.relative_to(pages).parts)
+        and readable(page)
+        and "/// question" in page.read_text(encoding="utf-8", errors="replace")
+    ]

@@ -21,13 +21,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from konum import htmlcheck, imagerefs, limits
 from konum.figures import FigureError
+from konum.files import Stamp, stamps
 from konum.images import Image
 from konum.load import DEFAULT_ROOT, Loaded, PathLike, load_files
 from konum.load import Kept as LoadKept
@@ -36,7 +37,6 @@ from konum.markup import MarkupError, Rendered, Spot, remember, render_text
 from konum.parallel import chunks, ordered_map, workers
 from konum.plugins import NONE, Plugins
 from konum.problems import BankError, BankProblem, sort_problems
-from konum.translate import with_texts
 from konum.types import Bank, Finding, Probe, Question
 from konum.yamlsource import Mark, YMap, YNode, YScalar, YSeq
 
@@ -193,7 +193,7 @@ def check_loaded(
         # Texts are found by id: a question that shares its id (the load reported it) would
         # take the other's texts, so it is not probed, and its bank does not pass.
         used = Counter(use.id for use in item.ids)
-        bank = with_texts(bank, {key: t for key, t in texts.items() if used[key[0] or ""] < 2})
+        bank = bank.with_texts({key: t for key, t in texts.items() if used[key[0] or ""] < 2})
         questions = []
         for q in bank.questions:
             if used[q.id] > 1:
@@ -218,7 +218,6 @@ def check_loaded(
 
 
 Checked = tuple[list[Bank], list[BankProblem], dict[Path, Image]]
-Stamp = tuple[tuple[str, int, int], ...]
 
 
 @dataclass
@@ -241,18 +240,6 @@ class Kept:
     checked: list[str] = field(default_factory=list)
 
 
-def _images_stamp(files: Iterable[Path]) -> Stamp:
-    found = []
-    for path in files:
-        try:
-            stat = path.stat()
-        except OSError:
-            found.append((str(path), 0, 0))
-        else:
-            found.append((str(path), stat.st_mtime_ns, stat.st_size))
-    return tuple(found)
-
-
 def _check_kept(
     loaded: Sequence[Loaded], kept: Kept, how: dict[str, Any], variants: int
 ) -> Checked:
@@ -269,10 +256,10 @@ def _check_kept(
             entry is None
             or entry[0] is not item
             or entry[1] != settings
-            or _images_stamp(entry[3][2]) != entry[2]
+            or stamps(entry[3][2]) != entry[2]
         ):
             result = check_loaded([item], variants=variants, **how)
-            entry = (item, settings, _images_stamp(result[2]), result)
+            entry = (item, settings, stamps(result[2]), result)
             kept.checks[item.file] = entry
             kept.checked.append(item.file)
         banks += entry[3][0]

@@ -19,6 +19,15 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from konum import __version__, limits
+from konum.commandline import (
+    VARIANTS,
+    address,
+    config_option,
+    course_or_exit,
+    plural,
+    seed_option,
+    warn_published,
+)
 from konum.errors import ExportError, KonumError, os_error
 from konum.importing import import_command
 from konum.scorm import scorm_options
@@ -26,38 +35,6 @@ from konum.scorm import scorm_options
 if TYPE_CHECKING:
     from konum.course import Course
     from konum.siteconfig import SiteConfig
-
-SEED = click.IntRange(*limits.SEED)
-VARIANTS = click.IntRange(*limits.VARIANTS)
-
-config_option = click.option(
-    "-f",
-    "--config-file",
-    type=click.Path(dir_okay=False),
-    default="mkdocs.yml",
-    show_default=True,
-    help="The site's MkDocs configuration.",
-)
-seed_option = click.option(
-    "--seed", type=SEED, default=None, help="Site seed (default: the konum extension's)."
-)
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def _course_or_exit(settings: SiteConfig, seed: int | None, variants: int | None) -> Course:
-    """The site's course with the command's seed, or every bank problem and exit 1."""
-    from konum.config import override
-    from konum.course import course_for
-    from konum.problems import BankError, format_text
-
-    try:
-        return course_for(override(settings.options, seed=seed, variants=variants))
-    except BankError as exc:
-        click.echo(format_text(exc.problems, files=len(exc.files)), err=True)
-        raise click.exceptions.Exit(1) from None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -189,23 +166,9 @@ def check(
         click.echo(format_json(problems, **counts))
     else:
         click.echo(format_text(problems, **counts), err=bool(problems))
-    _warn_published([found for edition in editions for found in published_banks(edition)])
+    warn_published([found for edition in editions for found in published_banks(edition)])
     if problems:
         raise click.exceptions.Exit(1)
-
-
-def _warn_published(found: Sequence[tuple[Path, str]]) -> None:
-    """Warn about each folder of bank files that the site publishes (see
-    :func:`konum.build.published_banks`), with the ``exclude_docs`` line that keeps it out."""
-    from konum.paths import shown
-
-    for folder, line in found:
-        click.echo(
-            f"konum: warning: the bank files in {shown(folder, Path.cwd())}/ are published with"
-            " the site, answers and all; to keep them out, add to mkdocs.yml:"
-            f"\n  exclude_docs: |\n    {line}",
-            err=True,
-        )
 
 
 @cli.command()
@@ -221,7 +184,7 @@ def preview(question_id: str, config_file: str, seed: int | None, variants: int)
     from konum.problems import printable
     from konum.siteconfig import read_site_config
 
-    course = _course_or_exit(read_site_config(config_file), seed, variants)
+    course = course_or_exit(read_site_config(config_file), seed, variants)
     questions = {q.id: q for bank in course.banks for q in bank.questions}
     if question_id not in questions:
         raise KonumError(
@@ -272,14 +235,14 @@ def build(
     here = Path.cwd()
     site = shown(result.site, here)
     counts = ", ".join(
-        _plural(n, word) for n, word in ((result.banks, "bank"), (result.questions, "question"))
+        plural(n, word) for n, word in ((result.banks, "bank"), (result.questions, "question"))
     )
     editions = "".join(f", {site / folder}/" for folder in result.editions)
     click.echo(
-        f"konum: built {_plural(result.pages, 'page')} ({counts}, seed {result.seed})"
+        f"konum: built {plural(result.pages, 'page')} ({counts}, seed {result.seed})"
         f" into {site}/{editions} in {seconds:.1f} s"
     )
-    _warn_published(result.published_banks)
+    warn_published(result.published_banks)
 
 
 @cli.command()
@@ -291,7 +254,7 @@ def build(
     default="127.0.0.1:8000",
     show_default=True,
     metavar="IP:PORT",
-    callback=lambda ctx, param, value: _address(value),
+    callback=lambda ctx, param, value: address(value),
 )
 def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
     """Preview one edition with live reload (banks, pages, templates and code): the site's
@@ -338,18 +301,6 @@ def serve(config_file: str, seed: int | None, dev_addr: str) -> None:
     serve_site(settings.config_file, page_line, seed=seed, dev_addr=dev_addr, watch=watch)
 
 
-def _address(value: str) -> str:
-    """``value`` if it is ``HOST:PORT`` with a port from 1 to 65535.
-
-    Raises:
-        click.BadParameter: it is not, saying what was expected.
-    """
-    host, colon, port = value.rpartition(":")
-    if not (host and colon and port.isdigit() and len(port) < 6 and 0 < int(port) < 65536):
-        raise click.BadParameter(f"expected IP:PORT with a port from 1 to 65535, found {value!r}")
-    return value
-
-
 #: Exports for learning management systems, beside the flashcard ones.
 LMS_KINDS = ("moodle", "gift", "qti")
 
@@ -388,7 +339,7 @@ def export(
     from konum.siteconfig import read_site_config
 
     settings = read_site_config(config_file)
-    course = _course_or_exit(settings, seed, variants)
+    course = course_or_exit(settings, seed, variants)
     if kind == "scorm":
         from konum.scorm import run_export
 
@@ -406,7 +357,7 @@ def export(
         plugins=course.plugins,
         images=course.images,
     )
-    click.echo(f"konum: wrote {_plural(len(cards), 'card')} to {path}")
+    click.echo(f"konum: wrote {plural(len(cards), 'card')} to {path}")
 
 
 def _output(
@@ -439,7 +390,7 @@ def _export_lms(
     from konum.siteconfig import read_site_config
 
     settings = read_site_config(config_file)
-    course = _course_or_exit(settings, seed, variants)
+    course = course_or_exit(settings, seed, variants)
     default = settings.config_file.parent / "exports" / file_names(settings.deck)[kind]
     path = _output(settings, course, output, default)
     concretes = {c.question.id: c for c in course.concretes()}
@@ -465,7 +416,7 @@ def _export_lms(
     )
     click.echo(
         f"konum: wrote {len(result.exported)} of {course.questions} questions "
-        f"({_plural(result.items, 'question')} in {categories}, seed {course.seed}) to {path}"
+        f"({plural(result.items, 'question')} in {categories}, seed {course.seed}) to {path}"
     )
 
 
@@ -502,7 +453,7 @@ def quiz(source: str, config_file: str, seed: int | None) -> None:
             types = site_types(load_plugins(options.plugins, options.root))
         take(read_page(source), source=source, seed=seed, types=types)
         return
-    course = _course_or_exit(read_site_config(config_file), seed, None)
+    course = course_or_exit(read_site_config(config_file), seed, None)
     types = site_types(course.plugins)
     take(bank_quiz(course, source), source=source, language=course.language, seed=seed, types=types)
 
@@ -542,7 +493,7 @@ def exam(
     from konum.siteconfig import read_site_config
 
     settings = read_site_config(config_file)
-    course = _course_or_exit(settings, seed, None)
+    course = course_or_exit(settings, seed, None)
     default = settings.config_file.parent / "exports" / "exam"
     folder = _output(settings, course, output, default, folder=True)
     chromium = find_chromium()
@@ -564,7 +515,7 @@ def exam(
             err=True,
         )
     click.echo(
-        f"konum: wrote {_plural(versions, 'version')} of {_plural(result.questions, 'question')}"
+        f"konum: wrote {plural(versions, 'version')} of {plural(result.questions, 'question')}"
         f" (seed {course.seed}, {len(result.files)} files) to {folder}"
     )
 

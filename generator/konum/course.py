@@ -21,6 +21,7 @@ from konum.check import CheckReport, check_banks, check_texts
 from konum.check import Kept as CheckKept
 from konum.config import Options
 from konum.errors import ConfigError, KonumError
+from konum.files import Stamp, stamps
 from konum.formatting import did_you_mean
 from konum.images import Image
 from konum.load import is_page_bank
@@ -28,10 +29,9 @@ from konum.paths import shown
 from konum.plugins import Plugins, load_plugins
 from konum.problems import BankError, BankProblem
 from konum.siteconfig import edition_pages
-from konum.translate import check_translations, with_texts
+from konum.translate import check_translations
 from konum.types import Bank, Concrete, Draw, Question
 
-Stamp = tuple[tuple[str, int, int], ...]
 Drawn = dict[str, tuple[Question, Draw, Concrete]]
 
 
@@ -79,7 +79,7 @@ class Course:
         self.language = language
         self.images = images or {}
         self.sources = sources
-        self.stamp = _files_stamp(sources)
+        self.stamp = stamps(sources)
         # By question id: the question, how it was drawn and what it gave; shared with the
         # next course of a `konum serve` (Kept), which reuses what is the same question.
         self._drawn: Drawn = {} if drawn is None else drawn
@@ -140,18 +140,6 @@ def _tree_stamp(folder: Path | None) -> Stamp:
     return tuple(sorted(found))
 
 
-def _files_stamp(files: tuple[Path, ...]) -> Stamp:
-    found = []
-    for path in files:
-        try:
-            stat = path.stat()
-        except OSError:
-            found.append((str(path), 0, 0))
-        else:
-            found.append((str(path), stat.st_mtime_ns, stat.st_size))
-    return tuple(found)
-
-
 def _translated(
     report: CheckReport, options: Options
 ) -> tuple[tuple[Bank, ...], dict[Path, Image]]:
@@ -171,7 +159,7 @@ def _translated(
         bank = banks.get(by_file.get(written.file, ""))
         if bank is None:
             continue
-        banks[bank.id] = with_texts(bank, texts)
+        banks[bank.id] = bank.with_texts(texts)
     if problems:
         raise BankError(problems, translated.files)
     log = logging.getLogger("konum.translations")
@@ -250,7 +238,7 @@ def course_for(options: Options) -> Course:
     stamp = _tree_stamp(options.banks) + _tree_stamp(options.translations)
     stamp += _tree_stamp(options.pages)  # a page's /// question blocks are a bank
     course = _course(options, plugins, stamp)
-    now = _files_stamp(course.sources)
+    now = stamps(course.sources)
     if now != course.stamp:  # an image outside the bank folders changed
         course = _course(options, plugins, stamp + now)
     return course

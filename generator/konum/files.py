@@ -8,6 +8,7 @@ places an output may not go.
 * :func:`atomic_folder`: a folder of files (a printed exam) is made beside its target and
   swapped in as a whole; an existing target must be empty or one konum made (it holds
   :data:`FOLDER_MARK`).
+* :func:`stamps`: what tells that files changed since they were read (``konum serve``).
 * :func:`check_target`: an output path may be a new name or a regular file, never a folder,
   a device, a link to one, or anything inside what the site is made from (its sources).
 """
@@ -21,10 +22,28 @@ import shutil
 import stat
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from konum.errors import ExportError
+
+#: Each file's name, modification time (ns) and size, in the order given.
+Stamp = tuple[tuple[str, int, int], ...]
+
+
+def stamps(files: Iterable[Path]) -> Stamp:
+    """The :data:`Stamp` of ``files``: a file that cannot be read (gone, a dangling link)
+    counts as ``(name, 0, 0)``, so that its return is a change too."""
+    found = []
+    for path in files:
+        try:
+            info = path.stat()
+        except OSError:
+            found.append((str(path), 0, 0))
+        else:
+            found.append((str(path), info.st_mtime_ns, info.st_size))
+    return tuple(found)
+
 
 #: The file that marks a folder konum made (so that the next run may replace it).
 FOLDER_MARK = ".konum-output"

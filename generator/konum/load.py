@@ -19,7 +19,7 @@ from functools import partial
 from pathlib import Path
 
 from konum import limits, yamlsource
-from konum.blocks import END, outside_fences
+from konum.blocks import question_blocks, question_pages
 from konum.common_fields import COMMON_FIELDS, common
 from konum.fields import Reader
 from konum.files import input_problem
@@ -422,22 +422,6 @@ def _cross_bank(results: Sequence[Loaded]) -> list[BankProblem]:
     return problems
 
 
-#: The first line of a ``/// question`` block (its end is a ``///`` line).
-QUESTION_START = re.compile(r"^ {0,3}/// *question *$")
-
-
-def question_blocks(lines: Sequence[str]) -> list[tuple[int, int]]:
-    """The ``/// question`` blocks of a page outside fenced code, as ``(first, end)``: the
-    index of the block's first line and of its closing ``///`` line (``len(lines)`` when
-    none closes it)."""
-    found = []
-    for index, line in outside_fences(lines):
-        if QUESTION_START.match(line):
-            ends = (i for i in range(index + 1, len(lines)) if END.match(lines[i]))
-            found.append((index, next(ends, len(lines))))
-    return found
-
-
 def page_bank_id(page: Path, pages: Path) -> str:
     """The bank id of the questions written in ``page`` (a file below ``pages``): its path
     without ``.md`` as a slug, ``lessons/Motion.md`` gives ``lessons-motion``. The same
@@ -449,38 +433,6 @@ def is_page_bank(bank: Bank) -> bool:
     """Whether ``bank`` holds the questions written in a page (a translation's edition has
     its own page, so such a bank is never translated from a file)."""
     return Path(bank.path).suffix == ".md"
-
-
-def question_pages(pages: Path | None, skip: Sequence[Path] = ()) -> list[Path]:
-    """The Markdown pages below ``pages`` with a ``/// question`` line, sorted, none of them
-    below a folder of ``skip`` (another edition's pages, inside these as ``docs/tr`` in
-    ``docs``: its questions are that edition's). Only regular files inside ``pages`` are
-    read: a pipe, a device or a link leading out is refused by the site's own check
-    (:func:`konum.files.tree_problems`), and reading it could hang."""
-    if pages is None or not pages.is_dir():
-        return []
-    inside = pages.resolve()
-    others = [folder.resolve() for folder in skip]
-    others = [f for f in others if f != inside and f.is_relative_to(inside)]
-
-    def readable(page: Path) -> bool:
-        try:
-            real = page.resolve()
-        except (OSError, RuntimeError):
-            return False
-        return (
-            real.is_relative_to(inside)
-            and real.is_file()
-            and not any(real.is_relative_to(other) for other in others)
-        )
-
-    return [
-        page
-        for page in sorted(pages.rglob("*.md"))
-        if not any(part.startswith(".") for part in page.relative_to(pages).parts)
-        and readable(page)
-        and "/// question" in page.read_text(encoding="utf-8", errors="replace")
-    ]
 
 
 def load_page(page: Path, pages: Path, types: Types = TYPES) -> Loaded | None:

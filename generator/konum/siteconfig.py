@@ -424,7 +424,7 @@ def find_editions(settings: SiteConfig) -> list[tuple[str, SiteConfig]]:
 def edition_pages(editions: Sequence[Path]) -> tuple[Path, ...]:
     """The pages folders (``docs_dir``, absolute) of the configurations ``editions`` (the
     ``editions`` option's), which the main edition's page reader skips
-    (:func:`konum.load.question_pages`). Each is read with the safe loader, ``INHERIT``
+    (:func:`konum.blocks.question_pages`). Each is read with the safe loader, ``INHERIT``
     followed, MkDocs' default ``docs`` where none is written; a file that cannot be read
     gives none (:func:`find_editions` says why)."""
     found = []

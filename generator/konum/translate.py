@@ -106,30 +106,6 @@ def _optional(path: str) -> bool:
     return path.startswith("blanks[")
 
 
-#: Texts by where they belong: (question or flashcard id, field path), or (None, "title").
-Texts = Mapping[tuple[str | None, str], object]
-
-
-def with_texts(bank: Bank, texts: Texts) -> Bank:
-    """``bank`` with the given texts in place of its own: each question's (its
-    :meth:`~konum.types.Question.replaced` takes its fields by path), each flashcard's front
-    and back, then the title. A text not given stays as it was."""
-    questions = tuple(
-        q.replaced({path: text for (qid, path), text in texts.items() if qid == q.id})
-        for q in bank.questions
-    )
-    cards = tuple(
-        replace(
-            fc,
-            front=str(texts.get((fc.id, "front"), fc.front)),
-            back=str(texts.get((fc.id, "back"), fc.back)),
-        )
-        for fc in bank.flashcards
-    )
-    title = str(texts.get((None, "title"), bank.title))
-    return replace(bank, title=title, questions=questions, flashcards=cards)
-
-
 @dataclass(frozen=True)
 class Entry:
     """One entry of a translation file: its id, stored hash and texts by field path."""
@@ -448,7 +424,7 @@ def _translate_bank(
     )
     given: dict[tuple[str | None, str], object] = {(None, "title"): translated_title}
     given.update(((i, path), text) for i, e in seen.items() for path, text in e.texts.items())
-    translated = replace(with_texts(bank, given), tag_names=tag_names)
+    translated = replace(bank.with_texts(given), tag_names=tag_names)
     return translated, [], written
 
 

@@ -51,12 +51,12 @@ from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
 from konum import limits
+from konum.blocks import question_blocks
 from konum.bounds import PRINT_NUMBER, SandboxError, check_decimals
 from konum.config import DEFAULTS, OptionError, Options, options_from
 from konum.errors import KonumError, PageError
 from konum.figures import figure_params, render_svg
 from konum.formatting import format_number, group_digits, groups_always, math_group, number_marks
-from konum.load import question_blocks
 from konum.model import Choices, Range
 from konum.plugins import Plugins, load_plugins
 from konum.sandbox import fmt, sandbox

@@ -538,6 +538,26 @@ class Bank:
         named = (names.get(t, t) for t in (self.id, *tags) if t.strip())
         return tuple(dict.fromkeys(named))
 
+    def with_texts(self, texts: Mapping[tuple[str | None, str], object]) -> Bank:
+        """The bank with the given texts in place of its own, keyed by question id (None for
+        the bank) and field path: each question's (its :meth:`Question.replaced` takes its
+        fields by path), each flashcard's ``front`` and ``back``, then the ``title``. A text
+        not given stays as it was."""
+        questions = tuple(
+            q.replaced({path: text for (qid, path), text in texts.items() if qid == q.id})
+            for q in self.questions
+        )
+        cards = tuple(
+            replace(
+                fc,
+                front=str(texts.get((fc.id, "front"), fc.front)),
+                back=str(texts.get((fc.id, "back"), fc.back)),
+            )
+            for fc in self.flashcards
+        )
+        title = str(texts.get((None, "title"), self.title))
+        return replace(self, title=title, questions=questions, flashcards=cards)
+
     def question(self, question_id: str) -> Question:
         for q in self.questions:
             if q.id == question_id:

@@ -39,7 +39,8 @@ from konum.messages import catalogue
 from konum.model import Flashcard
 from konum.problems import BankError
 from konum.record import record_outputs
-from konum.translate import check_translations, update_hashes
+from konum.rehash import update_hashes
+from konum.translate import check_translations
 from konum.types import (
     Bank,
     Blank,
@@ -346,6 +347,9 @@ FIELDS += ["unit", "answer", "left", "right"]
 )
 # A title in decomposed form: Anki keeps deck names composed, so each import made a new deck.
 @example(field="title", text="\u1f71")
+@example(field="prompt", text="a\x1fb")
+@example(field="back", text="a\x1fb")
+@example(field="option", text="a\x1fb")
 def test_any_text_in_any_field_reads_back_from_every_export(
     gift_parse: Parse,  # noqa: F811 (the fixture imported above)
     field: str,

@@ -421,7 +421,7 @@ def _probe(
         hidden = hidden or hidden_answer(value, decimals, shown_values(values, names))
     problems = [FormulaProblem("decimals", hidden)] if hidden else []
     differ = len({tuple(sorted(values.items())) for values in drawings}) > 1
-    if differ and len(set(shown)) == 1:
+    if differ and len(set(shown)) == 1 and not hidden:  # hidden says why, and what to do
         uses = (
             "uses none of the params"
             if not answer.names

@@ -179,7 +179,8 @@ def build_package(cards: Sequence[Card], deck: str) -> genanki.Package:
         subdeck.add_note(
             genanki.Note(
                 model=note_types(card.language)[is_cloze],
-                fields=[card.front, card.back],
+                # Anki stores a note's fields joined by U+001F: one inside a field splits it.
+                fields=[card.front.replace("\x1f", ""), card.back.replace("\x1f", "")],
                 tags=anki_tags(card),
                 guid=guid(card),
             )

@@ -22,8 +22,10 @@ from konum import __version__, limits
 from konum.commandline import (
     VARIANTS,
     address,
+    config_file_option,
     config_option,
     course_or_exit,
+    flag_option,
     plural,
     seed_option,
     warn_published,
@@ -57,20 +59,17 @@ def cli() -> None:
     show_default=True,
     help="Problems as lines (FILE:LINE:COL: [id] field: message) or JSON.",
 )
-@click.option(
+@flag_option(
     "--update-hashes",
-    is_flag=True,
-    help="Mark every translation (the translations option) as made from the current English.",
+    "Mark every translation (the translations option) as made from the current English.",
 )
-@click.option(
+@flag_option(
     "--run-programs",
-    is_flag=True,
-    help="Run output questions' example solutions and compare them with their recordings.",
+    "Run output questions' example solutions and compare them with their recordings.",
 )
-@click.option(
+@flag_option(
     "--record",
-    is_flag=True,
-    help="Run output questions' example solutions and record what they print in the banks.",
+    "Run output questions' example solutions and record what they print in the banks.",
 )
 @click.option(
     "-p",
@@ -422,15 +421,7 @@ def _export_lms(
 
 @cli.command()
 @click.argument("source", metavar="BANK|PAGE")
-@click.option(
-    "-f",
-    "--config-file",
-    "--config",
-    type=click.Path(dir_okay=False),
-    default="mkdocs.yml",
-    show_default=True,
-    help="The site's MkDocs configuration (for a BANK).",
-)
+@config_file_option("The site's MkDocs configuration (for a BANK).", "--config")
 @seed_option
 def quiz(source: str, config_file: str, seed: int | None) -> None:
     """Take a quiz in the terminal: a bank of the site's (its id or file), or the quizzes of

@@ -5,9 +5,9 @@ in words, and the check of ``serve``'s address. :mod:`konum.cli` holds the comma
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -19,15 +19,31 @@ if TYPE_CHECKING:
 
 SEED = click.IntRange(*limits.SEED)
 VARIANTS = click.IntRange(*limits.VARIANTS)
+F = TypeVar("F", bound=Callable[..., Any])
 
-config_option = click.option(
-    "-f",
-    "--config-file",
-    type=click.Path(dir_okay=False),
-    default="mkdocs.yml",
-    show_default=True,
-    help="The site's MkDocs configuration.",
-)
+
+def config_file_option(
+    help: str = "The site's MkDocs configuration.", *aliases: str
+) -> Callable[[F], F]:
+    """The ``-f``/``--config-file`` option (``mkdocs.yml`` by default), with ``help`` and any
+    other spellings a command also accepts (``aliases``)."""
+    return click.option(
+        "-f",
+        "--config-file",
+        *aliases,
+        type=click.Path(dir_okay=False),
+        default="mkdocs.yml",
+        show_default=True,
+        help=help,
+    )
+
+
+def flag_option(name: str, help: str) -> Callable[[F], F]:
+    """An on/off option (``--name``, off unless given)."""
+    return click.option(name, is_flag=True, help=help)
+
+
+config_option = config_file_option()
 seed_option = click.option(
     "--seed", type=SEED, default=None, help="Site seed (default: the konum extension's)."
 )

@@ -14,13 +14,14 @@ passed over and the text made again.
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 
 from jinja2.bccache import Bucket, BytecodeCache
+
+from konum.errors import ExportError
+from konum.files import write_atomically
 
 #: An entry is ``HEADER``, the SHA-256 of the text in hex, a newline, then the text (UTF-8).
 HEADER = b"konum-cache 1 "
@@ -80,17 +81,8 @@ def _write(file: Path, body: bytes) -> None:
     data = HEADER + hashlib.sha256(body).hexdigest().encode("ascii") + b"\n" + body
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
-        # Written beside and renamed: a reader never sees half an entry, two writers race
-        # harmlessly (both write the same bytes).
-        handle, temporary = tempfile.mkstemp(dir=file.parent, prefix=".tmp-")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(data)
-            os.replace(temporary, file)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-    except OSError:
+        write_atomically(file, data)
+    except (OSError, ExportError):
         pass  # an unwritable cache costs the next build the same work, nothing else
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import difflib
 import io
-import os
 import re
 import tempfile
 from collections.abc import Callable, Sequence
@@ -23,6 +22,7 @@ from pathlib import Path
 import click
 
 from konum.errors import KonumError
+from konum.files import write_atomically
 from konum.importers.model import Draft, Found, Left
 from konum.paths import shown
 
@@ -250,20 +250,9 @@ def write(imported: Imported, bank: Path, *, force: bool) -> None:
     if imported.images:
         images.mkdir(parents=True, exist_ok=True)
     for name, data in imported.images.items():
-        _atomic(images / name, data)
-    _atomic(bank, imported.text.encode("utf-8"))
-
-
-def _atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+        write_atomically(images / name, data)
+    bank.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(bank, imported.text)
 
 
 @click.command(name="import")
@@ -337,7 +326,7 @@ def _import_site(docs: Path, *, dry_run: bool) -> None:
     if dry_run:
         return
     for path, text in converted.files.items():
-        _atomic(path, text.encode("utf-8"))
+        write_atomically(path, text)
     pages = sum(p.suffix == ".md" for p in converted.files)
     click.echo(
         f"konum: {converted.questions} quizzes in {pages} pages are now konum questions, "

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from konum.course import Course
-from konum.exports.cards import build_cards
+from konum.exports.cards import Card, build_cards
 from konum.exports.text import cards_json
 from konum.render import environment, script_json
 from konum.types import Bank, Concrete
@@ -33,6 +33,23 @@ def card_banks(course: Course, leave_out: frozenset[str]) -> list[Bank]:
     ]
 
 
+def study_cards(course: Course, leave_out: frozenset[str]) -> list[Card]:
+    """The cards the study and progress blocks show: one per question of ``course`` but
+    those in ``leave_out`` (:func:`study_concretes`), math as MathML, in the course's language.
+
+    Raises:
+        konum.errors.ExportError: a question cannot be made into a card.
+    """
+    return build_cards(
+        card_banks(course, leave_out),
+        study_concretes(course),
+        math="mathml",
+        language=course.language,
+        plugins=course.plugins,
+        store=course.images,
+    )
+
+
 def render_study(
     course: Course, language: str = "en", leave_out: frozenset[str] = frozenset()
 ) -> str:
@@ -44,14 +61,7 @@ def render_study(
     Raises:
         konum.errors.ExportError: a question cannot be made into a card.
     """
-    cards = build_cards(
-        card_banks(course, leave_out),
-        study_concretes(course),
-        math="mathml",
-        language=course.language,
-        plugins=course.plugins,
-        store=course.images,
-    )
+    cards = study_cards(course, leave_out)
     template = environment(language).get_template("quiz/study.html.j2")
     return template.render(data=script_json(cards_json(cards))).strip() + "\n"
 
@@ -69,13 +79,7 @@ def render_progress(
         konum.errors.ExportError: a question cannot be made into a card.
     """
     keys: dict[str, list[str]] = {}
-    cards = build_cards(
-        card_banks(course, leave_out),
-        study_concretes(course),
-        math="mathml",
-        plugins=course.plugins,
-        store=course.images,
-    )
+    cards = study_cards(course, leave_out)
     for card in cards:
         keys.setdefault(card.bank, []).append(card.key)
     lessons = [

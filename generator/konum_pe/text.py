@@ -13,6 +13,7 @@ its numbers read in Python's form (``12.0``), as the generators write them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from konum.messages import catalogue, fill
@@ -30,6 +31,16 @@ def say(language: str, key: str, **fields: object) -> str:
     """
     text = str(catalogue(language, (MESSAGES,))[f"generators.{key}"]).format(**fields)
     return harmonize(text, point=".") if language == "tr" else text
+
+
+def speaker(language: str, prefix: str) -> Callable[..., str]:
+    """:func:`say` in ``language`` for the keys under ``prefix`` (a generator's name):
+    ``speaker("tr", "rope_angle")("prompt", k=2)`` is ``say("tr", "rope_angle.prompt", k=2)``."""
+
+    def text(key: str, **fields: object) -> str:
+        return say(language, f"{prefix}.{key}", **fields)
+
+    return text
 
 
 def counted(language: str, key: str, n: int) -> str:

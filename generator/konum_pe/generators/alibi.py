@@ -16,7 +16,7 @@ from konum.model import Choices, Range
 from konum_pe import pe
 from konum_pe.generators.common import varied
 from konum_pe.misconceptions import described
-from konum_pe.text import say
+from konum_pe.text import say, speaker
 
 HEADS = Range(1, 256)
 POSITION = Range(0, 100_000)
@@ -78,8 +78,7 @@ class AlibiSlope(BaseGenerator):
         # h counted from 0 in 2^(-8h/n) reads the slope of head h - 1 (h + 1 for head 1).
         neighbour = head - 1 if head > 1 else head + 1
 
-        def text(key: str, **fields: object) -> str:
-            return say(language, f"alibi_slope.{key}", **fields)
+        text = speaker(language, "alibi_slope")
 
         distractors = [
             Distractor(
@@ -159,8 +158,7 @@ class AlibiBias(BaseGenerator):
         naive = 2.0 ** (-8 * head / heads)
         dist_text = f"({i} - {j})" if causal else f"|{i} - {j}|"
 
-        def text(key: str, **fields: object) -> str:
-            return say(language, f"alibi_bias.{key}", **fields)
+        text = speaker(language, "alibi_bias")
 
         distractors = [
             Distractor(-answer, "alibi_sign", text("alibi_sign", distance=dist_text)),

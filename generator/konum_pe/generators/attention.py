@@ -17,7 +17,7 @@ from konum.model import Choices, Range
 from konum.seeding import rng_for
 from konum_pe.generators.common import varied, vector_seed
 from konum_pe.misconceptions import described
-from konum_pe.text import say
+from konum_pe.text import speaker
 
 
 class LearnedParams(BaseGenerator):
@@ -38,8 +38,7 @@ class LearnedParams(BaseGenerator):
         # count would allocate n * d floats, so the shape is used directly.
         answer = n * d
 
-        def text(key: str, **fields: object) -> str:
-            return say(language, f"learned_params.{key}", **fields)
+        text = speaker(language, "learned_params")
 
         distractors = [
             Distractor(
@@ -148,8 +147,7 @@ class PermutationGap(BaseGenerator):
         if answer == 0 or (with_pe and answer == old):
             return None  # 0 is the order-blind gap; with position vectors the score must move
 
-        def text(key: str, **fields: object) -> str:
-            return say(language, f"permutation_gap.{key}", **fields)
+        text = speaker(language, "permutation_gap")
 
         ta, tb = LETTERS[a], LETTERS[b]
         names = {"ta": ta, "tb": tb, "pa": pa, "pb": pb, "a": a, "b": b}

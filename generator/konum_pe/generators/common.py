@@ -1,12 +1,12 @@
-"""What the course's generator families share: the frequency base, spelt once, and the order
-in which a drawing offers its distractors."""
+"""What the course's generator families share: the frequency base, spelt once, the bound on a
+pair index, and the order in which a drawing offers its distractors."""
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
 
-from konum.computed import Distractor, ParamSpec, param
+from konum.computed import Distractor, ParamSpec, Values, param
 from konum.model import Range
 
 #: The frequency bases a question may draw (the 10000 of the paper, RoPE's rope_theta).
@@ -24,6 +24,16 @@ def vector_seed(doc: str) -> ParamSpec:
     """The ``vector_seed`` parameter of a family whose drawings make small random vectors
     (``doc``: which vectors, and their entries)."""
     return param("vector_seed", "int", Range(0, 999_999), SEED, doc)
+
+
+class PairIndexed:
+    """A family whose parameter ``k`` indexes a pair of columns of the drawn dimension ``d``
+    (a sinusoidal pair, a RoPE rotation): ``k`` is kept below ``d / 2``. Listed before
+    :class:`~konum.computed.BaseGenerator` among the bases."""
+
+    def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
+        """``(0, d/2 - 1)`` for ``k``; no bound on any other parameter."""
+        return (0, drawn["d"] // 2 - 1) if name == "k" else None
 
 
 def varied(distractors: Sequence[Distractor], answer: float, *key: object) -> list[Distractor]:

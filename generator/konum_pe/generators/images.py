@@ -18,7 +18,7 @@ from konum.model import Choices, Range
 from konum_pe import pe
 from konum_pe.generators.common import base_param
 from konum_pe.misconceptions import described
-from konum_pe.text import say
+from konum_pe.text import speaker
 
 
 def _trig(name: str, angle: float) -> float:
@@ -72,8 +72,7 @@ class SinCos2dEntry(BaseGenerator):
         flat = float(pe.sinusoidal(np.array([token]), d, base=base)[0, channel])
         interleaved = float(pe.sinusoidal(np.array([coord]), half, base=base)[0, within])
 
-        def text(key: str, **fields: object) -> str:
-            return say(language, f"sincos_2d_entry.{key}", **fields)
+        text = speaker(language, "sincos_2d_entry")
 
         distractors = [
             Distractor(

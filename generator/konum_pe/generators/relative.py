@@ -15,7 +15,7 @@ from konum.computed import BOOL, BaseGenerator, Distractor, Generated, Values, p
 from konum.model import Choices, Range
 from konum_pe import pe
 from konum_pe.misconceptions import described
-from konum_pe.text import say
+from konum_pe.text import speaker
 
 POSITION = Range(0, 100_000)
 
@@ -50,8 +50,7 @@ class T5Bucket(BaseGenerator):
                 pe.t5_bucket(r, bidirectional=bidirectional, num_buckets=nb, max_distance=far)
             )
 
-        def text(key: str, **fields: object) -> str:
-            return say(language, f"t5_bucket.{key}", **fields)
+        text = speaker(language, "t5_bucket")
 
         answer = bucket(rp, bidi)
         buckets = nb // 2 if bidi else nb
@@ -155,8 +154,7 @@ class ShawIndex(BaseGenerator):
         answer = int(pe.relative_index(size, size, k)[qi, kj])
         clipped = min(max(j - i, -k), k)
 
-        def text(key: str, **fields: object) -> str:
-            return say(language, f"shaw_index.{key}", **fields)
+        text = speaker(language, "shaw_index")
 
         swapped = min(max(i - j, -k), k)
         candidates = [

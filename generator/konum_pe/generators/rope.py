@@ -19,9 +19,9 @@ from konum.formatting import format_number
 from konum.model import Choices, Range
 from konum.seeding import rng_for
 from konum_pe import pe
-from konum_pe.generators.common import base_param, varied, vector_seed
+from konum_pe.generators.common import PairIndexed, base_param, varied, vector_seed
 from konum_pe.misconceptions import described
-from konum_pe.text import counted, say
+from konum_pe.text import counted, say, speaker
 
 HEAD_DIM = Range(2, 4096, 2)
 PAIR = Range(0, 2047)
@@ -34,7 +34,7 @@ def _vector(values: np.ndarray) -> str:
     return "(" + ", ".join(str(int(x)) for x in values) + ")"
 
 
-class RopeAngle(BaseGenerator):
+class RopeAngle(PairIndexed, BaseGenerator):
     name = "rope_angle"
     title = "The RoPE rotation angle m * base^(-2k/d)"
     params = specs(
@@ -55,9 +55,6 @@ class RopeAngle(BaseGenerator):
         "integer_exponent",
     )
 
-    def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
-        return (0, drawn["d"] // 2 - 1) if name == "k" else None
-
     def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         d, k, m, base = v["d"], v["k"], v["m"], v["base"]
         answer = float(pe.rope_angles(np.array([m]), d, base=base)[0, k])
@@ -67,8 +64,7 @@ class RopeAngle(BaseGenerator):
         inv_freq = float(pe.rope_frequencies(d, base=base)[k])
         ans = format_number(answer, decimals)
 
-        def text(key: str, **fields: object) -> str:
-            return say(language, f"rope_angle.{key}", **fields)
+        text = speaker(language, "rope_angle")
 
         # Mistakes that give a smaller angle alternate with those that give a larger one.
         distractors = varied(
@@ -145,8 +141,7 @@ class RopeScore(BaseGenerator):
             rk = pe.rope(k, kn, base=base, layout=lay)  # type: ignore[arg-type]
             return float(rq @ rk)
 
-        def text(key: str, **fields: object) -> str:
-            return say(language, f"rope_score.{key}", **fields)
+        text = speaker(language, "rope_score")
 
         answer = score(layout, m, n)
         other = "interleaved" if layout == "half" else "half"
@@ -262,7 +257,7 @@ def _scaling(method: str, v: Values) -> Mapping[str, object]:
     }
 
 
-class RopeScaling(BaseGenerator):
+class RopeScaling(PairIndexed, BaseGenerator):
     name = "rope_scaling"
     title = "The wavelength of RoPE pair k after linear, dynamic NTK, Llama 3 or YaRN scaling"
     params = specs(
@@ -304,9 +299,6 @@ class RopeScaling(BaseGenerator):
         "ntk_base_linear",
     )
 
-    def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
-        return (0, drawn["d"] // 2 - 1) if name == "k" else None
-
     def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         method, d, k, base, f = v["method"], v["d"], v["k"], v["base"], v["factor"]
         l0, seq = v["original_max"], v["seq_len"]
@@ -325,8 +317,7 @@ class RopeScaling(BaseGenerator):
         lam = sig(plain_lambda, 7)
         low_f, high_f = sig(LLAMA3_LOW), sig(LLAMA3_HIGH)
 
-        def text(key: str, **fields: object) -> str:
-            return say(language, f"rope_scaling.{key}", **fields)
+        text = speaker(language, "rope_scaling")
 
         distractors = [
             Distractor(plain_lambda, "no_scaling", text("no_scaling", b=b, lam=lam, k=k)),

@@ -15,9 +15,9 @@ from konum.computed import BOOL, BaseGenerator, Distractor, Generated, Values, p
 from konum.formatting import format_number
 from konum.model import Choices, Range
 from konum_pe import pe
-from konum_pe.generators.common import base_param, varied
+from konum_pe.generators.common import PairIndexed, base_param, varied
 from konum_pe.misconceptions import described
-from konum_pe.text import say
+from konum_pe.text import say, speaker
 
 D_EVEN = Range(2, 4096, 2)
 POSITION = Range(0, 100_000)
@@ -90,8 +90,7 @@ class SinusoidalEntry(BaseGenerator):
         concat_fn, concat_k = ("sin", j) if j < half else ("cos", j - half)
         even = j % 2 == 0
 
-        def text(key: str, **fields: object) -> str:
-            return say(language, f"sinusoidal_entry.{key}", **fields)
+        text = speaker(language, "sinusoidal_entry")
 
         distractors = [
             Distractor(
@@ -155,7 +154,7 @@ class SinusoidalEntry(BaseGenerator):
         return self.make(v, prompt, answer, decimals, solution, distractors, extra=extra)
 
 
-class SinusoidalAngle(BaseGenerator):
+class SinusoidalAngle(PairIndexed, BaseGenerator):
     name = "sinusoidal_angle"
     title = "The angle p / base^(2k/d) of pair k"
     params = specs(
@@ -175,9 +174,6 @@ class SinusoidalAngle(BaseGenerator):
         "integer_exponent",
     )
 
-    def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
-        return (0, drawn["d"] // 2 - 1) if name == "k" else None
-
     def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         d, k, pos, base = v["d"], v["k"], v["pos"], v["base"]
         answer = float(pe.sinusoidal_angles(np.array([pos]), d, base=base)[0, k])
@@ -188,8 +184,7 @@ class SinusoidalAngle(BaseGenerator):
         ans = format_number(answer, decimals)
         den = sig(denom)
 
-        def text(key: str, **fields: object) -> str:
-            return say(language, f"sinusoidal_angle.{key}", **fields)
+        text = speaker(language, "sinusoidal_angle")
 
         # Mistakes that give a smaller angle alternate with those that give a larger one.
         distractors = varied(
@@ -234,7 +229,7 @@ class SinusoidalAngle(BaseGenerator):
         return self.make(v, prompt, answer, decimals, solution, distractors, unit=unit, extra=extra)
 
 
-class SinusoidalWavelength(BaseGenerator):
+class SinusoidalWavelength(PairIndexed, BaseGenerator):
     name = "sinusoidal_wavelength"
     title = "The wavelength 2*pi*base^(2k/d) of pair k"
     params = specs(
@@ -252,9 +247,6 @@ class SinusoidalWavelength(BaseGenerator):
         "odd_column_exponent",
     )
 
-    def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
-        return (0, drawn["d"] // 2 - 1) if name == "k" else None
-
     def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         d, k, base = v["d"], v["k"], v["base"]
         answer = float(pe.sinusoidal_wavelengths(d, base=base)[k])
@@ -263,8 +255,7 @@ class SinusoidalWavelength(BaseGenerator):
         ans = format_number(answer, decimals)
         omega = float(pe.sinusoidal_frequencies(d, base=base)[k])
 
-        def text(key: str, **fields: object) -> str:
-            return say(language, f"sinusoidal_wavelength.{key}", **fields)
+        text = speaker(language, "sinusoidal_wavelength")
 
         distractors = [
             Distractor(factor, "missing_2pi", text("missing_2pi", b=b, factor=sig(factor))),
@@ -324,8 +315,7 @@ class FasterDimension(BaseGenerator):
         b = sig(base)
         ask = "_slower" if slower else ""
 
-        def text(key: str, **fields: object) -> str:
-            return say(language, f"faster_dimension.{key}", **fields)
+        text = speaker(language, "faster_dimension")
 
         distractors = [
             Distractor(
@@ -390,8 +380,7 @@ class SinusoidalDot(BaseGenerator):
         ans = format_number(answer, decimals)
         k_half = np.arange(d // 2)
 
-        def text(key: str, **fields: object) -> str:
-            return say(language, f"sinusoidal_dot.{key}", **fields)
+        text = speaker(language, "sinusoidal_dot")
 
         distractors = [
             Distractor(
@@ -425,7 +414,7 @@ class SinusoidalDot(BaseGenerator):
         return self.make(v, prompt, answer, decimals, solution, distractors, extra=extra)
 
 
-class ShiftMatrixEntry(BaseGenerator):
+class ShiftMatrixEntry(PairIndexed, BaseGenerator):
     name = "shift_matrix_entry"
     title = "An entry of the 2x2 rotation taking PE[p] to PE[p + offset]"
     params = specs(
@@ -438,9 +427,6 @@ class ShiftMatrixEntry(BaseGenerator):
     )
     default_decimals = 4
     misconceptions = described("rotation_direction", "sin_cos_swapped", "degrees", "i_for_2k")
-
-    def bounds(self, name: str, drawn: Values) -> tuple[float, float] | None:
-        return (0, drawn["d"] // 2 - 1) if name == "k" else None
 
     def build(self, v: Values, decimals: int, language: str = "en") -> Generated | None:
         d, k, offset, row, col, base = (v[n] for n in ("d", "k", "offset", "row", "col", "base"))
@@ -457,8 +443,7 @@ class ShiftMatrixEntry(BaseGenerator):
         def swapped(angle: float) -> list[list[float]]:
             return [[math.sin(angle), math.cos(angle)], [-math.cos(angle), math.sin(angle)]]
 
-        def text(key: str, **fields: object) -> str:
-            return say(language, f"shift_matrix_entry.{key}", **fields)
+        text = speaker(language, "shift_matrix_entry")
 
         symbols = [["\\cos\\varphi", "\\sin\\varphi"], ["-\\sin\\varphi", "\\cos\\varphi"]]
         ans = format_number(answer, decimals)

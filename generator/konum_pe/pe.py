@@ -163,33 +163,35 @@ def _positions(positions: int | ArrayLike, name: str = "positions") -> FloatArra
                 f"got {n!r}"
             )
         return np.arange(n, dtype=np.float64)
-    try:
-        array = np.asarray(positions, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"{name} must be a positive integer count or a 1-D array of finite numbers, "
-            f"got {_short(positions)}"
-        ) from None
-    if array.ndim != 1 or array.size == 0 or not np.all(np.isfinite(array)):
-        raise ValueError(
-            f"{name} must be a positive integer count or a non-empty 1-D array of finite "
-            f"numbers, got {_short(positions)}"
-        )
-    return array
+    return _finite_array(name, positions, (1,), "1-D array", count=True)
 
 
 def _float_matrix(name: str, value: ArrayLike) -> FloatArray:
+    return _finite_array(name, value, (2,), "2-D array (n, d)")
+
+
+def _finite_array(
+    name: str, value: object, ndims: tuple[int, ...], what: str, *, count: bool = False
+) -> FloatArray:
+    """``value`` as a non-empty float64 array of finite numbers with ``ndims`` dimensions.
+
+    ``what`` names that shape in the messages (``"2-D array (n, d)"``); ``count`` says that
+    a positive integer count was accepted too (:func:`_positions`): the messages offer it and
+    show the value given rather than its shape.
+
+    Raises:
+        ValueError: ``value`` is not such an array; the message names ``name``.
+    """
+    either = "a positive integer count or " if count else ""
     try:
         array = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
         raise ValueError(
-            f"{name} must be a 2-D array (n, d) of finite numbers, got {_short(value)}"
+            f"{name} must be {either}a {what} of finite numbers, got {_short(value)}"
         ) from None
-    if array.ndim != 2 or 0 in array.shape or not np.all(np.isfinite(array)):
-        raise ValueError(
-            f"{name} must be a non-empty 2-D array (n, d) of finite numbers, "
-            f"got shape {array.shape}"
-        )
+    if array.ndim not in ndims or array.size == 0 or not np.all(np.isfinite(array)):
+        got = _short(value) if count else f"shape {array.shape}"
+        raise ValueError(f"{name} must be {either}a non-empty {what} of finite numbers, got {got}")
     return array
 
 
@@ -751,17 +753,7 @@ def rope(
         float64 array of the same shape as ``x``.
     """
     layout_ = _choice("layout", layout, _ROPE_LAYOUTS)
-    try:
-        arr = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"x must be a 2-D array (n, d) or a 1-D vector of finite numbers, got {_short(x)}"
-        ) from None
-    if arr.ndim not in (1, 2) or arr.size == 0 or not np.all(np.isfinite(arr)):
-        raise ValueError(
-            "x must be a non-empty 2-D array (n, d) or 1-D vector of finite numbers, "
-            f"got shape {arr.shape}"
-        )
+    arr = _finite_array("x", x, (1, 2), "2-D array (n, d) or 1-D vector")
     single = arr.ndim == 1
     rows = arr[None, :] if single else arr
     n, d = rows.shape

@@ -4,6 +4,7 @@ pair index, and the order in which a drawing offers its distractors."""
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Sequence
 
 from konum.computed import Distractor, ParamSpec, Values, param
@@ -24,6 +25,12 @@ def vector_seed(doc: str) -> ParamSpec:
     """The ``vector_seed`` parameter of a family whose drawings make small random vectors
     (``doc``: which vectors, and their entries)."""
     return param("vector_seed", "int", Range(0, 999_999), SEED, doc)
+
+
+def trig(name: str, angle: float) -> float:
+    """``sin(angle)`` when ``name`` is ``"sin"``, else ``cos(angle)`` (radians): the entry a
+    sinusoidal column holds, named as the column's function."""
+    return math.sin(angle) if name == "sin" else math.cos(angle)
 
 
 class PairIndexed:

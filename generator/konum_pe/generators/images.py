@@ -16,13 +16,9 @@ from konum.computed import BaseGenerator, Distractor, Generated, Values, param, 
 from konum.formatting import format_number
 from konum.model import Choices, Range
 from konum_pe import pe
-from konum_pe.generators.common import base_param
+from konum_pe.generators.common import base_param, trig
 from konum_pe.misconceptions import described
 from konum_pe.text import speaker
-
-
-def _trig(name: str, angle: float) -> float:
-    return math.sin(angle) if name == "sin" else math.cos(angle)
 
 
 class SinCos2dEntry(BaseGenerator):
@@ -76,7 +72,7 @@ class SinCos2dEntry(BaseGenerator):
 
         distractors = [
             Distractor(
-                _trig(fn, other_coord * omega),
+                trig(fn, other_coord * omega),
                 "axes_swapped",
                 text(
                     "axes_swapped_second" if second else "axes_swapped_first",
@@ -86,14 +82,12 @@ class SinCos2dEntry(BaseGenerator):
             ),
             Distractor(interleaved, "layout_mixup", text("layout_mixup", quarter=quarter)),
             Distractor(
-                _trig(other_fn, angle),
+                trig(other_fn, angle),
                 "sin_cos_swapped",
                 text(f"sin_cos_swapped_{fn}", other_fn=other_fn, within=within, quarter=quarter),
             ),
             Distractor(flat, "flat_1d", text("flat_1d", token=token, d=d)),
-            Distractor(
-                _trig(fn, math.radians(angle)), "degrees", text("degrees", angle=sig(angle))
-            ),
+            Distractor(trig(fn, math.radians(angle)), "degrees", text("degrees", angle=sig(angle))),
         ]
         prompt = text(
             "prompt", grid=grid, d=d, b=b, channel=channel, row=row, col=col, decimals=decimals

@@ -15,7 +15,7 @@ from konum.computed import BOOL, BaseGenerator, Distractor, Generated, Values, p
 from konum.formatting import format_number
 from konum.model import Choices, Range
 from konum_pe import pe
-from konum_pe.generators.common import PairIndexed, base_param, varied
+from konum_pe.generators.common import PairIndexed, base_param, trig, varied
 from konum_pe.misconceptions import described
 from konum_pe.text import say, speaker
 
@@ -37,10 +37,6 @@ def _trivial(value: float, decimals: int) -> bool:
     """True when the answer shows as 0 or +-1: a question that needs no computing."""
     text = format_number(value, decimals).lstrip("-")
     return float(text) in (0.0, 1.0)
-
-
-def _trig(name: str, angle: float) -> float:
-    return math.sin(angle) if name == "sin" else math.cos(angle)
 
 
 class SinusoidalEntry(BaseGenerator):
@@ -94,10 +90,10 @@ class SinusoidalEntry(BaseGenerator):
 
         distractors = [
             Distractor(
-                _trig(fn, pos * wrong_omega), "i_for_2k", text("i_for_2k", j=j, b=b, d=d, k=k)
+                trig(fn, pos * wrong_omega), "i_for_2k", text("i_for_2k", j=j, b=b, d=d, k=k)
             ),
             Distractor(
-                _trig(other, angle),
+                trig(other, angle),
                 "sin_cos_swapped",
                 text(
                     "sin_cos_swapped",
@@ -109,12 +105,12 @@ class SinusoidalEntry(BaseGenerator):
                 ),
             ),
             Distractor(
-                _trig(fn, math.radians(angle)),
+                trig(fn, math.radians(angle)),
                 "degrees",
                 text("degrees", angle=sig(angle), fn=fn, ans=ans),
             ),
             Distractor(
-                _trig(fn, (pos + 1) * omega),
+                trig(fn, (pos + 1) * omega),
                 "position_from_1",
                 text("position_from_1", next=pos + 1, pos=pos, k=k),
             ),
@@ -124,7 +120,7 @@ class SinusoidalEntry(BaseGenerator):
                 text("layout_mixup", j=j, half=half, concat_fn=concat_fn, concat_k=concat_k),
             ),
             Distractor(
-                _trig(fn, float(pos)),
+                trig(fn, float(pos)),
                 "integer_exponent",
                 text("integer_exponent", fn=fn, pos=pos, k=k, d=d, ratio=sig(2 * k / d)),
             ),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from konum import limits
 from konum.fields import Reader
-from konum.located import describe, plain, written
+from konum.located import describe, plain
 from konum.model import FigureRef, Hint, Source
 from konum.yamlsource import YMap, YScalar
 
@@ -56,16 +56,13 @@ def points(r: Reader, node: YMap) -> float:
     value = node.get("points")
     if value is None:
         return 1.0
-    number = r.number(value, "points")
-    if number is not None and not 0 < number <= limits.MAX_POINTS:
-        r.problem(
-            value.mark,
-            "points",
-            "out of range",
-            expected=f"a number above 0 and at most {limits.MAX_POINTS}",
-            found=written(value),
-        )
-        return 1.0
+    number = r.number_where(
+        value,
+        "points",
+        lambda v: 0 < v <= limits.MAX_POINTS,
+        "out of range",
+        f"a number above 0 and at most {limits.MAX_POINTS}",
+    )
     return 1.0 if number is None else float(number)
 
 
@@ -98,27 +95,18 @@ def hint_list(r: Reader, node: YMap) -> tuple[Hint, ...]:
         cost = 0.0
         cost_node = item.get("cost")
         if cost_node is not None:
-            number = r.number(cost_node, f"{path}.cost")
-            if number is not None and not 0 <= number <= 1:
-                r.problem(
-                    cost_node.mark,
-                    f"{path}.cost",
-                    "a hint's cost is a share of the question's points",
-                    expected="a number from 0 to 1",
-                    found=written(cost_node),
-                )
-            elif number is not None:
+            number = r.number_where(
+                cost_node,
+                f"{path}.cost",
+                lambda v: 0 <= v <= 1,
+                "a hint's cost is a share of the question's points",
+                "a number from 0 to 1",
+            )
+            if number is not None:
                 cost = float(number)
         if text is not None:
             hints.append(Hint(text, cost))
-    if seq is not None and not seq.items:
-        r.problem(
-            seq.mark,
-            "hints",
-            "no hints listed",
-            expected="at least one hint (or leave the field out)",
-            found="an empty list",
-        )
+    r.empty(seq, "hints", "no hints listed", "at least one hint (or leave the field out)")
     return tuple(hints)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeGuard
 
 from konum import limits
@@ -231,22 +231,41 @@ class Reader:
             return None
         return None if self.too_large(node, path, value) else value
 
+    def number_where(
+        self, node: YNode, path: str, fits: Callable[[float], bool], message: str, expected: str
+    ) -> float | None:
+        """A number at ``node`` (:meth:`number`) for which ``fits`` is true; one that is not
+        is reported with ``message`` and ``expected`` (found: the number as written).
+
+        Returns:
+            The number, or None when it is not one or was reported.
+        """
+        value = self.number(node, path)
+        if value is not None and not fits(value):
+            self.problem(node.mark, path, message, expected=expected, found=written(node))
+            return None
+        return value
+
+    def empty(self, seq: YSeq | None, path: str, message: str, expected: str) -> bool:
+        """Report the list ``seq`` (at ``path``) when it has no items, with ``message`` and
+        ``expected`` (what it should hold); True when it was reported."""
+        if seq is None or seq.items:
+            return False
+        self.problem(seq.mark, path, message, expected=expected, found="an empty list")
+        return True
+
     def tolerance(self, node: YMap, key: str) -> float | None:
         """A tolerance at ``node[key]``: a finite number >= 0 (None: absent or reported)."""
         value_node = node.get(key)
         if value_node is None:
             return None
-        value = self.number(value_node, key)
-        if value is not None and (not math.isfinite(value) or value < 0):
-            self.problem(
-                value_node.mark,
-                key,
-                "a tolerance must be zero or positive",
-                expected="a finite number >= 0",
-                found=written(value_node),
-            )
-            return None
-        return value
+        return self.number_where(
+            value_node,
+            key,
+            lambda v: math.isfinite(v) and v >= 0,
+            "a tolerance must be zero or positive",
+            "a finite number >= 0",
+        )
 
     def too_large(self, node: YNode, path: str, value: object) -> bool:
         """Report ``value`` when it is a number larger in size than :data:`limits.MAX_NUMBER`.
@@ -403,14 +422,9 @@ class Reader:
         if isinstance(node, YMap):
             return self._range(node, path)
         items = node.items if isinstance(node, YSeq) else [node]
-        if isinstance(node, YSeq) and not items:
-            self.problem(
-                node.mark,
-                path,
-                "no values to choose from",
-                expected="at least one value",
-                found="an empty list",
-            )
+        if isinstance(node, YSeq) and self.empty(
+            node, path, "no values to choose from", "at least one value"
+        ):
             return None
         values: list[object] = []
         for i, item in enumerate(items):
@@ -443,16 +457,10 @@ class Reader:
                 if key != "step":
                     self.missing(node, path, key, "a number")
                 continue
-            value = self.number(value_node, f"{path}.{key}")
-            if value is not None and not math.isfinite(value):
-                self.problem(
-                    value_node.mark,
-                    f"{path}.{key}",
-                    "not a finite number",
-                    expected="a finite number",
-                    found=written(value_node),
-                )
-            elif value is not None:
+            value = self.number_where(
+                value_node, f"{path}.{key}", math.isfinite, "not a finite number", "a finite number"
+            )
+            if value is not None:
                 bounds[key] = value
         if "step" in bounds and bounds["step"] <= 0:
             self.problem(

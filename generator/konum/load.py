@@ -260,14 +260,7 @@ class _BankReader(Reader):
         questions: list[Question] = []
         seq = self.sequence(root, "questions", "", required=True)
         if seq is not None:
-            if not seq.items:
-                self.problem(
-                    seq.mark,
-                    "questions",
-                    "the bank has no questions",
-                    expected="at least one question",
-                    found="an empty list",
-                )
+            self.empty(seq, "questions", "the bank has no questions", "at least one question")
             for i, item in enumerate(seq.items):
                 question = self.question(item, i, bank_id or self.stem)
                 if question is not None:

@@ -201,12 +201,10 @@ def _misconceptions(r: Reader, node: YMap) -> tuple[Misconception, ...]:
         feedback = r.text(item, "feedback", path, required=True, markdown=True)
         if formula is not None and feedback is not None:
             found.append(Misconception(formula, feedback))
-    if seq is not None and not seq.items:
-        r.problem(
-            seq.mark,
-            "misconceptions",
-            "no misconceptions listed",
-            expected="at least one wrong formula (or leave the field out)",
-            found="an empty list",
-        )
+    r.empty(
+        seq,
+        "misconceptions",
+        "no misconceptions listed",
+        "at least one wrong formula (or leave the field out)",
+    )
     return tuple(found)

@@ -417,14 +417,8 @@ def _blank(r: Reader, node: YNode, path: str) -> Blank | None:
             join(path, "answer"),
             "give either 'answer' or 'answers', not both",
         )
-    elif isinstance(answers_node, YSeq) and not answers_node.items:
-        r.problem(
-            answers_node.mark,
-            join(path, "answers"),
-            "no accepted answer",
-            expected="at least one answer",
-            found="an empty list",
-        )
+    elif isinstance(answers_node, YSeq):
+        r.empty(answers_node, join(path, "answers"), "no accepted answer", "at least one answer")
     if isinstance(answers_node, YSeq) and answers and len(answers) == len(answers_node.items):
         r.unique(
             answers_node, join(path, "answers"), answers, "answer", "answers", case=case_sensitive

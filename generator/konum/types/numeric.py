@@ -28,7 +28,7 @@ from markupsafe import Markup
 
 from konum import limits, seal
 from konum.computed.base import places
-from konum.fields import Reader, num, written
+from konum.fields import Reader, num
 from konum.formatting import format_number, localize_numbers, typeset_number
 from konum.lms import GiftWriter, MoodleDocument, numerical_answer, plain_number, units
 from konum.qti_items import QtiDocument
@@ -138,16 +138,13 @@ class NumericQuestion(base.Question):
         if answer_node is None:
             r.missing(node, "", "answer", "a number")
         else:
-            answer = r.number(answer_node, "answer")
-            if answer is not None and not _finite(answer):
-                r.problem(
-                    answer_node.mark,
-                    "answer",
-                    "the answer must be a finite number",
-                    expected="a finite number",
-                    found=written(answer_node),
-                )
-                answer = None
+            answer = r.number_where(
+                answer_node,
+                "answer",
+                _finite,
+                "the answer must be a finite number",
+                "a finite number",
+            )
         relative = "relative_tolerance" in node.entries
         both = "tolerance" in node.entries and relative
         if both:

@@ -10,7 +10,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from konum.computed import BOOL, BaseGenerator, Distractor, Generated, Values, param, sig, specs
+from konum.computed import (
+    BOOL,
+    BaseGenerator,
+    Distractor,
+    Generated,
+    ParamSpec,
+    Values,
+    param,
+    sig,
+    specs,
+)
 from konum.formatting import format_number
 from konum.model import Choices, Range
 from konum_pe import pe
@@ -51,12 +61,22 @@ def _slope_steps(heads: int, head: int, language: str = "en") -> tuple[str, floa
     return steps, exponent
 
 
+def _heads(counts: tuple[int, ...]) -> tuple[ParamSpec, ParamSpec]:
+    """The ``heads`` parameter (n, drawn from ``counts``) and ``head`` (h, counted from 1,
+    drawn up to the largest count; each generator's ``bounds`` keeps it <= heads)."""
+    return (
+        param("heads", "int", Choices(counts), HEADS, "Number of heads n."),
+        param(
+            "head", "int", Range(1, max(counts)), HEADS, "Head h, counted from 1 (kept <= heads)."
+        ),
+    )
+
+
 class AlibiSlope(BaseGenerator):
     name = "alibi_slope"
     title = "The ALiBi slope of head h of n (powers of two and not)"
     params = specs(
-        param("heads", "int", Choices((4, 6, 8, 12, 16)), HEADS, "Number of heads n."),
-        param("head", "int", Range(1, 16), HEADS, "Head h, counted from 1 (kept <= heads)."),
+        *_heads((4, 6, 8, 12, 16)),
     )
     default_decimals = 4
     misconceptions = described(
@@ -116,8 +136,7 @@ class AlibiBias(BaseGenerator):
     name = "alibi_bias"
     title = "One ALiBi bias entry -m * (i - j)"
     params = specs(
-        param("heads", "int", Choices((4, 6, 8, 12)), HEADS, "Number of heads n."),
-        param("head", "int", Range(1, 12), HEADS, "Head h, counted from 1 (kept <= heads)."),
+        *_heads((4, 6, 8, 12)),
         param("causal", "bool", BOOL, BOOL, "Causal (j <= i, -m(i - j)) or bidirectional."),
         param("i", "int", Range(0, 20), POSITION, "Query position i."),
         param("j", "int", Range(0, 20), POSITION, "Key position j (j < i when causal)."),

@@ -9,9 +9,11 @@ values (for ``rope-layouts``, the core's permutation as a table). Their texts ar
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
-from konum.computed import param, specs
+from konum.computed import ParamSpec, param, specs
 from konum.explorers import Explorer, Say, Values
 from konum.formatting import format_number
 from konum.model import Choices, Range
@@ -82,11 +84,23 @@ def _layouts_table(v: Values, say: Say) -> tuple[str, tuple[str, ...], list[tupl
     return say("layouts_caption", d=v["d"]), headers, rows
 
 
+def _explorer(
+    name: str,
+    question: str,
+    params: Mapping[str, ParamSpec],
+    check: Callable[[Values], str | None],
+    **shown: Any,
+) -> Explorer:
+    """The explorer ``name`` with its script ``assets/<name>.js``; ``shown`` are
+    :class:`~konum.explorers.Explorer`'s other fields (the fallback, the texts' prefix)."""
+    return Explorer(name, question, params, check, script=ASSETS / f"{name}.js", **shown)
+
+
 _BASES = Choices((100.0, 1000.0, 10000.0, 100000.0, 500000.0))
 
 #: The explorers, by block name.
 EXPLORERS = (
-    Explorer(
+    _explorer(
         "sinusoidal",
         "What does each cell of the sinusoidal table hold, and why does PE[p] · PE[p + o] "
         "depend on the offset o alone?",
@@ -99,7 +113,6 @@ EXPLORERS = (
             param("offset", "int", 3, Range(-63, 63), "the offset o of PE[p] · PE[p + o]"),
         ),
         _sinusoidal_check,
-        script=ASSETS / "sinusoidal.js",
         texts="sin_",
         figure=lambda v: (
             "pe_heatmap",
@@ -108,7 +121,7 @@ EXPLORERS = (
             {"n": v["n"], "d": v["d"]},
         ),
     ),
-    Explorer(
+    _explorer(
         "shift-rotation",
         "Why is moving by o positions a rotation, and why does RoPE's score depend on n - m only?",
         specs(
@@ -118,7 +131,6 @@ EXPLORERS = (
             param("offset", "int", 2, Range(-50, 50), "the offset o (the key's n = p + o)"),
         ),
         _shift_check,
-        script=ASSETS / "shift-rotation.js",
         texts="shift_",
         figure=lambda v: (
             "rope_rotation",
@@ -136,7 +148,7 @@ EXPLORERS = (
             },
         ),
     ),
-    Explorer(
+    _explorer(
         "rope-layouts",
         "How do RoPE's half and interleaved layouts pair a head's dimensions, and why do "
         "they give the same score once the weights are permuted?",
@@ -147,11 +159,10 @@ EXPLORERS = (
             param("n", "int", 2, Range(0, 100), "the key's position"),
         ),
         _pair_check,
-        script=ASSETS / "rope-layouts.js",
         texts="layouts_",
         table=_layouts_table,
     ),
-    Explorer(
+    _explorer(
         "t5-buckets",
         "Which bucket does each relative distance fall into, where do the exact buckets "
         "end, and from which distance on is everything in the last bucket?",
@@ -169,7 +180,6 @@ EXPLORERS = (
             param("tokens", "int", 24, Range(4, 48), "tokens in the query-by-key matrix"),
         ),
         _t5_check,
-        script=ASSETS / "t5-buckets.js",
         texts="t5_",
         figure=lambda v: (
             "t5_buckets",
@@ -182,7 +192,7 @@ EXPLORERS = (
             {"buckets": v["num_buckets"], "distance": v["max_distance"]},
         ),
     ),
-    Explorer(
+    _explorer(
         "alibi",
         "What slope does each head get, for any head count, and what does the softmax do "
         "to a row as the slope grows?",
@@ -193,7 +203,6 @@ EXPLORERS = (
             param("query", "int", 11, Range(0, 31), "the query row of the softmax (< n)"),
         ),
         _alibi_check,
-        script=ASSETS / "alibi.js",
         texts="alibi_",
         figure=lambda v: (
             "alibi_matrices",
@@ -202,7 +211,7 @@ EXPLORERS = (
             {"head": v["head"], "heads": v["num_heads"], "n": v["n"]},
         ),
     ),
-    Explorer(
+    _explorer(
         "context-extension",
         "How long is each RoPE pair's wavelength under position interpolation, NTK-aware "
         "scaling, Llama 3 and YaRN, against the original context?",
@@ -220,7 +229,6 @@ EXPLORERS = (
             param("pair", "int", 48, Range(0, 127), "the pair read out (< d/2)"),
         ),
         _pair_check,
-        script=ASSETS / "context-extension.js",
         texts="ctx_",
         figure=lambda v: (
             "rope_frequencies_scaled",

@@ -350,14 +350,17 @@ FIELDS += ["unit", "answer", "left", "right"]
 @example(field="prompt", text="a\x1fb")
 @example(field="back", text="a\x1fb")
 @example(field="option", text="a\x1fb")
+# NUL: the csv module of Python 3.10 cannot write it; gift-pegjs stops at it.
+@example(field="tag", text="\x00")
+@example(field="option", text="\x00")
 def test_any_text_in_any_field_reads_back_from_every_export(
     gift_parse: Parse,  # noqa: F811 (the fixture imported above)
     field: str,
     text: str,
 ) -> None:
     """No traceback, no hang, no more than a memory budget, and every export reads back."""
-    if not text.strip():
-        text += "x"  # the bank reader refuses an empty text
+    if not text.replace("\x00", "").strip():
+        text += "x"  # the bank reader refuses an empty text (Markdown drops NUL)
     tracemalloc.start()
     try:
         with tempfile.TemporaryDirectory() as folder:

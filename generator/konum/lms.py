@@ -473,8 +473,9 @@ def _moodle(node: ast.AST) -> str:
 
 
 def escape(text: str) -> str:
-    """``text`` with GIFT's special characters escaped (Moodle's ``repchar``)."""
-    text = text.replace("\\", "\\\\")
+    """``text`` with GIFT's special characters escaped (Moodle's ``repchar``), and NUL, which
+    GIFT's readers stop at, shown as U+FFFD (as HTML parsers show it)."""
+    text = text.replace("\x00", "\ufffd").replace("\\", "\\\\")
     for char in "~=#{}:":
         text = text.replace(char, "\\" + char)
     return text.replace("\r", "").replace("\n", "\\n")

@@ -48,7 +48,7 @@ def write_anki_text(cards: Iterable[Card], path: str | Path, *, deck: str) -> No
         writer = csv.writer(f, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_ALL)
         for card in cards:
             writer.writerow(
-                (
+                _cells(
                     guid(card),
                     TEXT_NOTETYPES[card.kind],
                     names[card.bank],
@@ -57,6 +57,13 @@ def write_anki_text(cards: Iterable[Card], path: str | Path, *, deck: str) -> No
                     " ".join(anki_tags(card)),
                 )
             )
+
+
+def _cells(*cells: str) -> list[str]:
+    """A row's cells with NUL shown as U+FFFD, as HTML parsers show it: the csv module of
+    Python before 3.11 cannot write NUL (konum check refuses it in banks; a plugin's text is
+    not checked)."""
+    return [cell.replace("\x00", "\ufffd") for cell in cells]
 
 
 #: What a spreadsheet reads as the start of a formula (OWASP's CSV injection advice).
@@ -89,7 +96,7 @@ def write_csv(cards: Iterable[Card], path: str | Path) -> None:
         writer.writerow(("front", "back", "tags"))
         for card in cards:
             cells = (*display_sides(card), " ".join(anki_tags(card)))
-            writer.writerow([spreadsheet_cell(cell) for cell in cells])
+            writer.writerow(_cells(*(spreadsheet_cell(cell) for cell in cells)))
 
 
 def cards_json(cards: Iterable[Card]) -> dict[str, object]:

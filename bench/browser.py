@@ -97,8 +97,8 @@ def serve(folder: Path) -> Iterator[str]:
         thread.join(timeout=10)
 
 
-def _longest_run_task(trace: bytes) -> float:
-    """Longest ``RunTask`` on a renderer main thread in a Chromium trace, in ms."""
+def _renderer_mains(trace: bytes) -> tuple[list[dict[str, Any]], set[tuple[int, int]]]:
+    """A Chromium trace's events and its renderer main threads, as (pid, tid)."""
     data = json.loads(trace)
     events = data["traceEvents"] if isinstance(data, dict) else data
     mains = {
@@ -108,6 +108,12 @@ def _longest_run_task(trace: bytes) -> float:
         and e.get("name") == "thread_name"
         and e.get("args", {}).get("name") == "CrRendererMain"
     }
+    return events, mains
+
+
+def _longest_run_task(trace: bytes) -> float:
+    """Longest ``RunTask`` on a renderer main thread in a Chromium trace, in ms."""
+    events, mains = _renderer_mains(trace)
     durations = [
         e.get("dur", 0) / 1000.0
         for e in events
@@ -245,15 +251,7 @@ def _script_labels(html: str) -> list[tuple[int, str]]:
 
 def _own_tasks(trace: bytes, url: str, labels: list[tuple[int, str]]) -> dict[str, float]:
     """The longest run of each of the page's inline scripts in a trace, in ms, by name."""
-    data = json.loads(trace)
-    events = data["traceEvents"] if isinstance(data, dict) else data
-    mains = {
-        (e["pid"], e["tid"])
-        for e in events
-        if e.get("ph") == "M"
-        and e.get("name") == "thread_name"
-        and e.get("args", {}).get("name") == "CrRendererMain"
-    }
+    events, mains = _renderer_mains(trace)
     longest: dict[str, float] = {}
     for e in events:
         if e.get("ph") != "X" or e.get("name") not in SCRIPT_EVENTS:

@@ -225,6 +225,19 @@ def test_strict_warning_keeps_the_site(built: Path) -> None:
     assert leftovers(built) == []
 
 
+def _plain_mkdocs_build(project: Path) -> subprocess.CompletedProcess[str]:
+    """``mkdocs build --strict`` of ``project``, as a site built without konum's CLI is."""
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+
+
 def _start_build(project: Path, *args: str) -> subprocess.Popen[str]:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **EPOCH}
     return subprocess.Popen(
@@ -651,15 +664,7 @@ def test_plain_mkdocs_refuses_a_page_outside_the_project_where_konum_reads_the_p
         ),
         encoding="utf-8",
     )
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
+    result = _plain_mkdocs_build(project)
     assert result.returncode == 1
     assert (
         "content/secret.md: not read: the site file is a link to a file outside the project"
@@ -680,15 +685,7 @@ def test_plain_mkdocs_names_a_wrong_konum_option_at_its_line_without_a_traceback
         config.read_text(encoding="utf-8").replace("      seed: 42\n", "      sed: 7\n"),
         encoding="utf-8",
     )
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
+    result = _plain_mkdocs_build(project)
     assert result.returncode == 1
     assert "Traceback" not in result.stderr and 'File "' not in result.stderr, result.stderr
     assert (
